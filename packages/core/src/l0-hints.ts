@@ -1,0 +1,50 @@
+/** One knowledge entry of the L0 index: a document's title, keywords, domain and entities. */
+export interface KnowledgeEntry {
+  id: string;
+  source: string;
+  title?: string;
+  keywords?: string[];
+  /** The document's domain or category (matched against chunk metadata `category`). */
+  domain?: string;
+  /** Entity terms: product names, aliases, tags. */
+  entities?: string[];
+}
+
+/** Which field of an entry a query term matched. */
+export type L0MatchField = "title" | "keyword" | "domain" | "entity";
+
+/** One entry the query matched, and through which terms. */
+export interface L0EntryMatch {
+  id: string;
+  source: string;
+  title?: string;
+  domain?: string;
+  matches: Array<{ field: L0MatchField; term: string }>;
+}
+
+/**
+ * What L0 knows about a query (R4). Hints steer and explain retrieval; they are never
+ * evidence (R6).
+ */
+export interface L0Hints {
+  /** Titles of the matched entries whose title the query matched. */
+  titles: string[];
+  /** Keywords the query matched. */
+  keywords: string[];
+  /** Distinct non-blank domains of the matched entries. */
+  domains: string[];
+  /** Entity terms the query matched. */
+  entities: string[];
+  /** Every matched entry, best first. */
+  entries: L0EntryMatch[];
+}
+
+/** The hints of a query that matched nothing. */
+export function emptyL0Hints(): L0Hints {
+  return { titles: [], keywords: [], domains: [], entities: [], entries: [] };
+}
+
+/** Whether any L0 hint took part. */
+export function hasL0Hints(hints: L0Hints): boolean {
+  return hints.entries.length > 0;
+}

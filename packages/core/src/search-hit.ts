@@ -1,0 +1,10 @@
+/** One hit as a `KnowledgeSearchPort` returns it, before the pipeline trusts it. */
+export interface SearchHit {
+  /** The store's vector or record id. */
+  id?: string;
+  content: string;
+  /** docId/doc_id, chunkIndex/chunk_index, source, title, breadcrumb, category, ... */
+  metadata: Record<string, unknown>;
+  /** Normalised similarity in 0..1, higher is better. */
+  score?: number;
+}
