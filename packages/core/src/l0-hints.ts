@@ -19,6 +19,8 @@ export interface L0EntryMatch {
   source: string;
   title?: string;
   domain?: string;
+  /** All entity terms of the entry (its aliases), so query transformation can add them. */
+  entities?: string[];
   matches: Array<{ field: L0MatchField; term: string }>;
 }
 

@@ -1,0 +1,117 @@
+import { LookupKnowledgeError, describeValue } from "@lookup-knowledge/core";
+import { z } from "zod";
+
+/** An entry as the index keeps it: trimmed, blank terms dropped, nothing shared with the input. */
+export interface ParsedEntry {
+  id: string;
+  source: string;
+  title?: string;
+  keywords: string[];
+  domain?: string;
+  entities: string[];
+}
+
+const requiredText = z
+  .string({ error: "must be a non-empty string" })
+  .refine((value) => value.trim() !== "", { error: "must be a non-empty string" });
+const optionalText = z.string({ error: "must be a string" }).nullish();
+const optionalTerms = z
+  .array(z.string({ error: "must be a string" }), { error: "must be an array of strings" })
+  .nullish();
+
+const knowledgeEntrySchema = z.object(
+  {
+    id: requiredText,
+    source: requiredText,
+    title: optionalText,
+    keywords: optionalTerms,
+    domain: optionalText,
+    entities: optionalTerms,
+  },
+  { error: "must be an object" },
+);
+
+/**
+ * Checks entries that come from outside (frontmatter, JSON, another team's code) and copies
+ * them into the index's own shape. The first bad entry, or a repeated id, throws a
+ * `LookupKnowledgeError` with code `invalid_knowledge_entry` naming the entry and the field.
+ */
+export function parseKnowledgeEntries(entries: unknown): ParsedEntry[] {
+  if (!Array.isArray(entries)) {
+    throw invalidEntry(`Knowledge entries must be an array, got ${describeValue(entries)}`);
+  }
+  const indexById = new Map<string, number>();
+  const parsed: ParsedEntry[] = [];
+  entries.forEach((raw: unknown, index) => {
+    const result = knowledgeEntrySchema.safeParse(raw);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const path = issue?.path ?? [];
+      const field = path.length === 0 ? "entry" : formatPath(path);
+      const value = path.length === 0 ? raw : valueAt(raw, path);
+      throw invalidEntry(
+        `Invalid knowledge entry at index ${index}${describeId(raw)}: ${field} ${issue?.message ?? "is invalid"} (got ${describeValue(value)})`,
+      );
+    }
+    const entry = result.data;
+    const earlier = indexById.get(entry.id);
+    if (earlier !== undefined) {
+      throw invalidEntry(
+        `Invalid knowledge entry at index ${index} (id ${JSON.stringify(entry.id)}): id is a duplicate of the entry at index ${earlier}; ids must be unique`,
+      );
+    }
+    indexById.set(entry.id, index);
+    const title = presentText(entry.title);
+    const domain = presentText(entry.domain);
+    parsed.push({
+      id: entry.id,
+      source: entry.source,
+      ...(title === undefined ? {} : { title }),
+      keywords: presentTerms(entry.keywords),
+      ...(domain === undefined ? {} : { domain }),
+      entities: presentTerms(entry.entities),
+    });
+  });
+  return parsed;
+}
+
+function invalidEntry(message: string): LookupKnowledgeError {
+  return new LookupKnowledgeError({ code: "invalid_knowledge_entry", message });
+}
+
+function presentText(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function presentTerms(values: string[] | null | undefined): string[] {
+  const terms: string[] = [];
+  for (const value of values ?? []) {
+    const trimmed = value.trim();
+    if (trimmed !== "") terms.push(trimmed);
+  }
+  return terms;
+}
+
+function describeId(raw: unknown): string {
+  if (raw === null || typeof raw !== "object") return "";
+  const id: unknown = (raw as Record<string, unknown>).id;
+  return typeof id === "string" && id.trim() !== "" ? ` (id ${JSON.stringify(id)})` : "";
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let text = "";
+  for (const part of path) {
+    text += typeof part === "number" ? `[${part}]` : text === "" ? String(part) : `.${String(part)}`;
+  }
+  return text;
+}
+
+function valueAt(raw: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = raw;
+  for (const part of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[part];
+  }
+  return current;
+}

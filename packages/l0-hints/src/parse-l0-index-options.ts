@@ -1,0 +1,43 @@
+import { ConfigurationError } from "@lookup-knowledge/core";
+import { z } from "zod";
+import type { L0IndexOptions } from "./l0-index-options.js";
+
+/** `L0IndexOptions` with every value filled in. */
+export interface ResolvedL0IndexOptions {
+  minTermLength: number;
+  maxEntries: number;
+}
+
+export const defaultL0IndexOptions: Readonly<ResolvedL0IndexOptions> = Object.freeze({
+  minTermLength: 2,
+  maxEntries: 20,
+});
+
+const positiveWholeNumber = z
+  .number({ error: "must be a number" })
+  .int({ error: "must be a whole number" })
+  .min(1, { error: "must be at least 1" });
+
+const settings = {
+  minTermLength: positiveWholeNumber.max(1000, { error: "must be at most 1000" }),
+  maxEntries: positiveWholeNumber,
+} as const;
+
+/** Checks the options of `createL0Index`; a bad value throws a `ConfigurationError` naming it. */
+export function parseL0IndexOptions(options: L0IndexOptions | undefined): ResolvedL0IndexOptions {
+  if (options === undefined) return { ...defaultL0IndexOptions };
+  if (options === null || typeof options !== "object") {
+    throw new ConfigurationError({ key: "options", value: options, reason: "must be an object" });
+  }
+  const resolved = { ...defaultL0IndexOptions };
+  for (const name of Object.keys(settings) as Array<keyof typeof settings>) {
+    const value: unknown = options[name];
+    if (value === undefined) continue;
+    const result = settings[name].safeParse(value);
+    if (!result.success) {
+      throw new ConfigurationError({ key: name, value, reason: result.error.issues[0]?.message ?? "is invalid" });
+    }
+    resolved[name] = result.data;
+  }
+  return resolved;
+}

@@ -1,0 +1,33 @@
+import type { SearchHit } from "@lookup-knowledge/core";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { KnowledgeSearchPort, SearchRequest } from "./index.js";
+import { createInMemorySearchPort, createScriptedSearchPort } from "./testing/index.js";
+
+describe("KnowledgeSearchPort", () => {
+  it("R13: is the one boundary for semantic fetch: search(request) resolves to hits", async () => {
+    expectTypeOf<KnowledgeSearchPort["search"]>().toEqualTypeOf<(request: SearchRequest) => Promise<SearchHit[]>>();
+    expectTypeOf<SearchRequest>().toEqualTypeOf<{
+      query: string;
+      topK: number;
+      filter?: SearchRequest["filter"];
+      signal?: AbortSignal;
+    }>();
+
+    const ports: KnowledgeSearchPort[] = [
+      createScriptedSearchPort([[{ id: "v1", content: "Refunds take 5 days.", metadata: {}, score: 0.9 }]]),
+      createInMemorySearchPort([{ id: "v1", content: "Refunds take 5 days.", metadata: {} }]),
+    ];
+    for (const port of ports) {
+      const hits = await port.search({ query: "refunds", topK: 3 });
+      expect(hits).toHaveLength(1);
+      expect(hits[0]).toMatchObject({ id: "v1", content: "Refunds take 5 days.", metadata: {} });
+    }
+  });
+
+  it("R13: a caller can implement the port with nothing but a function", async () => {
+    const port: KnowledgeSearchPort = {
+      search: async (request) => [{ content: `echo ${request.query}`, metadata: { topK: request.topK } }],
+    };
+    await expect(port.search({ query: "q", topK: 2 })).resolves.toEqual([{ content: "echo q", metadata: { topK: 2 } }]);
+  });
+});

@@ -1,0 +1,140 @@
+import { randomUUID } from "node:crypto";
+import type { EvidenceBlock, LookupResult, RetrievalAttempt } from "@lookup-knowledge/core";
+import type { AttemptSummary } from "./attempt-summary.js";
+import type { EvidenceSummary } from "./evidence-summary.js";
+import type { RetrievalDetails } from "./retrieval-details.js";
+import type { ToolInvocationRecord } from "./tool-invocation-record.js";
+
+/** The longest evidence preview kept in a record, in UTF-16 code units, `…` included. */
+const previewLength = 160;
+/** The longest error text kept in a record. */
+const errorLength = 500;
+
+/**
+ * Summarises a `LookupResult` as one tool invocation record (R27): the hints, the layer,
+ * every attempt with its filters, the fallback reason, the counts, compact evidence
+ * summaries, the rerank trace and the context pack's source lists.
+ *
+ * Evidence content is never copied (R28): each block keeps a preview of at most 160
+ * characters. Error texts are cut at 500 characters. Lists and filters are copied, so the
+ * record does not change when the result does.
+ */
+export function buildToolInvocationRecord(input: {
+  result: LookupResult;
+  /** Default `lookup_knowledge`. */
+  toolName?: string;
+  /** Default a random UUID. */
+  id?: string;
+  startedAt: Date;
+  durationMs: number;
+  error?: string;
+}): ToolInvocationRecord {
+  const { result } = input;
+  const trace = result.retrievalTrace;
+  const blocks: readonly EvidenceBlock[] = result.evidenceBlocks;
+  const fallbackReason = trace.fallbackReason ?? null;
+
+  const retrievalDetails: RetrievalDetails = {
+    hints: {
+      keywords: [...trace.hints.keywords],
+      domains: [...trace.hints.domains],
+      entities: [...trace.hints.entities],
+      titles: [...trace.hints.titles],
+      entries: trace.hints.entries.map((entry) => ({
+        id: entry.id,
+        source: entry.source,
+        ...(entry.title === undefined ? {} : { title: entry.title }),
+        ...(entry.domain === undefined ? {} : { domain: entry.domain }),
+      })),
+    },
+    retrievalLayer: trace.retrievalLayer,
+    l1Enabled: trace.l1Enabled,
+    attempts: trace.attempts.map(summarizeAttempt),
+    fallbackReason,
+    candidateCount: trace.candidateCount,
+    evidenceCount: blocks.length,
+    relevanceLevel: result.relevanceLevel,
+    evidence: blocks.map(summarizeEvidence),
+    rerank: result.found
+      ? result.rerankTrace.entries.map((entry) => ({
+          rank: entry.rank,
+          evidenceKey: entry.evidenceKey,
+          source: entry.source,
+          ...(entry.baseScore === undefined ? {} : { baseScore: entry.baseScore }),
+          finalScore: entry.finalScore,
+          boosts: entry.boosts.map((boost) => ({ signal: boost.signal, amount: boost.amount })),
+        }))
+      : [],
+  };
+  if (result.found) {
+    const summary = result.contextPack.summary;
+    retrievalDetails.contextPack = {
+      includedSources: [...summary.includedSources],
+      omittedSources: [...summary.omittedSources],
+      truncated: [...summary.truncated],
+    };
+  }
+
+  return {
+    id: input.id ?? randomUUID(),
+    toolName: input.toolName ?? "lookup_knowledge",
+    query: result.query,
+    transformedQuery: trace.query.transformed,
+    createdAt: isoTime(input.startedAt),
+    durationMs: finiteOrZero(input.durationMs),
+    found: result.found,
+    evidenceStatus: result.evidenceStatus,
+    retrievalLayer: trace.retrievalLayer,
+    fallbackReason,
+    candidateCount: trace.candidateCount,
+    evidenceCount: blocks.length,
+    error: input.error === undefined ? null : cut(input.error, errorLength),
+    retrievalDetails,
+  };
+}
+
+function summarizeAttempt(attempt: RetrievalAttempt): AttemptSummary {
+  const summary: AttemptSummary = {
+    attempt: attempt.attempt,
+    candidateCount: attempt.candidateCount,
+    evidenceCount: attempt.evidenceCount,
+    outcome: attempt.outcome,
+    rejectedHits: attempt.rejectedHits.length,
+    durationMs: finiteOrZero(attempt.durationMs),
+  };
+  if (attempt.filter !== undefined) summary.filter = structuredClone(attempt.filter);
+  if (attempt.l0Filter !== undefined) summary.l0Filter = structuredClone(attempt.l0Filter);
+  if (attempt.topScore !== undefined) summary.topScore = attempt.topScore;
+  if (attempt.error !== undefined) summary.error = cut(`${attempt.error.code}: ${attempt.error.message}`, errorLength);
+  return summary;
+}
+
+function summarizeEvidence(block: EvidenceBlock): EvidenceSummary {
+  const summary: EvidenceSummary = {
+    evidenceKey: block.evidenceKey,
+    source: block.source,
+    retrievalLayer: block.retrievalLayer,
+    hitReasons: [...block.hitReasons],
+    preview: cut(block.content.replace(/\s+/g, " ").trim(), previewLength),
+  };
+  if (block.title !== undefined) summary.title = block.title;
+  if (block.score !== undefined) summary.score = block.score;
+  return summary;
+}
+
+/** `text` when it fits in `limit` code units, else its start and `…`, never splitting a surrogate pair. */
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let end = limit - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+function isoTime(date: Date): string {
+  return Number.isNaN(date.getTime()) ? new Date().toISOString() : date.toISOString();
+}
+
+function finiteOrZero(value: number): number {
+  return Number.isFinite(value) ? value : 0;
+}

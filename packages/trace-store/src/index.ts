@@ -1,0 +1,11 @@
+export type { AttemptSummary } from "./attempt-summary.js";
+export { buildToolInvocationRecord } from "./build-tool-invocation-record.js";
+export { createInMemoryTraceStore } from "./create-in-memory-trace-store.js";
+export { createTraceRecorder } from "./create-trace-recorder.js";
+export type { EvidenceSummary } from "./evidence-summary.js";
+export type { InMemoryTraceStore } from "./in-memory-trace-store.js";
+export type { RetrievalDetails } from "./retrieval-details.js";
+export type { ToolInvocationRecord } from "./tool-invocation-record.js";
+export { TraceRecordError } from "./trace-record-error.js";
+export type { TraceRecorder } from "./trace-recorder.js";
+export type { TraceStore } from "./trace-store.js";

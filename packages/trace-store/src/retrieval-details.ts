@@ -1,0 +1,37 @@
+import type { FallbackReason, RetrievalLayer } from "@lookup-knowledge/core";
+import type { AttemptSummary } from "./attempt-summary.js";
+import type { EvidenceSummary } from "./evidence-summary.js";
+
+/** The `retrieval_details` of a tool invocation: how a lookup reached its result (R27), compactly (R28). */
+export interface RetrievalDetails {
+  /** The L0 hints: matched keywords, domains, entities, titles and entries. */
+  hints: {
+    keywords: string[];
+    domains: string[];
+    entities: string[];
+    titles: string[];
+    entries: Array<{ id: string; source: string; title?: string; domain?: string }>;
+  };
+  retrievalLayer: RetrievalLayer;
+  l1Enabled: boolean;
+  /** Every L1 attempt, in order. */
+  attempts: AttemptSummary[];
+  fallbackReason: FallbackReason | null;
+  /** Candidates of the attempt the result came from. */
+  candidateCount: number;
+  /** Final evidence blocks. */
+  evidenceCount: number;
+  relevanceLevel: string;
+  evidence: EvidenceSummary[];
+  /** The rerank trace of the top blocks (R19); empty without evidence. */
+  rerank: Array<{
+    rank: number;
+    evidenceKey: string;
+    source: string;
+    baseScore?: number;
+    finalScore: number;
+    boosts: Array<{ signal: string; amount: number }>;
+  }>;
+  /** What the context pack included, omitted and truncated; absent without evidence. */
+  contextPack?: { includedSources: string[]; omittedSources: string[]; truncated: string[] };
+}
