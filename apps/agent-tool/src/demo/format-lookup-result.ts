@@ -1,0 +1,44 @@
+import type { LookupResult } from "@lookup-knowledge/core";
+
+/** A readable, plain-text rendering of a lookup for people (the demo and, later, the CLI). */
+export function formatLookupResult(result: LookupResult): string {
+  const trace = result.retrievalTrace;
+  const lines: string[] = [];
+  lines.push(`query      ${JSON.stringify(trace.query.normalized)}`);
+  lines.push(`found      ${result.found} (${result.evidenceStatus}), layer ${trace.retrievalLayer}, relevance ${result.relevanceLevel}`);
+  const hints = trace.hints;
+  if (hints.entries.length > 0) {
+    const parts = [
+      hints.titles.length ? `titles ${hints.titles.join(", ")}` : "",
+      hints.keywords.length ? `keywords ${hints.keywords.join(", ")}` : "",
+      hints.domains.length ? `domains ${hints.domains.join(", ")}` : "",
+      hints.entities.length ? `entities ${hints.entities.join(", ")}` : "",
+    ].filter(Boolean);
+    lines.push(`L0 hints   ${parts.join("; ")}`);
+  } else {
+    lines.push("L0 hints   none");
+  }
+  for (const attempt of trace.attempts) {
+    const filter = attempt.filter ? JSON.stringify(attempt.filter) : "no filter";
+    const top = attempt.topScore === undefined ? "-" : attempt.topScore.toFixed(3);
+    const error = attempt.error ? `, error: ${attempt.error.message}` : "";
+    lines.push(
+      `attempt ${attempt.attempt}  ${filter}: ${attempt.candidateCount} candidates, top score ${top}, ${attempt.outcome}${error}`,
+    );
+  }
+  if (trace.fallbackReason) lines.push(`fallback   ${trace.fallbackReason}`);
+  if (!result.found) {
+    lines.push(`message    ${result.message}`);
+    return lines.join("\n");
+  }
+  lines.push(`completeness ${result.completenessHint.status}${result.completenessHint.notes.map((note) => `\n  - ${note}`).join("")}`);
+  for (const block of result.evidenceBlocks) {
+    const score = block.score === undefined ? "unscored" : block.score.toFixed(3);
+    lines.push(`  #${block.rank} ${block.evidenceKey}  (${block.source}, score ${score}, ${block.retrievalLayer})`);
+    if (block.breadcrumb) lines.push(`     ${block.breadcrumb}`);
+    lines.push(`     why: ${block.hitReasons.join("; ")}`);
+    const preview = block.content.length > 140 ? `${block.content.slice(0, 137)}...` : block.content;
+    lines.push(`     ${preview}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,33 @@
+import { InvalidQueryError } from "@lookup-knowledge/core";
+
+export interface NormalizedQuery {
+  normalized: string;
+  truncated: boolean;
+}
+
+// C0 and C1 control characters, and the format characters that hide text (zero-width,
+// bidi overrides, BOM). Tabs and newlines become spaces before this runs.
+const invisible = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const whitespace = /\s+/g;
+
+/**
+ * Query normalisation (R3): trim, Unicode NFKC, control and invisible characters removed,
+ * whitespace collapsed, and at most `maxLength` characters (cut at a word boundary when one
+ * is near). Throws `InvalidQueryError` for a non-string or for a query with no text left.
+ */
+export function normalizeQuery(raw: unknown, maxLength: number): NormalizedQuery {
+  if (typeof raw !== "string") {
+    throw new InvalidQueryError({ value: raw, reason: `query must be a string, got ${raw === null ? "null" : typeof raw}` });
+  }
+  // Bound the work before NFKC: nothing past a few times the limit can survive it.
+  const bounded = raw.length > maxLength * 4 ? raw.slice(0, maxLength * 4) : raw;
+  const normalized = bounded.normalize("NFKC").replace(whitespace, " ").replace(invisible, "").replace(whitespace, " ").trim();
+  if (normalized === "") {
+    throw new InvalidQueryError({ value: raw, reason: "query is empty after normalisation (blank or only control characters)" });
+  }
+  if (normalized.length <= maxLength) return { normalized, truncated: raw.length > bounded.length };
+  const cut = normalized.slice(0, maxLength);
+  const lastSpace = cut.lastIndexOf(" ");
+  const atWord = lastSpace > maxLength / 2 ? cut.slice(0, lastSpace) : cut;
+  return { normalized: atWord.trimEnd(), truncated: true };
+}

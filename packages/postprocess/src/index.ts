@@ -1,0 +1,13 @@
+export { assessCompleteness } from "./assess-completeness.js";
+export { assessRelevance } from "./assess-relevance.js";
+export { buildEvidenceBlocks } from "./build-evidence-blocks.js";
+export { buildRerankTrace, rerankMethod } from "./build-rerank-trace.js";
+export { capPerDocument } from "./cap-per-document.js";
+export { dedupeCandidates } from "./dedupe-candidates.js";
+export { limitReturn } from "./limit-return.js";
+export { normalizeHits } from "./normalize-hits.js";
+export { packContext } from "./pack-context.js";
+export { postprocessCandidates } from "./postprocess-candidates.js";
+export type { PostprocessOptions, PostprocessOutput } from "./postprocess-candidates.js";
+export { defaultRerankWeights, rerankCandidates } from "./rerank-candidates.js";
+export type { RankedCandidate, RerankWeights } from "./rerank-candidates.js";
