@@ -5,10 +5,10 @@ import type { RetrievalTrace } from "./retrieval-trace.js";
 
 /**
  * How well L1 supports the answer (R22): from the port's own similarity only, never from
- * L0 boosts. `high` and `medium` need a score at or above the reference threshold;
- * `unscored` when the port gave no scores.
+ * L0 boosts. `high` and `medium` need a top score at or above the reference threshold,
+ * `low` is below it, `unscored` when the port gave no scores, `none` without evidence.
  */
-export type RelevanceLevel = "high" | "medium" | "unscored" | "none";
+export type RelevanceLevel = "high" | "medium" | "low" | "unscored" | "none";
 
 /** Whether the evidence is likely all there is, and what was cut. */
 export interface CompletenessHint {

@@ -35,7 +35,7 @@ describe("assessRelevance", () => {
     expect(blocks[0]?.retrievalLayer).toBe("L0+L1");
     // ...it is still judged by the port's 0.2: never "high", and the reason says it is weak.
     const assessment = assessRelevance(blocks, { referenceThreshold: 0.35 });
-    expect(assessment.relevanceLevel).toBe("medium");
+    expect(assessment.relevanceLevel).toBe("low");
     expect(assessment.reason).toBe(
       "Top similarity 0.20 is below the reference threshold 0.35; the evidence is weakly supported."
     );

@@ -11,9 +11,9 @@ function format(score: number): string {
  *
  * - No block has a score: `unscored`.
  * - Top score at or above the high mark (`threshold + (1 - threshold) / 2`): `high`.
- * - Otherwise `medium`; the reason says whether the top score reached the reference
- *   threshold. (Callers only assess evidence they consider usable, so a top score below
- *   the threshold is reported as `medium` with a reason that says so.)
+ * - Top score at or above the reference threshold: `medium`.
+ * - Below it: `low` (the retriever never returns such evidence as found; callers that
+ *   assess blocks themselves are told plainly).
  */
 export function assessRelevance(
   blocks: EvidenceBlock[],
@@ -55,7 +55,7 @@ export function assessRelevance(
     };
   }
   return {
-    relevanceLevel: "medium",
+    relevanceLevel: "low",
     reason: `Top similarity ${format(top)} is below the reference threshold ${format(
       threshold
     )}; the evidence is weakly supported.`,
