@@ -157,6 +157,16 @@ describe("createKnowledgeRetriever", () => {
       expect(result.retrievalTrace.attempts[0]?.l0Filter).toEqual(billingFilter);
     });
 
+    it("R7: blank domains do not count; one non-blank domain still filters", async () => {
+      const port = createScriptedSearchPort([[hit("a", 0, 0.9)]]);
+      const blankIndex: L0Index = {
+        size: 1,
+        match: () => ({ titles: [], keywords: ["x"], domains: ["billing", "  ", ""], entities: [], entries: [{ id: "e", source: "e.md", matches: [] }] }),
+      };
+      await createKnowledgeRetriever({ searchPort: port, l0Index: blankIndex }).lookup("x");
+      expect(port.requests[0]?.filter).toEqual(billingFilter);
+    });
+
     it("R7: zero or several domains send no L0-derived filter", async () => {
       for (const query of ["what is the weather", "refund webhook"]) {
         const port = createScriptedSearchPort([[hit("a", 0, 0.9)]]);
@@ -179,7 +189,7 @@ describe("createKnowledgeRetriever", () => {
       expect(result.retrievalTrace.attempts.map((attempt) => attempt.outcome)).toEqual(["no_candidates", "usable"]);
     });
 
-    it("R8: a filtered request whose hits all fail validation counts as no evidence", async () => {
+    it("R8: a filtered request whose hits all fail validation has no candidates and is retried", async () => {
       const port = createScriptedSearchPort([{ hits: [{ content: 42, metadata: {} }] }, [hit("a", 0, 0.7)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
       const result = await retriever.lookup("refund");
@@ -196,6 +206,25 @@ describe("createKnowledgeRetriever", () => {
       expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_low_quality");
       expect(result.retrievalTrace.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.2 });
       expect(result.evidenceBlocks[0]?.evidenceKey).toBe("b#chunk-0");
+    });
+
+    it("R9: the top score is judged on the evidence that survived post-processing", async () => {
+      // A (0.5, unboosted) loses its place to B (0.3, boosted by hints) under return-n 1:
+      // the surviving evidence is below the threshold, so the attempt is not usable.
+      const port = createScriptedSearchPort([
+        [hit("other/a", 0, 0.5), hit("billing/refunds", 0, 0.3, { title: "Refunds", category: "billing", content: "refund refund" })],
+        [],
+      ]);
+      const retriever = createKnowledgeRetriever({
+        searchPort: port,
+        l0Index,
+        config: { "rag.return-n": 1, "rag.reference-threshold": 0.35 },
+        rerankWeights: { title: 0.3, maxPerSignal: 0.5 },
+      });
+      const result = await retriever.lookup("refund");
+      expect(result.retrievalTrace.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.3, evidenceCount: 1 });
+      expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_low_quality");
+      expect(result.found).toBe(false);
     });
 
     it("R10: a usable filtered request (at the threshold) runs no retry", async () => {
@@ -295,6 +324,17 @@ describe("createKnowledgeRetriever", () => {
       expect(result.rerankTrace.entries).toHaveLength(2);
     });
 
+    it("R25: the smallest budget still packs the first block, cut to fit", async () => {
+      const retriever = createKnowledgeRetriever({
+        searchPort: createScriptedSearchPort([[hit("a", 0, 0.9, { content: "word ".repeat(120) })]]),
+        config: { "rag.context-budget": 100 },
+      });
+      const result = found(await retriever.lookup("anything"));
+      expect(result.contextPack.blocks).toHaveLength(1);
+      expect(result.contextPack.blocks[0]?.truncated).toBe(true);
+      expect(result.contextPack.used).toBeLessThanOrEqual(100);
+    });
+
     it("R21: a result without evidence carries found=false, no_evidence, a message and the trace", async () => {
       const retriever = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([[]]) });
       const result = await retriever.lookup("anything");
@@ -330,6 +370,19 @@ describe("createKnowledgeRetriever", () => {
       expect(details.evidence[0]).toMatchObject({ source: "billing/refunds.md", title: "Refunds", score: 0.9 });
       expect(details.evidence[0]?.hitReasons.length).toBeGreaterThan(0);
       expect(second).toMatchObject({ found: false, evidenceStatus: "no_evidence" });
+    });
+
+    it("R27: a call refused for its query or filter is recorded too, with its error", async () => {
+      const store = createInMemoryTraceStore();
+      const retriever = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([[hit("a", 0, 0.9)]]), traceStore: store });
+      await expect(retriever.lookup("\u200b")).rejects.toThrow(/empty/);
+      await expect(retriever.lookup("refund", { filter: { $nope: 1 } as never })).rejects.toThrow(InvalidFilterError);
+      await retriever.flushTraces();
+      const records = store.list();
+      expect(records).toHaveLength(2);
+      expect(records[0]).toMatchObject({ found: false, evidenceStatus: "no_evidence", query: "\u200b" });
+      expect(records[0]?.error).toMatch(/empty after normalisation/);
+      expect(records[1]?.error).toMatch(/\$nope/);
     });
 
     it("R28: the record keeps evidence compact, never the full content", async () => {
@@ -478,6 +531,11 @@ describe("createKnowledgeRetriever", () => {
       const port = createScriptedSearchPort([]);
       expect(() => createKnowledgeRetriever({ searchPort: port, config: { "rag.return-n": "many" } })).toThrow(/rag\.return-n/);
       expect(() => createKnowledgeRetriever({ searchPort: port, config: { "rag.return-n": "many" } })).toThrow(ConfigurationError);
+    });
+
+    it("refuses bad rerank weights when the retriever is created, not at lookup time", () => {
+      const port = createScriptedSearchPort([]);
+      expect(() => createKnowledgeRetriever({ searchPort: port, rerankWeights: { title: -1 } })).toThrow(/rerank weight title/);
     });
 
     it("refuses to start without a search port", () => {

@@ -1,10 +1,11 @@
 import {
   LookupKnowledgeError,
+  describeValue,
   emptyL0Hints,
   errorMessage,
   hasL0Hints,
   resolveRagConfig,
-  type Candidate,
+  type EvidenceBlock,
   type FallbackReason,
   type FlatRagConfig,
   type L0Hints,
@@ -23,6 +24,7 @@ import {
   normalizeHits,
   packContext,
   postprocessCandidates,
+  resolveRerankWeights,
   type PostprocessOutput,
   type RerankWeights,
 } from "@lookup-knowledge/postprocess";
@@ -32,12 +34,7 @@ import {
   validateMetadataFilter,
   type KnowledgeSearchPort,
 } from "@lookup-knowledge/search-port";
-import {
-  buildToolInvocationRecord,
-  createTraceRecorder,
-  type TraceRecordError,
-  type TraceStore,
-} from "@lookup-knowledge/trace-store";
+import { buildToolInvocationRecord, createTraceRecorder, type TraceStore } from "@lookup-knowledge/trace-store";
 import { normalizeQuery } from "./normalize-query.js";
 import { runWithTimeout } from "./run-with-timeout.js";
 import { transformQuery, type TransformedQuery } from "./transform-query.js";
@@ -50,8 +47,11 @@ export interface KnowledgeRetrieverOptions {
   config?: RagConfigInput | FlatRagConfig;
   /** Rule weights of the reranker. */
   rerankWeights?: Partial<RerankWeights>;
-  /** Called when a trace record could not be written yet (it is kept and retried) or was dropped. */
-  onTraceError?: (error: TraceRecordError) => void;
+  /**
+   * Told when a trace record could not be written yet (it is kept and retried), was
+   * dropped, or could not be built. Without it, each is printed with `console.warn`.
+   */
+  onTraceError?: (error: LookupKnowledgeError) => void;
   /** The tool name written into trace records. */
   toolName?: string;
 }
@@ -74,6 +74,9 @@ export interface KnowledgeRetriever {
 /** The category field an L0 domain filters on (R7). */
 const l0FilterField = "category";
 
+/** Content characters every packed block gets at least, budget permitting. */
+const minPackedBlockChars = 160;
+
 interface AttemptRun {
   trace: RetrievalAttempt;
   usable: boolean;
@@ -87,7 +90,8 @@ interface AttemptRun {
  * (R5-R12), post-processing, evidence blocks, context packing, result assembly and trace
  * recording. A port that throws, hangs or returns malformed hits never makes `lookup`
  * throw; only a query that is not one (`InvalidQueryError`), a malformed caller filter
- * (`InvalidFilterError`) or the caller's own abort do.
+ * (`InvalidFilterError`) or the caller's own abort do, and those calls are recorded too.
+ * Bad configuration or rerank weights are refused here, when the retriever is created.
  */
 export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): KnowledgeRetriever {
   if (!options || typeof options.searchPort?.search !== "function") {
@@ -97,11 +101,11 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
     });
   }
   const config = Object.freeze(resolveRagConfig(options.config ?? {}));
+  const weights = resolveRerankWeights(options.rerankWeights);
   const { searchPort, l0Index } = options;
   const toolName = options.toolName ?? "lookup_knowledge";
-  const recorder = options.traceStore
-    ? createTraceRecorder(options.traceStore, options.onTraceError ? { onError: options.onTraceError } : {})
-    : undefined;
+  const onTraceError = options.onTraceError ?? ((error: LookupKnowledgeError) => console.warn(error.message));
+  const recorder = options.traceStore ? createTraceRecorder(options.traceStore, { onError: onTraceError }) : undefined;
 
   async function runAttempt(input: {
     attempt: number;
@@ -150,9 +154,10 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
       hints: input.hints,
       maxChunksPerDocument: config.maxChunksPerDocument,
       returnN: config.returnN,
-      ...(options.rerankWeights ? { weights: options.rerankWeights } : {}),
+      weights,
     });
-    const topScore = topPortScore(candidates);
+    // Judged on the evidence that survived, not on a candidate that post-processing cut.
+    const topScore = topEvidenceScore(output.evidenceBlocks);
     const evidenceCount = output.evidenceBlocks.length;
     const outcome =
       candidates.length === 0
@@ -181,6 +186,42 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
   async function lookup(query: string, lookupOptions: LookupOptions = {}): Promise<LookupResult> {
     const startedAt = new Date();
     const started = performance.now();
+    let result: LookupResult;
+    try {
+      result = await runLookup(query, lookupOptions);
+    } catch (error) {
+      record(failedResult(query, error), startedAt, started, errorMessage(error));
+      throw error;
+    }
+    record(result, startedAt, started);
+    return result;
+  }
+
+  // 8. Trace recording: never fails or blocks the lookup (R29).
+  function record(result: LookupResult, startedAt: Date, started: number, error?: string): void {
+    if (!recorder) return;
+    try {
+      recorder.record(
+        buildToolInvocationRecord({
+          result,
+          toolName,
+          startedAt,
+          durationMs: performance.now() - started,
+          ...(error === undefined ? {} : { error }),
+        }),
+      );
+    } catch (cause) {
+      onTraceError(
+        new LookupKnowledgeError({
+          code: "trace_record_build_failed",
+          message: `The trace record of a lookup could not be built: ${errorMessage(cause)}`,
+          cause,
+        }),
+      );
+    }
+  }
+
+  async function runLookup(query: string, lookupOptions: LookupOptions): Promise<LookupResult> {
     const { signal } = lookupOptions;
     if (signal?.aborted) throw signal.reason;
     const callerFilter =
@@ -196,8 +237,8 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
     const attempts: AttemptRun[] = [];
     let fallbackReason: FallbackReason | undefined;
     if (config.l1Enabled) {
-      const domain = hints.domains.length === 1 ? hints.domains[0]?.trim() : undefined;
-      const l0Filter = domain ? equalsFilter(l0FilterField, domain) : undefined;
+      const domains = [...new Set(hints.domains.map((domain) => domain.trim()).filter((domain) => domain !== ""))];
+      const l0Filter = domains.length === 1 && domains[0] ? equalsFilter(l0FilterField, domains[0]) : undefined;
       const first = await runAttempt({
         attempt: 1,
         query: transformed.transformed,
@@ -223,21 +264,33 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
       }
     }
 
-    // 4-7. Post-processing happened per attempt; assemble from the usable one.
+    // 4-7. Post-processing happened per attempt; pack and assemble from the usable one.
     const usable = attempts.find((attempt) => attempt.usable);
-    const result = assembleResult({ transformed, hints, attempts, usable, fallbackReason });
+    return assembleResult({ transformed, hints, attempts, usable, fallbackReason });
+  }
 
-    // 8. Trace recording: never fails or blocks the lookup (R29).
-    if (recorder) {
-      try {
-        recorder.record(
-          buildToolInvocationRecord({ result, toolName, startedAt, durationMs: performance.now() - started }),
-        );
-      } catch (error) {
-        options.onTraceError?.(error as TraceRecordError);
-      }
-    }
-    return result;
+  /** The record of a call that did not produce a result (bad query or filter, abort). */
+  function failedResult(query: unknown, error: unknown): LookupResult {
+    const received = typeof query === "string" ? query : describeValue(query);
+    return {
+      found: false,
+      evidenceStatus: "no_evidence",
+      query: received,
+      message: `The lookup did not run: ${errorMessage(error)}`,
+      evidenceBlocks: [],
+      retrievalTrace: {
+        query: { received, normalized: "", transformed: "", truncated: false, addedTerms: [] },
+        hints: emptyL0Hints(),
+        l1Enabled: config.l1Enabled,
+        retrievalLayer: "none",
+        attempts: [],
+        candidateCount: 0,
+        evidenceCount: 0,
+        referenceThreshold: config.referenceThreshold,
+      },
+      relevanceLevel: "none",
+      completenessHint: { status: "none", notes: [] },
+    };
   }
 
   function assembleResult(input: {
@@ -282,7 +335,10 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
       };
     }
     const { evidenceBlocks, rerankTrace, droppedByCap, droppedByReturnN } = usable.output;
-    const contextPack = packContext(evidenceBlocks, { budget: config.contextBudget });
+    const contextPack = packContext(evidenceBlocks, {
+      budget: config.contextBudget,
+      minBlockChars: Math.min(minPackedBlockChars, config.contextBudget),
+    });
     const relevance = assessRelevance(evidenceBlocks, { referenceThreshold: config.referenceThreshold });
     const completenessHint = assessCompleteness({
       contextPack,
@@ -315,10 +371,10 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
   };
 }
 
-function topPortScore(candidates: Candidate[]): number | undefined {
+function topEvidenceScore(blocks: EvidenceBlock[]): number | undefined {
   let top: number | undefined;
-  for (const candidate of candidates) {
-    if (candidate.score !== undefined && (top === undefined || candidate.score > top)) top = candidate.score;
+  for (const block of blocks) {
+    if (block.score !== undefined && (top === undefined || block.score > top)) top = block.score;
   }
   return top;
 }

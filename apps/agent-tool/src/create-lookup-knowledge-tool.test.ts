@@ -67,6 +67,11 @@ describe("createLookupKnowledgeTool", () => {
     expect(port.requests[0]?.filter).toEqual({ tenant: "acme" });
   });
 
+  it("R12: refuses a malformed bound filter when the tool is created", () => {
+    const retriever = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([refundHits]) });
+    expect(() => createLookupKnowledgeTool(retriever, { filter: { tenant: { $in: "acme" } } as never })).toThrow(/tenant\.\$in/);
+  });
+
   it.each([[""], ["   "], [42], [null]])("refuses the query %j with a clear error when invoked directly", async (query) => {
     const port = createScriptedSearchPort([refundHits]);
     const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: port }));

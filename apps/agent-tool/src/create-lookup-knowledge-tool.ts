@@ -1,4 +1,5 @@
 import type { LookupResult, MetadataFilter } from "@lookup-knowledge/core";
+import { validateMetadataFilter } from "@lookup-knowledge/search-port";
 import { tool, type StructuredTool } from "@langchain/core/tools";
 import { z } from "zod";
 import type { KnowledgeRetriever } from "./create-knowledge-retriever.js";
@@ -29,16 +30,18 @@ export const lookupKnowledgeInputSchema = z.object({
  * The explicit `lookup_knowledge` tool (R2) for LangChain agents. The content is the
  * packed evidence for the model; the artifact is the whole `LookupResult`
  * (`responseFormat: "content_and_artifact"`). Invalid input is refused with a clear error,
- * which an agent loop hands back to the model; a failing search never throws.
+ * which an agent loop hands back to the model; a failing search never throws. A malformed
+ * bound filter is refused here, when the tool is created.
  */
 export function createLookupKnowledgeTool(
   retriever: KnowledgeRetriever,
   options: LookupKnowledgeToolOptions = {},
 ): StructuredTool {
+  const filter = options.filter === undefined ? undefined : validateMetadataFilter(options.filter);
   return tool(
     async ({ query }, runConfig): Promise<[string, LookupResult]> => {
       const result = await retriever.lookup(query, {
-        ...(options.filter ? { filter: options.filter } : {}),
+        ...(filter ? { filter } : {}),
         ...(runConfig?.signal ? { signal: runConfig.signal } : {}),
       });
       return [renderEvidenceContent(result), result];

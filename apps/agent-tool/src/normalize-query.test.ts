@@ -17,6 +17,17 @@ describe("normalizeQuery", () => {
     expect(huge.truncated).toBe(true);
   });
 
+  it("R3: padding before the text cannot push it past the bound", () => {
+    expect(normalizeQuery(`${" ".repeat(5000)}\u0000${"\u200b".repeat(500)}refund`, 100)).toEqual({ normalized: "refund", truncated: false });
+  });
+
+  it("R3: never cuts a surrogate pair in two", () => {
+    const { normalized } = normalizeQuery(`a${"😀".repeat(600)}`, 100);
+    expect(normalized.length).toBeLessThanOrEqual(100);
+    expect(normalized).toBe(`a${"😀".repeat(49)}`);
+    expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(normalized)).toBe(false);
+  });
+
   it("refuses non-strings and queries with no text", () => {
     for (const value of [undefined, 3, {}, "", " \t", "\u0001\u200b"]) {
       expect(() => normalizeQuery(value, 100)).toThrow(InvalidQueryError);

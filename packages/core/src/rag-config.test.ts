@@ -62,6 +62,11 @@ describe("resolveRagConfig", () => {
     [{ "rag.max-chunks-per-document": -1 }, "rag.max-chunks-per-document"],
     [{ "rag.l1-enabled": "yes" }, "rag.l1-enabled"],
     [{ "rag.context-budget": "" }, "rag.context-budget"],
+    [{ "rag.reference-threshold": false }, "rag.reference-threshold"],
+    [{ "rag.retrieve-k": true }, "rag.retrieve-k"],
+    [{ "rag.retrieve-k": "0x10" }, "rag.retrieve-k"],
+    [{ "rag.retrieve-k": "1e2" }, "rag.retrieve-k"],
+    [{ "rag.retrieve-k": Number.NaN }, "rag.retrieve-k"],
     [{ "rag.retreive-k": 20 }, "rag.retreive-k"],
     [{ "rag.retrieve-k": 10, "rag.return-n": 11 }, "rag.return-n"],
     [{ retrieveK: 10, "rag.retrieve-k": 12 }, "rag.retrieve-k"],
@@ -70,6 +75,7 @@ describe("resolveRagConfig", () => {
     expect(error.key).toBe(key);
     expect(error.code).toBe("invalid_configuration");
     expect(error.message).toContain(key);
+    expect(error.message).not.toMatch(/Invalid input/);
   });
 
   it("refuses a configuration that is not an object", () => {

@@ -37,15 +37,25 @@ interface Setting {
   schema: z.ZodType<number | boolean>;
 }
 
-const integer = (min: number, max: number) => z.coerce.number().int("must be a whole number").min(min).max(max);
-const boolean = z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")]);
+// Numbers, or strings holding a plain decimal number (config files and environments give
+// strings). Booleans, hex, exponents and blanks are refused rather than coerced.
+const decimal = z.preprocess(
+  (value) => (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value),
+  z.number({ error: "must be a decimal number" }),
+);
+const number = (min: number, max: number) => decimal.pipe(z.number().min(min).max(max));
+const integer = (min: number, max: number) => decimal.pipe(z.number().int("must be a whole number").min(min).max(max));
+const boolean = z.preprocess(
+  (value) => (value === "true" ? true : value === "false" ? false : value),
+  z.boolean({ error: "must be true or false" }),
+);
 
 const settings: Setting[] = [
   { name: "retrieveK", key: "rag.retrieve-k", schema: integer(1, 1000) },
   { name: "returnN", key: "rag.return-n", schema: integer(1, 200) },
   { name: "topK", key: "rag.top-k", schema: integer(1, 1000) },
   { name: "maxChunksPerDocument", key: "rag.max-chunks-per-document", schema: integer(1, 100) },
-  { name: "referenceThreshold", key: "rag.reference-threshold", schema: z.coerce.number().min(0).max(1) },
+  { name: "referenceThreshold", key: "rag.reference-threshold", schema: number(0, 1) },
   { name: "contextBudget", key: "rag.context-budget", schema: integer(100, 1_000_000) },
   { name: "l1Enabled", key: "rag.l1-enabled", schema: boolean },
   { name: "l1TimeoutMs", key: "rag.l1-timeout-ms", schema: integer(1, 600_000) },

@@ -13,7 +13,9 @@ const hints = hintsOf({
 });
 
 function blocksOf(hits: Parameters<typeof candidatesOf>[0], weights?: Partial<RerankWeights>) {
-  return buildEvidenceBlocks(rerankCandidates(candidatesOf(hits), { query: "refund policy", hints, weights }));
+  return buildEvidenceBlocks(rerankCandidates(candidatesOf(hits), { query: "refund policy", hints, weights }), {
+    retrievalLayer: "L0+L1",
+  });
 }
 
 describe("assessRelevance", () => {

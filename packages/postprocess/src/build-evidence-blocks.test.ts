@@ -15,7 +15,8 @@ describe("buildEvidenceBlocks", () => {
       }),
     ]);
     const blocks = buildEvidenceBlocks(
-      rerankCandidates(candidates, { query: "q", hints: hintsOf({ titles: ["Refunds"] }) })
+      rerankCandidates(candidates, { query: "q", hints: hintsOf({ titles: ["Refunds"] }) }),
+      { retrievalLayer: "L0+L1" }
     );
     expect(blocks).toEqual([
       {
@@ -37,24 +38,27 @@ describe("buildEvidenceBlocks", () => {
 
   it("R20: unknown fields are left out, not set to undefined", () => {
     const candidates = candidatesOf([{ id: "v1", content: "Loose text.", metadata: {} }]);
-    const [block] = buildEvidenceBlocks(rerankCandidates(candidates, { query: "q", hints: noHints }));
+    const [block] = buildEvidenceBlocks(rerankCandidates(candidates, { query: "q", hints: noHints }), {
+      retrievalLayer: "L1",
+    });
     expect(Object.keys(block ?? {}).sort()).toEqual(
       ["content", "evidenceKey", "hitReasons", "rank", "rankScore", "retrievalLayer", "source"].sort()
     );
     expect(block?.hitReasons).toEqual(["semantic match (unscored)"]);
   });
 
-  it("R23: the layer is L1 when only query-derived boosts (or none) applied", () => {
+  it("R23: every block carries the lookup's layer; the hit reasons tell which hints touched it", () => {
     const candidates = candidatesOf([
       hit("a", 0, { score: 0.6, title: "Webhook setup" }),
       hit("b", 0, { score: 0.5, category: "billing" }),
     ]);
-    const blocks = buildEvidenceBlocks(
-      rerankCandidates(candidates, { query: "webhook", hints: hintsOf({ domains: ["billing"] }) })
-    );
+    const ranked = rerankCandidates(candidates, { query: "webhook", hints: hintsOf({ domains: ["billing"] }) });
+    const blocks = buildEvidenceBlocks(ranked, { retrievalLayer: "L0+L1" });
     expect(blocks.map((block) => [block.evidenceKey, block.retrievalLayer, block.rank])).toEqual([
-      ["a#chunk-0", "L1", 1],
+      ["a#chunk-0", "L0+L1", 1],
       ["b#chunk-0", "L0+L1", 2],
     ]);
+    expect(blocks[1]?.hitReasons.join("; ")).toMatch(/billing/);
+    expect(buildEvidenceBlocks(ranked, { retrievalLayer: "L1" }).map((block) => block.retrievalLayer)).toEqual(["L1", "L1"]);
   });
 });

@@ -5,8 +5,8 @@ import { dedupeCandidates } from "./dedupe-candidates.js";
 describe("dedupeCandidates", () => {
   it("R15: merges hit reasons of duplicates and keeps the higher-ranked content", () => {
     const [first, second] = candidatesOf([
-      hit("refunds", 1, { score: 0.7, content: "First copy." }),
-      hit("refunds", 1, { score: 0.9, content: "Second copy." }),
+      hit("refunds", 1, { score: 0.9, content: "First copy." }),
+      hit("refunds", 1, { score: 0.7, content: "Second copy." }),
     ]);
     if (!first || !second) throw new Error("fixture");
     const deduped = dedupeCandidates([
@@ -14,17 +14,21 @@ describe("dedupeCandidates", () => {
       { ...second, hitReasons: [...second.hitReasons, { signal: "keyword", detail: 'keyword "refund" (L0 hint)' }] },
     ]);
     expect(deduped).toHaveLength(1);
-    expect(deduped[0]).toMatchObject({
-      evidenceKey: "refunds#chunk-1",
-      content: "First copy.",
-      portRank: 0,
-      score: 0.9,
-    });
+    expect(deduped[0]).toMatchObject({ evidenceKey: "refunds#chunk-1", content: "First copy.", portRank: 0, score: 0.9 });
     expect(deduped[0]?.hitReasons).toEqual([
-      { signal: "semantic", detail: "semantic match 0.70" },
       { signal: "semantic", detail: "semantic match 0.90" },
+      { signal: "semantic", detail: "semantic match 0.70" },
       { signal: "keyword", detail: 'keyword "refund" (L0 hint)' },
     ]);
+  });
+
+  it("R15: the winning copy keeps its own score, never another copy's", () => {
+    const candidates = candidatesOf([
+      hit("refunds", 1, { score: 0.4, content: "Weak copy." }),
+      hit("refunds", 1, { score: 0.95, content: "Strong copy." }),
+    ]);
+    const [merged] = dedupeCandidates(candidates);
+    expect(merged).toMatchObject({ content: "Strong copy.", score: 0.95, portRank: 1 });
   });
 
   it("R15: a reason with the same signal and detail is kept once", () => {

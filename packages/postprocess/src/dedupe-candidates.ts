@@ -1,23 +1,13 @@
 import type { Candidate } from "@lookup-knowledge/core";
 import { mergeHitReasons } from "./internal/hit-reasons.js";
-
-/**
- * Orders the copies of one evidence key: the higher-ranked one first (lower port rank),
- * then the better score, then content, so the winner never depends on input order.
- */
-function compareCopies(a: Candidate, b: Candidate): number {
-  if (a.portRank !== b.portRank) return a.portRank - b.portRank;
-  const scoreA = a.score ?? -1;
-  const scoreB = b.score ?? -1;
-  if (scoreA !== scoreB) return scoreB - scoreA;
-  return a.content < b.content ? -1 : a.content > b.content ? 1 : 0;
-}
+import { compareByPort } from "./internal/port-order.js";
 
 /**
  * Merges duplicates (R15). Two candidates are duplicates only when their `evidenceKey`s are
- * equal: the higher-ranked copy (lowest `portRank`) keeps its content and fields, the hit
- * reasons of all copies are merged (a reason with the same signal and detail is kept
- * once), and the best score of the copies is kept. Different chunks of one document stay
+ * equal: the higher-ranked copy (in the port's ranking: best score, then port position)
+ * keeps its content, score and fields, and the hit reasons of all copies are merged (a
+ * reason with the same signal and detail is kept once), so a block never shows one copy's
+ * text with another copy's score. Different chunks of one document stay
  * separate. The output is in order of each key's first appearance.
  */
 export function dedupeCandidates(candidates: Candidate[]): Candidate[] {
@@ -35,12 +25,9 @@ export function dedupeCandidates(candidates: Candidate[]): Candidate[] {
       deduped.push(only);
       continue;
     }
-    const copies = [...group].sort(compareCopies);
+    const copies = [...group].sort(compareByPort);
     const winner = copies[0] ?? only;
-    const scores = copies.flatMap((copy) => (copy.score === undefined ? [] : [copy.score]));
-    const merged: Candidate = { ...winner, hitReasons: mergeHitReasons(...copies.map((copy) => copy.hitReasons)) };
-    if (scores.length > 0) merged.score = Math.max(...scores);
-    deduped.push(merged);
+    deduped.push({ ...winner, hitReasons: mergeHitReasons(...copies.map((copy) => copy.hitReasons)) });
   }
   return deduped;
 }

@@ -9,5 +9,5 @@ export { normalizeHits } from "./normalize-hits.js";
 export { packContext } from "./pack-context.js";
 export { postprocessCandidates } from "./postprocess-candidates.js";
 export type { PostprocessOptions, PostprocessOutput } from "./postprocess-candidates.js";
-export { defaultRerankWeights, rerankCandidates } from "./rerank-candidates.js";
+export { defaultRerankWeights, rerankCandidates, resolveRerankWeights } from "./rerank-candidates.js";
 export type { RankedCandidate, RerankWeights } from "./rerank-candidates.js";

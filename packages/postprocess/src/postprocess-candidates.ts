@@ -1,8 +1,9 @@
-import type { Candidate, EvidenceBlock, L0Hints, RerankTrace } from "@lookup-knowledge/core";
+import { hasL0Hints, type Candidate, type EvidenceBlock, type L0Hints, type RerankTrace } from "@lookup-knowledge/core";
 import { buildEvidenceBlocks } from "./build-evidence-blocks.js";
 import { buildRerankTrace } from "./build-rerank-trace.js";
 import { capPerDocument } from "./cap-per-document.js";
 import { dedupeCandidates } from "./dedupe-candidates.js";
+import { compareByPort } from "./internal/port-order.js";
 import { limitReturn } from "./limit-return.js";
 import { rerankCandidates } from "./rerank-candidates.js";
 import type { RankedCandidate, RerankWeights } from "./rerank-candidates.js";
@@ -30,13 +31,6 @@ export interface PostprocessOutput {
   duplicatesMerged: number;
 }
 
-/** The port's own ranking: by score, unscored after scored, then port order, then evidence key. */
-function compareByPort(a: Candidate, b: Candidate): number {
-  if (a.score !== undefined && b.score !== undefined && a.score !== b.score) return b.score - a.score;
-  if ((a.score === undefined) !== (b.score === undefined)) return a.score === undefined ? 1 : -1;
-  if (a.portRank !== b.portRank) return a.portRank - b.portRank;
-  return a.evidenceKey < b.evidenceKey ? -1 : a.evidenceKey > b.evidenceKey ? 1 : 0;
-}
 
 /**
  * Post-processing in the order of R1, after identity (`normalizeHits`): dedup by evidence
@@ -59,7 +53,7 @@ export function postprocessCandidates(candidates: Candidate[], options: Postproc
   const returned = limitReturn(reranked, options.returnN);
   return {
     ranked: returned.kept,
-    evidenceBlocks: buildEvidenceBlocks(returned.kept),
+    evidenceBlocks: buildEvidenceBlocks(returned.kept, { retrievalLayer: hasL0Hints(options.hints) ? "L0+L1" : "L1" }),
     rerankTrace: buildRerankTrace(returned.kept),
     droppedByCap: capped.dropped,
     droppedByReturnN: returned.dropped,

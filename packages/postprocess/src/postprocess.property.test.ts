@@ -148,7 +148,8 @@ describe("postprocess properties", () => {
         fc.integer({ min: 1, max: 400 }),
         (candidates, hints, budget, minBlockChars) => {
           const blocks = buildEvidenceBlocks(
-            rerankCandidates(dedupeCandidates(candidates), { query: "refund", hints })
+            rerankCandidates(dedupeCandidates(candidates), { query: "refund", hints }),
+            { retrievalLayer: "L0+L1" }
           );
           const pack = packContext(blocks, { budget, minBlockChars });
           expect(pack.used).toBeLessThanOrEqual(budget);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { candidatesOf, hit, hintsOf, noHints } from "../test/fixtures.js";
-import { defaultRerankWeights, rerankCandidates } from "./rerank-candidates.js";
+import { defaultRerankWeights, rerankCandidates, resolveRerankWeights } from "./rerank-candidates.js";
 
 const keys = (items: Array<{ evidenceKey: string }>) => items.map((item) => item.evidenceKey);
 
@@ -146,5 +146,13 @@ describe("rerankCandidates", () => {
     expect(() => rerankCandidates([], { query: "q", hints: noHints, weights: { title: -1 } })).toThrow(
       /rerank weight title/
     );
+  });
+});
+
+describe("resolveRerankWeights", () => {
+  it("fills the defaults and refuses a bad weight by name", () => {
+    expect(resolveRerankWeights({ title: 0.2 })).toEqual({ ...defaultRerankWeights, title: 0.2 });
+    expect(() => resolveRerankWeights({ keyword: -1 })).toThrow(/rerank weight keyword/);
+    expect(() => resolveRerankWeights({ domain: Number.NaN })).toThrow(/rerank weight domain/);
   });
 });

@@ -44,7 +44,11 @@ export interface RankedCandidate extends Candidate {
 
 const weightNames = Object.keys(defaultRerankWeights) as Array<keyof RerankWeights>;
 
-function resolveWeights(weights: Partial<RerankWeights> | undefined): RerankWeights {
+/**
+ * The complete weights: the defaults with the given ones over them. A weight that is not a
+ * finite number of at least 0 is refused with an error naming it.
+ */
+export function resolveRerankWeights(weights: Partial<RerankWeights> | undefined): RerankWeights {
   const resolved: RerankWeights = { ...defaultRerankWeights };
   for (const name of weightNames) {
     const value = weights?.[name];
@@ -186,7 +190,7 @@ export function rerankCandidates(
   candidates: Candidate[],
   context: { query: string; hints: L0Hints; weights?: Partial<RerankWeights> }
 ): RankedCandidate[] {
-  const weights = resolveWeights(context.weights);
+  const weights = resolveRerankWeights(context.weights);
   const signals = prepareSignals(context.query, context.hints);
   const ranked = candidates.map((candidate): RankedCandidate => {
     const baseScore = candidate.score ?? roundTo(0.5 / (candidate.portRank + 1), 6);

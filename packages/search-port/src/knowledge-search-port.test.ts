@@ -23,11 +23,4 @@ describe("KnowledgeSearchPort", () => {
       expect(hits[0]).toMatchObject({ id: "v1", content: "Refunds take 5 days.", metadata: {} });
     }
   });
-
-  it("R13: a caller can implement the port with nothing but a function", async () => {
-    const port: KnowledgeSearchPort = {
-      search: async (request) => [{ content: `echo ${request.query}`, metadata: { topK: request.topK } }],
-    };
-    await expect(port.search({ query: "q", topK: 2 })).resolves.toEqual([{ content: "echo q", metadata: { topK: 2 } }]);
-  });
 });

@@ -10,7 +10,7 @@ describe("buildToolInvocationRecord", () => {
     expect(record).toMatchObject({
       id: "inv-1",
       toolName: "lookup_knowledge",
-      query: "How do Visa refunds work?",
+      query: "  How do Visa refunds work? ",
       transformedQuery: "How do Visa refunds work? Visa",
       createdAt: "2025-03-14T09:26:53.589Z",
       durationMs: 42,
@@ -22,6 +22,28 @@ describe("buildToolInvocationRecord", () => {
       evidenceCount: 2,
       error: null,
     });
+  });
+
+  it("R27: query is the query as received, not the normalised one; transformedQuery is what the first L1 request used", () => {
+    const result = foundResult();
+    result.query = "normalised form";
+    result.retrievalTrace.query = {
+      received: "  Refund   WINDOW?\t",
+      normalized: "Refund WINDOW?",
+      transformed: "Refund WINDOW? billing",
+      truncated: false,
+      addedTerms: ["billing"],
+    };
+    const record = buildToolInvocationRecord({ result, startedAt, durationMs: 1 });
+    expect(record.query).toBe("  Refund   WINDOW?\t");
+    expect(record.transformedQuery).toBe("Refund WINDOW? billing");
+    expect(record.error).toBeNull();
+  });
+
+  it("keeps the input error as the record's error, cut at 500 characters", () => {
+    const record = buildToolInvocationRecord({ result: foundResult(), startedAt, durationMs: 1, error: "x".repeat(600) });
+    expect(record.error).toHaveLength(500);
+    expect(record.error?.endsWith("…")).toBe(true);
   });
 
   it("defaults the id to a fresh UUID and takes a tool name and an error", () => {

@@ -15,6 +15,10 @@ const errorLength = 500;
  * every attempt with its filters, the fallback reason, the counts, compact evidence
  * summaries, the rerank trace and the context pack's source lists.
  *
+ * `query` is the query as the tool received it (`retrievalTrace.query.received`, before
+ * normalisation) and `transformedQuery` the one the first L1 request used
+ * (`retrievalTrace.query.transformed`). `error` is the given `error` (cut), else null.
+ *
  * Evidence content is never copied (R28): each block keeps a preview of at most 160
  * characters. Error texts are cut at 500 characters. Lists and filters are copied, so the
  * record does not change when the result does.
@@ -27,6 +31,7 @@ export function buildToolInvocationRecord(input: {
   id?: string;
   startedAt: Date;
   durationMs: number;
+  /** Why the call failed outright, when it did; stored as `error`, else null. */
   error?: string;
 }): ToolInvocationRecord {
   const { result } = input;
@@ -78,7 +83,7 @@ export function buildToolInvocationRecord(input: {
   return {
     id: input.id ?? randomUUID(),
     toolName: input.toolName ?? "lookup_knowledge",
-    query: result.query,
+    query: trace.query.received,
     transformedQuery: trace.query.transformed,
     createdAt: isoTime(input.startedAt),
     durationMs: finiteOrZero(input.durationMs),

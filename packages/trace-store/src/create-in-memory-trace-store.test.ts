@@ -38,7 +38,7 @@ describe("createInMemoryTraceStore", () => {
     original.query = "changed";
     const listed = store.list()[0];
     if (listed) listed.query = "changed too";
-    expect(store.get("a")?.query).toBe("How do Visa refunds work?");
+    expect(store.get("a")?.query).toBe("  How do Visa refunds work? ");
   });
 
   it("clears", async () => {

@@ -7,8 +7,9 @@ const symbol = Symbol.for(marker);
 /**
  * A tool invocation record could not be written (R29).
  *
- * - `trace_record_failed`: the store refused it; the recorder keeps it and tries again
- *   (`retryable` is true).
+ * - `trace_record_failed`: the store threw, rejected or did not answer in time, and an
+ *   outage began; the recorder keeps this record and later ones and retries them with
+ *   backoff (`retryable` is true). Reported once per outage, not once per failed retry.
  * - `trace_record_dropped`: too many records were waiting, and this one, the oldest, was
  *   given up (`retryable` is false). `invocation` holds it, so a handler can still save it
  *   elsewhere.
@@ -34,7 +35,9 @@ export class TraceRecordError extends LookupKnowledgeError {
     super({
       code: options.code,
       message: failed
-        ? `Could not record tool invocation ${id}: ${errorMessage(options.cause)}. It is kept and will be retried.`
+        ? `Could not record tool invocation ${id}: ${errorMessage(options.cause)}. The trace store looks unavailable: ` +
+          "this record and the ones after it are kept and retried with backoff; further failures are not reported " +
+          "until it recovers."
         : `Dropped tool invocation ${id}: more than ${options.maxPending ?? "the allowed number of"} records were ` +
           `waiting for the trace store (last error: ${errorMessage(options.cause)}).`,
       cause: options.cause,

@@ -2,9 +2,12 @@ import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 
 /**
  * Where tool invocation records go. `record` may fail; wrap a store with
- * `createTraceRecorder` so that a failure never reaches the lookup (R29). A store should
- * write each record id at most once (an upsert), so that a write retried after a failure
- * that had in fact been stored does not duplicate it.
+ * `createTraceRecorder` so that a failure never reaches the lookup (R29).
+ *
+ * A store must be idempotent by record id: the recorder writes a record again after a
+ * failure or a timeout, and a timed-out write may still land later. The in-memory store
+ * replaces a record with the same id; a database store should insert with
+ * `ON CONFLICT (id) DO NOTHING`.
  */
 export interface TraceStore {
   record(invocation: ToolInvocationRecord): Promise<void>;
