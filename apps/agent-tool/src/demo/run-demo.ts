@@ -1,10 +1,10 @@
 import type { LookupResult } from "@lookup-knowledge/core";
-import { createL0Index } from "@lookup-knowledge/l0-hints";
-import { createInMemorySearchPort } from "@lookup-knowledge/search-port/testing";
+import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
+import { ingestFolder, type IngestReport } from "@lookup-knowledge/ingest";
+import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { createInMemoryTraceStore, type ToolInvocationRecord } from "@lookup-knowledge/trace-store";
-import { createKnowledgeRetriever } from "../create-knowledge-retriever.js";
 import { createLookupKnowledgeTool } from "../create-lookup-knowledge-tool.js";
-import { demoChunks, demoEntries } from "./demo-knowledge.js";
+import { localIndexDirectory, openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
 
 export interface DemoLookup {
   label: string;
@@ -13,34 +13,50 @@ export interface DemoLookup {
   result: LookupResult;
 }
 
+/** The four lookups of `pnpm start`, over `examples/knowledge-base` (see its README.txt). */
 export const demoQuestions = [
-  ["With evidence (the L0 domain filter is used)", "Who can refund a paid invoice?"],
-  ["Fallback (R8: the filtered request finds nothing; the retry drops only the L0 filter)", "Are tax lines included when I export invoices?"],
-  ["No evidence (an honest found=false)", "What is the capital of Mongolia?"],
+  ["With evidence: the L0 domain filter (category billing) is used", "Who can issue a refund for a paid invoice?"],
+  [
+    "Fallback: L0 points at billing, the answer lives in integrations; the retry drops only the L0 filter",
+    "What VAT code mapping does the nightly sync need before it can post documents?",
+  ],
+  ["A Chinese question, answered by a Chinese document", "如何为已付款的发票申请退款？"],
+  ["No evidence: an honest found=false", "What is the boiling point of ethanol?"],
 ] as const;
 
 /**
- * The demo of `pnpm start`: lookups through the real `lookup_knowledge` tool over a small
- * in-memory knowledge base about an invented product.
+ * The demo of `pnpm start`: ingests a Markdown folder into the embedded index in
+ * `dataDirectory` (incrementally: a second run writes nothing), then runs the demo
+ * questions through the real `lookup_knowledge` tool.
  */
-export async function runDemo(): Promise<{ lookups: DemoLookup[]; traces: ToolInvocationRecord[] }> {
-  const searchPort = createInMemorySearchPort(
-    demoChunks.map(({ content, ...metadata }) => ({ id: `${metadata.docId}#chunk-${metadata.chunkIndex}`, content, metadata })),
-  );
-  // An entry for a document that is not loaded: its domain filter finds nothing, so L1 falls back.
-  const l0Index = createL0Index([
-    ...demoEntries,
-    { id: "billing/tax", source: "billing/tax.md", title: "Tax rules", keywords: ["tax", "vat"], domain: "tax" },
-  ]);
-  const traceStore = createInMemoryTraceStore();
-  const retriever = createKnowledgeRetriever({ searchPort, l0Index, traceStore, config: { "rag.return-n": 3 } });
-  const lookupKnowledge = createLookupKnowledgeTool(retriever);
-
-  const lookups: DemoLookup[] = [];
-  for (const [index, [label, question]] of demoQuestions.entries()) {
-    const message = await lookupKnowledge.invoke({ type: "tool_call", id: `demo-${index}`, name: "lookup_knowledge", args: { query: question } });
-    lookups.push({ label, question, content: String(message.content), result: message.artifact as LookupResult });
+export async function runDemo(input: { knowledgeBase: string; dataDirectory: string }): Promise<{
+  ingest: IngestReport;
+  lookups: DemoLookup[];
+  traces: ToolInvocationRecord[];
+}> {
+  const writer = await openLocalSearchPort({
+    directory: localIndexDirectory(input.dataDirectory),
+    embeddings: createOfflineEmbeddings(),
+    mode: "write",
+  });
+  let ingest: IngestReport;
+  try {
+    ingest = await ingestFolder({ root: input.knowledgeBase, dataDirectory: input.dataDirectory, writer });
+  } finally {
+    await writer.close();
   }
-  await retriever.close();
-  return { lookups, traces: traceStore.list() };
+
+  const traceStore = createInMemoryTraceStore();
+  const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory: input.dataDirectory, traceStore });
+  const lookupKnowledge = createLookupKnowledgeTool(knowledgeBase.retriever);
+  const lookups: DemoLookup[] = [];
+  try {
+    for (const [index, [label, question]] of demoQuestions.entries()) {
+      const message = await lookupKnowledge.invoke({ type: "tool_call", id: `demo-${index}`, name: "lookup_knowledge", args: { query: question } });
+      lookups.push({ label, question, content: String(message.content), result: message.artifact as LookupResult });
+    }
+  } finally {
+    await knowledgeBase.close();
+  }
+  return { ingest, lookups, traces: traceStore.list() };
 }

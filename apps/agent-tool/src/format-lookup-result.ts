@@ -37,7 +37,8 @@ export function formatLookupResult(result: LookupResult): string {
     lines.push(`  #${block.rank} ${block.evidenceKey}  (${block.source}, score ${score}, ${block.retrievalLayer})`);
     if (block.breadcrumb) lines.push(`     ${block.breadcrumb}`);
     lines.push(`     why: ${block.hitReasons.join("; ")}`);
-    const preview = block.content.length > 140 ? `${block.content.slice(0, 137)}...` : block.content;
+    const flat = block.content.replace(/\s+/g, " ").trim();
+    const preview = flat.length > 140 ? `${flat.slice(0, 137)}...` : flat;
     lines.push(`     ${preview}`);
   }
   return lines.join("\n");

@@ -1,0 +1,88 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { ConfigurationError, resolveRagConfig, type FlatRagConfig, type RagConfig } from "@lookup-knowledge/core";
+import type { IngestOptions } from "@lookup-knowledge/ingest";
+import { z } from "zod";
+
+/** The file the CLI reads its settings from, in the working folder unless `--config` says otherwise. */
+export const defaultConfigFile = "lookup-knowledge.config.json";
+/** Where the CLI keeps its index and manifests unless told otherwise. */
+export const defaultDataDirectory = ".lookup-knowledge";
+
+export interface CliConfig {
+  dataDirectory: string;
+  rag: RagConfig;
+  /** The flat `rag.*` keys as given, to hand to the retriever. */
+  ragKeys: FlatRagConfig;
+  ingest: IngestOptions;
+  /** The file the settings came from, when there was one. */
+  file?: string;
+}
+
+const terms = z.array(z.string().min(1));
+const ingestSchema = z.strictObject({
+  include: terms.optional(),
+  exclude: terms.optional(),
+  categoryField: z.string().min(1).optional(),
+  entityFields: terms.optional(),
+  keywordFields: terms.optional(),
+  maxChunkChars: z.number().int().min(200).optional(),
+  overlapChars: z.number().int().min(0).optional(),
+});
+const fileSchema = z.looseObject({
+  data: z.string().min(1).optional(),
+  ingest: ingestSchema.optional(),
+});
+
+/**
+ * Reads `lookup-knowledge.config.json`: `data` (the data folder), `ingest` (ingest options)
+ * and flat `rag.*` keys. A missing default file is fine; a missing file that was asked for,
+ * bad JSON, an unknown key or a bad value is refused with an error naming the file and key.
+ */
+export async function loadCliConfig(input: { configFile?: string; dataDirectory?: string; cwd?: string }): Promise<CliConfig> {
+  const cwd = input.cwd ?? process.cwd();
+  const file = resolve(cwd, input.configFile ?? defaultConfigFile);
+  let text: string | undefined;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT" || input.configFile !== undefined) {
+      throw new ConfigurationError({ key: "config", value: file, reason: `cannot read the config file: ${(error as Error).message}` });
+    }
+  }
+  let raw: unknown = {};
+  if (text !== undefined) {
+    try {
+      raw = JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new ConfigurationError({ key: "config", value: file, reason: `not valid JSON: ${(error as Error).message}` });
+    }
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.join(".") || "config";
+    throw new ConfigurationError({ key, value: file, reason: `${issue?.message ?? "invalid"} (in ${file})` });
+  }
+  const { data, ingest, ...rest } = parsed.data;
+  const ragKeys: FlatRagConfig = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+      throw new ConfigurationError({ key, value, reason: `expected a string, number or boolean (in ${file})` });
+    }
+    ragKeys[key] = value;
+  }
+  const rag = resolveRagConfig(ragKeys);
+  const dataDirectory = resolve(cwd, input.dataDirectory ?? data ?? defaultDataDirectory);
+  return {
+    dataDirectory,
+    rag,
+    ragKeys,
+    ingest: stripUndefined(ingest ?? {}),
+    ...(text !== undefined ? { file } : {}),
+  };
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}

@@ -1,0 +1,75 @@
+import { resolve } from "node:path";
+import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
+import { ingestFolder, type IngestProgress, type IngestReport } from "@lookup-knowledge/ingest";
+import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
+import cliProgress from "cli-progress";
+import { localIndexDirectory } from "../open-local-knowledge-base.js";
+import type { CliConfig } from "./cli-config.js";
+
+/**
+ * `lookup-knowledge ingest <dir>`: ingests a folder of Markdown into the embedded index,
+ * incrementally, with a progress bar on a terminal, and prints a summary.
+ */
+export async function runIngestCommand(folder: string, config: CliConfig, output: { progress: boolean }): Promise<IngestReport> {
+  const root = resolve(folder);
+  const port = await openLocalSearchPort({
+    directory: localIndexDirectory(config.dataDirectory),
+    embeddings: createOfflineEmbeddings(),
+    mode: "write",
+  });
+  const bar = output.progress
+    ? new cliProgress.SingleBar(
+        {
+          format: "ingest |{bar}| {value}/{total} files | {chunks} chunks | {rate} chunks/s",
+          hideCursor: true,
+          clearOnComplete: true,
+          stream: process.stderr,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
+  const started = performance.now();
+  let barStarted = false;
+  const onProgress = (progress: IngestProgress): void => {
+    if (!bar) return;
+    const seconds = (performance.now() - started) / 1000;
+    const payload = { chunks: progress.chunksWritten, rate: seconds > 0 ? Math.round(progress.chunksWritten / seconds) : 0 };
+    if (!barStarted) {
+      bar.start(progress.filesTotal, progress.filesDone, payload);
+      barStarted = true;
+    } else {
+      bar.setTotal(progress.filesTotal);
+      bar.update(progress.filesDone, payload);
+    }
+  };
+  try {
+    const report = await ingestFolder({
+      root,
+      dataDirectory: config.dataDirectory,
+      writer: port,
+      options: config.ingest,
+      onProgress,
+    });
+    return report;
+  } finally {
+    if (barStarted) bar?.stop();
+    await port.close();
+  }
+}
+
+/** The readable summary of an ingest run. */
+export function formatIngestReport(report: IngestReport): string {
+  const seconds = report.durationMs / 1000;
+  const rate = seconds > 0 ? Math.round(report.chunksWritten / seconds) : 0;
+  const lines = [
+    `Ingested ${report.root}`,
+    `  files      ${report.files} scanned: ${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed, ${report.failed.length} skipped`,
+    `  chunks     ${report.chunksWritten} written in ${seconds.toFixed(1)} s (${rate} chunks/s)`,
+    `  documents  ${report.entries.length} in the knowledge base`,
+  ];
+  if (report.failed.length > 0) {
+    lines.push("  skipped files:");
+    for (const failure of report.failed) lines.push(`    ${failure.source}: ${failure.reason}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,101 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import type { LookupResult } from "@lookup-knowledge/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The real command, built (turbo builds the package before its tests), in a fresh folder.
+const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
+const run = promisify(execFile);
+
+async function lookupKnowledge(cwd: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+describe("the lookup-knowledge CLI", () => {
+  let cwd: string;
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), "lookup-knowledge-cli-"));
+  });
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it("says clearly that there is nothing to query before the first ingest", async () => {
+    const { code, stderr } = await lookupKnowledge(cwd, "query", "refund");
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/lookup-knowledge: .*\.lookup-knowledge/);
+  });
+
+  it("ingests a folder into .lookup-knowledge/ and prints a summary; a second run skips everything", async () => {
+    const first = await lookupKnowledge(cwd, "ingest", knowledgeBase);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/files +\d+ scanned: \d+ added, 0 changed, 0 unchanged, 0 removed, 0 skipped/);
+    expect(first.stdout).toMatch(/chunks\/s/);
+    const second = await lookupKnowledge(cwd, "ingest", knowledgeBase);
+    expect(second.stdout).toMatch(/0 added, 0 changed, \d+ unchanged/);
+    expect(second.stdout).toMatch(/chunks +0 written/);
+  });
+
+  it("answers a query readably: blocks with source, breadcrumb, score, reasons, and the relevance", async () => {
+    const { code, stdout } = await lookupKnowledge(cwd, "query", "Who can issue a refund for a paid invoice?");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/found +true \(evidence\), layer L0\+L1, relevance (high|medium)/);
+    expect(stdout).toMatch(/#1 billing\/refunds#chunk-\d+ +\(billing\/refunds\.md, score 0\.\d{3}, L0\+L1\)/);
+    expect(stdout).toMatch(/Refunds > /);
+    expect(stdout).toMatch(/why: semantic match/);
+  });
+
+  it("prints the fallback reason when the L0 filter found nothing usable", async () => {
+    const { stdout } = await lookupKnowledge(cwd, "query", "What VAT code mapping does the nightly sync need before it can post documents?");
+    expect(stdout).toMatch(/fallback +filtered_vector_(no_evidence|low_quality)/);
+  });
+
+  it("R12: --json prints the LookupResult, and --filter adds a caller filter kept on every attempt", async () => {
+    const { stdout } = await lookupKnowledge(cwd, "query", "--json", "--filter", "category=security", "Who can issue a refund for a paid invoice?");
+    const result = JSON.parse(stdout) as LookupResult;
+    for (const attempt of result.retrievalTrace.attempts) {
+      expect(JSON.stringify(attempt.filter)).toContain('"category":{"$eq":"security"}');
+    }
+    for (const block of result.evidenceBlocks) expect(block.source.startsWith("security/")).toBe(true);
+  });
+
+  it("R11: an out-of-scope question prints found=false and the message", async () => {
+    const { stdout } = await lookupKnowledge(cwd, "query", "What is the boiling point of ethanol?");
+    expect(stdout).toMatch(/found +false \(no_evidence\)/);
+    expect(stdout).toMatch(/No knowledge evidence was found/);
+  });
+
+  it("stats shows documents, chunks and the embedder", async () => {
+    const { stdout } = await lookupKnowledge(cwd, "stats");
+    expect(stdout).toMatch(/documents +\d+/);
+    expect(stdout).toMatch(/embedder +lookup-knowledge\/offline-hash-glove@1 \(356 dimensions\)/);
+  });
+
+  it("reads rag.* keys from lookup-knowledge.config.json and refuses a bad one by name", async () => {
+    await writeFile(join(cwd, "lookup-knowledge.config.json"), JSON.stringify({ "rag.return-n": 1 }));
+    const { stdout } = await lookupKnowledge(cwd, "query", "--json", "Who can issue a refund for a paid invoice?");
+    expect((JSON.parse(stdout) as LookupResult).evidenceBlocks).toHaveLength(1);
+    await writeFile(join(cwd, "lookup-knowledge.config.json"), JSON.stringify({ "rag.return-n": "lots" }));
+    const bad = await lookupKnowledge(cwd, "query", "refund");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/rag\.return-n/);
+    await rm(join(cwd, "lookup-knowledge.config.json"));
+  });
+
+  it("refuses a malformed --filter with a clear message", async () => {
+    const { code, stderr } = await lookupKnowledge(cwd, "query", "--filter", "category", "refund");
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/expected key=value/);
+  });
+});

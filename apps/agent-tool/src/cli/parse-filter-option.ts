@@ -1,0 +1,21 @@
+import { InvalidFilterError, type MetadataFilter } from "@lookup-knowledge/core";
+import { andFilters, equalsFilter } from "@lookup-knowledge/search-port";
+
+/**
+ * Turns repeated `--filter key=value` options into one caller filter: each pair is
+ * `{ key: { $eq: value } }`, all of them joined by `$and`. Values are strings; `true` and
+ * `false` are booleans.
+ */
+export function parseFilterOptions(pairs: readonly string[]): MetadataFilter | undefined {
+  const filters = pairs.map((pair, index) => {
+    const at = pair.indexOf("=");
+    const key = at === -1 ? "" : pair.slice(0, at).trim();
+    const raw = at === -1 ? "" : pair.slice(at + 1).trim();
+    if (key === "" || raw === "") {
+      throw new InvalidFilterError({ path: `--filter[${index}]`, reason: `expected key=value, got ${JSON.stringify(pair)}` });
+    }
+    const value = raw === "true" ? true : raw === "false" ? false : raw;
+    return equalsFilter(key, value);
+  });
+  return andFilters(...filters);
+}

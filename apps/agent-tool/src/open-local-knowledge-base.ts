@@ -1,0 +1,56 @@
+import { join } from "node:path";
+import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
+import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
+import { readIngestManifest } from "@lookup-knowledge/ingest";
+import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
+import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
+import type { TraceStore } from "@lookup-knowledge/trace-store";
+import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
+
+export interface LocalKnowledgeBase {
+  retriever: KnowledgeRetriever;
+  searchPort: LocalSearchPort;
+  l0Index: L0Index;
+  /** Flushes traces and closes the index. */
+  close(): Promise<void>;
+}
+
+/** Where the embedded index lives inside a data folder. */
+export function localIndexDirectory(dataDirectory: string): string {
+  return join(dataDirectory, "index");
+}
+
+/**
+ * Opens the embedded default for lookups: the local hybrid index of `dataDirectory` with
+ * the offline embedder, and the L0 index of the documents the last ingest recorded. No
+ * server, no keys, nothing downloaded.
+ */
+export async function openLocalKnowledgeBase(options: {
+  dataDirectory: string;
+  config?: RagConfigInput | FlatRagConfig;
+  traceStore?: TraceStore;
+}): Promise<LocalKnowledgeBase> {
+  const manifest = await readIngestManifest(options.dataDirectory);
+  const entries = manifest ? Object.values(manifest.documents).map((document) => document.entry) : [];
+  const searchPort = await openLocalSearchPort({
+    directory: localIndexDirectory(options.dataDirectory),
+    embeddings: createOfflineEmbeddings(),
+    mode: "read",
+  });
+  const l0Index = createL0Index(entries);
+  const retriever = createKnowledgeRetriever({
+    searchPort,
+    l0Index,
+    ...(options.traceStore ? { traceStore: options.traceStore } : {}),
+    ...(options.config ? { config: options.config } : {}),
+  });
+  return {
+    retriever,
+    searchPort,
+    l0Index,
+    async close() {
+      await retriever.close();
+      await searchPort.close();
+    },
+  };
+}

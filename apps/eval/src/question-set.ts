@@ -1,0 +1,35 @@
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+
+export interface Question {
+  id: string;
+  question: string;
+  language?: string;
+  /** Files (relative to the knowledge base root) that answer it; empty for out-of-scope questions. */
+  relevant: string[];
+}
+
+const questionLine = z.object({
+  id: z.string().min(1),
+  question: z.string().min(1),
+  language: z.string().optional(),
+  relevant: z.array(z.string().min(1)),
+});
+
+/** Reads a JSONL question set; a bad line is an error naming the file and line. */
+export async function readQuestionSet(file: string): Promise<Question[]> {
+  const questions: Question[] = [];
+  for (const [index, line] of (await readFile(file, "utf8")).split("\n").entries()) {
+    if (line.trim() === "") continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (error) {
+      throw new Error(`${file} line ${index + 1}: ${(error as Error).message}`);
+    }
+    const parsed = questionLine.safeParse(raw);
+    if (!parsed.success) throw new Error(`${file} line ${index + 1}: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    questions.push({ ...parsed.data, ...(parsed.data.language === undefined ? {} : { language: parsed.data.language }) });
+  }
+  return questions;
+}

@@ -1,0 +1,219 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CorruptWordTableError } from "./corrupt-word-table-error.js";
+
+/** The word vectors that ship in `data/`, quantised to int8 with one scale per word. */
+export interface WordTable {
+  /** Number of words; ranks run from 0 (most frequent) to `wordCount - 1`. */
+  readonly wordCount: number;
+  /** Length of each word vector. */
+  readonly dimension: number;
+  /** The words, most frequent first: a word's position is its rank and its row. */
+  readonly words: readonly string[];
+  /** One float32 scale per word: a value is `values[rank * dimension + column] * scales[rank]`. */
+  readonly scales: Float32Array;
+  /** All vectors, word after word, as int8. */
+  readonly values: Int8Array;
+  /** SHA-256 (hex) of `word-vectors.bin`, as recorded and verified. */
+  readonly vectorsSha256: string;
+  /** The description the table was built with (`word-table.json`). */
+  readonly manifest: WordTableManifest;
+  /** The rank (row) of a word, or -1 when the table does not hold it. Words are lower case. */
+  rankOf(word: string): number;
+}
+
+/** What `data/word-table.json` holds; see `scripts/build-word-table.mjs`. */
+export interface WordTableManifest {
+  formatVersion: number;
+  wordCount: number;
+  dimension: number;
+  source: { name: string; version: string };
+  files: Record<string, { bytes: number; sha256: string }>;
+}
+
+export interface LoadWordTableOptions {
+  /**
+   * The folder holding `word-table.json`, `word-vectors.bin` and `words.txt`. Defaults to the
+   * `data/` folder of this package, found beside `dist/` (or `src/`).
+   */
+  directory?: string | URL;
+}
+
+const manifestFile = "word-table.json";
+const vectorsFile = "word-vectors.bin";
+const wordsFile = "words.txt";
+const supportedFormatVersion = 1;
+const magic = "LKWV";
+const headerBytes = 16;
+
+const cache = new Map<string, WordTable>();
+
+/**
+ * Loads the word table synchronously, checking every file against the SHA-256 recorded in
+ * `word-table.json`; a mismatch, a missing file or a bad layout throws a
+ * `CorruptWordTableError` (code `corrupt_word_table`) naming the file. The table is read once
+ * per folder and process; later calls return the same object. Never touches the network.
+ */
+export function loadWordTable(options: LoadWordTableOptions = {}): WordTable {
+  const directory = resolveDirectory(options.directory);
+  const cached = cache.get(directory);
+  if (cached !== undefined) return cached;
+  const table = readWordTable(directory);
+  cache.set(directory, table);
+  return table;
+}
+
+function resolveDirectory(directory: string | URL | undefined): string {
+  if (directory === undefined) return resolve(fileURLToPath(new URL("../data/", import.meta.url)));
+  return resolve(directory instanceof URL ? fileURLToPath(directory) : directory);
+}
+
+function readWordTable(directory: string): WordTable {
+  const manifestPath = join(directory, manifestFile);
+  const manifest = parseManifest(readBytes(manifestPath).toString("utf8"), manifestPath);
+
+  const vectorsPath = join(directory, vectorsFile);
+  const vectorBytes = readVerified(vectorsPath, manifest.files[vectorsFile], manifestPath);
+  const wordsPath = join(directory, wordsFile);
+  const wordBytes = readVerified(wordsPath, manifest.files[wordsFile], manifestPath);
+
+  const { wordCount, dimension } = manifest;
+  const expectedBytes = headerBytes + wordCount * 4 + wordCount * dimension;
+  if (vectorBytes.byteLength !== expectedBytes) {
+    throw new CorruptWordTableError({
+      file: vectorsPath,
+      reason: `${vectorBytes.byteLength} bytes where ${wordCount} words of dimension ${dimension} need ${expectedBytes}`,
+    });
+  }
+  const header = new DataView(vectorBytes.buffer, vectorBytes.byteOffset, headerBytes);
+  const headerMagic = vectorBytes.toString("latin1", 0, 4);
+  const headerVersion = header.getUint32(4, true);
+  const headerCount = header.getUint32(8, true);
+  const headerDimension = header.getUint32(12, true);
+  if (headerMagic !== magic || headerVersion !== manifest.formatVersion) {
+    throw new CorruptWordTableError({
+      file: vectorsPath,
+      reason: `header says ${JSON.stringify(headerMagic)} format ${headerVersion}, expected "${magic}" format ${manifest.formatVersion}`,
+    });
+  }
+  if (headerCount !== wordCount || headerDimension !== dimension) {
+    throw new CorruptWordTableError({
+      file: vectorsPath,
+      reason: `header says ${headerCount} words of dimension ${headerDimension}, ${manifestFile} says ${wordCount} of ${dimension}`,
+    });
+  }
+
+  // Copy the scales out through a DataView: the file is little-endian and the buffer need not
+  // be aligned for a Float32Array view.
+  const scales = new Float32Array(wordCount);
+  const scaleView = new DataView(vectorBytes.buffer, vectorBytes.byteOffset + headerBytes, wordCount * 4);
+  for (let rank = 0; rank < wordCount; rank += 1) scales[rank] = scaleView.getFloat32(rank * 4, true);
+  const values = new Int8Array(
+    vectorBytes.buffer,
+    vectorBytes.byteOffset + headerBytes + wordCount * 4,
+    wordCount * dimension,
+  );
+
+  const text = wordBytes.toString("utf8");
+  const words = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  if (words.length !== wordCount) {
+    throw new CorruptWordTableError({
+      file: wordsPath,
+      reason: `${words.length} words where ${manifestFile} says ${wordCount}`,
+    });
+  }
+  const ranks = new Map<string, number>();
+  for (let rank = 0; rank < wordCount; rank += 1) {
+    const word = words[rank] as string;
+    if (word === "" || ranks.has(word)) {
+      throw new CorruptWordTableError({
+        file: wordsPath,
+        reason: `line ${rank + 1} is ${word === "" ? "empty" : `a repeat of ${JSON.stringify(word)}`}`,
+      });
+    }
+    ranks.set(word, rank);
+  }
+
+  return {
+    wordCount,
+    dimension,
+    words,
+    scales,
+    values,
+    vectorsSha256: manifest.files[vectorsFile]?.sha256 ?? "",
+    manifest,
+    rankOf: (word) => ranks.get(word) ?? -1,
+  };
+}
+
+function readBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new CorruptWordTableError({ file: path, reason: "cannot be read", cause: error });
+  }
+}
+
+function readVerified(
+  path: string,
+  recorded: { bytes: number; sha256: string } | undefined,
+  manifestPath: string,
+): Buffer {
+  if (recorded === undefined) {
+    throw new CorruptWordTableError({ file: manifestPath, reason: `records no checksum for ${path}` });
+  }
+  const bytes = readBytes(path);
+  if (bytes.byteLength !== recorded.bytes) {
+    throw new CorruptWordTableError({
+      file: path,
+      reason: `${bytes.byteLength} bytes where ${manifestPath} records ${recorded.bytes} (reinstall the package or rebuild the table)`,
+    });
+  }
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  if (sha256 !== recorded.sha256) {
+    throw new CorruptWordTableError({
+      file: path,
+      reason:
+        `SHA-256 ${sha256} does not match ${recorded.sha256} recorded in ${manifestPath} ` +
+        "(the file was changed or damaged; reinstall the package or rebuild the table)",
+    });
+  }
+  return bytes;
+}
+
+function parseManifest(text: string, path: string): WordTableManifest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptWordTableError({ file: path, reason: "is not valid JSON", cause: error });
+  }
+  const bad = (reason: string): never => {
+    throw new CorruptWordTableError({ file: path, reason });
+  };
+  if (parsed === null || typeof parsed !== "object") return bad("is not a JSON object");
+  const record = parsed as Record<string, unknown>;
+  const { formatVersion, wordCount, dimension, source, files } = record;
+  if (formatVersion !== supportedFormatVersion) {
+    return bad(`formatVersion is ${JSON.stringify(formatVersion)}, this version reads ${supportedFormatVersion}`);
+  }
+  const isCount = (value: unknown): value is number =>
+    typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+  if (!isCount(wordCount)) return bad(`wordCount must be a positive integer (got ${JSON.stringify(wordCount)})`);
+  if (!isCount(dimension)) return bad(`dimension must be a positive integer (got ${JSON.stringify(dimension)})`);
+  if (source === null || typeof source !== "object") return bad("source must be an object");
+  const { name, version } = source as Record<string, unknown>;
+  if (typeof name !== "string" || typeof version !== "string") return bad("source.name and source.version must be strings");
+  if (files === null || typeof files !== "object") return bad("files must be an object");
+  const checked: WordTableManifest["files"] = {};
+  for (const [file, entry] of Object.entries(files)) {
+    const { bytes, sha256 } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof bytes !== "number" || typeof sha256 !== "string" || !/^[0-9a-f]{64}$/.test(sha256)) {
+      return bad(`files[${JSON.stringify(file)}] needs bytes and a hex sha256`);
+    }
+    checked[file] = { bytes, sha256 };
+  }
+  return { formatVersion, wordCount, dimension, source: { name, version }, files: checked };
+}

@@ -1,0 +1,256 @@
+import { ConfigurationError, describeValue } from "@lookup-knowledge/core";
+import { Embeddings } from "@langchain/core/embeddings";
+import { stemmer } from "stemmer";
+import type { EmbedderIdentity } from "./embedder-identity.js";
+import { extractTerms } from "./extract-terms.js";
+import { featureHash } from "./feature-hash.js";
+import { CorruptWordTableError } from "./corrupt-word-table-error.js";
+import { loadWordTable } from "./load-word-table.js";
+import type { WordTable } from "./load-word-table.js";
+
+export interface OfflineEmbeddingsOptions {
+  /** Buckets for the hashed lexical features: an integer from 16 to 65536. Default 256. */
+  hashDimension?: number;
+  /**
+   * Share of the cosine that comes from the lexical part, from 0 to 1; the rest comes from the
+   * word vectors. Default 0.5.
+   */
+  lexicalWeight?: number;
+}
+
+const embedderId = "lookup-knowledge/offline-hash-glove";
+const methodVersion = "1";
+const defaultHashDimension = 256;
+const defaultLexicalWeight = 0.5;
+
+/**
+ * SHA-256 of the `data/word-vectors.bin` that method version 1 was built with. A rebuilt table
+ * gives other vectors, so it must come with a new `methodVersion`; a test holds the two together.
+ */
+export const pinnedWordVectorsSha256 = "37cb03bf54cda5da83ab978bd6f4d5215d1de2020f38a260a3d4470db8905e2b";
+
+/**
+ * Frequency down-weighting: a word of frequency rank `r` (0 = most frequent) weighs
+ * `(r + 1) / (r + 1 + commonRank)`, a smooth inverse frequency under Zipf's law. "the" weighs
+ * about 0.003, a word of rank 300 a half, rank 3,000 about 0.9; words the table does not hold
+ * (rarer than its 50,000 words, numbers, CJK) weigh 1.
+ */
+const commonRank = 300;
+/** Weight of a word bigram relative to the geometric mean of its two words. */
+const bigramFactor = 0.5;
+/** The lexical feature an empty text (no words, no CJK) is given, so that its vector is not zero. */
+const emptyTextFeature = "\u0000empty-text";
+const stemCacheLimit = 50_000;
+
+type Mode = "query" | "document";
+
+/**
+ * The offline default embedder: hashed lexical features (Porter-stemmed word unigrams and
+ * bigrams, CJK character bigrams) joined with averaged GloVe word vectors from the compact
+ * table in `data/`. No network, no model download; a LangChain `Embeddings`, so any other
+ * `Embeddings` can take its place. See the README for how a vector is built.
+ */
+export class OfflineEmbeddings extends Embeddings {
+  readonly identity: EmbedderIdentity;
+  readonly hashDimension: number;
+  readonly lexicalWeight: number;
+  private readonly table: WordTable;
+  private readonly commonDirection: Float64Array;
+  private readonly lexicalScale: number;
+  private readonly denseScale: number;
+  private readonly stems = new Map<string, string>();
+
+  constructor(options: OfflineEmbeddingsOptions = {}) {
+    super({});
+    this.hashDimension = checkHashDimension(options.hashDimension);
+    this.lexicalWeight = checkLexicalWeight(options.lexicalWeight);
+    this.table = loadWordTable();
+    if (this.table.vectorsSha256 !== pinnedWordVectorsSha256) {
+      throw new CorruptWordTableError({
+        file: "word-vectors.bin",
+        reason: `is not the table version ${methodVersion} of ${embedderId} was built with (SHA-256 ${this.table.vectorsSha256})`,
+      });
+    }
+    this.commonDirection = commonDirectionOf(this.table);
+    this.lexicalScale = Math.sqrt(this.lexicalWeight);
+    this.denseScale = Math.sqrt(1 - this.lexicalWeight);
+    const customised = this.hashDimension !== defaultHashDimension || this.lexicalWeight !== defaultLexicalWeight;
+    this.identity = {
+      id: embedderId,
+      version: customised
+        ? `${methodVersion};hashDimension=${this.hashDimension};lexicalWeight=${this.lexicalWeight}`
+        : methodVersion,
+      dimension: this.hashDimension + this.table.dimension,
+    };
+  }
+
+  /**
+   * Embeds a search query. Each distinct term counts once: a question that repeats a word
+   * ("limit ... limit") is not pulled towards that word.
+   */
+  async embedQuery(text: string): Promise<number[]> {
+    return this.embed(text, "query");
+  }
+
+  /**
+   * Embeds documents. A term repeated `n` times counts `1 + ln n`: repetition raises a term's
+   * weight, sublinearly, and the final L2 normalisation removes the effect of length.
+   */
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    return texts.map((text) => this.embed(text, "document"));
+  }
+
+  private embed(text: string, mode: Mode): number[] {
+    if (typeof text !== "string") {
+      throw new TypeError(`OfflineEmbeddings: text must be a string (got ${describeValue(text)})`);
+    }
+    const { words, continuesPhrase, cjkGrams } = extractTerms(text);
+    const lexicalTerms = new Map<string, { count: number; weight: number }>();
+    const addLexical = (feature: string, weight: number) => {
+      const entry = lexicalTerms.get(feature);
+      if (entry === undefined) lexicalTerms.set(feature, { count: 1, weight });
+      else {
+        entry.count += 1;
+        entry.weight += weight;
+      }
+    };
+    const denseCounts = new Map<number, number>();
+
+    let previousStem = "";
+    let previousWeight = 0;
+    for (let position = 0; position < words.length; position += 1) {
+      const word = words[position] as string;
+      const rank = this.table.rankOf(word);
+      const weight = rank < 0 ? 1 : (rank + 1) / (rank + 1 + commonRank);
+      const stem = this.stem(word);
+      addLexical(`w\u0001${stem}`, weight);
+      if (continuesPhrase[position] === true) {
+        addLexical(`b\u0001${previousStem}\u0001${stem}`, bigramFactor * Math.sqrt(previousWeight * weight));
+      }
+      previousStem = stem;
+      previousWeight = weight;
+      if (rank >= 0) denseCounts.set(rank, (denseCounts.get(rank) ?? 0) + 1);
+    }
+    for (const gram of cjkGrams) addLexical(`c\u0001${gram}`, 1);
+
+    const hashDimension = this.hashDimension;
+    const lexical = new Float64Array(hashDimension);
+    for (const [feature, { count, weight }] of lexicalTerms) {
+      const value = (weight / count) * (mode === "document" ? 1 + Math.log(count) : 1);
+      const hash = featureHash(feature);
+      const bucket = bucketOf(hash, hashDimension);
+      lexical[bucket] = (lexical[bucket] as number) + (hash & 1 ? -value : value);
+    }
+    let lexicalNormSquared = 0;
+    for (const value of lexical) lexicalNormSquared += value * value;
+
+    const wordDimension = this.table.dimension;
+    const dense = new Float64Array(wordDimension);
+    const { scales, values } = this.table;
+    for (const [rank, count] of denseCounts) {
+      const frequency = mode === "document" ? 1 + Math.log(count) : 1;
+      const weight = ((rank + 1) / (rank + 1 + commonRank)) * frequency * (scales[rank] as number);
+      const offset = rank * wordDimension;
+      for (let column = 0; column < wordDimension; column += 1) {
+        dense[column] = (dense[column] as number) + weight * (values[offset + column] as number);
+      }
+    }
+    // Averaged word vectors share one large common direction; removing it spreads them out.
+    let projection = 0;
+    for (let column = 0; column < wordDimension; column += 1) {
+      projection += (dense[column] as number) * (this.commonDirection[column] as number);
+    }
+    let denseNormSquared = 0;
+    for (let column = 0; column < wordDimension; column += 1) {
+      const value = (dense[column] as number) - projection * (this.commonDirection[column] as number);
+      dense[column] = value;
+      denseNormSquared += value * value;
+    }
+
+    const hasLexical = lexicalNormSquared > 1e-24;
+    const hasDense = denseCounts.size > 0 && denseNormSquared > 1e-24;
+    const output = new Array<number>(hashDimension + wordDimension).fill(0);
+    if (!hasLexical && !hasDense) {
+      // Nothing to go on (empty text, only punctuation): a fixed unit vector instead of zeros,
+      // which stores reject and cosine turns into NaN. All such texts match each other.
+      output[bucketOf(featureHash(emptyTextFeature), hashDimension)] = 1;
+      return output;
+    }
+    // Each part is made unit length, then weighted so that the cosine of two vectors is
+    // `lexicalWeight * lexical cosine + (1 - lexicalWeight) * word-vector cosine`. A text with
+    // only one part (CJK only, or no word the table holds) is that part alone.
+    const lexicalShare = hasDense ? this.lexicalScale : 1;
+    const denseShare = hasLexical ? this.denseScale : 1;
+    const lexicalFactor = hasLexical ? lexicalShare / Math.sqrt(lexicalNormSquared) : 0;
+    const denseFactor = hasDense ? denseShare / Math.sqrt(denseNormSquared) : 0;
+    for (let bucket = 0; bucket < hashDimension; bucket += 1) output[bucket] = (lexical[bucket] as number) * lexicalFactor;
+    for (let column = 0; column < wordDimension; column += 1) {
+      output[hashDimension + column] = (dense[column] as number) * denseFactor;
+    }
+    return normalise(output);
+  }
+
+  private stem(word: string): string {
+    let stem = this.stems.get(word);
+    if (stem === undefined) {
+      stem = /^[a-z]+$/.test(word) ? stemmer(word) : word;
+      if (this.stems.size >= stemCacheLimit) this.stems.clear();
+      this.stems.set(word, stem);
+    }
+    return stem;
+  }
+}
+
+/**
+ * The direction every averaged text vector leans towards: the sum of all word vectors, each
+ * weighted by its expected frequency (Zipf: proportional to 1 / (rank + 1)) and by its
+ * frequency down-weighting, as a unit vector.
+ */
+const commonDirections = new WeakMap<WordTable, Float64Array>();
+function commonDirectionOf(table: WordTable): Float64Array {
+  const known = commonDirections.get(table);
+  if (known !== undefined) return known;
+  const direction = new Float64Array(table.dimension);
+  for (let rank = 0; rank < table.wordCount; rank += 1) {
+    const weight = ((1 / (rank + 1)) * ((rank + 1) / (rank + 1 + commonRank))) * (table.scales[rank] as number);
+    const offset = rank * table.dimension;
+    for (let column = 0; column < table.dimension; column += 1) {
+      direction[column] = (direction[column] as number) + weight * (table.values[offset + column] as number);
+    }
+  }
+  let norm = 0;
+  for (const value of direction) norm += value * value;
+  norm = Math.sqrt(norm);
+  for (let column = 0; column < table.dimension; column += 1) direction[column] = (direction[column] as number) / norm;
+  commonDirections.set(table, direction);
+  return direction;
+}
+
+/** The bucket of a hash: its high bits scaled to `buckets` (the low bit gives the sign). */
+function bucketOf(hash: number, buckets: number): number {
+  return Math.floor((hash / 4294967296) * buckets);
+}
+
+function normalise(vector: number[]): number[] {
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  norm = Math.sqrt(norm);
+  for (let position = 0; position < vector.length; position += 1) vector[position] = (vector[position] as number) / norm;
+  return vector;
+}
+
+function checkHashDimension(value: number | undefined): number {
+  if (value === undefined) return defaultHashDimension;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 16 || value > 65_536) {
+    throw new ConfigurationError({ key: "hashDimension", value, reason: "must be an integer from 16 to 65536" });
+  }
+  return value;
+}
+
+function checkLexicalWeight(value: number | undefined): number {
+  if (value === undefined) return defaultLexicalWeight;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new ConfigurationError({ key: "lexicalWeight", value, reason: "must be a number from 0 to 1" });
+  }
+  return value;
+}

@@ -1,0 +1,16 @@
+export type { Chunk } from "./chunk.js";
+export { chunkToRecord } from "./chunk-to-record.js";
+export { DocumentError } from "./document-error.js";
+export { documentId } from "./document-id.js";
+export { documentToEntry } from "./document-to-entry.js";
+export { IngestError } from "./ingest-error.js";
+export { ingestFolder } from "./ingest-folder.js";
+export type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
+export { ingestManifestFileName } from "./ingest-manifest-file.js";
+export type { IngestOptions } from "./ingest-options.js";
+export type { IngestProgress } from "./ingest-progress.js";
+export type { IngestReport } from "./ingest-report.js";
+export { parseMarkdownDocument } from "./parse-markdown-document.js";
+export type { ParsedDocument } from "./parsed-document.js";
+export { readIngestManifest } from "./read-ingest-manifest.js";
+export { writeIngestManifest } from "./write-ingest-manifest.js";

@@ -1,0 +1,274 @@
+import { readFile, stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { join, resolve } from "node:path";
+import { TextDecoder } from "node:util";
+import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
+import type { KnowledgeRecord, KnowledgeWriter } from "@lookup-knowledge/search-port";
+import { glob } from "tinyglobby";
+import { chunkToRecord } from "./chunk-to-record.js";
+import { DocumentError } from "./document-error.js";
+import { documentId } from "./document-id.js";
+import { documentToEntry } from "./document-to-entry.js";
+import { IngestError } from "./ingest-error.js";
+import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
+import type { IngestOptions } from "./ingest-options.js";
+import type { IngestProgress } from "./ingest-progress.js";
+import type { IngestReport } from "./ingest-report.js";
+import { parseMarkdownDocument } from "./parse-markdown-document.js";
+import { createParsePool } from "./parse-pool.js";
+import type { ParsePool } from "./parse-pool.js";
+import type { ParsedDocument } from "./parsed-document.js";
+import { readIngestManifest } from "./read-ingest-manifest.js";
+import { resolveIngestOptions } from "./resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+import { sha256 } from "./sha256.js";
+import { writeIngestManifest } from "./write-ingest-manifest.js";
+
+/** Below this many files, worker threads cost more to start than they save. */
+const minimumFilesForWorkers = 16;
+
+type FileOutcome =
+  | { kind: "unchanged"; docId: string; known: IngestManifestDocument }
+  | { kind: "parsed"; docId: string; hash: string; document: ParsedDocument }
+  | { kind: "failed"; source: string; docId?: string; reason: string };
+
+/** Bumped whenever parsing, cleaning or chunking changes what a file turns into, so a new version re-ingests everything. */
+const chunkingRulesVersion = 1;
+
+/**
+ * Ingests a folder of Markdown into a store, incrementally.
+ *
+ * 1. Scans `root` with the include/exclude globs (posix paths relative to the root, sorted).
+ * 2. Reads each file and hashes its bytes (sha256). A file whose hash (and the options) match
+ *    the manifest in `dataDirectory` is unchanged and skipped without parsing.
+ * 3. Decodes the others as UTF-8 (strictly) and parses them. A file that cannot be read,
+ *    decoded or parsed is listed in `failed` with its reason and skipped; the rest goes on.
+ * 4. Deletes the chunks of every document about to be rewritten (added or changed) and of
+ *    every removed document (`writer.deleteDocuments`), then upserts the new chunks in
+ *    batches of `batchSize`, calling `onProgress` after each batch.
+ * 5. Calls `writer.commit()` when the writer has one (the embedded index stages its writes),
+ *    then writes the manifest: only after every writer call succeeded and was made durable,
+ *    so a crash never leaves a manifest that records writes the store lost.
+ *
+ * Throws `IngestError` when the root is missing or not a folder or the manifest is corrupt,
+ * `ConfigurationError` for bad options, and whatever the writer throws (nothing is recorded
+ * then, so the next run repeats the work). `signal` stops the run between files and batches.
+ *
+ * `parseWorkers` (default: the number of CPUs, at most 4) parses on that many worker
+ * threads when at least 16 files are scanned; 1 parses on the calling thread. Results do
+ * not depend on it.
+ */
+export async function ingestFolder(input: {
+  root: string;
+  dataDirectory: string;
+  writer: KnowledgeWriter;
+  options?: IngestOptions;
+  batchSize?: number;
+  onProgress?: (progress: IngestProgress) => void;
+  signal?: AbortSignal;
+  parseWorkers?: number;
+}): Promise<IngestReport> {
+  const started = performance.now();
+  const { writer, signal, onProgress } = input;
+  const options = resolveIngestOptions(input.options);
+  const batchSize = input.batchSize ?? 256;
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    throw new ConfigurationError({ key: "batchSize", value: batchSize, reason: "must be a positive integer" });
+  }
+  const workers = input.parseWorkers ?? Math.min(4, availableParallelism());
+  if (!Number.isInteger(workers) || workers < 1) {
+    throw new ConfigurationError({ key: "parseWorkers", value: workers, reason: "must be a positive integer" });
+  }
+  const root = resolve(input.root);
+  await assertDirectory(root);
+  signal?.throwIfAborted();
+
+  const progress: IngestProgress = { phase: "scan", filesTotal: 0, filesDone: 0, chunksWritten: 0 };
+  const report = (phase: IngestProgress["phase"]): void => {
+    progress.phase = phase;
+    onProgress?.({ ...progress });
+  };
+  report("scan");
+  const sources = (
+    await glob(options.include, { cwd: root, ignore: options.exclude, onlyFiles: true, dot: true, expandDirectories: false })
+  ).sort(compareStrings);
+  const manifest = await readIngestManifest(input.dataDirectory);
+  const optionsHash = hashOptions(options);
+  const before = manifest?.documents ?? {};
+  const reusable = manifest?.optionsHash === optionsHash ? before : {};
+  progress.filesTotal = sources.length;
+  report("parse");
+
+  // Identity first, in path order, so a docId collision always refuses the same file.
+  const sourceOf = new Map<string, string>();
+  const planned = sources.map((source): { source: string; docId?: string; refused?: string } => {
+    try {
+      const docId = documentId(source);
+      const other = sourceOf.get(docId);
+      if (other !== undefined) return { source, refused: `its docId "${docId}" is already taken by ${other}` };
+      sourceOf.set(docId, source);
+      return { source, docId };
+    } catch (error) {
+      return { source, refused: DocumentError.isInstance(error) ? error.reason : errorMessage(error) };
+    }
+  });
+
+  let pool: ParsePool | undefined;
+  let poolUnavailable = false;
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const outcomes = await (async () => {
+    try {
+      return await mapInOrder(planned, workers > 1 ? workers * 2 : 1, async (file): Promise<FileOutcome> => {
+        signal?.throwIfAborted();
+        const outcome = await ingestFile(file);
+        progress.filesDone += 1;
+        report("parse");
+        return outcome;
+      });
+    } finally {
+      await pool?.close();
+    }
+  })();
+
+  async function ingestFile(file: { source: string; docId?: string; refused?: string }): Promise<FileOutcome> {
+    const { source, docId } = file;
+    if (docId === undefined) return { kind: "failed", source, reason: file.refused ?? "refused" };
+    try {
+      const bytes = await readFile(join(root, source));
+      const hash = sha256(bytes);
+      const known = reusable[docId];
+      if (known !== undefined && known.hash === hash && known.source === source) return { kind: "unchanged", docId, known };
+      const text = decode(decoder, bytes, source);
+      if (pool === undefined && !poolUnavailable && workers > 1 && sources.length >= minimumFilesForWorkers) {
+        pool = createParsePool(workers, options);
+        poolUnavailable = pool === undefined;
+      }
+      const document = pool === undefined ? parseMarkdownDocument(text, { source, options }) : await pool.parse(text, source);
+      return { kind: "parsed", docId, hash, document };
+    } catch (error) {
+      return { kind: "failed", source, docId, reason: DocumentError.isInstance(error) ? error.reason : errorMessage(error) };
+    }
+  }
+
+  const documents: Record<string, IngestManifestDocument> = {};
+  const parsed: ParsedDocument[] = [];
+  const failed: IngestReport["failed"] = [];
+  let unchanged = 0;
+  let added = 0;
+  let changed = 0;
+  for (const outcome of outcomes) {
+    if (outcome.kind === "unchanged") {
+      documents[outcome.docId] = outcome.known;
+      unchanged += 1;
+    } else if (outcome.kind === "parsed") {
+      const { docId, document } = outcome;
+      parsed.push(document);
+      documents[docId] = { source: document.source, hash: outcome.hash, chunkCount: document.chunks.length, entry: documentToEntry(document) };
+      if (before[docId] === undefined) added += 1;
+      else changed += 1;
+    } else {
+      failed.push({ source: outcome.source, reason: outcome.reason });
+      const previous = outcome.docId === undefined ? undefined : before[outcome.docId];
+      // The old chunks stay in the store; an empty hash makes the next run try the file again.
+      if (outcome.docId !== undefined && previous !== undefined) documents[outcome.docId] = { ...previous, hash: "" };
+    }
+  }
+  const removed = Object.keys(before).filter((docId) => documents[docId] === undefined);
+
+  report("write");
+  // Added documents are deleted too: a run that stopped before saving its manifest may have written some of their chunks.
+  const stale = [...parsed.map((document) => document.docId), ...removed];
+  for (let index = 0; index < stale.length; index += batchSize) {
+    signal?.throwIfAborted();
+    await writer.deleteDocuments(stale.slice(index, index + batchSize), signal === undefined ? undefined : { signal });
+  }
+  let batch: KnowledgeRecord[] = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    signal?.throwIfAborted();
+    await writer.upsert(batch, signal === undefined ? undefined : { signal });
+    progress.chunksWritten += batch.length;
+    batch = [];
+    report("write");
+  };
+  for (const document of parsed) {
+    for (const chunk of document.chunks) {
+      batch.push(chunkToRecord(chunk));
+      if (batch.length >= batchSize) await flush();
+    }
+  }
+  await flush();
+
+  const next: IngestManifest = { version: 1, optionsHash, documents: sortByKey(documents) };
+  const dirty = manifest === undefined || manifest.optionsHash !== optionsHash || parsed.length > 0 || removed.length > 0 || failed.length > 0;
+  if (stale.length > 0 && writer.commit) await writer.commit();
+  if (dirty) await writeIngestManifest(input.dataDirectory, next);
+  report("done");
+
+  return {
+    root: input.root,
+    files: sources.length,
+    parsed: parsed.length,
+    unchanged,
+    added,
+    changed,
+    removed: removed.length,
+    chunksWritten: progress.chunksWritten,
+    failed,
+    entries: Object.values(next.documents).map((document) => document.entry),
+    durationMs: performance.now() - started,
+  };
+}
+
+async function assertDirectory(root: string): Promise<void> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(root)).isDirectory();
+  } catch (cause) {
+    const missing = (cause as NodeJS.ErrnoException).code === "ENOENT";
+    throw new IngestError({
+      code: "invalid_ingest_root",
+      path: root,
+      reason: missing ? "The ingest root does not exist" : `The ingest root cannot be read (${errorMessage(cause)})`,
+      cause,
+    });
+  }
+  if (!isDirectory) throw new IngestError({ code: "invalid_ingest_root", path: root, reason: "The ingest root is not a directory" });
+}
+
+/** Runs `work` over `items` with at most `concurrency` at a time; results in item order. */
+async function mapInOrder<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const runner = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, runner));
+  return results;
+}
+
+function decode(decoder: TextDecoder, bytes: Uint8Array, source: string): string {
+  try {
+    return decoder.decode(bytes);
+  } catch (cause) {
+    throw new DocumentError({ source, reason: "not valid UTF-8", cause });
+  }
+}
+
+function hashOptions(options: ResolvedIngestOptions): string {
+  return sha256(JSON.stringify({ chunkingRulesVersion, options: sortByKey(options) }));
+}
+
+function sortByKey<T>(record: Record<string, T>): Record<string, T> {
+  const sorted: Record<string, T> = {};
+  for (const key of Object.keys(record).sort(compareStrings)) sorted[key] = record[key] as T;
+  return sorted;
+}
+
+function compareStrings(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}

@@ -1,0 +1,24 @@
+import type { KnowledgeEntry } from "@lookup-knowledge/core";
+
+/** What an `ingestFolder` run did. */
+export interface IngestReport {
+  /** The root folder, as given. */
+  root: string;
+  /** Files found by the include/exclude patterns. */
+  files: number;
+  /** Files parsed in this run (added + changed). */
+  parsed: number;
+  /** Files skipped because their bytes (and the options) did not change. */
+  unchanged: number;
+  added: number;
+  changed: number;
+  /** Documents whose file is gone; their chunks were deleted. */
+  removed: number;
+  /** Chunk records upserted in this run. */
+  chunksWritten: number;
+  /** Files that could not be ingested, with the reason; they were skipped (an earlier version's chunks stay). */
+  failed: Array<{ source: string; reason: string }>;
+  /** The L0 entry of every current document, unchanged ones included, from the manifest. */
+  entries: KnowledgeEntry[];
+  durationMs: number;
+}

@@ -1,0 +1,79 @@
+import type { Chunk } from "./chunk.js";
+import { chunkBlocks } from "./chunk-blocks.js";
+import { documentBlocks } from "./document-blocks.js";
+import { DocumentError } from "./document-error.js";
+import { documentId } from "./document-id.js";
+import type { IngestOptions } from "./ingest-options.js";
+import { parseMarkdownBlocks } from "./markdown-tree.js";
+import type { ParsedDocument } from "./parsed-document.js";
+import { readFrontmatter } from "./read-frontmatter.js";
+import type { FrontmatterFields } from "./read-frontmatter.js";
+import { resolveIngestOptions } from "./resolve-ingest-options.js";
+import { sha256 } from "./sha256.js";
+
+/**
+ * Parses one Markdown or MDX document into its identity, metadata and chunks.
+ *
+ * - `source` is the file's posix path relative to the ingest root; `docId` comes from it.
+ * - Frontmatter is YAML; `title` comes from it, else from the first heading, else from the
+ *   file name. The category is the `categoryField` value, else the first folder of the path.
+ * - The body is parsed as GFM Markdown, cleaned (licence comments, `<head>`, MDX imports,
+ *   JSX wrappers) and chunked by headings (see the README for the rules).
+ *
+ * Throws `DocumentError` (code `invalid_document`, with `source` and `reason`) when the
+ * frontmatter is broken: not YAML, not a mapping, not closed, or a field of the wrong type.
+ */
+export function parseMarkdownDocument(text: string, input: { source: string; options?: IngestOptions }): ParsedDocument {
+  const options = resolveIngestOptions(input.options);
+  const { source } = input;
+  const docId = documentId(source);
+  const contentHash = sha256(text);
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const tree = parseMarkdownBlocks(body);
+
+  const first = tree.children[0];
+  let fields: FrontmatterFields = { keywords: [], entities: [] };
+  if (first?.type === "yaml") fields = readFrontmatter(first.value, source, options);
+  else if (/^---[ \t]*\r?\n[ \t]*[\w-]+[ \t]*:/.test(body)) throw new DocumentError({ source, reason: "frontmatter is not closed (no second --- line)" });
+
+  const blocks = documentBlocks(body, tree);
+  const firstHeading = blocks.find((block) => block.kind === "heading" && block.text !== "");
+  const title = fields.title ?? (firstHeading?.kind === "heading" ? firstHeading.text : fileTitle(docId));
+  const category = fields.category ?? firstFolder(source);
+
+  const texts = chunkBlocks({ source: body, blocks, title, maxChunkChars: options.maxChunkChars, overlapChars: options.overlapChars });
+  const chunks = texts.map(
+    (chunk, chunkIndex): Chunk => ({
+      docId,
+      chunkIndex,
+      source,
+      title,
+      breadcrumb: chunk.breadcrumb,
+      ...(category === undefined ? {} : { category }),
+      keywords: fields.keywords,
+      ...(fields.description === undefined ? {} : { description: fields.description }),
+      content: chunk.content,
+      contentHash: sha256(chunk.content),
+    }),
+  );
+  return {
+    docId,
+    source,
+    title,
+    ...(fields.description === undefined ? {} : { description: fields.description }),
+    ...(category === undefined ? {} : { category }),
+    keywords: fields.keywords,
+    entities: fields.entities,
+    contentHash,
+    chunks,
+  };
+}
+
+function firstFolder(source: string): string | undefined {
+  const parts = source.replaceAll("\\", "/").replace(/^(?:\.\/|\/)+/, "").split("/");
+  return parts.length > 1 && parts[0] !== "" ? parts[0] : undefined;
+}
+
+function fileTitle(docId: string): string {
+  return docId.slice(docId.lastIndexOf("/") + 1);
+}

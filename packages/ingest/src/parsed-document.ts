@@ -1,0 +1,17 @@
+import type { Chunk } from "./chunk.js";
+
+/** One Markdown file, parsed: its identity, frontmatter metadata and chunks. */
+export interface ParsedDocument {
+  docId: string;
+  /** The file's posix path relative to the ingest root. */
+  source: string;
+  title: string;
+  description?: string;
+  category?: string;
+  keywords: string[];
+  /** Entity terms from the configured frontmatter fields (`entities`, `aliases`, `tags`). */
+  entities: string[];
+  /** sha256 (hex) of the whole file's bytes. */
+  contentHash: string;
+  chunks: Chunk[];
+}

@@ -1,0 +1,101 @@
+import { describeValue, errorMessage } from "@lookup-knowledge/core";
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { DocumentError } from "./document-error.js";
+import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+
+/** What ingestion takes from a document's frontmatter. */
+export interface FrontmatterFields {
+  title?: string;
+  description?: string;
+  category?: string;
+  keywords: string[];
+  entities: string[];
+}
+
+const mappingSchema = z.record(z.string(), z.unknown());
+const textSchema = z.string().nullish();
+const scalarSchema = z.union([z.string(), z.number(), z.boolean()]);
+const termsSchema = z.union([scalarSchema, z.array(scalarSchema.nullable())]).nullish();
+
+/**
+ * Reads YAML frontmatter through the `yaml` parser and validates the fields ingestion
+ * uses. Throws `DocumentError` naming `source` when the YAML is broken, when it is not a
+ * mapping, or when a field has the wrong type (a title that is not a string, keywords
+ * that are not a string or a list of strings...). Empty frontmatter reads as no fields.
+ */
+export function readFrontmatter(yamlText: string, source: string, options: ResolvedIngestOptions): FrontmatterFields {
+  const document = parseDocument(yamlText, { prettyErrors: false });
+  const error = document.errors[0];
+  if (error !== undefined) {
+    throw new DocumentError({ source, reason: `frontmatter is not valid YAML: ${firstLine(error.message)}`, cause: error });
+  }
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch (cause) {
+    throw new DocumentError({ source, reason: `frontmatter is not valid YAML: ${firstLine(errorMessage(cause))}`, cause });
+  }
+  if (value == null) return { keywords: [], entities: [] };
+  const mapping = mappingSchema.safeParse(value);
+  if (!mapping.success || Array.isArray(value)) {
+    throw new DocumentError({ source, reason: `frontmatter is not a mapping (got ${Array.isArray(value) ? "a list" : describeValue(value)})` });
+  }
+  const fields = mapping.data;
+  const title = readText(fields, "title", source);
+  let description: string | undefined;
+  for (const field of options.descriptionFields) {
+    description = readText(fields, field, source);
+    if (description !== undefined) break;
+  }
+  const category = readCategory(fields, options.categoryField, source);
+  return {
+    ...(title === undefined ? {} : { title }),
+    ...(description === undefined ? {} : { description }),
+    ...(category === undefined ? {} : { category }),
+    keywords: readTerms(fields, options.keywordFields, source),
+    entities: readTerms(fields, options.entityFields, source),
+  };
+}
+
+function readText(fields: Record<string, unknown>, field: string, source: string): string | undefined {
+  const result = textSchema.safeParse(fields[field]);
+  if (!result.success) throw fieldError(source, field, fields[field], "a string");
+  const text = result.data?.trim();
+  return text === undefined || text === "" ? undefined : text;
+}
+
+function readCategory(fields: Record<string, unknown>, field: string, source: string): string | undefined {
+  const value = fields[field];
+  if (value == null) return undefined;
+  const result = scalarSchema.safeParse(value);
+  if (!result.success) throw fieldError(source, field, value, "a string");
+  const text = String(result.data).trim();
+  return text === "" ? undefined : text;
+}
+
+/** Terms from several fields, each a string (comma-separated), a number or a list; trimmed, without blanks or repeats. */
+function readTerms(fields: Record<string, unknown>, names: readonly string[], source: string): string[] {
+  const terms = new Set<string>();
+  for (const name of names) {
+    const result = termsSchema.safeParse(fields[name]);
+    if (!result.success) throw fieldError(source, name, fields[name], "a string or a list of strings");
+    const value = result.data;
+    if (value == null) continue;
+    const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,，、]/) : [value];
+    for (const item of items) {
+      if (item == null) continue;
+      const term = String(item).trim();
+      if (term !== "") terms.add(term);
+    }
+  }
+  return [...terms];
+}
+
+function fieldError(source: string, field: string, value: unknown, expected: string): DocumentError {
+  return new DocumentError({ source, reason: `frontmatter field "${field}" must be ${expected} (got ${describeValue(value)})` });
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0]?.trim() ?? message;
+}

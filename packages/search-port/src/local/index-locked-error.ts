@@ -1,0 +1,32 @@
+import { LookupKnowledgeError } from "@lookup-knowledge/core";
+
+const marker = "lookup-knowledge.error.index-locked";
+const symbol = Symbol.for(marker);
+
+/**
+ * Another writer holds the index folder's lock (only one process may write at a time), or
+ * this writer lost its lock. Readers never need the lock. Retrying can help once the other
+ * writer has closed.
+ */
+export class IndexLockedError extends LookupKnowledgeError {
+  private readonly [symbol] = true;
+  readonly directory: string;
+
+  constructor(options: { directory: string; reason?: string; cause?: unknown }) {
+    super({
+      code: "index_locked",
+      message:
+        options.reason ??
+        `The index at ${options.directory} is locked: another process is writing to it. ` +
+          "Wait until it closes the index (a crashed writer's lock goes stale after 30 s), or open the index with mode \"read\".",
+      cause: options.cause,
+      retryable: true,
+    });
+    this.name = "IndexLockedError";
+    this.directory = options.directory;
+  }
+
+  static override isInstance(error: unknown): error is IndexLockedError {
+    return LookupKnowledgeError.hasMarker(error, marker);
+  }
+}

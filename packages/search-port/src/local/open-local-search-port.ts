@@ -1,0 +1,518 @@
+import { mkdirSync, openSync, closeSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { ConfigurationError, LookupKnowledgeError, readDocId } from "@lookup-knowledge/core";
+import type { SearchHit } from "@lookup-knowledge/core";
+import { z } from "zod";
+import type { KnowledgeRecord } from "../knowledge-record.js";
+import { matchesFilter } from "../matches-filter.js";
+import type { SearchRequest } from "../search-request.js";
+import { validateMetadataFilter } from "../validate-metadata-filter.js";
+import { raceWithAbort, throwIfAborted } from "./abortable.js";
+import { CorruptIndexError } from "./corrupt-index-error.js";
+import { quantiseVector, strideFor } from "./dense-matrix.js";
+import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
+import { FileRecords } from "./file-records.js";
+import {
+  MissingDataFileError,
+  countDocuments,
+  loadGeneration,
+  manifestBytes,
+  manifestText,
+  readManifest,
+  removeUnreferencedFiles,
+  syncDirectory,
+  writeGeneration,
+} from "./index-files.js";
+import type { CommitHooks } from "./index-files.js";
+import { manifestFileName } from "./index-manifest.js";
+import type { IndexManifest } from "./index-manifest.js";
+import { IndexLockedError } from "./index-locked-error.js";
+import { IndexNotFoundError } from "./index-not-found-error.js";
+import { emptySnapshot, recordContent, recordMetadata, sharedMetadata } from "./index-snapshot.js";
+import type { IndexSnapshot } from "./index-snapshot.js";
+import type { EmbedderIdentity, LocalIndexStats, LocalSearchPort, LocalSearchPortOptions } from "./local-search-port.js";
+import { mergeSnapshot } from "./merge-snapshot.js";
+import { PendingChanges } from "./pending-changes.js";
+import { searchSnapshot } from "./search-snapshot.js";
+import { tokenize } from "./tokenize.js";
+import { acquireWriteLock } from "./write-lock.js";
+import type { WriteLock } from "./write-lock.js";
+
+/**
+ * The default weight of the dense score in the fused score, chosen on the dev halves of
+ * SciFact and Cranfield with the offline embedder (README, "Fusion"; `pnpm bench`).
+ */
+export const defaultDenseWeight = 0.3;
+
+/**
+ * The default cosine floor: about what unrelated texts reach with the offline embedder.
+ * The dense score is the cosine's excess over it, stretched to 0..1 (README, "Score").
+ */
+export const defaultDenseFloor = 0.3;
+
+/** The default minimum-evidence cut on the returned score (README, "Score"). */
+export const defaultMinScore = 0.2;
+
+const identitySchema = z.strictObject({
+  id: z.string().min(1),
+  version: z.string(),
+  dimension: z.number().int().positive(),
+});
+
+interface Settings {
+  directory: string;
+  mode: "read" | "write";
+  embeddings: EmbeddingsInterface | undefined;
+  embedder: EmbedderIdentity | null;
+  denseWeight: number;
+  denseFloor: number;
+  minScore: number;
+}
+
+/**
+ * Opens (a writer: creates) the local index in `options.directory` and returns a port that
+ * searches it and, in mode `"write"`, changes it. See `LocalSearchPortOptions` and the
+ * README for scores, fusion, the folder format and locking.
+ *
+ * Throws `IndexLockedError` when another writer holds the folder, `EmbedderMismatchError`
+ * when the index holds vectors of another embedder, `CorruptIndexError` when its files do
+ * not match its manifest, `IndexNotFoundError` when a reader finds no committed index, and
+ * `ConfigurationError` for a bad option.
+ */
+export function openLocalSearchPort(options: LocalSearchPortOptions): Promise<LocalSearchPort> {
+  return openLocalSearchPortWithHooks(options, {});
+}
+
+/** `openLocalSearchPort` with test hooks into commits (internal, not exported from the package). */
+export async function openLocalSearchPortWithHooks(options: LocalSearchPortOptions, hooks: CommitHooks): Promise<LocalSearchPort> {
+  const settings = readSettings(options);
+  const { directory, mode } = settings;
+  let lock: WriteLock | undefined;
+  if (mode === "write") {
+    mkdirSync(directory, { recursive: true });
+    lock = await acquireWriteLock(directory);
+  }
+  try {
+    const opened = openCommitted(settings);
+    if (mode === "write") removeUnreferencedFiles(directory, opened?.manifest);
+    if (opened === undefined && mode === "read") throw new IndexNotFoundError({ directory });
+    return createPort(settings, opened, lock, hooks);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+function readSettings(options: LocalSearchPortOptions): Settings {
+  if (typeof options !== "object" || options === null) {
+    throw new ConfigurationError({ key: "options", value: options, reason: "expected an object with a directory" });
+  }
+  if (typeof options.directory !== "string" || options.directory.trim() === "") {
+    throw new ConfigurationError({ key: "directory", value: options.directory, reason: "expected the path of the index folder" });
+  }
+  const mode = options.mode ?? "read";
+  if (mode !== "read" && mode !== "write") {
+    throw new ConfigurationError({ key: "mode", value: mode, reason: 'expected "read" or "write"' });
+  }
+  const denseWeight = readFraction("denseWeight", options.denseWeight, defaultDenseWeight);
+  const minScore = readFraction("minScore", options.minScore, defaultMinScore);
+  const denseFloor = readFraction("denseFloor", options.denseFloor, defaultDenseFloor);
+  if (denseFloor >= 1) throw new ConfigurationError({ key: "denseFloor", value: denseFloor, reason: "expected a number from 0 to below 1" });
+  const embeddings = options.embeddings;
+  if (
+    embeddings !== undefined &&
+    (typeof embeddings !== "object" ||
+      embeddings === null ||
+      typeof embeddings.embedQuery !== "function" ||
+      typeof embeddings.embedDocuments !== "function")
+  ) {
+    throw new ConfigurationError({
+      key: "embeddings",
+      value: embeddings,
+      reason: "expected a LangChain Embeddings (embedQuery and embedDocuments)",
+    });
+  }
+  const declared = options.embedder ?? (embeddings as { identity?: unknown } | undefined)?.identity;
+  let embedder: EmbedderIdentity | null = null;
+  if (declared !== undefined) {
+    const parsed = identitySchema.safeParse(declared);
+    if (!parsed.success) {
+      throw new ConfigurationError({
+        key: "embedder",
+        value: declared,
+        reason: "expected { id: non-empty string, version: string, dimension: positive integer }",
+      });
+    }
+    embedder = parsed.data;
+  } else if (embeddings !== undefined) {
+    throw new ConfigurationError({
+      key: "embedder",
+      value: undefined,
+      reason: "these embeddings have no identity: pass embedder { id, version, dimension } so the index can record whose vectors it holds",
+    });
+  }
+  if (mode === "write" && embedder !== null && embeddings === undefined) {
+    throw new ConfigurationError({
+      key: "embeddings",
+      value: undefined,
+      reason: "a writer given an embedder identity needs the embeddings too, to embed the records it upserts",
+    });
+  }
+  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore };
+}
+
+function readFraction(key: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new ConfigurationError({ key, value, reason: "expected a number from 0 to 1" });
+  }
+  return value;
+}
+
+function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | null): boolean {
+  if (left === null || right === null) return left === right;
+  return left.id === right.id && left.version === right.version && left.dimension === right.dimension;
+}
+
+/** Reads the committed generation, retrying when a writer removed its files meanwhile. */
+function openCommitted(settings: Settings): { manifest: IndexManifest; snapshot: IndexSnapshot } | undefined {
+  const { directory, mode, embedder, embeddings, denseWeight } = settings;
+  for (let attempt = 0; ; attempt += 1) {
+    const manifest = readManifest(directory);
+    if (manifest === undefined) return undefined;
+    if (manifest.chunks > 0) {
+      const compatible = mode === "read" && embedder === null ? true : sameEmbedder(manifest.embedder, embedder);
+      if (!compatible) {
+        throw new EmbedderMismatchError({ directory, indexEmbedder: manifest.embedder, givenEmbedder: embedder });
+      }
+    }
+    const loadVectors =
+      embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0);
+    try {
+      return { manifest, snapshot: loadGeneration(directory, manifest, loadVectors) };
+    } catch (error) {
+      if (!(error instanceof MissingDataFileError)) throw error;
+      const now = readManifest(directory);
+      if (attempt < 5 && now !== undefined && now.generation !== manifest.generation) continue;
+      throw new CorruptIndexError({ directory, reason: `${error.message}, listed in ${manifestFileName}, is missing` });
+    }
+  }
+}
+
+function indexedText(record: KnowledgeRecord): string {
+  const title = record.metadata["title"];
+  return typeof title === "string" && title.trim() !== "" ? `${title}\n${record.content}` : record.content;
+}
+
+/** The record, once its id and content are strings and its metadata an object; else a TypeError naming it. */
+function checkRecord(record: unknown, index: number): KnowledgeRecord {
+  const where = `upsert: record ${index}`;
+  if (typeof record !== "object" || record === null) throw new TypeError(`${where} is not an object`);
+  const { id, content, metadata } = record as Partial<KnowledgeRecord>;
+  if (typeof id !== "string" || id === "") throw new TypeError(`${where} needs a non-empty string id (got ${JSON.stringify(id)})`);
+  if (typeof content !== "string") throw new TypeError(`${where} (${id}) needs string content`);
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
+    throw new TypeError(`${where} (${id}) needs a metadata object`);
+  }
+  return { id, content, metadata };
+}
+
+function createPort(
+  settings: Settings,
+  opened: { manifest: IndexManifest; snapshot: IndexSnapshot } | undefined,
+  lock: WriteLock | undefined,
+  hooks: CommitHooks,
+): LocalSearchPort {
+  const { directory, mode, embeddings, denseWeight, denseFloor, minScore } = settings;
+  let manifest = opened?.manifest;
+  let base = opened?.snapshot ?? emptySnapshot();
+  /** Whose vectors the state holds (a writer: the given embedder, also for an empty index). */
+  const vectorEmbedder: EmbedderIdentity | null =
+    mode === "write" ? (embeddings === undefined ? null : settings.embedder) : base.vectors === undefined ? null : manifest?.embedder ?? null;
+  const dimension = mode === "write" ? (vectorEmbedder?.dimension ?? 0) : 0;
+  let pending: PendingChanges | undefined;
+  let dirty = false;
+  let closed = false;
+  let slotOfId: Map<string, number> | undefined;
+  let slotsOfDocument: Map<string, number[]> | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** The state searches see: the base with pending changes folded in. */
+  function current(): IndexSnapshot {
+    if (pending !== undefined && !pending.isEmpty) {
+      base = mergeSnapshot(base, pending, dimension);
+      pending = undefined;
+      slotOfId = undefined;
+      slotsOfDocument = undefined;
+    }
+    return base;
+  }
+
+  function changes(): PendingChanges {
+    pending ??= new PendingChanges(base.count);
+    return pending;
+  }
+
+  function idSlots(): Map<string, number> {
+    if (slotOfId === undefined) {
+      slotOfId = new Map();
+      base.ids.forEach((id, slot) => slotOfId?.set(id, slot));
+    }
+    return slotOfId;
+  }
+
+  function documentSlots(): Map<string, number[]> {
+    if (slotsOfDocument === undefined) {
+      const map = new Map<string, number[]>();
+      base.docIds.forEach((docId, slot) => {
+        if (docId === null) return;
+        const slots = map.get(docId);
+        if (slots === undefined) map.set(docId, [slot]);
+        else slots.push(slot);
+      });
+      slotsOfDocument = map;
+    }
+    return slotsOfDocument;
+  }
+
+  function ensureOpen(): void {
+    if (closed) throw new LookupKnowledgeError({ code: "index_closed", message: `The local index at ${directory} was closed` });
+  }
+
+  function ensureWritable(operation: string): void {
+    ensureOpen();
+    if (mode !== "write") {
+      throw new ConfigurationError({
+        key: "mode",
+        value: mode,
+        reason: `${operation} needs the index at ${directory} opened with mode "write"`,
+      });
+    }
+    if (lock?.lost !== undefined) {
+      throw new IndexLockedError({
+        directory,
+        reason: `The write lock of the index at ${directory} was lost (${lock.lost.message}); another process may be writing. Nothing more is written: close and reopen.`,
+        cause: lock.lost,
+      });
+    }
+  }
+
+  /** Runs write operations one after another (an upsert awaits its embeddings). */
+  function exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const run = queue.then(operation, operation);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
+    ensureWritable("upsert");
+    if (!Array.isArray(records)) throw new TypeError("upsert: expected an array of records");
+    // Everything is read from the records now: changing them later changes nothing here.
+    const latest = new Map<string, { record: KnowledgeRecord; docId: string | null; text: string; metadataText: string }>();
+    records.forEach((input, index) => {
+      const record = checkRecord(input, index);
+      latest.delete(record.id);
+      latest.set(record.id, {
+        record,
+        docId: readDocId(record.metadata) ?? null,
+        text: indexedText(record),
+        metadataText: JSON.stringify(record.metadata),
+      });
+    });
+    const batch = [...latest.values()];
+    return exclusive(async () => {
+      ensureWritable("upsert");
+      const signal = options?.signal;
+      throwIfAborted(signal);
+      if (batch.length === 0) return;
+      const texts = batch.map((entry) => entry.text);
+      let vectors: number[][] | undefined;
+      if (embeddings !== undefined && vectorEmbedder !== null) {
+        vectors = await raceWithAbort(embeddings.embedDocuments(texts), signal);
+        if (!Array.isArray(vectors) || vectors.length !== batch.length) {
+          throw new EmbedderMismatchError({
+            directory,
+            indexEmbedder: vectorEmbedder,
+            givenEmbedder: vectorEmbedder,
+            reason: `embedDocuments returned ${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${batch.length} texts`,
+          });
+        }
+        const wrong = vectors.find((vector) => !Array.isArray(vector) || vector.length !== vectorEmbedder.dimension);
+        if (wrong !== undefined) {
+          throw new EmbedderMismatchError({
+            directory,
+            indexEmbedder: vectorEmbedder,
+            givenEmbedder: vectorEmbedder,
+            reason: `embedDocuments returned a vector of ${Array.isArray(wrong) ? wrong.length : "no"} dimensions, not ${vectorEmbedder.dimension}`,
+          });
+        }
+      }
+      throwIfAborted(signal);
+      ensureWritable("upsert");
+      const stride = strideFor(dimension);
+      const prepared = batch.map(({ record, docId, text, metadataText }, index) => {
+        const counted = changes().countTerms(tokenize(text));
+        let codes: Int8Array | undefined;
+        let inverseNorm = 0;
+        const vector = vectors?.[index];
+        if (vector !== undefined) {
+          codes = new Int8Array(stride);
+          inverseNorm = quantiseVector(vector, codes);
+        }
+        return {
+          id: record.id,
+          docId,
+          content: record.content,
+          metadataText,
+          terms: counted.terms,
+          frequencies: counted.frequencies,
+          length: counted.terms.length === 0 ? 0 : counted.frequencies.reduce((sum, value) => sum + value, 0),
+          codes,
+          inverseNorm,
+        };
+      });
+      const pendingChanges = changes();
+      const slots = idSlots();
+      for (const record of prepared) {
+        const slot = slots.get(record.id);
+        if (slot !== undefined) pendingChanges.remove(slot);
+        pendingChanges.added.delete(record.id);
+        pendingChanges.added.set(record.id, record);
+      }
+      dirty = true;
+    });
+  }
+
+  async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
+    ensureWritable("deleteDocuments");
+    if (!Array.isArray(docIds)) throw new TypeError("deleteDocuments: expected an array of document ids");
+    return exclusive(async () => {
+      ensureWritable("deleteDocuments");
+      throwIfAborted(options?.signal);
+      const wanted = new Set(docIds.filter((docId): docId is string => typeof docId === "string"));
+      if (wanted.size === 0) return 0;
+      const pendingChanges = changes();
+      const bySlot = documentSlots();
+      let removed = 0;
+      for (const docId of wanted) {
+        for (const slot of bySlot.get(docId) ?? []) if (pendingChanges.remove(slot)) removed += 1;
+      }
+      for (const [id, record] of pendingChanges.added) {
+        if (record.docId !== null && wanted.has(record.docId)) {
+          pendingChanges.added.delete(id);
+          removed += 1;
+        }
+      }
+      if (removed > 0) dirty = true;
+      return removed;
+    });
+  }
+
+  async function commit(): Promise<void> {
+    ensureWritable("commit");
+    return exclusive(async () => {
+      ensureWritable("commit");
+      const snapshot = current();
+      if (!dirty && manifest !== undefined) return;
+      const generation = (manifest?.generation ?? 0) + 1;
+      let written: Awaited<ReturnType<typeof writeGeneration>>;
+      try {
+        written = await writeGeneration(directory, generation, snapshot, vectorEmbedder);
+        await hooks.afterDataFiles?.(generation);
+        ensureWritable("commit");
+        const { default: writeFileAtomic } = await import("write-file-atomic");
+        await writeFileAtomic(join(directory, manifestFileName), manifestText(written.manifest), { fsync: true });
+      } catch (error) {
+        // The previous manifest still names the previous files; drop what this commit wrote.
+        removeUnreferencedFiles(directory, manifest);
+        throw error;
+      }
+      syncDirectory(directory);
+      manifest = written.manifest;
+      dirty = false;
+      const { files } = written.manifest;
+      const contentDescriptor = openSync(join(directory, files.content.name), "r");
+      const metadataDescriptor = openSync(join(directory, files.metadata.name), "r");
+      const records = new FileRecords(
+        directory,
+        contentDescriptor,
+        metadataDescriptor,
+        written.contentOffsets,
+        written.metadataOffsets,
+        files.metadata.sha256,
+      );
+      const fileSlots = new Int32Array(snapshot.count);
+      for (let slot = 0; slot < snapshot.count; slot += 1) fileSlots[slot] = slot;
+      const previous = snapshot.records.file;
+      base = { ...snapshot, records: { file: records, fileSlots, memory: [] } };
+      previous?.close();
+      removeUnreferencedFiles(directory, manifest);
+    });
+  }
+
+  async function search(request: SearchRequest): Promise<SearchHit[]> {
+    ensureOpen();
+    const signal = request.signal;
+    throwIfAborted(signal);
+    const filter = request.filter === undefined ? undefined : validateMetadataFilter(request.filter);
+    const topK = typeof request.topK === "number" && !Number.isNaN(request.topK) ? Math.max(0, Math.floor(request.topK)) : 0;
+    const query = typeof request.query === "string" ? request.query : "";
+    const terms = tokenize(query);
+    let vector: number[] | undefined;
+    const denseReady = mode === "write" ? dimension > 0 : base.vectors !== undefined;
+    if (embeddings !== undefined && denseWeight > 0 && denseReady && topK > 0) {
+      vector = await raceWithAbort(embeddings.embedQuery(query), signal);
+      if (!Array.isArray(vector) || vector.length !== settings.embedder?.dimension) {
+        throw new EmbedderMismatchError({
+          directory,
+          indexEmbedder: settings.embedder,
+          givenEmbedder: settings.embedder,
+          reason: `embedQuery returned a vector of ${Array.isArray(vector) ? vector.length : "no"} dimensions`,
+        });
+      }
+    }
+    throwIfAborted(signal);
+    ensureOpen();
+    // From here on everything is synchronous: no commit can swap the files underneath.
+    const snapshot = current();
+    const accepts =
+      filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);
+    const scored = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, minScore, accepts }, denseFloor);
+    return scored.map(({ slot, score }) => ({
+      id: snapshot.ids[slot] as string,
+      content: recordContent(snapshot.records, slot),
+      metadata: recordMetadata(snapshot.records, slot, directory),
+      score,
+    }));
+  }
+
+  function stats(): LocalIndexStats {
+    const removed = pending?.removed;
+    const docIds: Array<string | null> = [];
+    base.docIds.forEach((docId, slot) => {
+      if (removed?.[slot] !== 1) docIds.push(docId);
+    });
+    for (const record of pending?.added.values() ?? []) docIds.push(record.docId);
+    const embedder = vectorEmbedder ?? (mode === "read" ? (manifest?.embedder ?? null) : null);
+    return {
+      documents: countDocuments(docIds),
+      chunks: docIds.length,
+      ...(embedder === null ? {} : { embedder: { ...embedder } }),
+      bytesOnDisk: manifest === undefined ? 0 : manifestBytes(manifest),
+      ...(manifest === undefined ? {} : { lastCommit: manifest.committedAt }),
+    };
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    await queue;
+    pending = undefined;
+    base.records.file?.close();
+    base = emptySnapshot();
+    await lock?.release();
+  }
+
+  return { search, upsert, deleteDocuments, commit, stats, close };
+}

@@ -1,0 +1,208 @@
+import { bm25B, bm25Idf, bm25K1 } from "./bm25.js";
+import type { IndexSnapshot } from "./index-snapshot.js";
+import { findTerm } from "./index-snapshot.js";
+
+/** What to look for in a snapshot. */
+export interface SnapshotQuery {
+  /** The query's terms (`tokenize`), repeats included. */
+  terms: readonly string[];
+  /** The query's embedding, when dense search takes part. */
+  vector?: ArrayLike<number>;
+  /** Weight of the dense score in the fused score, 0..1. */
+  denseWeight: number;
+  topK: number;
+  /** Hits scoring below this are left out. */
+  minScore: number;
+  /** The filter, as a test on a slot; absent when there is none. */
+  accepts?: (slot: number) => boolean;
+}
+
+/**
+ * The calibration exponent: the returned score is `fused ** scoreExponent`. It is monotone,
+ * so it changes no order; it was fitted so that the threshold that best separates
+ * in-scope from out-of-scope questions on the measured sets lands at 0.35, the default
+ * `rag.reference-threshold` (README, "Score").
+ */
+export const scoreExponent = 0.75;
+
+export interface ScoredSlot {
+  slot: number;
+  score: number;
+  lexical: number;
+  dense: number;
+}
+
+/**
+ * The lexical score of every slot, 0..1: the record's BM25 divided by the largest BM25
+ * the query could reach, the sum over query terms of qtf * idf * (k1 + 1). Each term adds
+ * less than idf * (k1 + 1), so the score is the idf-weighted share of the query that the
+ * record matches, discounted for low frequency and long records. Query terms no record
+ * holds count in the maximum with the largest idf, so questions about something the index
+ * does not cover score low even when they share common words with it.
+ */
+export function lexicalScores(
+  snapshot: IndexSnapshot,
+  queryTerms: readonly string[],
+): { scores: Float64Array; touched: Uint32Array; touchedCount: number } {
+  const count = snapshot.count;
+  const scores = new Float64Array(count);
+  const { lexical } = snapshot;
+  const frequencies = new Map<string, number>();
+  for (const term of queryTerms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+  let maximum = 0;
+  const matched: Array<{ term: number; weight: number }> = [];
+  let postings = 0;
+  for (const [term, queryFrequency] of frequencies) {
+    const index = findTerm(lexical.terms, term);
+    const documentFrequency = index < 0 ? 0 : (lexical.termStarts[index + 1] as number) - (lexical.termStarts[index] as number);
+    const weight = queryFrequency * bm25Idf(count, documentFrequency);
+    maximum += weight * (bm25K1 + 1);
+    if (index >= 0) {
+      matched.push({ term: index, weight });
+      postings += documentFrequency;
+    }
+  }
+  const touched = new Uint32Array(Math.min(count, postings));
+  let touchedCount = 0;
+  if (maximum === 0 || matched.length === 0) return { scores, touched, touchedCount };
+  const norms = lengthNorms(snapshot);
+  const { termStarts, postingSlots, postingFrequencies } = lexical;
+  for (const { term, weight } of matched) {
+    const scaled = (weight * (bm25K1 + 1)) / maximum;
+    const end = termStarts[term + 1] as number;
+    for (let posting = termStarts[term] as number; posting < end; posting += 1) {
+      const slot = postingSlots[posting] as number;
+      const frequency = postingFrequencies[posting] as number;
+      const previous = scores[slot] as number;
+      if (previous === 0) touched[touchedCount++] = slot;
+      scores[slot] = previous + (scaled * frequency) / (frequency + (norms[slot] as number));
+    }
+  }
+  return { scores, touched, touchedCount };
+}
+
+function lengthNorms(snapshot: IndexSnapshot): Float32Array {
+  if (snapshot.lengthNorms !== undefined) return snapshot.lengthNorms;
+  const { lengths, totalLength } = snapshot.lexical;
+  const average = snapshot.count === 0 ? 1 : Math.max(totalLength / snapshot.count, 1e-9);
+  const norms = new Float32Array(snapshot.count);
+  for (let slot = 0; slot < snapshot.count; slot += 1) {
+    norms[slot] = bm25K1 * (1 - bm25B + (bm25B * (lengths[slot] as number)) / average);
+  }
+  snapshot.lengthNorms = norms;
+  return norms;
+}
+
+/**
+ * Maps a cosine to the dense score, 0..1: the cosine's excess over `denseFloor` (the
+ * cosine that unrelated texts typically reach with the offline embedder), stretched to
+ * 0..1 and clipped. See the README for how the floor was measured.
+ */
+export function denseScore(cosine: number, floor: number): number {
+  if (!(cosine > floor)) return 0;
+  return Math.min(1, (cosine - floor) / (1 - floor));
+}
+
+/**
+ * The best `topK` slots of a snapshot, best first (ties by id), with their score
+ * `((1 - w) * lexical + w * dense) ** scoreExponent`; only slots with a positive score at or
+ * above `minScore` that the filter accepts. The filter is only asked about slots that would enter the
+ * current top `topK`, so a broad filter costs little; a narrow one is asked about many.
+ */
+export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, denseFloor: number): ScoredSlot[] {
+  const limit = Math.min(query.topK, snapshot.count);
+  if (limit <= 0) return [];
+  const { scores: lexical, touched, touchedCount } = lexicalScores(snapshot, query.terms);
+  const weight = query.vector !== undefined && snapshot.vectors !== undefined ? query.denseWeight : 0;
+  let dense: Float32Array | undefined;
+  if (weight > 0 && snapshot.vectors !== undefined && query.vector !== undefined) {
+    dense = new Float32Array(snapshot.count);
+    snapshot.vectors.cosines(query.vector, dense);
+  }
+  const heap = new TopSlots(limit, snapshot.ids);
+  // Compared before calibration: fused >= minScore ** (1 / exponent) <=> score >= minScore.
+  const minimum = query.minScore ** (1 / scoreExponent);
+  const consider = (slot: number): void => {
+    const lexicalScore = lexical[slot] as number;
+    const denseValue = dense === undefined ? 0 : denseScore(dense[slot] as number, denseFloor);
+    const score = dense === undefined ? lexicalScore : (1 - weight) * lexicalScore + weight * denseValue;
+    if (!(score > 0) || score < minimum) return;
+    if (!heap.wouldEnter(slot, score)) return;
+    if (query.accepts !== undefined && !query.accepts(slot)) return;
+    heap.push(slot, score, lexicalScore, denseValue);
+  };
+  if (dense !== undefined) {
+    for (let slot = 0; slot < snapshot.count; slot += 1) consider(slot);
+  } else {
+    for (let index = 0; index < touchedCount; index += 1) consider(touched[index] as number);
+  }
+  return heap.sorted().map((entry) => ({ ...entry, score: entry.score ** scoreExponent }));
+}
+
+/** A bounded min-heap keeping the best entries by (score desc, id asc). */
+class TopSlots {
+  private readonly entries: ScoredSlot[] = [];
+
+  constructor(
+    private readonly capacity: number,
+    private readonly ids: readonly string[],
+  ) {}
+
+  /** Whether an entry would be kept if it passed the filter. */
+  wouldEnter(slot: number, score: number): boolean {
+    if (this.entries.length < this.capacity) return true;
+    const worst = this.entries[0] as ScoredSlot;
+    return this.better(slot, score, worst.slot, worst.score);
+  }
+
+  push(slot: number, score: number, lexical: number, dense: number): void {
+    const entry = { slot, score, lexical, dense };
+    if (this.entries.length < this.capacity) {
+      this.entries.push(entry);
+      this.siftUp(this.entries.length - 1);
+    } else {
+      this.entries[0] = entry;
+      this.siftDown(0);
+    }
+  }
+
+  sorted(): ScoredSlot[] {
+    return [...this.entries].sort((left, right) => (this.better(left.slot, left.score, right.slot, right.score) ? -1 : 1));
+  }
+
+  private better(slot: number, score: number, otherSlot: number, otherScore: number): boolean {
+    if (score !== otherScore) return score > otherScore;
+    return (this.ids[slot] as string) < (this.ids[otherSlot] as string);
+  }
+
+  /** `a` should sit above `b` in the heap: it is the worse of the two. */
+  private above(a: ScoredSlot, b: ScoredSlot): boolean {
+    return this.better(b.slot, b.score, a.slot, a.score);
+  }
+
+  private siftUp(index: number): void {
+    const entries = this.entries;
+    let child = index;
+    while (child > 0) {
+      const parent = (child - 1) >> 1;
+      if (!this.above(entries[child] as ScoredSlot, entries[parent] as ScoredSlot)) break;
+      [entries[child], entries[parent]] = [entries[parent] as ScoredSlot, entries[child] as ScoredSlot];
+      child = parent;
+    }
+  }
+
+  private siftDown(index: number): void {
+    const entries = this.entries;
+    let parent = index;
+    for (;;) {
+      const left = parent * 2 + 1;
+      const right = left + 1;
+      let top = parent;
+      if (left < entries.length && this.above(entries[left] as ScoredSlot, entries[top] as ScoredSlot)) top = left;
+      if (right < entries.length && this.above(entries[right] as ScoredSlot, entries[top] as ScoredSlot)) top = right;
+      if (top === parent) return;
+      [entries[parent], entries[top]] = [entries[top] as ScoredSlot, entries[parent] as ScoredSlot];
+      parent = top;
+    }
+  }
+}
