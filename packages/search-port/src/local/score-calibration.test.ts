@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { LocalSearchPort } from "./local-search-port.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
+import { cjkScoreExponent, queryScoreExponent, scoreExponent } from "./search-snapshot.js";
 
 // A small help-centre knowledge base, written for this test.
 const knowledge: Array<[docId: string, title: string, content: string]> = [
@@ -99,5 +100,16 @@ describe.each([
     const inside = await topScores(port, inScope.map(([question]) => question));
     for (const hit of inside) expect(hit).toBeDefined();
     await port.close();
+  });
+});
+
+describe("queryScoreExponent", () => {
+  it("R9: calibrates a CJK question on its own scale, English ones unchanged, mixed ones in between", () => {
+    expect(queryScoreExponent(["rate", "limit"])).toBe(scoreExponent);
+    expect(queryScoreExponent(["限流", "插件"])).toBe(cjkScoreExponent);
+    const mixed = queryScoreExponent(["apisix", "限流"]);
+    expect(mixed).toBeLessThan(scoreExponent);
+    expect(mixed).toBeGreaterThan(cjkScoreExponent);
+    expect(queryScoreExponent([])).toBe(scoreExponent);
   });
 });
