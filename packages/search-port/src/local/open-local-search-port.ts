@@ -8,7 +8,7 @@ import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
 import type { SearchRequest } from "../search-request.js";
 import { validateMetadataFilter } from "../validate-metadata-filter.js";
-import { raceWithAbort, throwIfAborted } from "./abortable.js";
+import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { quantiseVector, strideFor } from "./dense-matrix.js";
 import { EmbedderMismatchError } from "./embedder-mismatch-error.js";

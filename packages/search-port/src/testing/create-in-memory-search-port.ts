@@ -3,7 +3,7 @@ import type { SearchHit } from "@lookup-knowledge/core";
 import { matchesFilter } from "../matches-filter.js";
 import type { SearchRequest } from "../search-request.js";
 import { validateMetadataFilter } from "../validate-metadata-filter.js";
-import { abortReason } from "./abort.js";
+import { abortReason } from "../internal/abort.js";
 import type { InMemoryRecord } from "./in-memory-record.js";
 import type { InMemorySearchPort } from "./in-memory-search-port.js";
 import { cosineSimilarity, lexicalVector } from "./lexical-vector.js";

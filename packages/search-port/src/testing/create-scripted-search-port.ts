@@ -1,6 +1,6 @@
 import type { SearchHit } from "@lookup-knowledge/core";
 import type { SearchRequest } from "../search-request.js";
-import { abortReason, delay, raceWithAbort, untilAborted } from "./abort.js";
+import { abortReason, delay, raceWithAbort, untilAborted } from "../internal/abort.js";
 import type { ScriptedAnswer } from "./scripted-answer.js";
 import type { ScriptedSearchPort } from "./scripted-search-port.js";
 

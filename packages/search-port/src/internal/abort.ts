@@ -1,6 +1,13 @@
+// Abort-signal helpers shared by the local port and the test ports.
+
 /** Why a signal aborted: its reason, or a standard `AbortError`. */
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+/** Throws the abort reason when `signal` has aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortReason(signal);
 }
 
 /**
