@@ -10,7 +10,7 @@ import type { KnowledgeRecord, KnowledgeSearchPort } from "@lookup-knowledge/sea
 import { openLocalSearchPort, type LocalSearchPortOptions } from "@lookup-knowledge/search-port/local";
 import { readBeirCollection, type BeirCollection } from "./beir-collection.js";
 import { scoreRankings, type Judgments, type RankingScores } from "./metrics.js";
-import { readQuestionSet, type Question } from "./question-set.js";
+import { readExampleQuestions, readQuestionSet, type Question } from "./question-set.js";
 
 // `pnpm eval`: retrieval quality of the embedded default on public test collections
 // (SciFact, Cranfield) and on the project's own question sets over the APISIX docs, with
@@ -19,7 +19,8 @@ import { readQuestionSet, type Question } from "./question-set.js";
 const here = fileURLToPath(new URL(".", import.meta.url));
 const datasets = process.env.LOOKUP_KNOWLEDGE_DATASETS ?? join(here, "..", "..", "..", "..", "shared", "datasets");
 const questionsDirectory = join(here, "..", "questions");
-const selected = new Set((process.argv[2] ?? "scifact,cranfield,apisix").split(","));
+const examplesDirectory = join(here, "..", "..", "..", "examples", "knowledge-base");
+const selected = new Set((process.argv[2] ?? "scifact,cranfield,apisix,examples").split(","));
 
 interface Row {
   set: string;
@@ -73,51 +74,68 @@ try {
   if (selected.has("apisix")) {
     const outOfScope = await readQuestionSet(join(questionsDirectory, "out-of-scope.jsonl"));
     for (const language of ["en", "zh"] as const) {
-      const root = join(datasets, "apisix-docs", "docs", language, "latest");
-      const dataDirectory = join(workspace, `apisix-${language}`);
-      const directory = join(dataDirectory, "index");
-      const writer = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), mode: "write" });
-      const report = await ingestFolder({ root, dataDirectory, writer });
-      await writer.close();
-      console.error(`apisix-${language}: ${report.files} files, ${report.chunksWritten} chunks, ${report.failed.length} skipped`);
-      const answerable = await readQuestionSet(join(questionsDirectory, `apisix-${language}.jsonl`));
-      const unanswerable = outOfScope.filter((question) => question.language === language);
-      const set = `apisix-${language}`;
-      for (const variant of portVariants) {
-        const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), ...variant.options });
-        const runs = [];
-        for (const question of answerable) runs.push({ ranking: await rankWithPort(port, question.question), judgments: judgmentsOf(question) });
-        rows.push({ set, system: variant.system, scores: scoreRankings(runs) });
-        await port.close();
-      }
-      const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings() });
-      const retriever = createKnowledgeRetriever({ searchPort: port, l0Index: createL0Index(report.entries) });
-      const runs = [];
-      let found = 0;
-      for (const question of answerable) {
-        const ranking = await rankWithRetriever(retriever, question.question);
-        if (ranking.length > 0) found += 1;
-        runs.push({ ranking, judgments: judgmentsOf(question) });
-      }
-      let refused = 0;
-      for (const question of unanswerable) {
-        if ((await rankWithRetriever(retriever, question.question)).length === 0) refused += 1;
-      }
-      rows.push({
-        set,
-        system: "full retriever (lookup)",
-        scores: scoreRankings(runs),
-        found: percent(found, answerable.length),
-        note: `out-of-scope found=false ${refused}/${unanswerable.length}`,
+      await evaluateKnowledgeBase({
+        set: `apisix-${language}`,
+        root: join(datasets, "apisix-docs", "docs", language, "latest"),
+        answerable: await readQuestionSet(join(questionsDirectory, `apisix-${language}.jsonl`)),
+        unanswerable: outOfScope.filter((question) => question.language === language),
       });
-      await port.close();
     }
+  }
+
+  if (selected.has("examples")) {
+    const questions = await readExampleQuestions(join(examplesDirectory, "questions.json"));
+    await evaluateKnowledgeBase({
+      set: "examples",
+      root: examplesDirectory,
+      answerable: questions.filter((question) => question.relevant.length > 0),
+      unanswerable: questions.filter((question) => question.relevant.length === 0),
+    });
   }
 } finally {
   await rm(workspace, { recursive: true, force: true });
 }
 
 printTable(rows);
+
+/** Ingests a Markdown folder and scores the ports and the whole retriever on its questions. */
+async function evaluateKnowledgeBase(input: { set: string; root: string; answerable: Question[]; unanswerable: Question[] }): Promise<void> {
+  const { set, root, answerable, unanswerable } = input;
+  const dataDirectory = join(workspace, set);
+  const directory = join(dataDirectory, "index");
+  const writer = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), mode: "write" });
+  const report = await ingestFolder({ root, dataDirectory, writer });
+  await writer.close();
+  console.error(`${set}: ${report.files} files, ${report.chunksWritten} chunks, ${report.failed.length} skipped`);
+  for (const variant of portVariants) {
+    const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), ...variant.options });
+    const runs = [];
+    for (const question of answerable) runs.push({ ranking: await rankWithPort(port, question.question), judgments: judgmentsOf(question) });
+    rows.push({ set, system: variant.system, scores: scoreRankings(runs) });
+    await port.close();
+  }
+  const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings() });
+  const retriever = createKnowledgeRetriever({ searchPort: port, l0Index: createL0Index(report.entries) });
+  const runs = [];
+  let found = 0;
+  for (const question of answerable) {
+    const ranking = await rankWithRetriever(retriever, question.question);
+    if (ranking.length > 0) found += 1;
+    runs.push({ ranking, judgments: judgmentsOf(question) });
+  }
+  let refused = 0;
+  for (const question of unanswerable) {
+    if ((await rankWithRetriever(retriever, question.question)).length === 0) refused += 1;
+  }
+  rows.push({
+    set,
+    system: "full retriever (lookup)",
+    scores: scoreRankings(runs),
+    found: percent(found, answerable.length),
+    note: `out-of-scope found=false ${refused}/${unanswerable.length}`,
+  });
+  await port.close();
+}
 
 async function buildCollectionIndex(collection: BeirCollection, directory: string): Promise<void> {
   const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), mode: "write" });

@@ -33,3 +33,25 @@ export async function readQuestionSet(file: string): Promise<Question[]> {
   }
   return questions;
 }
+
+const exampleQuestions = z.array(
+  z.object({ question: z.string().min(1), language: z.string().optional(), relevant: z.array(z.string().min(1)) }),
+);
+
+/** Reads `examples/knowledge-base/questions.json` (a JSON array without ids); ids are given by position. */
+export async function readExampleQuestions(file: string): Promise<Question[]> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`);
+  }
+  const parsed = exampleQuestions.safeParse(raw);
+  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]?.message ?? "invalid"} at ${parsed.error.issues[0]?.path.join(".")}`);
+  return parsed.data.map((question, index) => ({
+    id: `example-${index + 1}`,
+    question: question.question,
+    relevant: question.relevant,
+    ...(question.language === undefined ? {} : { language: question.language }),
+  }));
+}
