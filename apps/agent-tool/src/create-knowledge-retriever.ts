@@ -399,7 +399,7 @@ function noEvidenceMessage(attempts: AttemptRun[], config: RagConfig): string {
   }
   if (outcomes.some((attempt) => attempt.outcome === "low_quality")) {
     const best = Math.max(...outcomes.map((attempt) => attempt.topScore ?? 0));
-    return `${base} The closest matches scored ${best.toFixed(2)}, below the reference threshold ${config.referenceThreshold}.`;
+    return `${base} The closest matches scored ${best.toFixed(3)}, below the reference threshold ${config.referenceThreshold}.`;
   }
   return base;
 }

@@ -4,8 +4,6 @@ export { createLookupKnowledgeTool, lookupKnowledgeInputSchema } from "./create-
 export type { LookupKnowledgeToolOptions } from "./create-lookup-knowledge-tool.js";
 export { formatLookupResult } from "./format-lookup-result.js";
 export { normalizeQuery } from "./normalize-query.js";
-export { localIndexDirectory, openLocalKnowledgeBase } from "./open-local-knowledge-base.js";
-export type { LocalKnowledgeBase } from "./open-local-knowledge-base.js";
 export type { NormalizedQuery } from "./normalize-query.js";
 export { renderEvidenceContent } from "./render-evidence-content.js";
 export { transformQuery } from "./transform-query.js";

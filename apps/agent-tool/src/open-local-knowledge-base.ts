@@ -37,20 +37,30 @@ export async function openLocalKnowledgeBase(options: {
     embeddings: createOfflineEmbeddings(),
     mode: "read",
   });
-  const l0Index = createL0Index(entries);
-  const retriever = createKnowledgeRetriever({
-    searchPort,
-    l0Index,
-    ...(options.traceStore ? { traceStore: options.traceStore } : {}),
-    ...(options.config ? { config: options.config } : {}),
-  });
+  let l0Index: L0Index;
+  let retriever: KnowledgeRetriever;
+  try {
+    l0Index = createL0Index(entries);
+    retriever = createKnowledgeRetriever({
+      searchPort,
+      l0Index,
+      ...(options.traceStore ? { traceStore: options.traceStore } : {}),
+      ...(options.config ? { config: options.config } : {}),
+    });
+  } catch (error) {
+    await searchPort.close();
+    throw error;
+  }
   return {
     retriever,
     searchPort,
     l0Index,
     async close() {
-      await retriever.close();
-      await searchPort.close();
+      try {
+        await retriever.close();
+      } finally {
+        await searchPort.close();
+      }
     },
   };
 }

@@ -40,6 +40,34 @@ describe("ingestFolder", () => {
     await rm(dirname(root), { recursive: true, force: true });
   });
 
+  it("refuses to ingest another folder into a data folder that holds one, unless told to replace it", async () => {
+    const writer = createRecordingKnowledgeWriter();
+    await ingestFolder({ root, dataDirectory: data, writer });
+    const other = join(dirname(root), "other");
+    await mkdir(other);
+    await writeFile(join(other, "only.md"), "# Only\n\nThe one document of another folder.\n");
+    const error = await ingestFolder({ root: other, dataDirectory: data, writer }).catch((caught: unknown) => caught);
+    expect(IngestError.isInstance(error) && error.code).toBe("different_ingest_root");
+    expect((error as Error).message).toContain(root);
+    expect(writer.recordsOf("guides/install").length).toBeGreaterThan(0);
+
+    const replaced = await ingestFolder({ root: other, dataDirectory: data, writer, replace: true });
+    expect(replaced).toMatchObject({ added: 1, removed: 3 });
+    expect(writer.recordsOf("guides/install")).toEqual([]);
+    expect((await readIngestManifest(data))?.root).toBe(other);
+  });
+
+  it("rebuild writes every document again, for a store that was emptied", async () => {
+    const writer = createRecordingKnowledgeWriter();
+    await ingestFolder({ root, dataDirectory: data, writer });
+    const empty = createRecordingKnowledgeWriter();
+    const skipped = await ingestFolder({ root, dataDirectory: data, writer: empty });
+    expect(skipped.chunksWritten).toBe(0);
+    const rebuilt = await ingestFolder({ root, dataDirectory: data, writer: empty, rebuild: true });
+    expect(rebuilt.chunksWritten).toBeGreaterThan(0);
+    expect(empty.recordsOf("guides/install").length).toBe(writer.recordsOf("guides/install").length);
+  });
+
   it("makes the writes durable (writer.commit) before it records them in the manifest", async () => {
     const writer = createRecordingKnowledgeWriter();
     const order: string[] = [];

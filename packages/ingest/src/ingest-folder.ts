@@ -67,6 +67,10 @@ export async function ingestFolder(input: {
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
   parseWorkers?: number;
+  /** Ingest a different root into a data directory that holds another folder's documents, removing those. */
+  replace?: boolean;
+  /** Write every document again, whatever the manifest says (the store was emptied or rebuilt). */
+  rebuild?: boolean;
 }): Promise<IngestReport> {
   const started = performance.now();
   const { writer, signal, onProgress } = input;
@@ -93,9 +97,17 @@ export async function ingestFolder(input: {
     await glob(options.include, { cwd: root, ignore: options.exclude, onlyFiles: true, dot: true, expandDirectories: false })
   ).sort(compareStrings);
   const manifest = await readIngestManifest(input.dataDirectory);
+  const previousRoot = manifest?.root;
+  if (previousRoot !== undefined && previousRoot !== root && Object.keys(manifest?.documents ?? {}).length > 0 && input.replace !== true) {
+    throw new IngestError({
+      code: "different_ingest_root",
+      path: input.dataDirectory,
+      reason: `this data folder holds the knowledge base ingested from ${previousRoot}; ingesting ${root} into it would remove those documents. Use another data folder, or replace it on purpose`,
+    });
+  }
   const optionsHash = hashOptions(options);
   const before = manifest?.documents ?? {};
-  const reusable = manifest?.optionsHash === optionsHash ? before : {};
+  const reusable = manifest?.optionsHash === optionsHash && input.rebuild !== true ? before : {};
   progress.filesTotal = sources.length;
   report("parse");
 
@@ -199,9 +211,11 @@ export async function ingestFolder(input: {
   }
   await flush();
 
-  const next: IngestManifest = { version: 1, optionsHash, documents: sortByKey(documents) };
-  const dirty = manifest === undefined || manifest.optionsHash !== optionsHash || parsed.length > 0 || removed.length > 0 || failed.length > 0;
-  if (stale.length > 0 && writer.commit) await writer.commit();
+  const next: IngestManifest = { version: 1, root, optionsHash, documents: sortByKey(documents) };
+  const dirty =
+    manifest === undefined || manifest.root !== root || manifest.optionsHash !== optionsHash || parsed.length > 0 || removed.length > 0 || failed.length > 0;
+  // The first ingest commits even an empty folder, so the store exists afterwards.
+  if ((stale.length > 0 || manifest === undefined || input.rebuild === true) && writer.commit) await writer.commit();
   if (dirty) await writeIngestManifest(input.dataDirectory, next);
   report("done");
 

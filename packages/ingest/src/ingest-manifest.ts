@@ -18,6 +18,8 @@ export interface IngestManifestDocument {
  */
 export interface IngestManifest {
   version: 1;
+  /** The absolute path of the folder that was ingested (absent in manifests of older versions). */
+  root?: string;
   /** Hash of the options (and chunking rules version) the documents were chunked with. */
   optionsHash: string;
   /** By `docId`. */

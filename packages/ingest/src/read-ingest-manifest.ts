@@ -16,6 +16,7 @@ const entrySchema = z.object({
 
 const manifestSchema = z.object({
   version: z.literal(1),
+  root: z.string().optional(),
   optionsHash: z.string(),
   documents: z.record(
     z.string(),

@@ -1,22 +1,19 @@
 import { resolve } from "node:path";
-import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { ingestFolder, type IngestProgress, type IngestReport } from "@lookup-knowledge/ingest";
-import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
+import type { IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import cliProgress from "cli-progress";
-import { localIndexDirectory } from "../open-local-knowledge-base.js";
+import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
 import type { CliConfig } from "./cli-config.js";
 
 /**
  * `lookup-knowledge ingest <dir>`: ingests a folder of Markdown into the embedded index,
  * incrementally, with a progress bar on a terminal, and prints a summary.
  */
-export async function runIngestCommand(folder: string, config: CliConfig, output: { progress: boolean }): Promise<IngestReport> {
+export async function runIngestCommand(
+  folder: string,
+  config: CliConfig,
+  output: { progress: boolean; replace?: boolean },
+): Promise<IngestReport> {
   const root = resolve(folder);
-  const port = await openLocalSearchPort({
-    directory: localIndexDirectory(config.dataDirectory),
-    embeddings: createOfflineEmbeddings(),
-    mode: "write",
-  });
   const bar = output.progress
     ? new cliProgress.SingleBar(
         {
@@ -43,17 +40,15 @@ export async function runIngestCommand(folder: string, config: CliConfig, output
     }
   };
   try {
-    const report = await ingestFolder({
+    return await ingestIntoLocalIndex({
       root,
       dataDirectory: config.dataDirectory,
-      writer: port,
       options: config.ingest,
       onProgress,
+      ...(output.replace ? { replace: true } : {}),
     });
-    return report;
   } finally {
     if (barStarted) bar?.stop();
-    await port.close();
   }
 }
 

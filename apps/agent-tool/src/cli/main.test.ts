@@ -35,6 +35,7 @@ describe("the lookup-knowledge CLI", () => {
     const { code, stderr } = await lookupKnowledge(cwd, "query", "refund");
     expect(code).toBe(2);
     expect(stderr).toMatch(/lookup-knowledge: .*\.lookup-knowledge/);
+    expect(stderr).toMatch(/Run `lookup-knowledge ingest <folder>` first/);
   });
 
   it("ingests a folder into .lookup-knowledge/ and prints a summary; a second run skips everything", async () => {
@@ -64,6 +65,9 @@ describe("the lookup-knowledge CLI", () => {
   it("R12: --json prints the LookupResult, and --filter adds a caller filter kept on every attempt", async () => {
     const { stdout } = await lookupKnowledge(cwd, "query", "--json", "--filter", "category=security", "Who can issue a refund for a paid invoice?");
     const result = JSON.parse(stdout) as LookupResult;
+    // The L0 domain (billing) and the caller's category cannot both hold: the retry drops only the L0 part.
+    expect(result.retrievalTrace.attempts).toHaveLength(2);
+    expect(result.retrievalTrace.attempts[1]?.filter).toEqual({ category: { $eq: "security" } });
     for (const attempt of result.retrievalTrace.attempts) {
       expect(JSON.stringify(attempt.filter)).toContain('"category":{"$eq":"security"}');
     }
@@ -91,6 +95,32 @@ describe("the lookup-knowledge CLI", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/rag\.return-n/);
     await rm(join(cwd, "lookup-knowledge.config.json"));
+  });
+
+  it("filters on numbers too: --filter chunkIndex=0 keeps only first chunks", async () => {
+    const { stdout } = await lookupKnowledge(cwd, "query", "--json", "--filter", "chunkIndex=0", "How long do refunds take?");
+    const result = JSON.parse(stdout) as LookupResult;
+    // Metadata keeps chunkIndex as a number: the filter matches it, and nothing else.
+    expect(result.retrievalTrace.attempts[0]?.candidateCount).toBeGreaterThan(0);
+    for (const block of result.evidenceBlocks) expect(block.chunkIndex).toBe(0);
+  });
+
+  it("refuses to ingest another folder into the same data folder, and says what to do", async () => {
+    const other = await mkdtemp(join(tmpdir(), "lookup-knowledge-other-"));
+    await writeFile(join(other, "note.md"), "# Note\n\nA single note about nothing in particular.\n");
+    const { code, stderr } = await lookupKnowledge(cwd, "ingest", other);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/holds the knowledge base ingested from/);
+    expect(stderr).toMatch(/--replace/);
+    await rm(other, { recursive: true, force: true });
+  });
+
+  it("rebuilds an index folder that was deleted instead of skipping every file", async () => {
+    await rm(join(cwd, ".lookup-knowledge", "index"), { recursive: true, force: true });
+    const { stdout } = await lookupKnowledge(cwd, "ingest", knowledgeBase);
+    expect(stdout).not.toMatch(/chunks +0 written/);
+    const query = await lookupKnowledge(cwd, "query", "Who can issue a refund for a paid invoice?");
+    expect(query.stdout).toMatch(/found +true/);
   });
 
   it("refuses a malformed --filter with a clear message", async () => {

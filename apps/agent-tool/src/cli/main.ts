@@ -24,9 +24,13 @@ program
   .description("ingest a folder of .md/.mdx files (incremental: unchanged files are skipped)")
   .argument("<dir>", "the folder to ingest")
   .option("--no-progress", "no progress bar")
-  .action(async (folder: string, options: { progress: boolean }) => {
+  .option("--replace", "replace the documents of another folder held in the data folder")
+  .action(async (folder: string, options: { progress: boolean; replace?: boolean }) => {
     const config = await loadCliConfig(globalOptions());
-    const report = await runIngestCommand(folder, config, { progress: options.progress && process.stderr.isTTY === true });
+    const report = await runIngestCommand(folder, config, {
+      progress: options.progress && process.stderr.isTTY === true,
+      ...(options.replace ? { replace: true } : {}),
+    });
     console.log(formatIngestReport(report));
   });
 
@@ -35,7 +39,11 @@ program
   .description("look a question up in the ingested knowledge base")
   .argument("<text>", "the question")
   .option("--json", "print the whole LookupResult as JSON")
-  .addOption(new Option("-f, --filter <key=value>", "a caller filter on chunk metadata (repeatable)").argParser(collect).default([]))
+  .addOption(
+    new Option("-f, --filter <key=value>", "a caller filter on chunk metadata (repeatable; a number also matches as a number)")
+      .argParser(collect)
+      .default([]),
+  )
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
     const config = await loadCliConfig(globalOptions());
     const filter = parseFilterOptions(options.filter);
@@ -80,13 +88,24 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+// What to do next, for the errors a user can fix.
+const hints: Record<string, string> = {
+  index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
+  different_ingest_root: "Use another data folder (--data <dir>), or `lookup-knowledge ingest --replace <folder>` to replace it.",
+  index_locked: "Another `lookup-knowledge ingest` is writing this data folder; wait for it to finish.",
+};
+
 try {
   await program.parseAsync();
 } catch (error) {
   if (LookupKnowledgeError.isInstance(error)) {
-    console.error(`lookup-knowledge: ${error.message}`);
+    const hint = hints[error.code];
+    console.error(`lookup-knowledge: ${error.message}${hint ? `\n${hint}` : ""}`);
     process.exitCode = 2;
   } else {
-    throw error;
+    // Not ours to explain: say what happened without a stack (DEBUG=lookup-knowledge shows it).
+    console.error(`lookup-knowledge: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    if (process.env.DEBUG?.includes("lookup-knowledge")) console.error(error);
+    process.exitCode = 1;
   }
 }

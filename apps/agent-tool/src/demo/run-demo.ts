@@ -1,10 +1,9 @@
 import type { LookupResult } from "@lookup-knowledge/core";
-import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { ingestFolder, type IngestReport } from "@lookup-knowledge/ingest";
-import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
+import type { IngestReport } from "@lookup-knowledge/ingest";
 import { createInMemoryTraceStore, type ToolInvocationRecord } from "@lookup-knowledge/trace-store";
 import { createLookupKnowledgeTool } from "../create-lookup-knowledge-tool.js";
-import { localIndexDirectory, openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
+import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
+import { openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
 
 export interface DemoLookup {
   label: string;
@@ -34,17 +33,7 @@ export async function runDemo(input: { knowledgeBase: string; dataDirectory: str
   lookups: DemoLookup[];
   traces: ToolInvocationRecord[];
 }> {
-  const writer = await openLocalSearchPort({
-    directory: localIndexDirectory(input.dataDirectory),
-    embeddings: createOfflineEmbeddings(),
-    mode: "write",
-  });
-  let ingest: IngestReport;
-  try {
-    ingest = await ingestFolder({ root: input.knowledgeBase, dataDirectory: input.dataDirectory, writer });
-  } finally {
-    await writer.close();
-  }
+  const ingest = await ingestIntoLocalIndex({ root: input.knowledgeBase, dataDirectory: input.dataDirectory });
 
   const traceStore = createInMemoryTraceStore();
   const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory: input.dataDirectory, traceStore });

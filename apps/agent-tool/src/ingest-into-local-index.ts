@@ -1,0 +1,41 @@
+import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
+import { ingestFolder, readIngestManifest, type IngestOptions, type IngestProgress, type IngestReport } from "@lookup-knowledge/ingest";
+import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
+import { localIndexDirectory } from "./open-local-knowledge-base.js";
+
+/**
+ * Ingests a Markdown folder into the embedded index of `dataDirectory`, incrementally. When
+ * the index is missing or empty while the ingest manifest still lists documents (the index
+ * folder was deleted or rebuilt), every document is written again instead of being skipped.
+ */
+export async function ingestIntoLocalIndex(input: {
+  root: string;
+  dataDirectory: string;
+  options?: IngestOptions;
+  /** Replace the documents of another root folder held in `dataDirectory`. */
+  replace?: boolean;
+  onProgress?: (progress: IngestProgress) => void;
+  signal?: AbortSignal;
+}): Promise<IngestReport> {
+  const writer = await openLocalSearchPort({
+    directory: localIndexDirectory(input.dataDirectory),
+    embeddings: createOfflineEmbeddings(),
+    mode: "write",
+  });
+  try {
+    const manifest = await readIngestManifest(input.dataDirectory);
+    const rebuild = writer.stats().chunks === 0 && Object.keys(manifest?.documents ?? {}).length > 0;
+    return await ingestFolder({
+      root: input.root,
+      dataDirectory: input.dataDirectory,
+      writer,
+      ...(input.options ? { options: input.options } : {}),
+      ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.replace ? { replace: true } : {}),
+      ...(rebuild ? { rebuild: true } : {}),
+    });
+  } finally {
+    await writer.close();
+  }
+}
