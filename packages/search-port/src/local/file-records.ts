@@ -8,43 +8,66 @@ import { CorruptIndexError } from "./corrupt-index-error.js";
  * first time a filter needs it. The files stay open (their descriptors pin them even when a
  * later commit removes them) until `close`.
  */
+export interface FileRecordsFiles {
+  contentDescriptor: number;
+  metadataDescriptor: number;
+  /** The files' names, for errors. */
+  contentName: string;
+  metadataName: string;
+  /** Byte offsets of each record's content in the content file; `count + 1` entries. */
+  contentOffsets: Float64Array;
+  /**
+   * Byte offsets of each record's metadata object in the metadata file; `count + 1`
+   * entries. The file is the JSON objects, each followed by a comma, so `[` + the file
+   * without its last byte + `]` is a JSON array of them all.
+   */
+  metadataOffsets: Float64Array;
+  /** The metadata file's SHA-256, checked when the whole file is first read. */
+  metadataSha256: string;
+}
+
 export class FileRecords {
   private metadataCache: Array<Record<string, unknown>> | undefined;
+  private readonly contentDescriptor: number;
+  private readonly metadataDescriptor: number;
+  private readonly contentName: string;
+  private readonly metadataName: string;
+  private readonly metadataSha256: string;
+  readonly contentOffsets: Float64Array;
+  readonly metadataOffsets: Float64Array;
 
   constructor(
     readonly directory: string,
-    private readonly contentDescriptor: number,
-    private readonly metadataDescriptor: number,
-    /** Byte offsets of each record's content in the content file; `count + 1` entries. */
-    readonly contentOffsets: Float64Array,
-    /**
-     * Byte offsets of each record's metadata object in the metadata file; `count + 1`
-     * entries. The file is the JSON objects, each followed by a comma, so `[` + the file
-     * without its last byte + `]` is a JSON array of them all.
-     */
-    readonly metadataOffsets: Float64Array,
-    /** The metadata file's SHA-256, checked when the whole file is first read. */
-    private readonly metadataSha256: string,
-  ) {}
+    files: FileRecordsFiles,
+  ) {
+    this.contentDescriptor = files.contentDescriptor;
+    this.metadataDescriptor = files.metadataDescriptor;
+    this.contentName = files.contentName;
+    this.metadataName = files.metadataName;
+    this.contentOffsets = files.contentOffsets;
+    this.metadataOffsets = files.metadataOffsets;
+    this.metadataSha256 = files.metadataSha256;
+  }
 
   get count(): number {
     return this.contentOffsets.length - 1;
   }
 
   content(slot: number): string {
-    return readRange(this.contentDescriptor, this.contentOffsets, slot).toString("utf8");
+    return this.readRange("content", slot).toString("utf8");
   }
 
   /** Raw bytes of the content or metadata file (to copy committed records into a new generation). */
   readBytes(kind: "content" | "metadata", position: number, length: number): Buffer {
     const buffer = Buffer.allocUnsafe(length);
-    readFully(kind === "content" ? this.contentDescriptor : this.metadataDescriptor, buffer, position);
+    if (kind === "content") readFully(this.contentDescriptor, buffer, position, this.directory, this.contentName);
+    else readFully(this.metadataDescriptor, buffer, position, this.directory, this.metadataName);
     return buffer;
   }
 
   /** One record's metadata as JSON text (each object is stored followed by a comma). */
   metadataText(slot: number): string {
-    const bytes = readRange(this.metadataDescriptor, this.metadataOffsets, slot);
+    const bytes = this.readRange("metadata", slot);
     return bytes.subarray(0, Math.max(0, bytes.length - 1)).toString("utf8");
   }
 
@@ -59,9 +82,9 @@ export class FileRecords {
     const start = this.metadataOffsets[0] ?? 0;
     const end = this.metadataOffsets[this.count] ?? start;
     const buffer = Buffer.allocUnsafe(end - start);
-    readFully(this.metadataDescriptor, buffer, start);
+    readFully(this.metadataDescriptor, buffer, start, this.directory, this.metadataName);
     if (createHash("sha256").update(buffer).digest("hex") !== this.metadataSha256) {
-      throw new CorruptIndexError({ directory: this.directory, reason: "the metadata file does not match its checksum in the manifest" });
+      throw new CorruptIndexError({ directory: this.directory, reason: `${this.metadataName} does not match its checksum in the manifest` });
     }
     // Every object is followed by a comma: drop the last one and wrap the rest in brackets.
     const text = buffer.subarray(0, Math.max(0, buffer.length - 1)).toString("utf8");
@@ -69,34 +92,45 @@ export class FileRecords {
     try {
       parsed = JSON.parse(`[${text}]`);
     } catch (error) {
-      throw new CorruptIndexError({ directory: this.directory, reason: "the metadata file is not valid JSON", cause: error });
+      throw new CorruptIndexError({ directory: this.directory, reason: `${this.metadataName} is not valid JSON`, cause: error });
     }
     if (!Array.isArray(parsed) || parsed.length !== this.count || !parsed.every(isPlainObject)) {
-      throw new CorruptIndexError({ directory: this.directory, reason: "the metadata file does not hold one object per record" });
+      throw new CorruptIndexError({ directory: this.directory, reason: `${this.metadataName} does not hold one object per record` });
     }
     this.metadataCache = parsed as Array<Record<string, unknown>>;
     return this.metadataCache;
   }
 
   close(): void {
-    closeSync(this.contentDescriptor);
-    closeSync(this.metadataDescriptor);
+    try {
+      closeSync(this.contentDescriptor);
+    } finally {
+      closeSync(this.metadataDescriptor);
+    }
+  }
+
+  private readRange(kind: "content" | "metadata", slot: number): Buffer {
+    const offsets = kind === "content" ? this.contentOffsets : this.metadataOffsets;
+    const start = offsets[slot] ?? 0;
+    const end = offsets[slot + 1] ?? start;
+    return this.readBytes(kind, start, end - start);
   }
 }
 
-function readRange(descriptor: number, offsets: Float64Array, slot: number): Buffer {
-  const start = offsets[slot] ?? 0;
-  const end = offsets[slot + 1] ?? start;
-  const buffer = Buffer.allocUnsafe(end - start);
-  readFully(descriptor, buffer, start);
-  return buffer;
-}
-
-function readFully(descriptor: number, buffer: Buffer, position: number): void {
+/**
+ * Reads `target.length` bytes at `position` of an index file; a file that ends early (it
+ * was truncated after it was opened) is a `CorruptIndexError` naming the folder and file.
+ */
+export function readFully(descriptor: number, target: Uint8Array, position: number, directory: string, name: string): void {
   let done = 0;
-  while (done < buffer.length) {
-    const read = readSync(descriptor, buffer, done, buffer.length - done, position + done);
-    if (read === 0) throw new Error("unexpected end of an index file");
+  while (done < target.length) {
+    const read = readSync(descriptor, target, done, target.length - done, position + done);
+    if (read === 0) {
+      throw new CorruptIndexError({
+        directory,
+        reason: `${name} ends at byte ${position + done}, before the ${position + target.length} bytes the manifest promises (it was truncated)`,
+      });
+    }
     done += read;
   }
 }

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import type { Hash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, rmSync, fsyncSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, rmSync, fsyncSync, statSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { bm25B, bm25K1 } from "./bm25.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { DenseMatrix, strideFor } from "./dense-matrix.js";
-import { FileRecords } from "./file-records.js";
+import { FileRecords, readFully } from "./file-records.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import type { EmbedderIdentity } from "./local-search-port.js";
 import {
@@ -26,6 +26,8 @@ import { defaultCjkSegmentation } from "./tokenize.js";
 export interface CommitHooks {
   /** Runs after the data files are written, before the manifest switches to them. */
   afterDataFiles?: (generation: number) => void | Promise<void>;
+  /** Runs right after the manifest switched, before the writer opens the new content and metadata files. */
+  afterManifest?: (manifest: IndexManifest) => void;
 }
 
 const copyChunkBytes = 4 * 1024 * 1024;
@@ -42,8 +44,14 @@ class HashedFileWriter {
     readonly name: string,
   ) {}
 
-  static async create(directory: string, name: string): Promise<HashedFileWriter> {
-    return new HashedFileWriter(await open(join(directory, name), "w"), name);
+  /**
+   * Creates `name`, which must not exist yet ("wx": a commit never writes into a file it
+   * did not create), and adds it to `created` once it exists.
+   */
+  static async create(directory: string, name: string, created: string[]): Promise<HashedFileWriter> {
+    const handle = await open(join(directory, name), "wx");
+    created.push(name);
+    return new HashedFileWriter(handle, name);
   }
 
   async write(data: Uint8Array): Promise<void> {
@@ -92,8 +100,8 @@ function bytesOf(array: ArrayBufferView): Uint8Array {
   return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }
 
-async function writeWhole(directory: string, name: string, data: Uint8Array[]): Promise<IndexFileEntry> {
-  const writer = await HashedFileWriter.create(directory, name);
+async function writeWhole(directory: string, name: string, data: Uint8Array[], created: string[]): Promise<IndexFileEntry> {
+  const writer = await HashedFileWriter.create(directory, name, created);
   try {
     for (const part of data) await writer.write(part);
     return await writer.finish();
@@ -104,43 +112,59 @@ async function writeWhole(directory: string, name: string, data: Uint8Array[]): 
 }
 
 /**
- * Writes the data files of `generation` for `snapshot` (content and metadata are copied
- * from the committed files in runs where they can be, so a commit never holds the whole
- * corpus in memory twice) and returns the manifest that would describe them. Nothing
- * refers to these files until the manifest is switched.
+ * Writes the data files of `generation` for `snapshot` under names carrying `commitId`
+ * (content and metadata are copied from the committed files in runs where they can be, so
+ * a commit never holds the whole corpus in memory twice) and returns the manifest that
+ * would describe them. Nothing refers to these files until the manifest is switched. Every
+ * file it creates is added to `created`, also when it fails, so the caller can remove
+ * exactly those.
  */
 export async function writeGeneration(
   directory: string,
   generation: number,
+  commitId: string,
   snapshot: IndexSnapshot,
   embedder: EmbedderIdentity | null,
+  created: string[],
 ): Promise<{ manifest: IndexManifest; contentOffsets: Float64Array; metadataOffsets: Float64Array }> {
   const { count, lexical } = snapshot;
   const files: Partial<Record<IndexFileKind, IndexFileEntry>> = {};
-  const name = (kind: IndexFileKind) => generationFileName(generation, kind);
+  const name = (kind: IndexFileKind) => generationFileName(generation, commitId, kind);
 
-  files.keys = await writeWhole(directory, name("keys"), [
-    Buffer.from(JSON.stringify({ ids: snapshot.ids, docIds: snapshot.docIds }), "utf8"),
-  ]);
-  files.terms = await writeWhole(directory, name("terms"), [Buffer.from(lexical.terms.join("\n"), "utf8")]);
-  files.postings = await writeWhole(directory, name("postings"), [
-    bytesOf(lexical.termStarts),
-    bytesOf(lexical.postingSlots),
-    bytesOf(lexical.lengths),
-    bytesOf(lexical.postingFrequencies),
-  ]);
+  files.keys = await writeWhole(
+    directory,
+    name("keys"),
+    [Buffer.from(JSON.stringify({ ids: snapshot.ids, docIds: snapshot.docIds }), "utf8")],
+    created,
+  );
+  files.terms = await writeWhole(directory, name("terms"), [Buffer.from(lexical.terms.join("\n"), "utf8")], created);
+  files.postings = await writeWhole(
+    directory,
+    name("postings"),
+    [
+      bytesOf(lexical.termStarts),
+      bytesOf(lexical.postingSlots),
+      bytesOf(lexical.lengths),
+      bytesOf(lexical.postingFrequencies),
+    ],
+    created,
+  );
   if (snapshot.vectors !== undefined) {
-    files.vectors = await writeWhole(directory, name("vectors"), [
-      bytesOf(snapshot.vectors.inverseNorms),
-      snapshot.vectors.rowBytes(),
-    ]);
+    files.vectors = await writeWhole(
+      directory,
+      name("vectors"),
+      [bytesOf(snapshot.vectors.inverseNorms), snapshot.vectors.rowBytes()],
+      created,
+    );
   }
 
   const contentOffsets = new Float64Array(count + 1);
   const metadataOffsets = new Float64Array(count + 1);
-  const content = await HashedFileWriter.create(directory, name("content"));
-  const metadata = await HashedFileWriter.create(directory, name("metadata"));
+  let content: HashedFileWriter | undefined;
+  let metadata: HashedFileWriter | undefined;
   try {
+    content = await HashedFileWriter.create(directory, name("content"), created);
+    metadata = await HashedFileWriter.create(directory, name("metadata"), created);
     const { file, fileSlots, memory } = snapshot.records;
     const comma = Buffer.from(",");
     let slot = 0;
@@ -172,20 +196,26 @@ export async function writeGeneration(
     }
     contentOffsets[count] = content.bytes;
     metadataOffsets[count] = metadata.bytes;
-    files.content = await content.finish();
-    files.metadata = await metadata.finish();
+    const contentWriter = content;
+    content = undefined;
+    files.content = await contentWriter.finish();
+    const metadataWriter = metadata;
+    metadata = undefined;
+    files.metadata = await metadataWriter.finish();
   } catch (error) {
-    await content.abandon();
-    await metadata.abandon();
+    // Whatever was opened is closed, also when the second file could not be created.
+    await content?.abandon();
+    await metadata?.abandon();
     throw error;
   }
-  files.offsets = await writeWhole(directory, name("offsets"), [bytesOf(contentOffsets), bytesOf(metadataOffsets)]);
+  files.offsets = await writeWhole(directory, name("offsets"), [bytesOf(contentOffsets), bytesOf(metadataOffsets)], created);
 
   const documents = countDocuments(snapshot.docIds);
   const manifest: IndexManifest = {
     format: indexFormat,
     formatVersion: indexFormatVersion,
     generation,
+    id: commitId,
     committedAt: new Date().toISOString(),
     chunks: count,
     documents,
@@ -363,26 +393,10 @@ export function loadGeneration(directory: string, manifest: IndexManifest, loadV
     vectors = readVectors(directory, files.vectors, count, manifest.embedder.dimension, manifest.vectors.stride);
   }
 
-  const contentDescriptor = openData(directory, files.content);
-  let metadataDescriptor: number;
-  try {
-    metadataDescriptor = openData(directory, files.metadata);
-  } catch (error) {
-    closeSync(contentDescriptor);
-    throw error;
-  }
-  const records = new FileRecords(
-    directory,
-    contentDescriptor,
-    metadataDescriptor,
-    contentOffsets,
-    metadataOffsets,
-    files.metadata.sha256,
-  );
   if (contentOffsets[count] !== files.content.bytes || metadataOffsets[count] !== files.metadata.bytes) {
-    records.close();
     fail(`${files.offsets.name} does not match the sizes of the content and metadata files`);
   }
+  const records = openRecordFiles(directory, manifest, contentOffsets, metadataOffsets);
   const fileSlots = new Int32Array(count);
   for (let slot = 0; slot < count; slot += 1) fileSlots[slot] = slot;
   return {
@@ -393,6 +407,36 @@ export function loadGeneration(directory: string, manifest: IndexManifest, loadV
     vectors,
     records: { file: records, fileSlots, memory: [] },
   };
+}
+
+/**
+ * Opens the content and metadata files of `manifest` for reading on demand. Throws
+ * `MissingDataFileError` when one is missing and `CorruptIndexError` when its size differs
+ * from the manifest; nothing stays open when it throws.
+ */
+export function openRecordFiles(
+  directory: string,
+  manifest: IndexManifest,
+  contentOffsets: Float64Array,
+  metadataOffsets: Float64Array,
+): FileRecords {
+  const { content, metadata } = manifest.files;
+  const contentDescriptor = openData(directory, content);
+  try {
+    const metadataDescriptor = openData(directory, metadata);
+    return new FileRecords(directory, {
+      contentDescriptor,
+      metadataDescriptor,
+      contentName: content.name,
+      metadataName: metadata.name,
+      contentOffsets,
+      metadataOffsets,
+      metadataSha256: metadata.sha256,
+    });
+  } catch (error) {
+    closeSync(contentDescriptor);
+    throw error;
+  }
 }
 
 function openData(directory: string, entry: IndexFileEntry): number {
@@ -430,10 +474,10 @@ function readVectors(directory: string, entry: IndexFileEntry, count: number, di
     const matrix = new DenseMatrix(count, dimension);
     const hash = createHash("sha256");
     const norms = new Uint8Array(matrix.inverseNorms.buffer, matrix.inverseNorms.byteOffset, matrix.inverseNorms.byteLength);
-    readInto(descriptor, norms, 0);
+    readFully(descriptor, norms, 0, directory, entry.name);
     hash.update(norms);
     const rows = matrix.rowBytes();
-    readInto(descriptor, rows, norms.length);
+    readFully(descriptor, rows, norms.length, directory, entry.name);
     hash.update(rows);
     checkEntry(directory, entry, size, hash.digest("hex"));
     return matrix;
@@ -442,21 +486,23 @@ function readVectors(directory: string, entry: IndexFileEntry, count: number, di
   }
 }
 
-function readInto(descriptor: number, target: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < target.length) {
-    const read = readSync(descriptor, target, done, target.length - done, position + done);
-    if (read === 0) throw new Error("unexpected end of an index file");
-    done += read;
-  }
-}
-
 /**
- * Removes data files of other generations and manifest temporaries: leftovers of old or
- * crashed commits. Best effort: a file that cannot be removed now (a platform that keeps
- * files open by readers) is left for the next commit or writer.
+ * Removes data files no manifest refers to and manifest temporaries: leftovers of old,
+ * failed or crashed commits. Only files that are certainly nobody's work in progress go:
+ * those in `removable` (files this writer created, or of a generation it superseded), and
+ * files not modified for longer than the lock's stale time `staleMs` (a writer that is
+ * still writing a file keeps changing it, and one that stopped for that long has lost its
+ * lock). A recent unreferenced file may be another writer's, one that lost the lock but
+ * does not know it yet: it is left alone. Best effort: a file that cannot be removed now
+ * (a platform that keeps files open by readers) is left for the next commit or writer.
+ * Removed names are taken out of `removable`.
  */
-export function removeUnreferencedFiles(directory: string, manifest: IndexManifest | undefined): void {
+export function removeUnreferencedFiles(
+  directory: string,
+  manifest: IndexManifest | undefined,
+  removable: Set<string>,
+  staleMs: number,
+): void {
   const keep = new Set<string>(manifest === undefined ? [] : Object.values(manifest.files).map((entry) => entry.name));
   let names: string[];
   try {
@@ -464,13 +510,49 @@ export function removeUnreferencedFiles(directory: string, manifest: IndexManife
   } catch {
     return;
   }
+  const present = new Set(names);
+  for (const name of removable) if (!present.has(name)) removable.delete(name);
+  const staleBefore = Date.now() - staleMs;
   for (const name of names) {
     if (!ownedFilePattern.test(name) || keep.has(name)) continue;
+    if (!removable.has(name)) {
+      try {
+        if (statSync(join(directory, name)).mtimeMs >= staleBefore) continue;
+      } catch {
+        continue;
+      }
+    }
     try {
       rmSync(join(directory, name), { force: true });
+      removable.delete(name);
     } catch {
       // Left for later.
     }
+  }
+}
+
+/** Removes exactly `names` (best effort): the files of one failed commit. */
+export function removeFiles(directory: string, names: Iterable<string>): void {
+  for (const name of names) {
+    try {
+      rmSync(join(directory, name), { force: true });
+    } catch {
+      // Left for a later clean-up, once it is older than the stale time.
+    }
+  }
+}
+
+/** Creates `name` (it must not exist), writes `text` and fsyncs it; adds it to `created` once it exists. */
+export function writeNewFileSync(directory: string, name: string, text: string, created: string[]): void {
+  const descriptor = openSync(join(directory, name), "wx");
+  created.push(name);
+  try {
+    const data = Buffer.from(text, "utf8");
+    let done = 0;
+    while (done < data.length) done += writeSync(descriptor, data, done, data.length - done);
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
   }
 }
 

@@ -1,11 +1,16 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 /** The only file with a fixed name; everything else is named by its generation. */
 export const manifestFileName = "manifest.json";
 
-/** The format this version writes and reads. */
+/**
+ * The format this version writes (it reads every version up to it). Version 2 names data
+ * files by generation and commit id (`00000007-<id>.postings.bin`) and records the id in
+ * the manifest; version 1 named them by generation alone.
+ */
 export const indexFormat = "lookup-knowledge/local-index";
-export const indexFormatVersion = 1;
+export const indexFormatVersion = 2;
 
 /**
  * The tokenizer the lexicon was built with. Queries must be tokenised the same way, so an
@@ -14,7 +19,7 @@ export const indexFormatVersion = 1;
 export const tokenizerVersion = "porter-stop-cjk-1";
 
 const fileEntrySchema = z.strictObject({
-  name: z.string().regex(/^\d{8}\.[a-z]+\.(?:json|txt|bin)$/),
+  name: z.string().regex(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
   bytes: z.number().int().nonnegative(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
@@ -25,6 +30,8 @@ export const indexManifestSchema = z.strictObject({
   format: z.literal(indexFormat),
   formatVersion: z.number().int().positive(),
   generation: z.number().int().positive(),
+  /** The commit's random id, also in its data file names (absent in format version 1). */
+  id: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   committedAt: z.string(),
   chunks: count,
   documents: count,
@@ -51,11 +58,36 @@ export type IndexManifest = z.infer<typeof indexManifestSchema>;
 export type IndexFileEntry = z.infer<typeof fileEntrySchema>;
 export type IndexFileKind = keyof IndexManifest["files"];
 
-/** Data file names: `00000007.postings.bin`. */
-export function generationFileName(generation: number, kind: IndexFileKind): string {
-  const extension = kind === "keys" ? "json" : kind === "terms" || kind === "content" || kind === "metadata" ? "txt" : "bin";
-  return `${String(generation).padStart(8, "0")}.${kind}.${extension}`;
+/** A fresh random commit id: 16 hex digits. */
+export function newCommitId(): string {
+  return randomBytes(8).toString("hex");
 }
 
-/** Files this port writes in an index folder (data files of any generation, manifest temporaries). */
-export const ownedFilePattern = /^(?:\d{8}\.(?:keys|terms|postings|offsets|content|metadata|vectors)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
+/**
+ * Data file names: `00000007-0123456789abcdef.postings.bin`, the generation and the
+ * commit id, so no two commits (not even two writers that both believe they hold the
+ * lock) ever write to the same file.
+ */
+export function generationFileName(generation: number, commitId: string, kind: IndexFileKind): string {
+  const extension = kind === "keys" ? "json" : kind === "terms" || kind === "content" || kind === "metadata" ? "txt" : "bin";
+  return `${String(generation).padStart(8, "0")}-${commitId}.${kind}.${extension}`;
+}
+
+/** The temporary a commit writes its manifest to before renaming it to `manifest.json`. */
+export function manifestTemporaryName(commitId: string): string {
+  return `${manifestFileName}.${commitId}.tmp`;
+}
+
+/**
+ * Files this port writes in an index folder: data files of any generation (with or
+ * without a commit id) and manifest temporaries (this port's and `write-file-atomic`'s of
+ * format version 1).
+ */
+export const ownedFilePattern =
+  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
+
+/** Whether two manifests describe the same commit (both absent counts as the same). */
+export function sameCommit(left: IndexManifest | undefined, right: IndexManifest | undefined): boolean {
+  if (left === undefined || right === undefined) return left === right;
+  return left.generation === right.generation && left.id === right.id && left.committedAt === right.committedAt;
+}

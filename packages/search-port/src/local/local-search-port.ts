@@ -15,7 +15,8 @@ export interface LocalSearchPortOptions {
   directory: string;
   /**
    * Embeds records at upsert time (`embedDocuments`) and queries at search time
-   * (`embedQuery`). Without it the port is lexical only.
+   * (`embedQuery`). Without it the port is lexical only; so is a reader of an index built
+   * without embeddings (a writer with embeddings refuses such an index unless it is empty).
    */
   embeddings?: EmbeddingsInterface;
   /**
@@ -76,8 +77,10 @@ export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter {
   /** Counts of what searches see now (pending changes included); bytes and time of the last commit. */
   stats(): LocalIndexStats;
   /**
-   * Releases the lock and the open files. Uncommitted upserts and deletes are discarded.
-   * Every later call rejects.
+   * Refuses new calls at once, lets calls already made finish (a queued `commit` still
+   * commits, a running search still returns), then releases the lock and the open files.
+   * Upserts and deletes not committed by then are discarded. Every later call rejects
+   * (code `index_closed`).
    */
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
@@ -372,6 +372,32 @@ describe("openLocalSearchPort: writes", () => {
       (error: unknown) => LookupKnowledgeError.isInstance(error) && error.code === "index_closed",
     );
   });
+
+  it("lets a commit queued before close finish, then closes; new calls are refused while it closes", async () => {
+    const writer = await open({ mode: "write", embeddings: hashEmbeddings({ delayMs: 30 }) });
+    const upserted = writer.upsert(records);
+    const committed = writer.commit();
+    const closing = writer.close();
+    const isClosed = (error: unknown) => LookupKnowledgeError.isInstance(error) && error.code === "index_closed";
+    await expect(writer.upsert(records)).rejects.toSatisfy(isClosed);
+    await expect(writer.commit()).rejects.toSatisfy(isClosed);
+    await expect(writer.search({ query: "refund", topK: 1 })).rejects.toSatisfy(isClosed);
+    await upserted;
+    await committed;
+    await closing;
+    await writer.close();
+    const reader = await open();
+    expect(reader.stats().chunks).toBe(records.length);
+    await expect(writer.search({ query: "refund", topK: 1 })).rejects.toThrow(/was closed/);
+  });
+
+  it("lets a search that is embedding its query when close is called finish", async () => {
+    await (await build(records, { embeddings: hashEmbeddings() })).close();
+    const reader = await open({ embeddings: hashEmbeddings({ queryDelayMs: 30 }) });
+    const searching = reader.search({ query: "refund card", topK: 1 });
+    await reader.close();
+    expect(ids(await searching)).toEqual(["refunds#chunk-0"]);
+  });
 });
 
 describe("openLocalSearchPort: persistence", () => {
@@ -395,7 +421,7 @@ describe("openLocalSearchPort: persistence", () => {
     expect(statsBefore.bytesOnDisk).toBeGreaterThan(1000);
     const files = readdirSync(directory).sort();
     expect(files).toContain("manifest.json");
-    expect(files.filter((name) => name.startsWith("00000001."))).toHaveLength(7);
+    expect(files.filter((name) => /^00000001-[0-9a-f]{16}\./.test(name))).toHaveLength(7);
   });
 
   it("keeps only the files of the last commit", async () => {
@@ -404,7 +430,7 @@ describe("openLocalSearchPort: persistence", () => {
     await writer.commit();
     const generations = new Set(
       readdirSync(directory)
-        .filter((name) => /^\d{8}\./.test(name))
+        .filter((name) => /^\d{8}-/.test(name))
         .map((name) => name.slice(0, 8)),
     );
     expect([...generations]).toEqual(["00000002"]);
@@ -441,9 +467,14 @@ describe("openLocalSearchPort: persistence", () => {
       await writer.upsert(records.slice(3));
       await expect(writer.commit()).rejects.toThrow("simulated crash");
       await writer.close();
-      // What a killed process leaves behind: the new data files, the old manifest.
-      for (const name of readdirSync(aside)) cpSync(join(aside, name), join(directory, name));
-      expect(readdirSync(directory).some((name) => name.startsWith("00000002."))).toBe(true);
+      // What a killed process leaves behind: the new data files, the old manifest. Its
+      // lock went stale before another writer could open, so its files are older than that.
+      const longAgo = new Date(Date.now() - 60_000);
+      for (const name of readdirSync(aside)) {
+        cpSync(join(aside, name), join(directory, name));
+        utimesSync(join(directory, name), longAgo, longAgo);
+      }
+      expect(readdirSync(directory).some((name) => name.startsWith("00000002-"))).toBe(true);
 
       const reader = await open();
       expect(reader.stats().chunks).toBe(3);
@@ -452,7 +483,7 @@ describe("openLocalSearchPort: persistence", () => {
 
       // The next writer clears the leftovers and commits as generation 2.
       const next = await open({ mode: "write" });
-      expect(readdirSync(directory).some((name) => name.startsWith("00000002."))).toBe(false);
+      expect(readdirSync(directory).some((name) => name.startsWith("00000002-"))).toBe(false);
       await next.upsert(records.slice(3));
       await next.commit();
       expect(next.stats().chunks).toBe(records.length);
@@ -492,6 +523,50 @@ describe("openLocalSearchPort: persistence", () => {
     expect((error as Error).message).toContain(missing);
     expect(existsSync(missing)).toBe(false);
   });
+  it("throws CorruptIndexError naming the folder and file when a content file is truncated after it was opened", async () => {
+    await (await build()).close();
+    const reader = await open();
+    const content = readdirSync(directory).find((name) => name.endsWith(".content.txt")) as string;
+    truncateSync(join(directory, content), 0);
+    const error = await reader.search({ query: "refund card", topK: 1 }).catch((caught: unknown) => caught);
+    expect(CorruptIndexError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(directory);
+    expect((error as Error).message).toContain(content);
+  });
+
+  it.skipIf(process.platform !== "linux")("closes every file it opened when a commit cannot open the files it just wrote", async () => {
+    const openFiles = () => readdirSync("/proc/self/fd").length;
+    const writer = await openLocalSearchPortWithHooks(
+      { directory, mode: "write" },
+      { afterManifest: (manifest) => rmSync(join(directory, manifest.files.metadata.name)) },
+    );
+    opened.push(writer);
+    await writer.upsert(records);
+    const before = openFiles();
+    await expect(writer.commit()).rejects.toSatisfy((error: unknown) => CorruptIndexError.isInstance(error));
+    expect(openFiles()).toBe(before);
+  });
+  it("reads and continues an index of format version 1 (data files named by generation alone)", async () => {
+    await (await build(records.slice(0, 3))).close();
+    const path = join(directory, "manifest.json");
+    const manifest = JSON.parse(readFileSync(path, "utf8")) as { formatVersion: number; id?: string; files: Record<string, { name: string }> };
+    for (const entry of Object.values(manifest.files)) {
+      const old = entry.name.replace(/-[0-9a-f]{16}\./, ".");
+      renameSync(join(directory, entry.name), join(directory, old));
+      entry.name = old;
+    }
+    delete manifest.id;
+    manifest.formatVersion = 1;
+    writeFileSync(path, JSON.stringify(manifest));
+    expect(ids(await (await open()).search({ query: "refund card", topK: 1 }))).toEqual(["refunds#chunk-0"]);
+    const writer = await open({ mode: "write" });
+    await writer.upsert(records.slice(3));
+    await writer.commit();
+    const next = JSON.parse(readFileSync(path, "utf8")) as { formatVersion: number; generation: number; id: string };
+    expect(next).toMatchObject({ formatVersion: 2, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(readdirSync(directory).filter((name) => /^\d{8}\./.test(name))).toEqual([]);
+    expect((await open()).stats().chunks).toBe(records.length);
+  });
 });
 
 describe("openLocalSearchPort: locking", () => {
@@ -509,6 +584,108 @@ describe("openLocalSearchPort: locking", () => {
     await second.deleteDocuments(["refunds"]);
     await second.commit();
     expect(second.stats().chunks).toBe(records.length - 2);
+  });
+  const lockPath = () => join(directory, "write.lock");
+  /** Makes the lock look stale, as a writer that stopped refreshing it for a minute. */
+  const backdateLock = () => {
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(lockPath(), longAgo, longAgo);
+  };
+  const dataFiles = () =>
+    readdirSync(directory)
+      .filter((name) => name !== "manifest.json" && name !== "write.lock")
+      .sort();
+  const manifestFiles = () =>
+    Object.values((JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as { files: Record<string, { name: string }> }).files)
+      .map((entry) => entry.name)
+      .sort();
+  const lostLock = (pattern: RegExp) => (error: unknown) =>
+    IndexLockedError.isInstance(error) && /lock of the index .* was lost/.test(error.message) && pattern.test(error.message);
+
+  it("refuses the commit of a writer whose stale lock was taken over by a writer that committed, and keeps that commit intact", async () => {
+    const first = await build(records.slice(0, 2));
+    backdateLock();
+    const second = await open({ mode: "write" });
+    await second.upsert(records.slice(2, 4));
+    await second.commit();
+    const committed = readFileSync(join(directory, "manifest.json"), "utf8");
+
+    await first.upsert(records.slice(4));
+    await expect(first.commit()).rejects.toSatisfy(lostLock(/another writer/));
+    // The second writer's manifest and files are untouched; the first one removed only its own files.
+    expect(readFileSync(join(directory, "manifest.json"), "utf8")).toBe(committed);
+    expect(dataFiles()).toEqual(manifestFiles());
+    const reader = await open();
+    expect(reader.stats().chunks).toBe(4);
+    expect(ids(await reader.search({ query: "reset forgotten password", topK: 1 }))).toEqual(["passwords#chunk-0"]);
+
+    await expect(first.upsert(records)).rejects.toSatisfy((error: unknown) => IndexLockedError.isInstance(error));
+    await first.close();
+    expect(existsSync(lockPath())).toBe(true);
+    await second.deleteDocuments(["shipping"]);
+    await second.commit();
+    expect((await open()).stats().chunks).toBe(3);
+  });
+
+  it("refuses the commit of a writer whose lock was taken over before the new holder committed", async () => {
+    const first = await build(records.slice(0, 2));
+    backdateLock();
+    const second = await open({ mode: "write" });
+    await first.upsert(records.slice(2));
+    await expect(first.commit()).rejects.toSatisfy(lostLock(/another writer took write\.lock over/));
+    expect(dataFiles()).toEqual(manifestFiles());
+    await second.upsert(records.slice(2, 3));
+    await second.commit();
+    expect((await open()).stats().chunks).toBe(3);
+  });
+
+  it("refuses to commit once its lock is stale, before anyone takes it over", async () => {
+    const writer = await build(records.slice(0, 2));
+    backdateLock();
+    await writer.upsert(records.slice(2));
+    await expect(writer.commit()).rejects.toSatisfy(lostLock(/stale/));
+    expect((await open()).stats().chunks).toBe(2);
+  });
+
+  it("refuses to switch the manifest when another writer committed since this writer last read it", async () => {
+    const writer = await build(records.slice(0, 2));
+    const elsewhere = mkdtempSync(join(tmpdir(), "local-port-other-"));
+    try {
+      const other = await openLocalSearchPort({ directory: elsewhere, mode: "write" });
+      await other.upsert(records.slice(3, 5));
+      await other.commit();
+      await other.close();
+      // What a writer that took over the folder would have committed.
+      for (const name of readdirSync(elsewhere)) if (name !== "write.lock") cpSync(join(elsewhere, name), join(directory, name));
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    const committed = readFileSync(join(directory, "manifest.json"), "utf8");
+    const before = dataFiles();
+    await writer.upsert(records.slice(5));
+    await expect(writer.commit()).rejects.toSatisfy(lostLock(/another writer committed/));
+    expect(readFileSync(join(directory, "manifest.json"), "utf8")).toBe(committed);
+    expect(dataFiles()).toEqual(before);
+    expect(ids(await (await open()).search({ query: "reset forgotten password", topK: 1 }))).toEqual(["passwords#chunk-0"]);
+    await expect(writer.upsert(records)).rejects.toSatisfy(lostLock(/another writer committed/));
+  });
+
+  it("removes unreferenced files only when this writer made them or they are older than the lock's stale time", async () => {
+    await (await build(records.slice(0, 2))).close();
+    // A writer that lost the lock may still be writing a file like the first; the second was abandoned long ago.
+    const recent = join(directory, "00000002.content.txt");
+    const abandoned = join(directory, "00000003.content.txt");
+    writeFileSync(recent, "in progress");
+    writeFileSync(abandoned, "left by a crash");
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(abandoned, longAgo, longAgo);
+    const writer = await open({ mode: "write" });
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(abandoned)).toBe(false);
+    await writer.upsert(records.slice(2));
+    await writer.commit();
+    expect(existsSync(recent)).toBe(true);
+    expect(dataFiles()).toEqual([...manifestFiles(), "00000002.content.txt"].sort());
   });
 });
 
@@ -586,5 +763,27 @@ describe("openLocalSearchPort: embedders", () => {
     await expect(openLocalSearchPort({ directory, minScore: -1 })).rejects.toThrow(/minScore=-1/);
     await expect(openLocalSearchPort({ directory, mode: "append" as "write" })).rejects.toThrow(/mode/);
     await expect(openLocalSearchPort({ directory: "" })).rejects.toThrow(/directory/);
+  });
+  it("opens a lexical-only index for a reader with embeddings: it searches lexically and never embeds the query", async () => {
+    await (await build()).close();
+    const embeddings = hashEmbeddings();
+    const reader = await open({ embeddings });
+    expect(ids(await reader.search({ query: "refund card", topK: 1 }))).toEqual(["refunds#chunk-0"]);
+    expect(embeddings.calls).toBe(0);
+    expect(reader.stats().embedder).toBeUndefined();
+  });
+
+  it("refuses a writer with embeddings on a non-empty lexical-only index, and lets it adopt an empty one", async () => {
+    const lexical = join(directory, "lexical");
+    await (await build(records, { directory: lexical })).close();
+    const error = await openLocalSearchPort({ directory: lexical, mode: "write", embeddings: hashEmbeddings() }).catch((caught: unknown) => caught);
+    expect(EmbedderMismatchError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain("no embedder (lexical only)");
+
+    const empty = join(directory, "empty");
+    await (await build([], { directory: empty })).close();
+    const writer = await build(records, { directory: empty, embeddings: hashEmbeddings() });
+    await writer.close();
+    expect((await open({ directory: empty, embeddings: hashEmbeddings() })).stats().embedder).toEqual({ id: "test/hash", version: "1", dimension: 32 });
   });
 });

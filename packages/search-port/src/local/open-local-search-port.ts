@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, closeSync } from "node:fs";
+import { mkdirSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { ConfigurationError, LookupKnowledgeError, readDocId } from "@lookup-knowledge/core";
@@ -12,22 +12,24 @@ import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { quantiseVector, strideFor } from "./dense-matrix.js";
 import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
-import { FileRecords } from "./file-records.js";
+import type { FileRecords } from "./file-records.js";
 import {
   MissingDataFileError,
   countDocuments,
   loadGeneration,
   manifestBytes,
   manifestText,
+  openRecordFiles,
   readManifest,
+  removeFiles,
   removeUnreferencedFiles,
   syncDirectory,
   writeGeneration,
+  writeNewFileSync,
 } from "./index-files.js";
 import type { CommitHooks } from "./index-files.js";
-import { manifestFileName } from "./index-manifest.js";
+import { manifestFileName, manifestTemporaryName, newCommitId, sameCommit } from "./index-manifest.js";
 import type { IndexManifest } from "./index-manifest.js";
-import { IndexLockedError } from "./index-locked-error.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { emptySnapshot, recordContent, recordMetadata, sharedMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
@@ -36,7 +38,7 @@ import { mergeSnapshot } from "./merge-snapshot.js";
 import { PendingChanges } from "./pending-changes.js";
 import { searchSnapshot } from "./search-snapshot.js";
 import { tokenize } from "./tokenize.js";
-import { acquireWriteLock } from "./write-lock.js";
+import { acquireWriteLock, lostLockError, staleMs } from "./write-lock.js";
 import type { WriteLock } from "./write-lock.js";
 
 /**
@@ -76,9 +78,11 @@ interface Settings {
  * README for scores, fusion, the folder format and locking.
  *
  * Throws `IndexLockedError` when another writer holds the folder, `EmbedderMismatchError`
- * when the index holds vectors of another embedder, `CorruptIndexError` when its files do
- * not match its manifest, `IndexNotFoundError` when a reader finds no committed index, and
- * `ConfigurationError` for a bad option.
+ * when the index holds vectors of another embedder (or, for a writer, when a non-empty
+ * index holds no vectors but the writer brings an embedder, or the reverse),
+ * `CorruptIndexError` when its files do not match its manifest, `IndexNotFoundError` when a
+ * reader finds no committed index, and `ConfigurationError` for a bad option. A reader
+ * with embeddings opens a lexical-only index lexical only: it never embeds a query.
  */
 export function openLocalSearchPort(options: LocalSearchPortOptions): Promise<LocalSearchPort> {
   return openLocalSearchPortWithHooks(options, {});
@@ -95,7 +99,9 @@ export async function openLocalSearchPortWithHooks(options: LocalSearchPortOptio
   }
   try {
     const opened = openCommitted(settings);
-    if (mode === "write") removeUnreferencedFiles(directory, opened?.manifest);
+    // Only leftovers older than the lock's stale time: a writer that lost the lock to this
+    // one may still be writing its (unreferenced) files.
+    if (mode === "write") removeUnreferencedFiles(directory, opened?.manifest, new Set(), staleMs);
     if (opened === undefined && mode === "read") throw new IndexNotFoundError({ directory });
     return createPort(settings, opened, lock, hooks);
   } catch (error) {
@@ -182,7 +188,11 @@ function openCommitted(settings: Settings): { manifest: IndexManifest; snapshot:
     const manifest = readManifest(directory);
     if (manifest === undefined) return undefined;
     if (manifest.chunks > 0) {
-      const compatible = mode === "read" && embedder === null ? true : sameEmbedder(manifest.embedder, embedder);
+      // A reader without an embedder searches an index with vectors lexically, and a reader
+      // with one searches a lexical-only index lexically. A writer never mixes: records with
+      // and without vectors (or of two embedders) in one index are refused.
+      const compatible =
+        mode === "read" && (embedder === null || manifest.embedder === null) ? true : sameEmbedder(manifest.embedder, embedder);
       if (!compatible) {
         throw new EmbedderMismatchError({ directory, indexEmbedder: manifest.embedder, givenEmbedder: embedder });
       }
@@ -194,7 +204,7 @@ function openCommitted(settings: Settings): { manifest: IndexManifest; snapshot:
     } catch (error) {
       if (!(error instanceof MissingDataFileError)) throw error;
       const now = readManifest(directory);
-      if (attempt < 5 && now !== undefined && now.generation !== manifest.generation) continue;
+      if (attempt < 5 && now !== undefined && !sameCommit(now, manifest)) continue;
       throw new CorruptIndexError({ directory, reason: `${error.message}, listed in ${manifestFileName}, is missing` });
     }
   }
@@ -233,7 +243,22 @@ function createPort(
   const dimension = mode === "write" ? (vectorEmbedder?.dimension ?? 0) : 0;
   let pending: PendingChanges | undefined;
   let dirty = false;
-  let closed = false;
+  /**
+   * `closing`: `close` was called; new calls are refused, but queued writes and searches
+   * already running finish. `closed`: they have, and the files and lock are released.
+   */
+  let state: "open" | "closing" | "closed" = "open";
+  let closing: Promise<void> | undefined;
+  /** Searches that have started and not yet settled (`close` waits for them). */
+  const searches = new Set<Promise<unknown>>();
+  /**
+   * Data files this writer may remove once no manifest refers to them: the files of the
+   * generation it opened and of the commits it made. Any other unreferenced file is
+   * removed only when older than the lock's stale time (it may be another writer's).
+   */
+  const removable = new Set<string>(opened === undefined ? [] : Object.values(opened.manifest.files).map((entry) => entry.name));
+  /** Set when a commit found that another writer committed meanwhile: nothing more is written. */
+  let overtaken: Error | undefined;
   let slotOfId: Map<string, number> | undefined;
   let slotsOfDocument: Map<string, number[]> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
@@ -276,12 +301,27 @@ function createPort(
     return slotsOfDocument;
   }
 
-  function ensureOpen(): void {
-    if (closed) throw new LookupKnowledgeError({ code: "index_closed", message: `The local index at ${directory} was closed` });
+  function closedError(): LookupKnowledgeError {
+    return new LookupKnowledgeError({
+      code: "index_closed",
+      message: state === "closing" ? `The local index at ${directory} is closing` : `The local index at ${directory} was closed`,
+    });
   }
 
-  function ensureWritable(operation: string): void {
-    ensureOpen();
+  /** For a new call: refused once `close` was called. */
+  function ensureOpen(): void {
+    if (state !== "open") throw closedError();
+  }
+
+  /** For work already accepted (queued or running): refused only once the port is closed. */
+  function ensureNotClosed(): void {
+    if (state === "closed") throw closedError();
+  }
+
+  /** `accepting`: a new call (refused while closing); otherwise queued work (allowed to finish while closing). */
+  function ensureWritable(operation: string, accepting: boolean): void {
+    if (accepting) ensureOpen();
+    else ensureNotClosed();
     if (mode !== "write") {
       throw new ConfigurationError({
         key: "mode",
@@ -289,13 +329,8 @@ function createPort(
         reason: `${operation} needs the index at ${directory} opened with mode "write"`,
       });
     }
-    if (lock?.lost !== undefined) {
-      throw new IndexLockedError({
-        directory,
-        reason: `The write lock of the index at ${directory} was lost (${lock.lost.message}); another process may be writing. Nothing more is written: close and reopen.`,
-        cause: lock.lost,
-      });
-    }
+    const lost = lock?.lost ?? overtaken;
+    if (lost !== undefined) throw lostLockError(directory, lost);
   }
 
   /** Runs write operations one after another (an upsert awaits its embeddings). */
@@ -306,7 +341,7 @@ function createPort(
   }
 
   async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
-    ensureWritable("upsert");
+    ensureWritable("upsert", true);
     if (!Array.isArray(records)) throw new TypeError("upsert: expected an array of records");
     // Everything is read from the records now: changing them later changes nothing here.
     const latest = new Map<string, { record: KnowledgeRecord; docId: string | null; text: string; metadataText: string }>();
@@ -322,7 +357,7 @@ function createPort(
     });
     const batch = [...latest.values()];
     return exclusive(async () => {
-      ensureWritable("upsert");
+      ensureWritable("upsert", false);
       const signal = options?.signal;
       throwIfAborted(signal);
       if (batch.length === 0) return;
@@ -349,7 +384,7 @@ function createPort(
         }
       }
       throwIfAborted(signal);
-      ensureWritable("upsert");
+      ensureWritable("upsert", false);
       const stride = strideFor(dimension);
       const prepared = batch.map(({ record, docId, text, metadataText }, index) => {
         const counted = changes().countTerms(tokenize(text));
@@ -385,10 +420,10 @@ function createPort(
   }
 
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
-    ensureWritable("deleteDocuments");
+    ensureWritable("deleteDocuments", true);
     if (!Array.isArray(docIds)) throw new TypeError("deleteDocuments: expected an array of document ids");
     return exclusive(async () => {
-      ensureWritable("deleteDocuments");
+      ensureWritable("deleteDocuments", false);
       throwIfAborted(options?.signal);
       const wanted = new Set(docIds.filter((docId): docId is string => typeof docId === "string"));
       if (wanted.size === 0) return 0;
@@ -409,49 +444,83 @@ function createPort(
     });
   }
 
+  /**
+   * Throws `IndexLockedError` unless the manifest on disk is still the one this writer
+   * last read or wrote: otherwise another writer committed meanwhile (this one lost the
+   * lock, perhaps without noticing yet), and switching the manifest would drop its commit.
+   */
+  function assertManifestUnchanged(): void {
+    let onDisk: IndexManifest | undefined;
+    let cause: unknown;
+    try {
+      onDisk = readManifest(directory);
+    } catch (error) {
+      cause = error;
+    }
+    if (cause === undefined && sameCommit(onDisk, manifest)) return;
+    const seen = manifest === undefined ? "no commit" : `generation ${manifest.generation}`;
+    const found = cause !== undefined ? "an unreadable manifest" : onDisk === undefined ? "no manifest" : `generation ${onDisk.generation}`;
+    overtaken = new Error(`another writer committed: the index now holds ${found}, this writer last saw ${seen}`, { cause });
+    throw lostLockError(directory, overtaken);
+  }
+
   async function commit(): Promise<void> {
-    ensureWritable("commit");
+    ensureWritable("commit", true);
     return exclusive(async () => {
-      ensureWritable("commit");
+      ensureWritable("commit", false);
       const snapshot = current();
       if (!dirty && manifest !== undefined) return;
       const generation = (manifest?.generation ?? 0) + 1;
+      const commitId = newCommitId();
+      /** Every file this commit creates; on failure exactly these are removed, nothing else. */
+      const created: string[] = [];
       let written: Awaited<ReturnType<typeof writeGeneration>>;
       try {
-        written = await writeGeneration(directory, generation, snapshot, vectorEmbedder);
+        written = await writeGeneration(directory, generation, commitId, snapshot, vectorEmbedder, created);
         await hooks.afterDataFiles?.(generation);
-        ensureWritable("commit");
-        const { default: writeFileAtomic } = await import("write-file-atomic");
-        await writeFileAtomic(join(directory, manifestFileName), manifestText(written.manifest), { fsync: true });
+        ensureWritable("commit", false);
+        const temporary = manifestTemporaryName(commitId);
+        writeNewFileSync(directory, temporary, manifestText(written.manifest), created);
+        // From the checks to the rename nothing awaits: the lock is still this writer's and
+        // nobody committed since it last read the manifest, or nothing is switched.
+        lock?.assertHeld();
+        assertManifestUnchanged();
+        renameSync(join(directory, temporary), join(directory, manifestFileName));
       } catch (error) {
-        // The previous manifest still names the previous files; drop what this commit wrote.
-        removeUnreferencedFiles(directory, manifest);
+        // The manifest still names the files it named; drop what this commit wrote.
+        removeFiles(directory, created);
         throw error;
       }
       syncDirectory(directory);
       manifest = written.manifest;
       dirty = false;
-      const { files } = written.manifest;
-      const contentDescriptor = openSync(join(directory, files.content.name), "r");
-      const metadataDescriptor = openSync(join(directory, files.metadata.name), "r");
-      const records = new FileRecords(
-        directory,
-        contentDescriptor,
-        metadataDescriptor,
-        written.contentOffsets,
-        written.metadataOffsets,
-        files.metadata.sha256,
-      );
+      for (const entry of Object.values(written.manifest.files)) removable.add(entry.name);
+      hooks.afterManifest?.(written.manifest);
+      let records: FileRecords;
+      try {
+        records = openRecordFiles(directory, written.manifest, written.contentOffsets, written.metadataOffsets);
+      } catch (error) {
+        if (!(error instanceof MissingDataFileError)) throw error;
+        throw new CorruptIndexError({ directory, reason: `${error.message}, just committed, is missing` });
+      }
       const fileSlots = new Int32Array(snapshot.count);
       for (let slot = 0; slot < snapshot.count; slot += 1) fileSlots[slot] = slot;
       const previous = snapshot.records.file;
       base = { ...snapshot, records: { file: records, fileSlots, memory: [] } };
       previous?.close();
-      removeUnreferencedFiles(directory, manifest);
+      removeUnreferencedFiles(directory, manifest, removable, staleMs);
     });
   }
 
-  async function search(request: SearchRequest): Promise<SearchHit[]> {
+  function search(request: SearchRequest): Promise<SearchHit[]> {
+    const running = runSearch(request);
+    searches.add(running);
+    const settle = () => searches.delete(running);
+    running.then(settle, settle);
+    return running;
+  }
+
+  async function runSearch(request: SearchRequest): Promise<SearchHit[]> {
     ensureOpen();
     const signal = request.signal;
     throwIfAborted(signal);
@@ -473,7 +542,7 @@ function createPort(
       }
     }
     throwIfAborted(signal);
-    ensureOpen();
+    ensureNotClosed();
     // From here on everything is synchronous: no commit can swap the files underneath.
     const snapshot = current();
     const accepts =
@@ -504,14 +573,19 @@ function createPort(
     };
   }
 
-  async function close(): Promise<void> {
-    if (closed) return;
-    closed = true;
-    await queue;
-    pending = undefined;
-    base.records.file?.close();
-    base = emptySnapshot();
-    await lock?.release();
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      // Refuse new calls at once; let queued writes (a commit called before close) and
+      // running searches finish first. Nothing can be queued after this point.
+      state = "closing";
+      await Promise.allSettled([queue, ...searches]);
+      state = "closed";
+      pending = undefined;
+      base.records.file?.close();
+      base = emptySnapshot();
+      await lock?.release();
+    })();
+    return closing;
   }
 
   return { search, upsert, deleteDocuments, commit, stats, close };

@@ -82,7 +82,7 @@ describe.each([
   const open = (minScore?: number) =>
     openLocalSearchPort({ directory, ...(hybrid ? { embeddings: createOfflineEmbeddings() } : {}), ...(minScore === undefined ? {} : { minScore }) });
 
-  it("R9: in-scope questions reach rag.reference-threshold with the right document, unrelated questions stay below it", async () => {
+  it("calibration: in-scope questions reach rag.reference-threshold with the right document, unrelated questions stay below it", async () => {
     const port = await open(0);
     const found = await topScores(port, inScope.map(([question]) => question));
     found.forEach((hit, index) => expect(hit?.metadata["docId"], inScope[index]?.[0]).toBe(inScope[index]?.[1]));
@@ -104,7 +104,7 @@ describe.each([
 });
 
 describe("queryScoreExponent", () => {
-  it("R9: calibrates a CJK question on its own scale, English ones unchanged, mixed ones in between", () => {
+  it("calibration: puts a CJK question on its own scale, English ones unchanged, mixed ones in between", () => {
     expect(queryScoreExponent(["rate", "limit"])).toBe(scoreExponent);
     expect(queryScoreExponent(["限流", "插件"])).toBe(cjkScoreExponent);
     const mixed = queryScoreExponent(["apisix", "限流"]);

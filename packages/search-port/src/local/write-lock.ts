@@ -1,3 +1,6 @@
+import * as fs from "node:fs";
+import { statSync } from "node:fs";
+import type { BigIntStats } from "node:fs";
 import { join } from "node:path";
 import { IndexLockedError } from "./index-locked-error.js";
 
@@ -6,15 +9,52 @@ export const lockName = "write.lock";
 
 /** A lock held on an index folder. */
 export interface WriteLock {
-  /** Set when the lock was lost (its folder was removed or could not be refreshed). */
+  /** Set when the lock was lost (its folder was removed, taken over, or could not be refreshed). */
   readonly lost: Error | undefined;
+  /**
+   * Throws `IndexLockedError` (and marks the lock lost) unless the lock is still this
+   * writer's: not reported compromised, its folder still the one this writer created (not
+   * removed and re-created by a writer that took it over), and refreshed within the stale
+   * time. Synchronous, so a commit can check it immediately before its rename.
+   */
+  assertHeld(): void;
+  /** Releases the lock; does nothing when it was lost (it may be another writer's now). */
   release(): Promise<void>;
 }
 
 /** The lock goes stale when its holder has not refreshed it for this long (a crashed writer). */
-const staleMs = 30_000;
+export const staleMs = 30_000;
 /** The holder refreshes the lock's time stamp this often. */
 const updateMs = 10_000;
+
+/** The `IndexLockedError` of a writer that lost its lock. */
+export function lostLockError(directory: string, lost: Error): IndexLockedError {
+  return new IndexLockedError({
+    directory,
+    reason: `The write lock of the index at ${directory} was lost (${lost.message}); another process may be writing. Nothing more is written: close and reopen.`,
+    cause: lost,
+  });
+}
+
+/** What identifies one `mkdir` of the lock folder: a takeover removes it and makes a new one. */
+interface LockIdentity {
+  dev: bigint;
+  ino: bigint;
+  /** 0 where the platform does not report birth times (then the inode alone identifies it). */
+  birthtimeNs: bigint;
+}
+
+function identityOf(stats: BigIntStats): LockIdentity {
+  return { dev: stats.dev, ino: stats.ino, birthtimeNs: stats.birthtimeNs };
+}
+
+function sameIdentity(left: LockIdentity, right: LockIdentity): boolean {
+  return (
+    left.dev === right.dev &&
+    left.ino === right.ino &&
+    (left.birthtimeNs === 0n || right.birthtimeNs === 0n || left.birthtimeNs === right.birthtimeNs)
+  );
+}
 
 /**
  * Takes the write lock of `directory` (which must exist) with `proper-lockfile`: an atomic
@@ -24,17 +64,45 @@ const updateMs = 10_000;
  */
 export async function acquireWriteLock(directory: string): Promise<WriteLock> {
   const { default: lockfile } = await import("proper-lockfile");
+  const lockPath = join(directory, lockName);
   let lost: Error | undefined;
+  let identity: LockIdentity | undefined;
+  /** Whether the lock folder may be removed: before it is this writer's (a stale lock), or while it still is. */
+  const mayRemove = (path: fs.PathLike): boolean => {
+    if (identity === undefined || String(path) !== lockPath) return true;
+    try {
+      return sameIdentity(identity, identityOf(statSync(lockPath, { bigint: true })));
+    } catch {
+      return true;
+    }
+  };
+  // proper-lockfile removes the lock folder on release and at process exit without asking
+  // whose it is; this file system (the calls proper-lockfile makes) leaves a folder made by
+  // a writer that took it over alone.
+  const guardedFs = {
+    mkdir: fs.mkdir,
+    realpath: fs.realpath,
+    stat: fs.stat,
+    utimes: fs.utimes,
+    rmdir(path: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void): void {
+      if (mayRemove(path)) fs.rmdir(path, callback);
+      else callback(null);
+    },
+    rmdirSync(path: fs.PathLike): void {
+      if (mayRemove(path)) fs.rmdirSync(path);
+    },
+  };
   let releaseLock: () => Promise<void>;
   try {
     releaseLock = await lockfile.lock(directory, {
-      lockfilePath: join(directory, lockName),
+      fs: guardedFs,
+      lockfilePath: lockPath,
       realpath: false,
       stale: staleMs,
       update: updateMs,
       retries: 0,
       onCompromised: (error: Error) => {
-        lost = error;
+        lost ??= error;
       },
     });
   } catch (error) {
@@ -43,15 +111,45 @@ export async function acquireWriteLock(directory: string): Promise<WriteLock> {
     }
     throw error;
   }
+  let held: LockIdentity;
+  try {
+    held = identityOf(statSync(lockPath, { bigint: true }));
+  } catch (error) {
+    await releaseLock().catch(() => undefined);
+    throw error;
+  }
+  identity = held;
+
+  /** Why the lock is no longer this writer's, or undefined while it is. */
+  function problem(checkFreshness: boolean): Error | undefined {
+    let stats: BigIntStats;
+    try {
+      stats = statSync(lockPath, { bigint: true });
+    } catch (error) {
+      return new Error(`its folder ${lockName} is gone`, { cause: error });
+    }
+    if (!sameIdentity(held, identityOf(stats))) return new Error(`another writer took ${lockName} over`);
+    const age = Date.now() - Number(stats.mtimeNs / 1_000_000n);
+    if (checkFreshness && age > staleMs) {
+      return new Error(`${lockName} was not refreshed for ${Math.round(age / 1000)} s, so it is stale and another writer may take it over`);
+    }
+    return undefined;
+  }
+
   let released = false;
   return {
     get lost() {
       return lost;
     },
+    assertHeld() {
+      if (lost === undefined) lost = problem(true);
+      if (lost !== undefined) throw lostLockError(directory, lost);
+    },
     async release() {
       if (released) return;
       released = true;
-      if (lost !== undefined) return;
+      // Never remove a lock folder another writer made after taking this one over.
+      if (lost !== undefined || problem(false) !== undefined) return;
       await releaseLock().catch(() => undefined);
     },
   };
