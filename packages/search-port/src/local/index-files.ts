@@ -439,14 +439,18 @@ export function openRecordFiles(
   }
 }
 
-function openData(directory: string, entry: IndexFileEntry): number {
-  let descriptor: number;
+/** Opens a data file for reading; a missing one is a `MissingDataFileError`. */
+function openExisting(directory: string, name: string): number {
   try {
-    descriptor = openSync(join(directory, entry.name), "r");
+    return openSync(join(directory, name), "r");
   } catch (error) {
-    if (isMissing(error)) throw new MissingDataFileError(entry.name);
+    if (isMissing(error)) throw new MissingDataFileError(name);
     throw error;
   }
+}
+
+function openData(directory: string, entry: IndexFileEntry): number {
+  const descriptor = openExisting(directory, entry.name);
   const { size } = fstatSync(descriptor);
   if (size !== entry.bytes) {
     closeSync(descriptor);
@@ -460,13 +464,7 @@ function readVectors(directory: string, entry: IndexFileEntry, count: number, di
     throw new CorruptIndexError({ directory, reason: `${entry.name} has rows of ${stride} bytes for ${dimension} dimensions` });
   }
   const expected = 4 * count + count * stride;
-  let descriptor: number;
-  try {
-    descriptor = openSync(join(directory, entry.name), "r");
-  } catch (error) {
-    if (isMissing(error)) throw new MissingDataFileError(entry.name);
-    throw error;
-  }
+  const descriptor = openExisting(directory, entry.name);
   try {
     const { size } = fstatSync(descriptor);
     checkEntry(directory, entry, size, undefined);
