@@ -44,9 +44,25 @@ export interface LocalSearchPortOptions {
   /**
    * The minimum-evidence cut: hits whose score is below it are not returned, 0..1. Default
    * 0.2, which on the measured sets dropped 0.1% of the relevant hits in the top 10 and
-   * left more than half of the out-of-scope questions without any hit. 0 turns it off.
+   * left 43% of the out-of-scope questions without any hit. 0 turns it off.
    */
   minScore?: number;
+  /**
+   * The calibration of the returned score, `fused ** exponent`: one exponent for queries
+   * in Latin and other space-separated scripts, one for queries made only of CJK terms
+   * (mixed queries interpolate by their share of CJK terms). Each is above 0 and at most 4.
+   * The defaults (`defaultScoreExponents`) were fitted with `pnpm --filter
+   * @lookup-knowledge/eval run calibrate` so that `rag.reference-threshold` 0.35 refuses
+   * 8 in 10 out-of-scope questions; run it on your own questions to refit. `{ latin: 1,
+   * cjk: 1 }` returns the fused score itself.
+   */
+  scoreExponents?: Partial<ScoreExponents>;
+}
+
+/** The calibration exponents of the local port's score (`LocalSearchPortOptions.scoreExponents`). */
+export interface ScoreExponents {
+  latin: number;
+  cjk: number;
 }
 
 /** What an index holds. */

@@ -33,10 +33,10 @@ import type { IndexManifest } from "./index-manifest.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { emptySnapshot, recordContent, recordMetadata, sharedMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
-import type { EmbedderIdentity, LocalIndexStats, LocalSearchPort, LocalSearchPortOptions } from "./local-search-port.js";
+import type { EmbedderIdentity, LocalIndexStats, LocalSearchPort, LocalSearchPortOptions, ScoreExponents } from "./local-search-port.js";
 import { mergeSnapshot } from "./merge-snapshot.js";
 import { PendingChanges } from "./pending-changes.js";
-import { searchSnapshot } from "./search-snapshot.js";
+import { defaultScoreExponents, searchSnapshot } from "./search-snapshot.js";
 import { tokenize } from "./tokenize.js";
 import { acquireWriteLock, lostLockError, staleMs } from "./write-lock.js";
 import type { WriteLock } from "./write-lock.js";
@@ -70,6 +70,7 @@ interface Settings {
   denseWeight: number;
   denseFloor: number;
   minScore: number;
+  exponents: Readonly<ScoreExponents>;
 }
 
 /**
@@ -165,7 +166,8 @@ function readSettings(options: LocalSearchPortOptions): Settings {
       reason: "a writer given an embedder identity needs the embeddings too, to embed the records it upserts",
     });
   }
-  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore };
+  const exponents = readScoreExponents(options.scoreExponents);
+  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore, exponents };
 }
 
 function readFraction(key: string, value: unknown, fallback: number): number {
@@ -174,6 +176,28 @@ function readFraction(key: string, value: unknown, fallback: number): number {
     throw new ConfigurationError({ key, value, reason: "expected a number from 0 to 1" });
   }
   return value;
+}
+
+function readScoreExponents(value: unknown): Readonly<ScoreExponents> {
+  if (value === undefined) return defaultScoreExponents;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigurationError({ key: "scoreExponents", value, reason: "expected an object { latin?, cjk? }" });
+  }
+  const given = value as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (key !== "latin" && key !== "cjk") {
+      throw new ConfigurationError({ key: `scoreExponents.${key}`, value: given[key], reason: "unknown key; expected latin or cjk" });
+    }
+  }
+  const read = (key: keyof ScoreExponents): number => {
+    const exponent = given[key];
+    if (exponent === undefined) return defaultScoreExponents[key];
+    if (typeof exponent !== "number" || !Number.isFinite(exponent) || exponent <= 0 || exponent > 4) {
+      throw new ConfigurationError({ key: `scoreExponents.${key}`, value: exponent, reason: "expected a number above 0 and at most 4" });
+    }
+    return exponent;
+  };
+  return Object.freeze({ latin: read("latin"), cjk: read("cjk") });
 }
 
 function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | null): boolean {
@@ -234,7 +258,7 @@ function createPort(
   lock: WriteLock | undefined,
   hooks: CommitHooks,
 ): LocalSearchPort {
-  const { directory, mode, embeddings, denseWeight, denseFloor, minScore } = settings;
+  const { directory, mode, embeddings, denseWeight, denseFloor, minScore, exponents } = settings;
   let manifest = opened?.manifest;
   let base = opened?.snapshot ?? emptySnapshot();
   /** Whose vectors the state holds (a writer: the given embedder, also for an empty index). */
@@ -547,7 +571,7 @@ function createPort(
     const snapshot = current();
     const accepts =
       filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);
-    const scored = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, minScore, accepts }, denseFloor);
+    const scored = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, minScore, accepts, exponents }, denseFloor);
     return scored.map(({ slot, score }) => ({
       id: snapshot.ids[slot] as string,
       content: recordContent(snapshot.records, slot),

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { LocalSearchPort } from "./local-search-port.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { cjkScoreExponent, queryScoreExponent, scoreExponent } from "./search-snapshot.js";
+import { defaultScoreExponents, queryScoreExponent } from "./search-snapshot.js";
+
+const { latin: scoreExponent, cjk: cjkScoreExponent } = defaultScoreExponents;
 
 // A small help-centre knowledge base, written for this test.
 const knowledge: Array<[docId: string, title: string, content: string]> = [
@@ -111,5 +113,32 @@ describe("queryScoreExponent", () => {
     expect(mixed).toBeLessThan(scoreExponent);
     expect(mixed).toBeGreaterThan(cjkScoreExponent);
     expect(queryScoreExponent([])).toBe(scoreExponent);
+  });
+});
+
+describe("scoreExponents", () => {
+  it("calibration: exponents of 1 return the fused score itself, other exponents keep the order", async () => {
+    const raw = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0, scoreExponents: { latin: 1, cjk: 1 } });
+    const calibrated = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0 });
+    for (const query of ["How do I track my parcel?", "限流插件如何配置时间窗口？"]) {
+      const rawHits = await raw.search({ query, topK: 5 });
+      const calibratedHits = await calibrated.search({ query, topK: 5 });
+      expect(calibratedHits.map((hit) => hit.id)).toEqual(rawHits.map((hit) => hit.id));
+      const exponent = queryScoreExponent(query.includes("限") ? ["限流"] : ["track"]);
+      calibratedHits.forEach((hit, index) => expect(hit.score).toBeCloseTo((rawHits[index]?.score ?? 0) ** exponent, 6));
+    }
+    await raw.close();
+    await calibrated.close();
+  });
+
+  it.each([
+    [{ latin: 0 }, "scoreExponents.latin"],
+    [{ cjk: -1 }, "scoreExponents.cjk"],
+    [{ cjk: Number.NaN }, "scoreExponents.cjk"],
+    [{ latin: 5 }, "scoreExponents.latin"],
+    [{ english: 1 }, "scoreExponents.english"],
+    ["steep", "scoreExponents"],
+  ])("refuses scoreExponents %j with an error naming %s", async (scoreExponents, key) => {
+    await expect(openLocalSearchPort({ directory, scoreExponents: scoreExponents as never })).rejects.toMatchObject({ key });
   });
 });

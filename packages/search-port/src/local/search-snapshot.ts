@@ -1,6 +1,7 @@
 import { bm25B, bm25Idf, bm25K1 } from "./bm25.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { findTerm } from "./index-snapshot.js";
+import type { ScoreExponents } from "./local-search-port.js";
 
 /** What to look for in a snapshot. */
 export interface SnapshotQuery {
@@ -15,34 +16,33 @@ export interface SnapshotQuery {
   minScore: number;
   /** The filter, as a test on a slot; absent when there is none. */
   accepts?: (slot: number) => boolean;
+  /** The calibration exponents; `defaultScoreExponents` when absent. */
+  exponents?: Readonly<ScoreExponents>;
 }
 
 /**
- * The calibration exponent: the returned score is `fused ** scoreExponent`. It is monotone,
- * so it changes no order; it was fitted so that the threshold that best separates
- * in-scope from out-of-scope questions on the measured sets lands at 0.35, the default
- * `rag.reference-threshold` (README, "Score").
+ * The calibration exponents: the returned score is `fused ** exponent`. The power is
+ * monotone, so it changes no order within a query; it moves where a query's best score
+ * lands against `rag.reference-threshold` (0.35 by default). Fitted by `pnpm --filter
+ * @lookup-knowledge/eval run calibrate` on the development half of the APISIX question sets:
+ * the exponent that puts the score refusing 8 in 10 of the development out-of-scope
+ * questions at 0.35 (README, "Score").
+ *
+ * CJK queries get their own exponent: unsegmented CJK text is indexed as character
+ * bigrams, and a question's bigrams that straddle two of its words rarely occur in any
+ * document, so the matched share of a CJK question is systematically lower than an English
+ * one's.
  */
-export const scoreExponent = 0.75;
-
-/**
- * The exponent for a query made only of CJK terms. Unsegmented CJK text is indexed as
- * character bigrams, and a question's bigrams that straddle two of its words rarely occur
- * in any document, so the matched share of a CJK question is systematically lower than an
- * English one's. Measured on the APISIX Chinese question set against its out-of-scope
- * questions, the best separating fused score sits near 0.1 instead of 0.25; this exponent
- * maps it to the same 0.35. Mixed queries interpolate by their share of CJK terms.
- */
-export const cjkScoreExponent = 0.45;
+export const defaultScoreExponents: Readonly<ScoreExponents> = Object.freeze({ latin: 0.691, cjk: 0.413 });
 
 const cjkCharacter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** The calibration exponent of a query: `scoreExponent`, moved towards `cjkScoreExponent` by its share of CJK terms. */
-export function queryScoreExponent(terms: readonly string[]): number {
-  if (terms.length === 0) return scoreExponent;
+/** The calibration exponent of a query: the Latin one, moved towards the CJK one by its share of CJK terms. */
+export function queryScoreExponent(terms: readonly string[], exponents: Readonly<ScoreExponents> = defaultScoreExponents): number {
+  if (terms.length === 0) return exponents.latin;
   let cjk = 0;
   for (const term of terms) if (cjkCharacter.test(term)) cjk += 1;
-  return scoreExponent + (cjkScoreExponent - scoreExponent) * (cjk / terms.length);
+  return exponents.latin + (exponents.cjk - exponents.latin) * (cjk / terms.length);
 }
 
 export interface ScoredSlot {
@@ -141,7 +141,7 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   }
   const heap = new TopSlots(limit, snapshot.ids);
   // Compared before calibration: fused >= minScore ** (1 / exponent) <=> score >= minScore.
-  const exponent = queryScoreExponent(query.terms);
+  const exponent = queryScoreExponent(query.terms, query.exponents);
   const minimum = query.minScore ** (1 / exponent);
   const consider = (slot: number): void => {
     const lexicalScore = lexical[slot] as number;
