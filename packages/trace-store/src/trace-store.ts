@@ -11,4 +11,10 @@ import type { ToolInvocationRecord } from "./tool-invocation-record.js";
  */
 export interface TraceStore {
   record(invocation: ToolInvocationRecord): Promise<void>;
+  /**
+   * Optional: moves what `record` accepted to where it is kept for good (the spool fsyncs;
+   * the durable store moves spooled records into its database). The retriever calls it from
+   * `flushTraces` and `close`; it may reject, and the retriever reports that.
+   */
+  flush?(): Promise<unknown>;
 }

@@ -1,0 +1,4 @@
+ALTER TABLE "tool_invocation" ADD COLUMN "recorded_at" timestamp with time zone DEFAULT now();--> statement-breakpoint
+CREATE INDEX "tool_invocation_created_at_idx" ON "tool_invocation" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "tool_invocation_found_created_at_idx" ON "tool_invocation" USING btree ("found","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "tool_invocation_fallback_reason_created_at_idx" ON "tool_invocation" USING btree ("fallback_reason","created_at" DESC NULLS LAST) WHERE "tool_invocation"."fallback_reason" is not null;

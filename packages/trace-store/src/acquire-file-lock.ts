@@ -1,0 +1,48 @@
+import { TraceStoreError } from "./trace-store-error.js";
+
+/** A lock goes stale when its holder has not refreshed it for this long (a crashed process). */
+const staleMs = 30_000;
+/** The holder refreshes its lock this often. */
+const updateMs = 10_000;
+const pollMs = 100;
+
+/**
+ * Takes the lock `lockPath` (a folder made by an atomic `mkdir`, through `proper-lockfile`),
+ * waiting up to `waitMs` for its holder; refreshed while held, stale after 30 s. Resolves
+ * to the function that releases it. A lock still held after `waitMs` throws
+ * `TraceStoreError` (`options.code`, default `trace_store_locked`) naming `what`.
+ */
+export async function acquireFileLock(
+  lockPath: string,
+  options: { waitMs: number; what: string; code?: "trace_store_locked" | "trace_database_unavailable" },
+): Promise<() => Promise<void>> {
+  const { default: lockfile } = await import("proper-lockfile");
+  const retries = Math.max(0, Math.ceil(options.waitMs / pollMs));
+  try {
+    const release = await lockfile.lock(lockPath, {
+      lockfilePath: lockPath,
+      realpath: false,
+      stale: staleMs,
+      update: updateMs,
+      retries: retries === 0 ? 0 : { retries, factor: 1, minTimeout: pollMs, maxTimeout: pollMs },
+      // A lost lock is found out by the next holder; never crash the process over it.
+      onCompromised: () => undefined,
+    });
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      await release().catch(() => undefined);
+    };
+  } catch (error) {
+    if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ELOCKED") {
+      throw new TraceStoreError({
+        code: options.code ?? "trace_store_locked",
+        message: `${options.what} is in use by another process (lock ${lockPath}); waited ${options.waitMs} ms.`,
+        location: lockPath,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,146 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { acquireFileLock } from "../acquire-file-lock.js";
+import { parseDatabaseUrl } from "../parse-database-url.js";
+import { TraceStoreError } from "../trace-store-error.js";
+import { createDrizzleTraceDatabase } from "./create-drizzle-trace-database.js";
+import type { TraceDatabase } from "./trace-database.js";
+import type { TraceDatabaseOptions } from "./trace-database-options.js";
+import { traceMigrationsFolder } from "./trace-migrations-folder.js";
+
+/** Two processes migrating one PostgreSQL database take turns on this advisory lock. */
+const migrationLockKey = 7_412_190_311;
+
+/** `openTraceDatabase`, loaded on first use with the drivers and Drizzle. */
+export async function connectTraceDatabase(options: TraceDatabaseOptions): Promise<TraceDatabase> {
+  const migrationsFolder = options.migrationsFolder ?? traceMigrationsFolder;
+  if (options.url !== undefined) return openPostgres(options.url, migrationsFolder, options);
+  if (options.directory === undefined) {
+    throw new TraceStoreError({
+      code: "trace_database_unavailable",
+      message: "openTraceDatabase needs a PGlite folder (directory) or a PostgreSQL URL (url).",
+      location: "",
+      retryable: false,
+    });
+  }
+  return openPglite(options.directory, migrationsFolder, options.lockWaitMs ?? 10_000);
+}
+
+async function openPglite(directory: string, migrationsFolder: string, lockWaitMs: number): Promise<TraceDatabase> {
+  const unavailable = (error: unknown, operation: string): Error =>
+    TraceStoreError.isInstance(error)
+      ? error
+      : new TraceStoreError({
+          code: "trace_database_unavailable",
+          message: `Could not ${operation} in the embedded trace database at ${directory}: ${(error as Error)?.message ?? String(error)}`,
+          location: directory,
+          cause: error,
+        });
+  mkdirSync(dirname(directory), { recursive: true });
+  const release = await acquireFileLock(`${directory}.lock`, { waitMs: lockWaitMs, what: `The trace database ${directory}`,
+    code: "trace_database_unavailable",
+  });
+  try {
+    const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("drizzle-orm/pglite"),
+      import("drizzle-orm/pglite/migrator"),
+    ]);
+    let client: InstanceType<typeof PGlite>;
+    try {
+      client = await PGlite.create(directory);
+    } catch (error) {
+      throw unavailable(error, "open the database");
+    }
+    try {
+      const database = drizzle({ client });
+      await migrate(database, { migrationsFolder });
+      return createDrizzleTraceDatabase({
+        driver: "pglite",
+        location: directory,
+        database: database as unknown as PgDatabase<PgQueryResultHKT>,
+        fail: unavailable,
+        close: async () => {
+          try {
+            if (!client.closed) await client.close();
+          } finally {
+            await release();
+          }
+        },
+      });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw unavailable(error, "migrate the schema");
+    }
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+async function openPostgres(value: string, migrationsFolder: string, options: TraceDatabaseOptions): Promise<TraceDatabase> {
+  const { url, redacted } = parseDatabaseUrl(value);
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+    import("drizzle-orm/node-postgres/migrator"),
+  ]);
+  const fail = (error: unknown, operation: string): Error => {
+    if (TraceStoreError.isInstance(error)) return error;
+    const code = (error as { code?: unknown })?.code;
+    const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+    // SQLSTATE classes 08 (connection), 28 (login), 3D (no such database), 57P (shutting down).
+    const unreachable = sqlState === undefined || /^(08|28|3D|57P)/.test(sqlState);
+    return new TraceStoreError({
+      code: "trace_database_unreachable",
+      message: unreachable
+        ? `Could not ${operation}: the trace database at ${redacted} is unreachable (${messageOf(error)}). Records wait in the spool until it is back.`
+        : `Could not ${operation} in the trace database at ${redacted}: ${messageOf(error)}`,
+      location: redacted,
+      cause: error,
+      retryable: unreachable,
+    });
+  };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    query_timeout: options.statementTimeoutMs ?? 30_000,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+  });
+  // An idle connection that breaks (the server restarts) must not crash the process.
+  pool.on("error", () => undefined);
+  try {
+    const client = await pool.connect();
+    try {
+      await client.query("select pg_advisory_lock($1)", [migrationLockKey]);
+      try {
+        await migrate(drizzle({ client }), { migrationsFolder });
+      } finally {
+        await client.query("select pg_advisory_unlock($1)", [migrationLockKey]);
+      }
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw fail(error, "open and migrate the trace database");
+  }
+  return createDrizzleTraceDatabase({
+    driver: "postgres",
+    location: redacted,
+    database: drizzle({ client: pool }) as unknown as PgDatabase<PgQueryResultHKT>,
+    fail,
+    close: async () => {
+      await pool.end().catch(() => undefined);
+    },
+  });
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return messageOf(error.errors[0]);
+  if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
+  return String(error);
+}

@@ -1,0 +1,136 @@
+import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { ToolInvocationRecord } from "../tool-invocation-record.js";
+import type { StoredToolInvocation } from "./stored-tool-invocation.js";
+import type { TraceDatabase, TraceDatabaseDriver } from "./trace-database.js";
+import type { TraceQuery } from "./trace-query.js";
+import { toolInvocationTable as table } from "./tool-invocation-table.js";
+
+const defaultLimit = 50;
+
+/**
+ * The read and write queries of the trace store, written once against Drizzle's Postgres
+ * dialect and run by either driver. `fail` turns a driver's error into the store's error.
+ */
+export function createDrizzleTraceDatabase(input: {
+  driver: TraceDatabaseDriver;
+  location: string;
+  database: PgDatabase<PgQueryResultHKT>;
+  fail: (error: unknown, operation: string) => Error;
+  close: () => Promise<void>;
+}): TraceDatabase {
+  const { database, fail } = input;
+  async function run<T>(operation: string, query: () => Promise<T>): Promise<T> {
+    try {
+      return await query();
+    } catch (error) {
+      throw fail(error, operation);
+    }
+  }
+  return {
+    driver: input.driver,
+    location: input.location,
+    async insert(records: readonly ToolInvocationRecord[]): Promise<number> {
+      if (records.length === 0) return 0;
+      const rows = await run("insert trace records", () =>
+        database
+          .insert(table)
+          .values(records.map(toRow))
+          .onConflictDoNothing({ target: table.id })
+          .returning({ id: table.id }),
+      );
+      return rows.length;
+    },
+    async list(query: TraceQuery = {}): Promise<StoredToolInvocation[]> {
+      const limit = query.limit ?? defaultLimit;
+      const rows = await run("list trace records", () =>
+        database
+          .select()
+          .from(table)
+          .where(and(...conditions(query)))
+          .orderBy(desc(table.createdAt), desc(table.id))
+          .limit(limit),
+      );
+      return rows.map(fromRow);
+    },
+    async get(id: string): Promise<StoredToolInvocation | undefined> {
+      const rows = await run("read a trace record", () => database.select().from(table).where(eq(table.id, id)).limit(1));
+      const row = rows[0];
+      return row === undefined ? undefined : fromRow(row);
+    },
+    async prune(olderThan: Date): Promise<number> {
+      const rows = await run("prune trace records", () =>
+        database.delete(table).where(lt(table.createdAt, olderThan)).returning({ id: table.id }),
+      );
+      return rows.length;
+    },
+    async count(): Promise<number> {
+      const rows = await run("count trace records", () => database.select({ value: count() }).from(table));
+      return Number(rows[0]?.value ?? 0);
+    },
+    close: input.close,
+  };
+}
+
+function conditions(query: TraceQuery): SQL[] {
+  const where: SQL[] = [];
+  if (query.since) where.push(gte(table.createdAt, query.since));
+  if (query.until) where.push(lt(table.createdAt, query.until));
+  if (query.found !== undefined) where.push(eq(table.found, query.found));
+  if (query.fallbackReason !== undefined) where.push(eq(table.fallbackReason, query.fallbackReason));
+  const matches: SQL[] = [];
+  if (query.queryText !== undefined && query.queryText !== "") {
+    const pattern = `%${escapeLike(query.queryText)}%`;
+    matches.push(ilike(table.query, pattern), ilike(table.transformedQuery, pattern));
+  }
+  if (query.queryHashes !== undefined && query.queryHashes.length > 0) {
+    matches.push(inArray(table.query, query.queryHashes), inArray(table.transformedQuery, query.queryHashes));
+  }
+  const match = or(...matches);
+  if (match) where.push(match);
+  return where;
+}
+
+/** `%`, `_` and `\` match themselves (backslash is Postgres's default LIKE escape). */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+function toRow(record: ToolInvocationRecord): typeof table.$inferInsert {
+  return {
+    id: record.id,
+    toolName: record.toolName,
+    query: record.query,
+    transformedQuery: record.transformedQuery,
+    createdAt: new Date(record.createdAt),
+    durationMs: record.durationMs,
+    found: record.found,
+    evidenceStatus: record.evidenceStatus,
+    retrievalLayer: record.retrievalLayer,
+    fallbackReason: record.fallbackReason,
+    candidateCount: record.candidateCount,
+    evidenceCount: record.evidenceCount,
+    error: record.error,
+    retrievalDetails: record.retrievalDetails,
+  };
+}
+
+function fromRow(row: typeof table.$inferSelect): StoredToolInvocation {
+  return {
+    id: row.id,
+    toolName: row.toolName,
+    query: row.query,
+    transformedQuery: row.transformedQuery,
+    createdAt: row.createdAt.toISOString(),
+    durationMs: row.durationMs,
+    found: row.found,
+    evidenceStatus: row.evidenceStatus as ToolInvocationRecord["evidenceStatus"],
+    retrievalLayer: row.retrievalLayer as ToolInvocationRecord["retrievalLayer"],
+    fallbackReason: row.fallbackReason as ToolInvocationRecord["fallbackReason"],
+    candidateCount: row.candidateCount,
+    evidenceCount: row.evidenceCount,
+    error: row.error,
+    retrievalDetails: row.retrievalDetails,
+    recordedAt: row.recordedAt ? row.recordedAt.toISOString() : null,
+  };
+}

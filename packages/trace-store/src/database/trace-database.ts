@@ -1,0 +1,21 @@
+import type { ToolInvocationRecord } from "../tool-invocation-record.js";
+import type { StoredToolInvocation } from "./stored-tool-invocation.js";
+import type { TraceQuery } from "./trace-query.js";
+
+/** Which database a trace store uses. */
+export type TraceDatabaseDriver = "pglite" | "postgres";
+
+/** The `tool_invocation` table of one database, PGlite or PostgreSQL, migrated to the current schema. */
+export interface TraceDatabase {
+  readonly driver: TraceDatabaseDriver;
+  /** The folder (PGlite) or the URL without its password (PostgreSQL). */
+  readonly location: string;
+  /** Inserts records in order in one statement; an id already present is left alone. Resolves to the rows added. */
+  insert(records: readonly ToolInvocationRecord[]): Promise<number>;
+  list(query?: TraceQuery): Promise<StoredToolInvocation[]>;
+  get(id: string): Promise<StoredToolInvocation | undefined>;
+  /** Deletes the calls that started before `olderThan`; resolves to how many. */
+  prune(olderThan: Date): Promise<number>;
+  count(): Promise<number>;
+  close(): Promise<void>;
+}

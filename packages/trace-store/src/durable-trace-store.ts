@@ -1,0 +1,32 @@
+import type { StoredToolInvocation } from "./database/stored-tool-invocation.js";
+import type { TraceDatabaseDriver } from "./database/trace-database.js";
+import type { TraceQuery } from "./database/trace-query.js";
+import type { TraceFlushReport } from "./spool/trace-flush-report.js";
+import type { ToolInvocationRecord } from "./tool-invocation-record.js";
+import type { TraceStore } from "./trace-store.js";
+
+/** Which tool invocations to read: `TraceQuery` without the hashes, which the store adds itself. */
+export type TraceListQuery = Omit<TraceQuery, "queryHashes">;
+
+/** A trace store that spools every record first and keeps it in PGlite or PostgreSQL (R27-R29). */
+export interface DurableTraceStore extends TraceStore {
+  /** The trace folder: `spool/`, and `database/` for PGlite. */
+  readonly directory: string;
+  readonly driver: TraceDatabaseDriver;
+  /** The PGlite folder, or the PostgreSQL URL without its password. */
+  readonly databaseLocation: string;
+  /** Appends the record to the spool (microseconds; no database involved). */
+  record(invocation: ToolInvocationRecord): Promise<void>;
+  /** Moves every spooled record into the database. Rejects when it is unreachable; the records stay spooled. */
+  flush(): Promise<TraceFlushReport>;
+  /** Flushes, then lists calls, newest first. A `queryText` also finds queries stored as hashes, by exact text. */
+  list(query?: TraceListQuery): Promise<StoredToolInvocation[]>;
+  /** Flushes, then reads one call by id. */
+  get(id: string): Promise<StoredToolInvocation | undefined>;
+  /** Flushes, then deletes the calls that started before `olderThan`; resolves to how many. */
+  prune(olderThan: Date): Promise<number>;
+  /** Flushes, then counts the calls stored. */
+  count(): Promise<number>;
+  /** Stops the background flusher, seals this process's spool segment, flushes and closes the database. Never rejects. */
+  close(): Promise<void>;
+}

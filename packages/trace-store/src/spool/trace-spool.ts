@@ -1,0 +1,16 @@
+import type { ToolInvocationRecord } from "../tool-invocation-record.js";
+import type { TraceStore } from "../trace-store.js";
+
+/** Appends tool invocation records to the spool of a trace folder (see `createTraceSpool`). */
+export interface TraceSpool extends TraceStore {
+  /** The trace folder. */
+  readonly directory: string;
+  /** Appends one record as one line; throws `TraceStoreError` when it cannot. */
+  append(invocation: ToolInvocationRecord): void;
+  /** `append`, as a promise: resolved once the line is written, rejected when it could not be. */
+  record(invocation: ToolInvocationRecord): Promise<void>;
+  /** fsyncs what was appended since the last fsync. */
+  flush(): Promise<void>;
+  /** fsyncs and seals the segment; later appends throw. */
+  close(): Promise<void>;
+}
