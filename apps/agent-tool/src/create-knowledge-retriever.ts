@@ -65,7 +65,11 @@ export interface LookupOptions {
 export interface KnowledgeRetriever {
   lookup(query: string, options?: LookupOptions): Promise<LookupResult>;
   readonly config: Readonly<RagConfig>;
-  /** Waits for trace records in flight and retries the ones that failed. */
+  /**
+   * Waits for trace records in flight and retries the ones that failed, then calls the
+   * store's `flush` when it has one (a durable store moves its spool into its database; a
+   * failure there is reported to `onTraceError`, the records stay spooled).
+   */
   flushTraces(): Promise<{ recorded: number; pending: number }>;
   /** Flushes traces; the retriever can still be used afterwards. */
   close(): Promise<void>;
@@ -361,12 +365,29 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
     };
   }
 
+  /** Waits for the recorder, then lets the store move its records to where they are kept (a failure is reported, not thrown). */
+  async function flushTraces(): Promise<{ recorded: number; pending: number }> {
+    const outcome = recorder ? await recorder.flush() : { recorded: 0, pending: 0 };
+    if (typeof options.traceStore?.flush === "function") {
+      try {
+        await options.traceStore.flush();
+      } catch (cause) {
+        onTraceError(
+          LookupKnowledgeError.isInstance(cause)
+            ? cause
+            : new LookupKnowledgeError({ code: "trace_flush_failed", message: `The trace store could not flush: ${errorMessage(cause)}`, cause }),
+        );
+      }
+    }
+    return outcome;
+  }
+
   return {
     lookup,
     config,
-    flushTraces: async () => (recorder ? recorder.flush() : { recorded: 0, pending: 0 }),
+    flushTraces,
     close: async () => {
-      await recorder?.close();
+      await flushTraces();
     },
   };
 }

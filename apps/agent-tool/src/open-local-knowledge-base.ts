@@ -20,6 +20,11 @@ export function localIndexDirectory(dataDirectory: string): string {
   return join(dataDirectory, "index");
 }
 
+/** Where the tool invocation records of a data folder live: the spool, and the embedded database. */
+export function tracesDirectory(dataDirectory: string): string {
+  return join(dataDirectory, "traces");
+}
+
 /**
  * Opens the embedded default for lookups: the local hybrid index of `dataDirectory` with
  * the offline embedder, and the L0 index of the documents the last ingest recorded. No

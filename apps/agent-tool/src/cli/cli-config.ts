@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigurationError, resolveRagConfig, type FlatRagConfig, type RagConfig } from "@lookup-knowledge/core";
 import type { IngestOptions } from "@lookup-knowledge/ingest";
+import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store";
 import { z } from "zod";
 
 /** The file the CLI reads its settings from, in the working folder unless `--config` says otherwise. */
@@ -15,9 +16,14 @@ export interface CliConfig {
   /** The flat `rag.*` keys as given, to hand to the retriever. */
   ragKeys: FlatRagConfig;
   ingest: IngestOptions;
+  /** How tool invocations are traced: `traces.store-query` and `traces.query-hash-key`. */
+  traces: { queryStorage: QueryStorage; queryHashKey?: string };
   /** The file the settings came from, when there was one. */
   file?: string;
 }
+
+const storeQueryKey = "traces.store-query";
+const queryHashKeyKey = "traces.query-hash-key";
 
 const terms = z.array(z.string().min(1));
 const ingestSchema = z.strictObject({
@@ -35,8 +41,8 @@ const fileSchema = z.looseObject({
 });
 
 /**
- * Reads `lookup-knowledge.config.json`: `data` (the data folder), `ingest` (ingest options)
- * and flat `rag.*` keys. A missing default file is fine; a missing file that was asked for,
+ * Reads `lookup-knowledge.config.json`: `data` (the data folder), `ingest` (ingest options),
+ * `traces.store-query` (`text` or `hash`), `traces.query-hash-key` and flat `rag.*` keys. A missing default file is fine; a missing file that was asked for,
  * bad JSON, an unknown key or a bad value is refused with an error naming the file and key.
  */
 export async function loadCliConfig(input: { configFile?: string; dataDirectory?: string; cwd?: string }): Promise<CliConfig> {
@@ -65,6 +71,16 @@ export async function loadCliConfig(input: { configFile?: string; dataDirectory?
     throw new ConfigurationError({ key, value: file, reason: `${issue?.message ?? "invalid"} (in ${file})` });
   }
   const { data, ingest, ...rest } = parsed.data;
+  const traces: CliConfig["traces"] = { queryStorage: resolveQueryStorage(rest[storeQueryKey], storeQueryKey) };
+  const hashKey = rest[queryHashKeyKey];
+  if (hashKey !== undefined) {
+    if (typeof hashKey !== "string" || hashKey.length < 16) {
+      throw new ConfigurationError({ key: queryHashKeyKey, value: "(hidden)", reason: `must be a string of at least 16 characters (in ${file})` });
+    }
+    traces.queryHashKey = hashKey;
+  }
+  delete rest[storeQueryKey];
+  delete rest[queryHashKeyKey];
   const ragKeys: FlatRagConfig = {};
   for (const [key, value] of Object.entries(rest)) {
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
@@ -79,6 +95,7 @@ export async function loadCliConfig(input: { configFile?: string; dataDirectory?
     rag,
     ragKeys,
     ingest: stripUndefined(ingest ?? {}),
+    traces,
     ...(text !== undefined ? { file } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +15,9 @@ const run = promisify(execFile);
 
 async function lookupKnowledge(cwd: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    // The embedded trace database, whatever DATABASE_URL the shell has.
+    const { DATABASE_URL: _ignored, ...environment } = process.env;
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd, env: { ...environment, NO_COLOR: "1" } });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };
@@ -121,6 +124,95 @@ describe("the lookup-knowledge CLI", () => {
     expect(stdout).not.toMatch(/chunks +0 written/);
     const query = await lookupKnowledge(cwd, "query", "Who can issue a refund for a paid invoice?");
     expect(query.stdout).toMatch(/found +true/);
+  });
+
+  it("R27: query only appends to the spool; traces moves every lookup into the database and lists it", async () => {
+    const spool = join(cwd, ".lookup-knowledge", "traces", "spool");
+    expect(readdirSync(spool).some((entry) => entry.endsWith(".jsonl"))).toBe(true);
+    expect(existsSync(join(cwd, ".lookup-knowledge", "traces", "database"))).toBe(false);
+    const { code, stdout } = await lookupKnowledge(cwd, "traces", "--limit", "100");
+    expect(code).toBe(0);
+    expect(stdout.split("\n")[0]).toMatch(/^time \(UTC\) +query +found +layer +fallback reason +evidence +duration +id$/);
+    expect(stdout).toMatch(/Who can issue a refund for a paid invoice\? +yes +L0\+L1 /);
+    expect(stdout).toMatch(/What is the boiling point of ethanol\? +no +(none|L1|L0) /);
+    expect(stdout).toMatch(/filtered_vector_(no_evidence|low_quality)/);
+    expect(readdirSync(spool).filter((entry) => entry.endsWith(".jsonl") && entry !== "rejected.jsonl")).toEqual([]);
+  });
+
+  it("R27: traces filters by --no-evidence, --reason, --query and --since, and prints --json", async () => {
+    const none = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--no-evidence")).stdout) as Array<{ found: boolean }>;
+    expect(none.length).toBeGreaterThan(0);
+    for (const record of none) expect(record.found).toBe(false);
+    const fallback = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--reason", "filtered_vector_low_quality")).stdout) as Array<{
+      fallbackReason: string;
+    }>;
+    for (const record of fallback) expect(record.fallbackReason).toBe("filtered_vector_low_quality");
+    const matched = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--query", "BOILING point")).stdout) as Array<{ query: string }>;
+    expect(matched.map((record) => record.query)).toContain("What is the boiling point of ethanol?");
+    expect(JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--since", "2000-01-01")).stdout)).not.toEqual([]);
+    const future = await lookupKnowledge(cwd, "traces", "--since", "2999-01-01");
+    expect(future.stdout).toMatch(/No recorded lookups match/);
+  });
+
+  it("R27: trace <id> shows one lookup whole: hints, attempts with filter and top score, rerank, evidence, context pack", async () => {
+    const [record] = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--query", "paid invoice", "--limit", "1")).stdout) as Array<{ id: string }>;
+    const { code, stdout } = await lookupKnowledge(cwd, "trace", record?.id ?? "");
+    expect(code).toBe(0);
+    expect(stdout).toContain(`id           ${record?.id}`);
+    expect(stdout).toMatch(/L0 hints\n  keywords +.*\n  domains +billing/);
+    expect(stdout).toMatch(/#1 \w+: filter \{"category":\{"\$eq":"billing"\}\} \(L0 part/);
+    expect(stdout).toMatch(/top score 0\.\d{3}/);
+    expect(stdout).toMatch(/Rerank\n  1\. billing\/refunds#chunk-\d+ \(billing\/refunds\.md\) base 0\.\d{3} -> /);
+    expect(stdout).toMatch(/Evidence\n  billing\/refunds#chunk-\d+/);
+    expect(stdout).toMatch(/Context pack\n  included +billing\/refunds\.md/);
+  });
+
+  it("names a bad --since, --older-than or DATABASE_URL and an unknown trace id, and exits 2", async () => {
+    const since = await lookupKnowledge(cwd, "traces", "--since", "yesterday");
+    expect(since.code).toBe(2);
+    expect(since.stderr).toMatch(/Invalid --since value "yesterday": expected an age like 30m, 1h, 7d/);
+    const olderThan = await lookupKnowledge(cwd, "traces", "prune", "--older-than", "30 days");
+    expect(olderThan.code).toBe(2);
+    expect(olderThan.stderr).toMatch(/Invalid --older-than value "30 days"/);
+    const unknown = await lookupKnowledge(cwd, "trace", "no-such-id");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/No recorded lookup has the id "no-such-id"/);
+    expect(unknown.stderr).toMatch(/lookup-knowledge traces/);
+    const url = await run(process.execPath, [cli, "traces"], { cwd, env: { ...process.env, DATABASE_URL: "mysql://root:hunter2@db/x" } }).catch(
+      (error: { stderr: string; code: number }) => error,
+    );
+    expect((url as { code: number }).code).toBe(2);
+    expect((url as { stderr: string }).stderr).toMatch(/DATABASE_URL="mysql:\/\/root:\*\*\*@db\/x": the scheme mysql: is not supported/);
+  });
+
+  it("traces prune --older-than deletes old lookups only", async () => {
+    const old = await lookupKnowledge(cwd, "traces", "prune", "--older-than", "30d");
+    expect(old.stdout).toMatch(/^Deleted 0 recorded lookups from before /);
+    const everything = await lookupKnowledge(cwd, "traces", "prune", "--older-than", "2999-01-01");
+    expect(everything.stdout).toMatch(/^Deleted [1-9]\d* recorded lookups/);
+    expect((await lookupKnowledge(cwd, "traces")).stdout).toMatch(/No recorded lookups match/);
+  });
+
+  it("R28: with traces.store-query hash, the query text is kept nowhere, and its exact text finds the record", async () => {
+    await writeFile(join(cwd, "lookup-knowledge.config.json"), JSON.stringify({ "traces.store-query": "hash" }));
+    try {
+      await lookupKnowledge(cwd, "query", "How long do refunds take?");
+      const spool = join(cwd, ".lookup-knowledge", "traces", "spool");
+      for (const entry of readdirSync(spool).filter((name) => name.endsWith(".jsonl"))) {
+        expect(readFileSync(join(spool, entry), "utf8")).not.toContain("How long do refunds take");
+      }
+      const [record] = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--query", "How long do refunds take?")).stdout) as Array<{
+        query: string;
+      }>;
+      expect(record?.query).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+      expect((await lookupKnowledge(cwd, "query", "refund")).code).toBe(0);
+      await writeFile(join(cwd, "lookup-knowledge.config.json"), JSON.stringify({ "traces.store-query": "md5" }));
+      const refused = await lookupKnowledge(cwd, "query", "refund");
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/traces\.store-query/);
+    } finally {
+      await rm(join(cwd, "lookup-knowledge.config.json"));
+    }
   });
 
   it("refuses a malformed --filter with a clear message", async () => {

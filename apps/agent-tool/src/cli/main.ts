@@ -6,6 +6,8 @@ import { openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
 import { loadCliConfig } from "./cli-config.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
+import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
+import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore } from "./traces-command.js";
 
 interface GlobalOptions {
   config?: string;
@@ -47,12 +49,80 @@ program
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
     const config = await loadCliConfig(globalOptions());
     const filter = parseFilterOptions(options.filter);
-    const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory: config.dataDirectory, config: config.ragKeys });
+    // The lookup only appends its trace to the spool; `traces` moves it into the database.
+    const traceStore = openCliTraceSpool(config);
     try {
-      const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
-      console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result));
+      const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory: config.dataDirectory, config: config.ragKeys, traceStore });
+      try {
+        const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
+        console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result));
+      } finally {
+        await knowledgeBase.close();
+      }
     } finally {
-      await knowledgeBase.close();
+      await traceStore.close();
+    }
+  });
+
+const traces = program
+  .command("traces")
+  .description("list recorded lookups, newest first (moves spooled records into the trace database first)")
+  .option("--since <when>", "only lookups since an age ago (30m, 1h, 7d) or an ISO date")
+  .option("--no-evidence", "only lookups that found no evidence")
+  .option("--reason <reason>", "only lookups with this fallback reason, e.g. filtered_vector_low_quality")
+  .option("--query <text>", "only lookups whose query contains this text (the exact query when queries are stored as hashes)")
+  .option("--limit <n>", "at most this many", "20")
+  .option("--json", "print the records as JSON")
+  .action(async (options: { since?: string; evidence: boolean; reason?: string; query?: string; limit: string; json?: boolean }) => {
+    const config = await loadCliConfig(globalOptions());
+    const query = {
+      ...(options.since ? { since: parseTimeOption("--since", options.since) } : {}),
+      ...(options.evidence === false ? { found: false } : {}),
+      ...(options.reason ? { fallbackReason: options.reason } : {}),
+      ...(options.query ? { queryText: options.query } : {}),
+      limit: parseCountOption("--limit", options.limit),
+    };
+    const store = openCliTraceStore(config);
+    try {
+      const records = await store.list(query);
+      console.log(options.json ? JSON.stringify(records, null, 2) : formatTraceTable(records));
+    } finally {
+      await store.close();
+    }
+  });
+
+traces
+  .command("prune")
+  .description("delete recorded lookups older than an age (e.g. 30d) or an ISO date")
+  .requiredOption("--older-than <age>", "e.g. 30d, 12h, or an ISO date")
+  .action(async (options: { olderThan: string }) => {
+    const config = await loadCliConfig(globalOptions());
+    const cutoff = parseTimeOption("--older-than", options.olderThan);
+    const store = openCliTraceStore(config);
+    try {
+      const deleted = await store.prune(cutoff);
+      console.log(`Deleted ${deleted} recorded lookup${deleted === 1 ? "" : "s"} from before ${cutoff.toISOString()} (${store.databaseLocation}).`);
+    } finally {
+      await store.close();
+    }
+  });
+
+program
+  .command("trace")
+  .description("show one recorded lookup whole: hints, attempts, rerank, evidence and context pack")
+  .argument("<id>", "the id `lookup-knowledge traces` shows")
+  .option("--json", "print the record as JSON")
+  .action(async (id: string, options: { json?: boolean }) => {
+    const config = await loadCliConfig(globalOptions());
+    const store = openCliTraceStore(config);
+    try {
+      const record = await store.get(id);
+      if (!record) {
+        throw new LookupKnowledgeError({ code: "trace_not_found", message: `No recorded lookup has the id ${JSON.stringify(id)} (in ${store.databaseLocation}).` });
+      }
+      console.log(options.json ? JSON.stringify(record, null, 2) : formatTraceDetails(record));
+    } finally {
+      await store.close();
     }
   });
 
@@ -93,6 +163,10 @@ const hints: Record<string, string> = {
   index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
   different_ingest_root: "Use another data folder (--data <dir>), or `lookup-knowledge ingest --replace <folder>` to replace it.",
   index_locked: "Another `lookup-knowledge ingest` is writing this data folder; wait for it to finish.",
+  trace_not_found: "List the recorded lookups and their ids with `lookup-knowledge traces`.",
+  traces_not_found: "Run `lookup-knowledge query \"...\"` first, or point --data at the data folder you used.",
+  trace_database_unreachable: "Check DATABASE_URL and that the server is up; lookups keep their records in the spool meanwhile.",
+  trace_database_unavailable: "Another process may have the embedded trace database open; try again when it is done.",
 };
 
 try {

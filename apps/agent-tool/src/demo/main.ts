@@ -5,16 +5,22 @@ import { formatLookupResult } from "../format-lookup-result.js";
 import { runDemo } from "./run-demo.js";
 
 // `pnpm start`: ingest examples/knowledge-base into .lookup-knowledge/ at the repository
-// root (once; incremental after), then four lookups through the real lookup_knowledge tool.
+// root (once; incremental after), then four lookups through the real lookup_knowledge tool,
+// each recorded in the data folder's trace store (PostgreSQL when DATABASE_URL is set).
 const repository = fileURLToPath(new URL("../../../../", import.meta.url));
 const knowledgeBase = resolve(process.argv[2] ?? `${repository}examples/knowledge-base`);
 const dataDirectory = resolve(process.argv[3] ?? `${repository}.lookup-knowledge`);
 
-const { ingest, lookups, traces } = await runDemo({ knowledgeBase, dataDirectory });
+const databaseUrl = process.env["DATABASE_URL"]?.trim();
+const { ingest, lookups, traces, traceLocation } = await runDemo({ knowledgeBase, dataDirectory, ...(databaseUrl ? { databaseUrl } : {}) });
 console.log(formatIngestReport(ingest));
 for (const lookup of lookups) {
   console.log(`\n== ${lookup.label}\n${formatLookupResult(lookup.result)}`);
 }
 const first = lookups[0];
 if (first) console.log(`\n== What the model reads for the first lookup\n${first.content}`);
-console.log(`\n${traces.length} tool invocations recorded. Try: pnpm lookup-knowledge query "How long do refunds take?"`);
+console.log(`\n${traces.length} tool invocations recorded in ${traceLocation}.`);
+const data = process.argv[3] ? ` --data ${dataDirectory}` : "";
+console.log(`Try: pnpm lookup-knowledge${data} traces`);
+if (traces[0]) console.log(`     pnpm lookup-knowledge${data} trace ${traces[0].id}`);
+console.log(`     pnpm lookup-knowledge${data} query "How long do refunds take?"`);

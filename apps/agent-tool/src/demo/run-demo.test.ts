@@ -1,10 +1,15 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatLookupResult } from "../format-lookup-result.js";
-import { runDemo } from "./run-demo.js";
+import { demoQuestions, runDemo } from "./run-demo.js";
+
+const cliEntry = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const run = promisify(execFile);
 
 const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
 
@@ -40,8 +45,21 @@ describe("the pnpm start demo over examples/knowledge-base", () => {
     // R11: nothing in the base answers it.
     expect(none).toMatchObject({ found: false, evidenceStatus: "no_evidence" });
 
-    expect(traces).toHaveLength(4);
+    // R27: every demo lookup left a record in the data folder's durable store.
+    expect(traces.map((record) => record.query).sort()).toEqual(demoQuestions.map(([, question]) => question).sort());
     for (const lookup of lookups) expect(formatLookupResult(lookup.result)).toContain(lookup.question.replace("？", "?"));
+  });
+
+  it("R27: after the demo, the real CLI lists its lookups with `traces` and shows one whole with `trace <id>`", async () => {
+    const { DATABASE_URL: _ignored, ...environment } = process.env;
+    const cli = (...args: string[]) => run(process.execPath, [cliEntry, "--data", dataDirectory, ...args], { env: environment });
+    const { stdout } = await cli("traces");
+    for (const [, question] of demoQuestions) expect(stdout).toContain(question.slice(0, 30));
+    const id = /([0-9a-f-]{36})\n/.exec(stdout)?.[1];
+    expect(id).toBeDefined();
+    const details = await cli("trace", id ?? "");
+    expect(details.stdout).toContain(`id           ${id}`);
+    expect(details.stdout).toMatch(/L0 hints\n[\s\S]*Attempts\n[\s\S]*Rerank\n[\s\S]*Evidence\n/);
   });
 
   it("is incremental: a second run writes nothing and answers the same", async () => {

@@ -1,9 +1,9 @@
 import type { LookupResult } from "@lookup-knowledge/core";
 import type { IngestReport } from "@lookup-knowledge/ingest";
-import { createInMemoryTraceStore, type ToolInvocationRecord } from "@lookup-knowledge/trace-store";
+import { createDurableTraceStore, type StoredToolInvocation } from "@lookup-knowledge/trace-store";
 import { createLookupKnowledgeTool } from "../create-lookup-knowledge-tool.js";
 import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
-import { openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
+import { openLocalKnowledgeBase, tracesDirectory } from "../open-local-knowledge-base.js";
 
 export interface DemoLookup {
   label: string;
@@ -26,26 +26,39 @@ export const demoQuestions = [
 /**
  * The demo of `pnpm start`: ingests a Markdown folder into the embedded index in
  * `dataDirectory` (incrementally: a second run writes nothing), then runs the demo
- * questions through the real `lookup_knowledge` tool.
+ * questions through the real `lookup_knowledge` tool. Every lookup leaves a record in the
+ * durable trace store of the data folder (embedded, or PostgreSQL with `databaseUrl`);
+ * `traces` are this run's, newest first, as `lookup-knowledge traces` lists them.
  */
-export async function runDemo(input: { knowledgeBase: string; dataDirectory: string }): Promise<{
+export async function runDemo(input: { knowledgeBase: string; dataDirectory: string; databaseUrl?: string }): Promise<{
   ingest: IngestReport;
   lookups: DemoLookup[];
-  traces: ToolInvocationRecord[];
+  traces: StoredToolInvocation[];
+  traceLocation: string;
 }> {
   const ingest = await ingestIntoLocalIndex({ root: input.knowledgeBase, dataDirectory: input.dataDirectory });
 
-  const traceStore = createInMemoryTraceStore();
-  const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory: input.dataDirectory, traceStore });
-  const lookupKnowledge = createLookupKnowledgeTool(knowledgeBase.retriever);
+  const traceStore = createDurableTraceStore({
+    directory: tracesDirectory(input.dataDirectory),
+    ...(input.databaseUrl ? { databaseUrl: input.databaseUrl } : {}),
+  });
+  const started = new Date();
   const lookups: DemoLookup[] = [];
+  let traces: StoredToolInvocation[];
   try {
-    for (const [index, [label, question]] of demoQuestions.entries()) {
-      const message = await lookupKnowledge.invoke({ type: "tool_call", id: `demo-${index}`, name: "lookup_knowledge", args: { query: question } });
-      lookups.push({ label, question, content: String(message.content), result: message.artifact as LookupResult });
+    const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory: input.dataDirectory, traceStore });
+    const lookupKnowledge = createLookupKnowledgeTool(knowledgeBase.retriever);
+    try {
+      for (const [index, [label, question]] of demoQuestions.entries()) {
+        const message = await lookupKnowledge.invoke({ type: "tool_call", id: `demo-${index}`, name: "lookup_knowledge", args: { query: question } });
+        lookups.push({ label, question, content: String(message.content), result: message.artifact as LookupResult });
+      }
+    } finally {
+      await knowledgeBase.close(); // flushes the spooled records into the database
     }
+    traces = await traceStore.list({ since: started, limit: demoQuestions.length });
   } finally {
-    await knowledgeBase.close();
+    await traceStore.close();
   }
-  return { ingest, lookups, traces: traceStore.list() };
+  return { ingest, lookups, traces, traceLocation: traceStore.databaseLocation };
 }

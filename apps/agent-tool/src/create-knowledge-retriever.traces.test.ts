@@ -1,0 +1,82 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LookupKnowledgeError } from "@lookup-knowledge/core";
+import { createL0Index } from "@lookup-knowledge/l0-hints";
+import { createInMemorySearchPort } from "@lookup-knowledge/search-port/testing";
+import { createDurableTraceStore, openTraceDatabase, type TraceStore } from "@lookup-knowledge/trace-store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKnowledgeRetriever } from "./create-knowledge-retriever.js";
+
+const searchPort = createInMemorySearchPort([
+  {
+    id: "refunds#chunk-0",
+    content: "Billing Admins can refund a paid invoice within thirty days.",
+    metadata: { docId: "refunds", chunkIndex: 0, source: "billing/refunds.md", category: "billing" },
+  },
+]);
+const l0Index = createL0Index([{ id: "refunds", source: "billing/refunds.md", title: "Refunds", keywords: ["refund"], domain: "billing" }]);
+
+describe("the retriever with the durable trace store (embedded PGlite)", () => {
+  let root: string;
+  let databaseDirectory: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "retriever-traces-"));
+    databaseDirectory = join(root, "database");
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("R29: the database unavailable during 1,000 lookups: none fails, and all 1,000 records are there afterwards, once", async () => {
+    const errors: LookupKnowledgeError[] = [];
+    const traceStore = createDurableTraceStore({
+      directory: join(root, "traces"),
+      databaseDirectory,
+      flushIntervalMs: 5,
+      lockWaitMs: 10,
+      idleCloseMs: 0,
+      onError: (error) => errors.push(error),
+    });
+    const retriever = createKnowledgeRetriever({ searchPort, l0Index, traceStore, onTraceError: (error) => errors.push(error) });
+    // Another process has the embedded database open: this one cannot use it.
+    const holder = await openTraceDatabase({ directory: databaseDirectory });
+    let failed = 0;
+    try {
+      for (let index = 0; index < 1000; index += 1) {
+        const result = await retriever.lookup(index % 2 === 0 ? `How do I refund invoice ${index}?` : `Unrelated question ${index}`).catch(() => undefined);
+        if (result === undefined) failed += 1;
+      }
+      await retriever.flushTraces(); // the flush fails: reported, not thrown
+      expect(errors.some((error) => error.code === "trace_database_unavailable")).toBe(true);
+    } finally {
+      await holder.close();
+    }
+    expect(failed).toBe(0);
+    await retriever.close(); // flushes into the database, now that it is back
+    const since = new Date(Date.now() - 3_600_000);
+    const records = await traceStore.list({ since, limit: 5000 });
+    expect(records).toHaveLength(1000);
+    expect(new Set(records.map((record) => record.id)).size).toBe(1000);
+    expect(records.filter((record) => record.found)).toHaveLength(500);
+    await traceStore.close();
+  });
+
+  it("R29: close() calls the store's flush, and a flush that fails is reported, never thrown", async () => {
+    const reported: LookupKnowledgeError[] = [];
+    let flushes = 0;
+    const traceStore: TraceStore = {
+      record: async () => undefined,
+      flush: async () => {
+        flushes += 1;
+        throw new Error("the database went away");
+      },
+    };
+    const retriever = createKnowledgeRetriever({ searchPort, traceStore, onTraceError: (error) => reported.push(error) });
+    await retriever.lookup("refund");
+    await expect(retriever.close()).resolves.toBeUndefined();
+    expect(flushes).toBe(1);
+    expect(reported.map((error) => error.code)).toEqual(["trace_flush_failed"]);
+    expect(reported[0]?.message).toMatch(/the database went away/);
+  });
+});
