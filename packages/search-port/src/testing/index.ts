@@ -3,6 +3,13 @@ export { createScriptedSearchPort } from "./create-scripted-search-port.js";
 export { describePortConformance } from "./describe-port-conformance.js";
 export type { InMemoryRecord } from "./in-memory-record.js";
 export type { InMemorySearchPort } from "./in-memory-search-port.js";
+export type {
+  PineconeTestFault,
+  PineconeTestMetric,
+  PineconeTestRequest,
+  PineconeTestServer,
+  PineconeTestServerOptions,
+} from "./pinecone-test-server.js";
 export {
   portConformanceFilterCases,
   portConformanceProbe,
@@ -17,5 +24,6 @@ export type {
   PortConformanceOptions,
   PortConformanceSubject,
 } from "./port-conformance-subject.js";
+export { startPineconeTestServer } from "./start-pinecone-test-server.js";
 export type { ScriptedAnswer } from "./scripted-answer.js";
 export type { ScriptedSearchPort } from "./scripted-search-port.js";
