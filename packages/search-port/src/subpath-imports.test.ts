@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const sourceRoot = dirname(fileURLToPath(import.meta.url));
+
+/** The packages a module loads at run time: value imports (not `import type`), followed through relative imports. */
+function runtimeImports(entry: string): { packages: Set<string>; files: Set<string> } {
+  const packages = new Set<string>();
+  const files = new Set<string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    files.add(file);
+    const source = readFileSync(file, "utf8");
+    for (const match of source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+"([^"]+)";/gms)) {
+      const specifier = match[1] as string;
+      if (specifier.startsWith(".")) visit(join(dirname(file), specifier.replace(/\.js$/, ".ts")));
+      else packages.add(specifier);
+    }
+  };
+  visit(join(sourceRoot, entry));
+  return { packages, files };
+}
+
+describe("subpath imports", () => {
+  it("R13: the port itself loads no vendor SDK: no Pinecone, no LangChain", () => {
+    const { packages } = runtimeImports("index.ts");
+    expect([...packages].filter((name) => name.includes("pinecone") || name.includes("langchain"))).toEqual([]);
+  });
+
+  it("R13: ./testing (conformance suite, test ports, Pinecone test server) loads no SDK and no test framework", () => {
+    const { packages } = runtimeImports("testing/index.ts");
+    expect([...packages]).toEqual(expect.arrayContaining(["node:http", "node:assert/strict", "zod"]));
+    expect([...packages].filter((name) => /pinecone|langchain|vitest|jest/.test(name))).toEqual([]);
+  });
+
+  it("R13: ./pinecone and ./langchain take SDK types only; ./langchain loads nothing of @langchain/community", () => {
+    for (const entry of ["pinecone/index.ts", "langchain/index.ts"]) {
+      const { packages, files } = runtimeImports(entry);
+      expect([...packages], entry).toContain("@lookup-knowledge/core");
+      expect([...packages].filter((name) => name.startsWith("@pinecone-database") || name.startsWith("@langchain")), entry).toEqual([]);
+      expect([...files].map((file) => relative(sourceRoot, file)).filter((file) => file.startsWith("local/") && file !== "local/tokenize.ts" && file !== "local/stop-words.ts")).toEqual([]);
+    }
+  });
+});
