@@ -354,6 +354,7 @@ describe("createPineconeSearchPort options", () => {
     refused({ integrated: true, metric: "cosine" }, "integrated.textField");
     refused({ embeddings, metric: "cosine", hybrid: true }, "hybrid");
     refused({ embeddings, metric: "dotproduct", hybrid: { lexicalWeight: 2 } }, "hybrid.lexicalWeight");
+    refused({ embeddings, metric: "dotproduct", hybrid: { lexicalWeight: 1 } }, "hybrid.lexicalWeight");
     refused({ embeddings, metric: "cosine", batchSize: 5000 }, "batchSize");
     refused({ integrated: { textField: "t" }, metric: "cosine", batchSize: 100 }, "batchSize");
     refused({ embeddings, metric: "cosine", maxRetries: -1 }, "maxRetries");

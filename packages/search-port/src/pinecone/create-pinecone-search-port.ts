@@ -404,8 +404,12 @@ function resolveSettings(options: PineconeSearchPortOptions): Settings {
     }
     if (typeof options.hybrid === "object" && options.hybrid !== null && options.hybrid.lexicalWeight !== undefined) {
       lexicalWeight = options.hybrid.lexicalWeight;
-      if (typeof lexicalWeight !== "number" || !(lexicalWeight >= 0 && lexicalWeight <= 1)) {
-        throw new ConfigurationError({ key: "hybrid.lexicalWeight", value: lexicalWeight, reason: "expected a number in 0..1" });
+      if (typeof lexicalWeight !== "number" || !(lexicalWeight >= 0 && lexicalWeight < 1)) {
+        throw new ConfigurationError({
+          key: "hybrid.lexicalWeight",
+          value: lexicalWeight,
+          reason: "expected a number from 0 up to, not including, 1 (the dense share of a query may not vanish)",
+        });
       }
     } else if (options.hybrid !== true && (typeof options.hybrid !== "object" || options.hybrid === null)) {
       throw new ConfigurationError({ key: "hybrid", value: options.hybrid, reason: "expected true, false or { lexicalWeight }" });

@@ -35,8 +35,8 @@ export interface PineconeSearchPortOptions {
   indexDescription?: unknown;
   /**
    * Sparse-dense hybrid search (dense mode on a `dotproduct` index only): records and queries
-   * also carry lexical sparse values (`lexicalSparseValues`). `lexicalWeight` (0..1, default
-   * 0.3) is the lexical share of the score; the dense share is the rest.
+   * also carry lexical sparse values (`lexicalSparseValues`). `lexicalWeight` (0 to below 1,
+   * default 0.3) is the lexical share of the score; the dense share is the rest.
    */
   hybrid?: boolean | { lexicalWeight?: number };
   /** The metadata key that holds a chunk's text in dense and hybrid modes (default `"text"`, as LangChain's PineconeStore). */
