@@ -26,7 +26,7 @@ function runtimeImports(entry: string): { packages: Set<string>; files: Set<stri
 describe("subpath imports", () => {
   it("R13: the port itself loads no vendor SDK: no Pinecone, no LangChain", () => {
     const { packages } = runtimeImports("index.ts");
-    expect([...packages].filter((name) => name.includes("pinecone") || name.includes("langchain"))).toEqual([]);
+    expect([...packages].filter((name) => name.includes("pinecone") || name.includes("langchain") || name.includes("libsql"))).toEqual([]);
   });
 
   it("R13: ./testing (conformance suite, test ports, Pinecone test server) loads no SDK and no test framework", () => {
@@ -35,11 +35,11 @@ describe("subpath imports", () => {
     expect([...packages].filter((name) => /pinecone|langchain|vitest|jest/.test(name))).toEqual([]);
   });
 
-  it("R13: ./pinecone and ./langchain take SDK types only; ./langchain loads nothing of @langchain/community", () => {
-    for (const entry of ["pinecone/index.ts", "langchain/index.ts"]) {
+  it("R13: ./pinecone, ./langchain and ./libsql take SDK types only (the clients are loaded when a connection is opened); ./langchain loads nothing of @langchain/community", () => {
+    for (const entry of ["pinecone/index.ts", "langchain/index.ts", "libsql/index.ts"]) {
       const { packages, files } = runtimeImports(entry);
       expect([...packages], entry).toContain("@lookup-knowledge/core");
-      expect([...packages].filter((name) => name.startsWith("@pinecone-database") || name.startsWith("@langchain")), entry).toEqual([]);
+      expect([...packages].filter((name) => name.startsWith("@pinecone-database") || name.startsWith("@langchain") || name.startsWith("@libsql")), entry).toEqual([]);
       expect([...files].map((file) => relative(sourceRoot, file)).filter((file) => file.startsWith("local/") && file !== "local/tokenize.ts" && file !== "local/stop-words.ts")).toEqual([]);
     }
   });

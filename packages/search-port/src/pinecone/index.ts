@@ -1,3 +1,5 @@
+export { connectPineconeSearchPort } from "./connect-pinecone-search-port.js";
+export type { PineconeConnectionOptions } from "./connect-pinecone-search-port.js";
 export { createPineconeSearchPort } from "./create-pinecone-search-port.js";
 export { lexicalSparseValues } from "./lexical-sparse-values.js";
 export type { SparseValues } from "./lexical-sparse-values.js";

@@ -1,0 +1,84 @@
+import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { importPeer } from "../internal/import-peer.js";
+import { createVectorStoreSearchPort } from "../langchain/create-vector-store-search-port.js";
+import type { VectorStoreSearchPort } from "../langchain/vector-store-search-port.js";
+import { VectorStorePortError } from "../langchain/vector-store-port-error.js";
+
+export interface LibsqlSearchPortOptions {
+  /** `file:knowledge.db` (a local file), `:memory:`, or a `libsql://` URL of a remote database. */
+  url: string;
+  /** For a remote database; read it from the environment in your code. */
+  authToken?: string;
+  /** Embeds records and queries: any LangChain `Embeddings`. */
+  embeddings: EmbeddingsInterface;
+  /** The table of chunks (default `"vectors"`); created when missing. A plain identifier. */
+  table?: string;
+}
+
+/** A port over a libSQL table through LangChain's `LibSQLVectorStore`; `close` closes the database. */
+export interface LibsqlSearchPort extends VectorStoreSearchPort {
+  close(): Promise<void>;
+}
+
+const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Opens (and creates when missing) a table of chunks in a libSQL database and returns a
+ * `KnowledgeSearchPort` and `KnowledgeWriter` over it: `createVectorStoreSearchPort` over
+ * `LibSQLVectorStore` (`@langchain/community` and `@libsql/client`, optional peers loaded
+ * only now), whose profile filters in SQL and searches
+ * exactly. The table's vector column is sized for `embeddings` (one `embedQuery` call finds
+ * the dimension); a table made for another dimension is refused with an error naming both.
+ */
+export async function openLibsqlSearchPort(options: LibsqlSearchPortOptions): Promise<LibsqlSearchPort> {
+  if (typeof options?.url !== "string" || options.url.trim() === "") {
+    throw new ConfigurationError({ key: "url", value: options?.url, reason: "expected a libSQL URL such as file:knowledge.db" });
+  }
+  const table = options.table ?? "vectors";
+  if (typeof table !== "string" || !identifier.test(table)) {
+    throw new ConfigurationError({ key: "table", value: table, reason: "expected a plain SQL identifier (letters, digits, _)" });
+  }
+  const { embeddings } = options;
+  if (typeof embeddings?.embedQuery !== "function" || typeof embeddings.embedDocuments !== "function") {
+    throw new ConfigurationError({ key: "embeddings", value: embeddings, reason: "expected a LangChain Embeddings (embedQuery and embedDocuments)" });
+  }
+  const { createClient } = await importPeer(() => import("@libsql/client"), "@libsql/client@^0.17.0");
+  const { LibSQLVectorStore } = await importPeer(
+    () => import("@langchain/community/vectorstores/libsql"),
+    "@langchain/community@^1.1.29",
+  );
+  const dimension = (await embeddings.embedQuery("dimension")).length;
+  const db = createClient({ url: options.url, ...(options.authToken === undefined ? {} : { authToken: options.authToken }) });
+  try {
+    await db.batch(
+      [
+        `CREATE TABLE IF NOT EXISTS ${table} (content TEXT, metadata TEXT, embedding F32_BLOB(${dimension}))`,
+        `CREATE INDEX IF NOT EXISTS idx_${table}_embedding ON ${table} (libsql_vector_idx(embedding))`,
+      ],
+      "write",
+    );
+    const columns = await db.execute(`SELECT type FROM pragma_table_info('${table}') WHERE name = 'embedding'`);
+    const declared = String(columns.rows[0]?.type ?? "");
+    if (declared.toUpperCase() !== `F32_BLOB(${dimension})`) {
+      throw new VectorStorePortError({
+        code: "vector_store_failed",
+        store: "libsql",
+        operation: "open",
+        message: `The libSQL table ${table} holds vectors of type ${declared || "(none)"}, but the embeddings give ${dimension} dimensions (F32_BLOB(${dimension})); use another table or the embedder it was made with`,
+      });
+    }
+  } catch (error) {
+    db.close();
+    if (VectorStorePortError.isInstance(error)) throw error;
+    throw new VectorStorePortError({
+      code: "vector_store_failed",
+      store: "libsql",
+      operation: "open",
+      message: `The libSQL database ${options.url} could not be opened: ${errorMessage(error)}`,
+      cause: error,
+    });
+  }
+  const port = createVectorStoreSearchPort({ vectorStore: new LibSQLVectorStore(embeddings, { db, table, column: "embedding" }) });
+  return { ...port, close: async () => db.close() };
+}
