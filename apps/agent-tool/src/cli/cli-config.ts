@@ -4,6 +4,7 @@ import { ConfigurationError, resolveRagConfig, type FlatRagConfig, type RagConfi
 import type { IngestOptions } from "@lookup-knowledge/ingest";
 import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store";
 import { z } from "zod";
+import { parseStoreSettings, type StoreSettings } from "../store-settings.js";
 
 /** The file the CLI reads its settings from, in the working folder unless `--config` says otherwise. */
 export const defaultConfigFile = "lookup-knowledge.config.json";
@@ -18,6 +19,8 @@ export interface CliConfig {
   ingest: IngestOptions;
   /** How tool invocations are traced: `traces.store-query` and `traces.query-hash-key`. */
   traces: { queryStorage: QueryStorage; queryHashKey?: string };
+  /** The store of the chunks: the config file's `store`, with the command-line flags over it. */
+  store: StoreSettings;
   /** The file the settings came from, when there was one. */
   file?: string;
 }
@@ -37,6 +40,7 @@ const ingestSchema = z.strictObject({
 });
 const fileSchema = z.looseObject({
   data: z.string().min(1).optional(),
+  store: z.unknown().optional(),
   ingest: ingestSchema.optional(),
 });
 
@@ -45,7 +49,21 @@ const fileSchema = z.looseObject({
  * `traces.store-query` (`text` or `hash`), `traces.query-hash-key` and flat `rag.*` keys. A missing default file is fine; a missing file that was asked for,
  * bad JSON, an unknown key or a bad value is refused with an error naming the file and key.
  */
-export async function loadCliConfig(input: { configFile?: string; dataDirectory?: string; cwd?: string }): Promise<CliConfig> {
+/** The store flags of the command line: `--store`, `--index`, `--namespace`, `--host`, `--store-url`. */
+export interface StoreFlags {
+  kind?: string;
+  index?: string;
+  namespace?: string;
+  host?: string;
+  url?: string;
+}
+
+export async function loadCliConfig(input: {
+  configFile?: string;
+  dataDirectory?: string;
+  cwd?: string;
+  store?: StoreFlags;
+}): Promise<CliConfig> {
   const cwd = input.cwd ?? process.cwd();
   const file = resolve(cwd, input.configFile ?? defaultConfigFile);
   let text: string | undefined;
@@ -70,7 +88,8 @@ export async function loadCliConfig(input: { configFile?: string; dataDirectory?
     const key = issue?.path.join(".") || "config";
     throw new ConfigurationError({ key, value: file, reason: `${issue?.message ?? "invalid"} (in ${file})` });
   }
-  const { data, ingest, ...rest } = parsed.data;
+  const { data, ingest, store: fileStore, ...rest } = parsed.data;
+  const store = resolveStore(fileStore, input.store, text !== undefined ? file : undefined);
   const traces: CliConfig["traces"] = { queryStorage: resolveQueryStorage(rest[storeQueryKey], storeQueryKey) };
   const hashKey = rest[queryHashKeyKey];
   if (hashKey !== undefined) {
@@ -96,8 +115,21 @@ export async function loadCliConfig(input: { configFile?: string; dataDirectory?
     ragKeys,
     ingest: stripUndefined(ingest ?? {}),
     traces,
+    store,
     ...(text !== undefined ? { file } : {}),
   };
+}
+
+/** The file's `store` with the flags laid over it; a `--store` of another kind starts afresh. */
+function resolveStore(fileStore: unknown, flags: StoreFlags | undefined, file: string | undefined): StoreSettings {
+  const given = Object.entries(flags ?? {}).filter(([, value]) => value !== undefined);
+  if (given.length === 0) return parseStoreSettings(fileStore, file ?? "the settings");
+  const fileObject = typeof fileStore === "object" && fileStore !== null ? (fileStore as Record<string, unknown>) : undefined;
+  const kind = flags?.kind ?? (fileObject?.["kind"] as string | undefined) ?? "local";
+  const base: Record<string, unknown> = fileObject !== undefined && fileObject["kind"] === kind ? { ...fileObject } : { kind };
+  const { index, namespace, host, url } = flags ?? {};
+  Object.assign(base, stripUndefined({ index, namespace, host, url }));
+  return parseStoreSettings(base, file === undefined ? "the command-line store options" : `${file} and the command-line store options`);
 }
 
 function stripUndefined<T extends object>(value: T): T {

@@ -1,18 +1,19 @@
 import { resolve } from "node:path";
 import type { IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import cliProgress from "cli-progress";
-import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
+import { ingestIntoStore } from "../open-knowledge-base.js";
 import type { CliConfig } from "./cli-config.js";
 
 /**
- * `lookup-knowledge ingest <dir>`: ingests a folder of Markdown into the embedded index,
+ * `lookup-knowledge ingest <dir>`: ingests a folder of Markdown into the configured store
+ * (the embedded index by default),
  * incrementally, with a progress bar on a terminal, and prints a summary.
  */
 export async function runIngestCommand(
   folder: string,
   config: CliConfig,
   output: { progress: boolean; replace?: boolean },
-): Promise<IngestReport> {
+): Promise<IngestReport & { store: string }> {
   const root = resolve(folder);
   const bar = output.progress
     ? new cliProgress.SingleBar(
@@ -40,9 +41,10 @@ export async function runIngestCommand(
     }
   };
   try {
-    return await ingestIntoLocalIndex({
+    return await ingestIntoStore({
       root,
       dataDirectory: config.dataDirectory,
+      store: config.store,
       options: config.ingest,
       onProgress,
       ...(output.replace ? { replace: true } : {}),
@@ -53,11 +55,11 @@ export async function runIngestCommand(
 }
 
 /** The readable summary of an ingest run. */
-export function formatIngestReport(report: IngestReport): string {
+export function formatIngestReport(report: IngestReport & { store?: string }): string {
   const seconds = report.durationMs / 1000;
   const rate = seconds > 0 ? Math.round(report.chunksWritten / seconds) : 0;
   const lines = [
-    `Ingested ${report.root}`,
+    `Ingested ${report.root}${report.store ? ` into the ${report.store}` : ""}`,
     `  files      ${report.files} scanned: ${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed, ${report.failed.length} skipped`,
     `  chunks     ${report.chunksWritten} written in ${seconds.toFixed(1)} s (${rate} chunks/s)`,
     `  documents  ${report.entries.length} in the knowledge base`,

@@ -2,8 +2,9 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { Command, Option } from "commander";
 import { formatLookupResult } from "../format-lookup-result.js";
-import { openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
-import { loadCliConfig } from "./cli-config.js";
+import { openKnowledgeBase } from "../open-knowledge-base.js";
+import { storeKinds } from "../store-settings.js";
+import { loadCliConfig, type StoreFlags } from "./cli-config.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
@@ -12,6 +13,11 @@ import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceSt
 interface GlobalOptions {
   config?: string;
   data?: string;
+  store?: string;
+  index?: string;
+  namespace?: string;
+  host?: string;
+  storeUrl?: string;
 }
 
 const program = new Command()
@@ -19,6 +25,11 @@ const program = new Command()
   .description("Ingest a folder of Markdown and look knowledge up in it, with sources and reasons. No server, no keys.")
   .option("-c, --config <file>", "settings file (default: lookup-knowledge.config.json in this folder)")
   .option("-d, --data <dir>", "data folder for the index and manifests (default: .lookup-knowledge)")
+  .addOption(new Option("--store <kind>", "where the chunks are stored (default: local)").choices([...storeKinds]))
+  .option("--index <name>", "Pinecone: the index name (the key comes from PINECONE_API_KEY)")
+  .option("--namespace <name>", "Pinecone: the namespace")
+  .option("--host <url>", "Pinecone: the index host, instead of its name (give store.metric in the config file)")
+  .option("--store-url <url>", "libSQL: the database URL, e.g. file:knowledge.db (a remote token comes from LIBSQL_AUTH_TOKEN)")
   .showHelpAfterError();
 
 program
@@ -52,7 +63,7 @@ program
     // The lookup only appends its trace to the spool; `traces` moves it into the database.
     const traceStore = openCliTraceSpool(config);
     try {
-      const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory: config.dataDirectory, config: config.ragKeys, traceStore });
+      const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, traceStore });
       try {
         const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
         console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result));
@@ -131,27 +142,42 @@ program
   .description("what the knowledge base holds")
   .action(async () => {
     const config = await loadCliConfig(globalOptions());
-    const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory: config.dataDirectory });
+    const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store });
     try {
-      const stats = knowledgeBase.searchPort.stats();
-      const lines = [
-        `data folder  ${config.dataDirectory}`,
-        `documents    ${stats.documents}`,
-        `chunks       ${stats.chunks}`,
-        `L0 entries   ${knowledgeBase.l0Index.size}`,
-        `embedder     ${stats.embedder ? `${stats.embedder.id}@${stats.embedder.version} (${stats.embedder.dimension} dimensions)` : "none (lexical only)"}`,
-        `on disk      ${(stats.bytesOnDisk / 1024 / 1024).toFixed(1)} MB`,
-        `last commit  ${stats.lastCommit ?? "never"}`,
-      ];
+      const local = knowledgeBase.store.localIndex?.stats();
+      const lines = [`data folder  ${config.dataDirectory}`, `store        ${knowledgeBase.store.description}`];
+      if (local) {
+        lines.push(
+          `documents    ${local.documents}`,
+          `chunks       ${local.chunks}`,
+          `L0 entries   ${knowledgeBase.l0Index.size}`,
+          `embedder     ${local.embedder ? `${local.embedder.id}@${local.embedder.version} (${local.embedder.dimension} dimensions)` : "none (lexical only)"}`,
+          `on disk      ${(local.bytesOnDisk / 1024 / 1024).toFixed(1)} MB`,
+          `last commit  ${local.lastCommit ?? "never"}`,
+        );
+      } else {
+        lines.push(`documents    ${knowledgeBase.documents} (recorded by the last ingest into this store)`, `L0 entries   ${knowledgeBase.l0Index.size}`);
+      }
       console.log(lines.join("\n"));
     } finally {
       await knowledgeBase.close();
     }
   });
 
-function globalOptions(): { configFile?: string; dataDirectory?: string } {
+function globalOptions(): { configFile?: string; dataDirectory?: string; store?: StoreFlags } {
   const options = program.opts<GlobalOptions>();
-  return { ...(options.config ? { configFile: options.config } : {}), ...(options.data ? { dataDirectory: options.data } : {}) };
+  const store: StoreFlags = {
+    ...(options.store ? { kind: options.store } : {}),
+    ...(options.index ? { index: options.index } : {}),
+    ...(options.namespace ? { namespace: options.namespace } : {}),
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.storeUrl ? { url: options.storeUrl } : {}),
+  };
+  return {
+    ...(options.config ? { configFile: options.config } : {}),
+    ...(options.data ? { dataDirectory: options.data } : {}),
+    ...(Object.keys(store).length > 0 ? { store } : {}),
+  };
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -166,6 +192,8 @@ const hints: Record<string, string> = {
   trace_not_found: "List the recorded lookups and their ids with `lookup-knowledge traces`.",
   traces_not_found: "Run `lookup-knowledge query \"...\"` first, or point --data at the data folder you used.",
   trace_database_unreachable: "Check DATABASE_URL and that the server is up; lookups keep their records in the spool meanwhile.",
+  pinecone_rejected: "Check PINECONE_API_KEY, the index name or host, and that the index's dimension matches the embedder (356 for the offline one).",
+  pinecone_unavailable: "Pinecone did not answer in time on any attempt; try again later.",
   trace_database_unavailable: "Another process may have the embedded trace database open; try again when it is done.",
 };
 

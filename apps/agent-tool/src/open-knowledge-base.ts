@@ -1,0 +1,102 @@
+import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
+import { ingestFolder, readIngestManifest, type IngestOptions, type IngestProgress, type IngestReport } from "@lookup-knowledge/ingest";
+import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
+import type { TraceStore } from "@lookup-knowledge/trace-store";
+import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
+import { ingestIntoLocalIndex } from "./ingest-into-local-index.js";
+import { openSearchStore, type OpenedStore } from "./open-search-store.js";
+import type { StoreSettings } from "./store-settings.js";
+
+export interface KnowledgeBase {
+  retriever: KnowledgeRetriever;
+  store: OpenedStore;
+  l0Index: L0Index;
+  /** How many documents the last ingest into this store recorded. */
+  documents: number;
+  /** Flushes traces and closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a knowledge base for lookups on any store (R13): the store the settings name (the
+ * local index when there are none), the L0 index of the documents the last ingest into that
+ * store recorded, and a retriever over both.
+ */
+export async function openKnowledgeBase(options: {
+  dataDirectory: string;
+  store?: StoreSettings;
+  config?: RagConfigInput | FlatRagConfig;
+  traceStore?: TraceStore;
+  environment?: NodeJS.ProcessEnv;
+}): Promise<KnowledgeBase> {
+  const store = await openSearchStore(options.store ?? { kind: "local" }, {
+    dataDirectory: options.dataDirectory,
+    mode: "read",
+    ...(options.environment ? { environment: options.environment } : {}),
+  });
+  try {
+    const manifest = await readIngestManifest(store.stateDirectory);
+    const entries = manifest ? Object.values(manifest.documents).map((document) => document.entry) : [];
+    const l0Index = createL0Index(entries);
+    const retriever = createKnowledgeRetriever({
+      searchPort: store.port,
+      l0Index,
+      ...(options.traceStore ? { traceStore: options.traceStore } : {}),
+      ...(options.config ? { config: options.config } : {}),
+    });
+    return {
+      retriever,
+      store,
+      l0Index,
+      documents: entries.length,
+      async close() {
+        try {
+          await retriever.close();
+        } finally {
+          await store.close();
+        }
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/**
+ * Ingests a Markdown folder into any store, incrementally (R13). The local index keeps its
+ * manifest in the data folder (`ingestIntoLocalIndex`); another store keeps its own in
+ * `<data>/stores/<store>`, so switching stores writes every document to the new one.
+ */
+export async function ingestIntoStore(input: {
+  root: string;
+  dataDirectory: string;
+  store?: StoreSettings;
+  options?: IngestOptions;
+  replace?: boolean;
+  onProgress?: (progress: IngestProgress) => void;
+  signal?: AbortSignal;
+  environment?: NodeJS.ProcessEnv;
+}): Promise<IngestReport & { store: string }> {
+  const settings = input.store ?? { kind: "local" };
+  const common = {
+    root: input.root,
+    ...(input.options ? { options: input.options } : {}),
+    ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.replace ? { replace: true } : {}),
+  };
+  if (settings.kind === "local") {
+    return { ...(await ingestIntoLocalIndex({ ...common, dataDirectory: input.dataDirectory })), store: "local index" };
+  }
+  const store = await openSearchStore(settings, {
+    dataDirectory: input.dataDirectory,
+    mode: "write",
+    ...(input.environment ? { environment: input.environment } : {}),
+  });
+  try {
+    return { ...(await ingestFolder({ ...common, dataDirectory: store.stateDirectory, writer: store.port })), store: store.description };
+  } finally {
+    await store.close();
+  }
+}

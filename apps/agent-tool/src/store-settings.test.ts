@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { loadCliConfig } from "./cli/cli-config.js";
+import { describeStore, parseStoreSettings } from "./store-settings.js";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+describe("parseStoreSettings", () => {
+  it("R13: is the local index without settings, and reads Pinecone and libSQL settings", () => {
+    expect(parseStoreSettings(undefined, "test")).toEqual({ kind: "local" });
+    expect(parseStoreSettings({ kind: "pinecone", index: "handbook", namespace: "support", mode: "hybrid" }, "test")).toEqual({
+      kind: "pinecone",
+      index: "handbook",
+      namespace: "support",
+      mode: "hybrid",
+    });
+    expect(parseStoreSettings({ kind: "libsql", url: "file:kb.db" }, "test")).toEqual({ kind: "libsql", url: "file:kb.db" });
+  });
+
+  it.each([
+    [{ kind: "chroma" }, "store.kind", /expected kind "local", "pinecone", "libsql", got "chroma"/],
+    [{ kind: "pinecone" }, "store.index", /index name/],
+    [{ kind: "pinecone", index: "x", metric: "manhattan" }, "store.metric", /./],
+    [{ kind: "pinecone", index: "x", host: "ftp://x" }, "store.host", /http/],
+    [{ kind: "libsql" }, "store.url", /./],
+    [{ kind: "libsql", url: "file:x.db", table: "x; drop" }, "store.table", /./],
+    [{ kind: "local", index: "x" }, "store.index", /not a setting of a "local" store/],
+    [{ kind: "pinecone", index: "x", apiKey: "pc-secret" }, "store.apiKey", /environment only/],
+    [{ kind: "libsql", url: "libsql://db.example", authToken: "token" }, "store.authToken", /environment only/],
+  ])("refuses %j with an error naming %s", (raw, key, reason) => {
+    let caught: unknown;
+    try {
+      parseStoreSettings(raw, "settings.json");
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ key });
+    expect(String((caught as Error).message)).toMatch(reason);
+    expect(String((caught as Error).message)).toMatch(/settings\.json/);
+    expect(String((caught as Error).message)).not.toMatch(/pc-secret|token"/);
+  });
+
+  it("describes a store without its secrets", () => {
+    expect(describeStore({ kind: "libsql", url: "libsql://user:pass@db.example.io?authToken=abc" })).toBe("libsql libsql://***@db.example.io?***, table vectors");
+    expect(describeStore({ kind: "pinecone", host: "https://handbook-x.svc.pinecone.io" })).toBe("pinecone host https://handbook-x.svc.pinecone.io, namespace (default)");
+  });
+});
+
+describe("loadCliConfig store", () => {
+  it("R13: lays the command-line flags over the file's store, and a --store of another kind starts afresh", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "lookup-knowledge-store-config-"));
+    await writeFile(join(cwd, "lookup-knowledge.config.json"), JSON.stringify({ store: { kind: "pinecone", index: "handbook", metric: "cosine" } }));
+    expect((await loadCliConfig({ cwd })).store).toEqual({ kind: "pinecone", index: "handbook", metric: "cosine" });
+    expect((await loadCliConfig({ cwd, store: { namespace: "support" } })).store).toEqual({
+      kind: "pinecone",
+      index: "handbook",
+      metric: "cosine",
+      namespace: "support",
+    });
+    expect((await loadCliConfig({ cwd, store: { kind: "libsql", url: "file:kb.db" } })).store).toEqual({ kind: "libsql", url: "file:kb.db" });
+    expect((await loadCliConfig({ cwd, store: { kind: "local" } })).store).toEqual({ kind: "local" });
+    await rm(cwd, { recursive: true, force: true });
+  });
+});
