@@ -6,7 +6,7 @@ import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
 import type { SearchRequest } from "../search-request.js";
-import { validateMetadataFilter } from "../validate-metadata-filter.js";
+import { readSearchRequest } from "../internal/read-search-request.js";
 import { normalizeVectorStoreScore } from "./normalize-vector-store-score.js";
 import { VectorStorePortError } from "./vector-store-port-error.js";
 import type { VectorStoreProfile } from "./vector-store-profile.js";
@@ -93,12 +93,10 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
   async function search(request: SearchRequest): Promise<SearchHit[]> {
     const signal = request.signal;
     throwIfAborted(signal);
-    const filter = request.filter === undefined ? undefined : validateMetadataFilter(request.filter);
-    const topK = typeof request.topK === "number" && !Number.isNaN(request.topK) ? Math.max(0, Math.floor(request.topK)) : 0;
+    const { filter, topK, query } = readSearchRequest(request);
     if (topK === 0) return [];
     const translated = filter === undefined ? true : profile.translateFilter(filter, vectorStore);
     if (translated === false) return [];
-    const query = typeof request.query === "string" ? request.query : "";
     const results = await raceWithAbort(
       (async () => {
         const k = profile.candidates === undefined ? topK : await profile.candidates(vectorStore, topK, translated !== true);

@@ -7,7 +7,7 @@ import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
 import type { SearchRequest } from "../search-request.js";
-import { validateMetadataFilter } from "../validate-metadata-filter.js";
+import { readSearchRequest } from "../internal/read-search-request.js";
 import { callPinecone } from "./call-pinecone.js";
 import type { CallPolicy } from "./call-pinecone.js";
 import { forEachBounded } from "./for-each-bounded.js";
@@ -89,13 +89,11 @@ export function createPineconeSearchPort(options: PineconeSearchPortOptions): Pi
   async function search(request: SearchRequest): Promise<SearchHit[]> {
     const signal = request.signal;
     throwIfAborted(signal);
-    const filter = request.filter === undefined ? undefined : validateMetadataFilter(request.filter);
-    const topK = typeof request.topK === "number" && !Number.isNaN(request.topK) ? Math.max(0, Math.floor(request.topK)) : 0;
+    const { filter, topK, query } = readSearchRequest(request);
     if (topK === 0) return [];
     const translated = filter === undefined ? true : toPineconeFilter(filter);
     if (translated === false) return [];
     const nativeFilter = translated === true ? undefined : translated;
-    const query = typeof request.query === "string" ? request.query : "";
 
     let hits: SearchHit[];
     if (mode === "integrated") {
