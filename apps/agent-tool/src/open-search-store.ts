@@ -65,8 +65,10 @@ export async function openSearchStore(
         ...(settings.mode === "integrated" ? { integrated: true as const } : { embeddings: createOfflineEmbeddings() }),
         ...(settings.mode === "hybrid" ? { hybrid: true } : {}),
       });
-      const identity = `pinecone|${settings.index ?? settings.host}|${settings.namespace ?? ""}`;
-      return { port, description, stateDirectory: storeStateDirectory(options.dataDirectory, identity), close: async () => {} };
+      // The mode is part of the identity: records written densely hold no sparse values.
+      const identity = `pinecone|${settings.index ?? settings.host}|${settings.namespace ?? ""}|${settings.mode ?? "dense"}`;
+      const readable = `pinecone-${settings.index ?? "host"}-${settings.namespace ?? "default"}-${settings.mode ?? "dense"}`;
+      return { port, description, stateDirectory: storeStateDirectory(options.dataDirectory, readable, identity), close: async () => {} };
     }
     case "libsql": {
       const authToken = environment["LIBSQL_AUTH_TOKEN"]?.trim();
@@ -78,14 +80,17 @@ export async function openSearchStore(
         ...(authToken ? { authToken } : {}),
       });
       const identity = `libsql|${settings.url}|${settings.table ?? "vectors"}`;
-      return { port, description, stateDirectory: storeStateDirectory(options.dataDirectory, identity), close: () => port.close() };
+      return { port, description, stateDirectory: storeStateDirectory(options.dataDirectory, `libsql-${settings.table ?? "vectors"}`, identity), close: () => port.close() };
     }
   }
 }
 
-/** `<data>/stores/<readable name>-<hash>`: one folder per store identity. */
-function storeStateDirectory(dataDirectory: string, identity: string): string {
-  const readable = identity.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 48);
-  const hash = createHash("sha256").update(identity).digest("hex").slice(0, 10);
+/**
+ * `<data>/stores/<label>-<hash>`: one folder per store identity. The label holds no URL, so
+ * nothing of a credential reaches a folder name; the hash tells identities apart.
+ */
+function storeStateDirectory(dataDirectory: string, label: string, identity: string): string {
+  const readable = label.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 48);
+  const hash = createHash("sha256").update(identity).digest("hex").slice(0, 12);
   return join(dataDirectory, "stores", `${readable}-${hash}`);
 }

@@ -27,6 +27,8 @@ describe("parseStoreSettings", () => {
     [{ kind: "local", index: "x" }, "store.index", /not a setting of a "local" store/],
     [{ kind: "pinecone", index: "x", apiKey: "pc-secret" }, "store.apiKey", /environment only/],
     [{ kind: "libsql", url: "libsql://db.example", authToken: "token" }, "store.authToken", /environment only/],
+    [{ kind: "libsql", url: "libsql://db.example?authToken=tok-in-url" }, "store.url", /LIBSQL_AUTH_TOKEN/],
+    [{ kind: "libsql", url: "http://reader:pw-in-url@db.example" }, "store.url", /LIBSQL_AUTH_TOKEN/],
   ])("refuses %j with an error naming %s", (raw, key, reason) => {
     let caught: unknown;
     try {
@@ -37,11 +39,11 @@ describe("parseStoreSettings", () => {
     expect(caught).toMatchObject({ key });
     expect(String((caught as Error).message)).toMatch(reason);
     expect(String((caught as Error).message)).toMatch(/settings\.json/);
-    expect(String((caught as Error).message)).not.toMatch(/pc-secret|token"/);
+    expect(String((caught as Error).message)).not.toMatch(/pc-secret|token"|tok-in-url|pw-in-url/);
   });
 
   it("describes a store without its secrets", () => {
-    expect(describeStore({ kind: "libsql", url: "libsql://user:pass@db.example.io?authToken=abc" })).toBe("libsql libsql://***@db.example.io?***, table vectors");
+    expect(describeStore({ kind: "libsql", url: "libsql://user:pass@db.example.io?authToken=abc" })).toBe("libsql libsql://***@db.example.io?authToken=***, table vectors");
     expect(describeStore({ kind: "pinecone", host: "https://handbook-x.svc.pinecone.io" })).toBe("pinecone host https://handbook-x.svc.pinecone.io, namespace (default)");
   });
 });

@@ -85,6 +85,13 @@ export function parseStoreSettings(raw: unknown, where: string): StoreSettings {
     });
   }
   const settings = parsed.data as StoreSettings;
+  if (settings.kind === "libsql" && (/\/\/[^@/?#]*@/.test(settings.url) || /[?&][^=&#]*(token|password|secret|key)[^=&#]*=/i.test(settings.url))) {
+    throw new ConfigurationError({
+      key: "store.url",
+      value: "(hidden: it holds a credential)",
+      reason: `put the libSQL token in the environment variable LIBSQL_AUTH_TOKEN, not in the URL: secrets are read from the environment only (in ${where})`,
+    });
+  }
   if (settings.kind === "pinecone" && settings.index === undefined && settings.host === undefined) {
     throw new ConfigurationError({ key: "store.index", value: undefined, reason: `a Pinecone store needs the index name (--index) or its host (--host) (in ${where})` });
   }
@@ -103,7 +110,7 @@ export function describeStore(settings: StoreSettings): string {
   }
 }
 
-/** A URL with any user information and query string hidden. */
+/** A URL with any user information and query values hidden. */
 function redactUrl(value: string): string {
-  return value.replace(/\/\/[^@/]*@/, "//***@").replace(/\?.*$/, "?***");
+  return value.replace(/\/\/[^@/?#]*@/, "//***@").replace(/([?&][^=&#]+)=[^&#]*/g, "$1=***");
 }

@@ -1,2 +1,2 @@
-export { openLibsqlSearchPort } from "./open-libsql-search-port.js";
+export { openLibsqlSearchPort, redactLibsqlUrl } from "./open-libsql-search-port.js";
 export type { LibsqlSearchPort, LibsqlSearchPortOptions } from "./open-libsql-search-port.js";

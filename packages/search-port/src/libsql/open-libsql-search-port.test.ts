@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describePortConformance } from "../testing/index.js";
-import { openLibsqlSearchPort } from "./open-libsql-search-port.js";
+import { openLibsqlSearchPort, redactLibsqlUrl } from "./open-libsql-search-port.js";
 
 const test = { describe, it, beforeAll, afterAll };
 const embeddings = createOfflineEmbeddings();
@@ -45,6 +45,24 @@ describe("openLibsqlSearchPort", () => {
     const first = await openLibsqlSearchPort({ url, embeddings: small });
     await first.close();
     await expect(openLibsqlSearchPort({ url, embeddings })).rejects.toThrow(/F32_BLOB\(3\).*356 dimensions/);
+  });
+
+  it("never repeats the URL's credentials or the token when the database cannot be opened", async () => {
+    const error: unknown = await openLibsqlSearchPort({
+      url: "http://reader:Pa55word-secret@127.0.0.1:1/db?authToken=tok-secret-123",
+      authToken: "other-token-secret",
+      embeddings,
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "vector_store_failed" });
+    const message = String((error as Error).message);
+    expect(message).toMatch(/could not be opened/);
+    for (const secret of ["Pa55word-secret", "tok-secret-123", "other-token-secret", "reader:"]) expect(message).not.toContain(secret);
+    expect((error as Error).cause).toBeUndefined();
+  });
+
+  it("redacts a libSQL URL for display", () => {
+    expect(redactLibsqlUrl("libsql://user:pw@db.example.io/x?authToken=abc&tls=1")).toBe("libsql://***@db.example.io/x?authToken=***&tls=***");
+    expect(redactLibsqlUrl("file:knowledge.db")).toBe("file:knowledge.db");
   });
 
   it.each([

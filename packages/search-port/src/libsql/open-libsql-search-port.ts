@@ -23,6 +23,23 @@ export interface LibsqlSearchPort extends VectorStoreSearchPort {
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** A libSQL URL fit to show: user information and query values (an `authToken`) hidden. */
+export function redactLibsqlUrl(url: string): string {
+  return url.replace(/\/\/[^@/?#]*@/, "//***@").replace(/([?&][^=&#]+)=[^&#]*/g, "$1=***");
+}
+
+/** The text with the URL's credentials, its query values and the token replaced by `***`. */
+function scrubSecrets(text: string, options: { url: string; authToken?: string }): string {
+  const secrets = new Set<string>();
+  const userInfo = /\/\/([^@/?#]*)@/.exec(options.url)?.[1];
+  if (userInfo) for (const part of [userInfo, ...userInfo.split(":")]) if (part.length >= 3) secrets.add(part);
+  for (const [, value] of options.url.matchAll(/[?&][^=&#]+=([^&#]*)/g)) if (value && value.length >= 3) secrets.add(value);
+  if (options.authToken && options.authToken.length >= 3) secrets.add(options.authToken);
+  let scrubbed = text.split(options.url).join(redactLibsqlUrl(options.url));
+  for (const secret of [...secrets].sort((left, right) => right.length - left.length)) scrubbed = scrubbed.split(secret).join("***");
+  return scrubbed;
+}
+
 /**
  * Opens (and creates when missing) a table of chunks in a libSQL database and returns a
  * `KnowledgeSearchPort` and `KnowledgeWriter` over it: `createVectorStoreSearchPort` over
@@ -75,8 +92,8 @@ export async function openLibsqlSearchPort(options: LibsqlSearchPortOptions): Pr
       code: "vector_store_failed",
       store: "libsql",
       operation: "open",
-      message: `The libSQL database ${options.url} could not be opened: ${errorMessage(error)}`,
-      cause: error,
+      // Without the cause: the client's error can repeat the URL with its credentials.
+      message: `The libSQL database ${redactLibsqlUrl(options.url)} could not be opened: ${scrubSecrets(errorMessage(error), options)}`,
     });
   }
   const port = createVectorStoreSearchPort({ vectorStore: new LibSQLVectorStore(embeddings, { db, table, column: "embedding" }) });
