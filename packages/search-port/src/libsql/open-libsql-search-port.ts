@@ -41,7 +41,8 @@ function scrubSecrets(text: string, options: { url: string; authToken?: string }
 }
 
 /**
- * Opens (and creates when missing) a table of chunks in a libSQL database and returns a
+ * Opens (and creates when missing, without an approximate vector index: searches scan
+ * exactly) a table of chunks in a libSQL database and returns a
  * `KnowledgeSearchPort` and `KnowledgeWriter` over it: `createVectorStoreSearchPort` over
  * `LibSQLVectorStore` (`@langchain/community` and `@libsql/client`, optional peers loaded
  * only now), whose profile filters in SQL and searches
@@ -68,13 +69,9 @@ export async function openLibsqlSearchPort(options: LibsqlSearchPortOptions): Pr
   const dimension = (await embeddings.embedQuery("dimension")).length;
   const db = createClient({ url: options.url, ...(options.authToken === undefined ? {} : { authToken: options.authToken }) });
   try {
-    await db.batch(
-      [
-        `CREATE TABLE IF NOT EXISTS ${table} (content TEXT, metadata TEXT, embedding F32_BLOB(${dimension}))`,
-        `CREATE INDEX IF NOT EXISTS idx_${table}_embedding ON ${table} (libsql_vector_idx(embedding))`,
-      ],
-      "write",
-    );
+    // No approximate vector index: the port's libSQL profile scans exactly (libSQL 0.17's
+    // index loses rows after deletes), and the index would cost ~9 ms per inserted row.
+    await db.execute(`CREATE TABLE IF NOT EXISTS ${table} (content TEXT, metadata TEXT, embedding F32_BLOB(${dimension}))`);
     const columns = await db.execute(`SELECT type FROM pragma_table_info('${table}') WHERE name = 'embedding'`);
     const declared = String(columns.rows[0]?.type ?? "");
     if (declared.toUpperCase() !== `F32_BLOB(${dimension})`) {
