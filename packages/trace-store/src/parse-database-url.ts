@@ -1,9 +1,14 @@
 import { ConfigurationError } from "@lookup-knowledge/core";
 
+/** Query parameters whose values are hidden when a URL is shown (`password`, `sslpassword`, `sslkey`, `token`, ...). */
+const secretParameter = /password|secret|token|key/i;
+
 /**
  * Checks a PostgreSQL URL (`postgres://` or `postgresql://`, with a host) and returns it with
- * the text to show for it: the same URL with the password replaced by `***`. Anything else
- * throws `ConfigurationError` naming `key` (default `DATABASE_URL`).
+ * the text to show for it: the same URL with `***` for the password and for the value of
+ * every query parameter whose name contains `password`, `secret`, `token` or `key`
+ * (`?password=`, `sslpassword=`, `sslkey=`). Anything else throws `ConfigurationError` naming
+ * `key` (default `DATABASE_URL`), with the same parts hidden.
  */
 export function parseDatabaseUrl(value: string, key = "DATABASE_URL"): { url: string; redacted: string } {
   let parsed: URL;
@@ -28,9 +33,34 @@ export function parseDatabaseUrl(value: string, key = "DATABASE_URL"): { url: st
   }
   const shown = new URL(value);
   if (shown.password !== "") shown.password = "***";
-  return { url: value, redacted: shown.toString() };
+  shown.search = "";
+  shown.hash = ""; // never sent to the server; not shown
+  return { url: value, redacted: `${shown.toString()}${redactQuery(parsed.search)}` };
 }
 
+/** `?a=1&password=***`: the query string with the values of secret parameters hidden, as written otherwise. */
+function redactQuery(search: string): string {
+  if (search === "" || search === "?") return "";
+  const parts = search.slice(1).split("&").map((part) => {
+    const equals = part.indexOf("=");
+    const name = equals === -1 ? part : part.slice(0, equals);
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, " "));
+    } catch {
+      // A malformed escape: judged as written.
+    }
+    return equals !== -1 && secretParameter.test(decoded) ? `${name}=***` : part;
+  });
+  return `?${parts.join("&")}`;
+}
+
+/** For a value that is not a URL: hides what looks like a password and every secret-looking query value. */
 function redactLoosely(value: string): string {
-  return value.replace(/(\/\/[^:/@]*:)[^@]*@/, "$1***@");
+  const hash = value.indexOf("#");
+  const body = hash === -1 ? value : value.slice(0, hash);
+  const question = body.indexOf("?");
+  const head = question === -1 ? body : body.slice(0, question);
+  const query = question === -1 ? "" : redactQuery(body.slice(question));
+  return `${head.replace(/(\/\/[^:/@]*:)[^@]*@/, "$1***@")}${query}`;
 }
