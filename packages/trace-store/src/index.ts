@@ -11,7 +11,7 @@ export type { TraceDatabaseOptions } from "./database/trace-database-options.js"
 export type { TraceQuery } from "./database/trace-query.js";
 export type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 export type { EvidenceSummary } from "./evidence-summary.js";
-export { hashQuery, queryHashPrefix } from "./hash-query.js";
+export { hashQuery, hashQueryTerm, queryHashPrefix, queryTermHashPrefix } from "./hash-query.js";
 export type { InMemoryTraceStore } from "./in-memory-trace-store.js";
 export { parseDatabaseUrl } from "./parse-database-url.js";
 export { queryHashKeyFile, resolveQueryHashKey, resolveQueryStorage } from "./query-storage.js";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigurationError } from "@lookup-knowledge/core";
-import { hashQuery } from "./hash-query.js";
+import { hashQuery, hashQueryTerm } from "./hash-query.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 
 /** How a trace store keeps the query: its text, or a keyed hash of it. */
@@ -59,21 +59,86 @@ function readKey(file: string): string | undefined {
 }
 
 /**
- * The record as it is stored: unchanged for `text`; for `hash`, `query` and
- * `transformedQuery` replaced by their keyed hashes, and the query's text cut out of `error`.
+ * The record as it is stored: unchanged for `text`. For `hash`, no text of the query is
+ * kept (R28):
+ *
+ * - `query` and `transformedQuery` become their keyed hashes (`hashQuery`);
+ * - `error` and every attempt's `error`: the query's text (as received, normalised and
+ *   transformed) and each of its words of three or more characters are cut out (`[query]`);
+ * - each evidence block's `hitReasons`: every quoted term (`heading mentions "visa"`) becomes
+ *   its short keyed hash (`hashQueryTerm`, `heading mentions "hash:1f2e3d4c5b6a"`), and any
+ *   whole query text left is cut out;
+ * - the L0 hints' `keywords`, `entities`, `titles` and the entries' `title`s (terms the query
+ *   matched) become their short keyed hashes.
+ *
+ * What names the knowledge base itself is kept: sources, evidence keys, entry ids, domains,
+ * evidence titles, previews of evidence content and the filters sent. These may share words
+ * with a query.
  */
 export function applyQueryStorage(record: ToolInvocationRecord, storage: QueryStorage, key: string | undefined): ToolInvocationRecord {
   if (storage === "text" || key === undefined) return record;
-  let error = record.error;
-  if (error !== null) {
-    for (const text of [record.query, record.transformedQuery]) {
-      if (text.trim().length > 0) error = error.split(text).join("[query]");
-    }
-  }
+  const texts = queryTexts(record);
+  const words = queryWords(texts);
+  const scrub = (error: string): string => cutWords(cutTexts(error, texts), words);
+  const term = (text: string): string => hashQueryTerm(text, key);
+  const details = record.retrievalDetails;
   return {
     ...record,
     query: hashQuery(record.query, key),
     transformedQuery: hashQuery(record.transformedQuery, key),
-    error,
+    error: record.error === null ? null : scrub(record.error),
+    retrievalDetails: {
+      ...details,
+      hints: {
+        ...details.hints,
+        keywords: details.hints.keywords.map(term),
+        entities: details.hints.entities.map(term),
+        titles: details.hints.titles.map(term),
+        entries: details.hints.entries.map((entry) => (entry.title === undefined ? entry : { ...entry, title: term(entry.title) })),
+      },
+      attempts: details.attempts.map((attempt) => (attempt.error === undefined ? attempt : { ...attempt, error: scrub(attempt.error) })),
+      evidence: details.evidence.map((block) => ({ ...block, hitReasons: block.hitReasons.map((reason) => cutTexts(hashQuotedTerms(reason, term), texts)) })),
+    },
   };
+}
+
+/** The query's whole texts, longest first: as received, normalised (whitespace collapsed) and transformed. */
+function queryTexts(record: ToolInvocationRecord): string[] {
+  const texts = new Set<string>();
+  for (const text of [record.query, record.transformedQuery]) {
+    for (const form of [text, text.trim(), text.replace(/\s+/g, " ").trim()]) if (form.trim().length > 0) texts.add(form);
+  }
+  return [...texts].sort((left, right) => right.length - left.length);
+}
+
+/** The query's words of three or more letters or digits, lower-cased, longest first. */
+function queryWords(texts: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const text of texts) for (const word of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) words.add(word);
+  return [...words].sort((left, right) => right.length - left.length);
+}
+
+function cutTexts(text: string, texts: readonly string[]): string {
+  let cut = text;
+  for (const query of texts) cut = cut.split(query).join("[query]");
+  return cut;
+}
+
+/** `text` with every whole word that is a query word (ignoring case) replaced by `[query]`. */
+function cutWords(text: string, words: readonly string[]): string {
+  if (words.length === 0) return text;
+  const wanted = new Set(words);
+  return text.replace(/[\p{L}\p{N}]+/gu, (word) => (wanted.has(word.toLowerCase()) ? "[query]" : word));
+}
+
+/**
+ * A hit reason with its quoted terms hashed: the text from the first `"` to the last one
+ * becomes one hash (a term holding a `"` stays whole); a lone `"` hashes the rest.
+ */
+function hashQuotedTerms(reason: string, term: (text: string) => string): string {
+  const first = reason.indexOf('"');
+  if (first === -1) return reason;
+  const last = reason.lastIndexOf('"');
+  if (last === first) return `${reason.slice(0, first)}"${term(reason.slice(first + 1))}"`;
+  return `${reason.slice(0, first)}"${term(reason.slice(first + 1, last))}"${reason.slice(last + 1)}`;
 }

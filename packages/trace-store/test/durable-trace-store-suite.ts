@@ -10,8 +10,10 @@ import { createDurableTraceStore, type DurableTraceStoreOptions } from "../src/c
 import { createTraceRecorder } from "../src/create-trace-recorder.js";
 import { openTraceDatabase } from "../src/database/open-trace-database.js";
 import type { DurableTraceStore } from "../src/durable-trace-store.js";
-import { hashQuery } from "../src/hash-query.js";
+import { buildToolInvocationRecord } from "../src/build-tool-invocation-record.js";
+import { hashQuery, hashQueryTerm } from "../src/hash-query.js";
 import type { DatabaseTarget } from "./database-targets.js";
+import { privateQuery, privateQueryResult } from "./lookup-result-fixtures.js";
 import { makeRecord, window } from "./make-record.js";
 
 const distIndex = fileURLToPath(new URL("../dist/index.js", import.meta.url));
@@ -259,6 +261,54 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       expect(JSON.stringify(stored)).not.toContain("secret customer");
       expect(await store.list({ since, until, queryText: "secret customer question" })).toHaveLength(1);
       expect(await store.list({ since, until, queryText: "secret customer" })).toHaveLength(0);
+    });
+
+    it("R28: with queryStorage hash, no query word is anywhere in the spooled line or the stored row; hit reasons and hints hold keyed hashes", async () => {
+      const store = open({ queryStorage: "hash" });
+      const { base, since, until } = window(2012);
+      const record = buildToolInvocationRecord({
+        result: privateQueryResult(),
+        id: `${base.getTime()}-private`,
+        startedAt: base,
+        durationMs: 12,
+        error: `the port quoted ${JSON.stringify(privateQuery)} and then "QUOKKA migration"`,
+      });
+      const words = [...new Set(privateQuery.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])];
+      expect(words).toEqual(["zebra", "quokka", "migration", "timeline"]);
+      const inText = (text: string): string[] => words.filter((word) => text.toLowerCase().includes(word));
+      expect(inText(JSON.stringify(record))).toEqual(words); // the record as built holds them all
+      await store.record(record);
+      const spool = join(store.directory, "spool");
+      const spooled = readdirSync(spool)
+        .filter((entry) => entry.endsWith(".open") || entry.endsWith(".jsonl"))
+        .map((entry) => readFileSync(join(spool, entry), "utf8"))
+        .join("");
+      expect(spooled).toContain(record.id);
+      expect(inText(spooled)).toEqual([]);
+      const [stored] = await store.list({ since, until });
+      expect(stored?.id).toBe(record.id);
+      expect(inText(JSON.stringify(stored))).toEqual([]);
+      const key = readFileSync(join(store.directory, "query-hash.key"), "utf8").trim();
+      const details = stored?.retrievalDetails;
+      expect(details?.evidence[0]?.hitReasons).toEqual([
+        "semantic match 0.81",
+        `heading mentions "${hashQueryTerm("zebra", key)}"`,
+        `title mentions query term "${hashQueryTerm("quokka", key)}"`,
+        `keyword "${hashQueryTerm("migration", key)}" (L0 hint)`,
+        `entity "${hashQueryTerm("Zebra", key)}" (L0 hint)`,
+        `title matches L0 hint "${hashQueryTerm("Migration Timeline", key)}"`,
+      ]);
+      expect(details?.hints).toMatchObject({
+        keywords: [hashQueryTerm("migration", key), hashQueryTerm("quokka", key)],
+        entities: [hashQueryTerm("Zebra", key)],
+        titles: [hashQueryTerm("Migration Timeline", key)],
+        domains: ["fauna"],
+        entries: [{ id: "herds", source: "docs/fauna/herds.md", title: hashQueryTerm("Migration Timeline", key), domain: "fauna" }],
+      });
+      expect(hashQueryTerm("zebra", key)).toMatch(/^hash:[0-9a-f]{12}$/);
+      expect(details?.attempts[0]?.error).toBe('search_failed: the index refused "[query] [query] [query] [query]? [query]": [query] is not allowed');
+      expect(stored?.error).toBe('the port quoted "[query]" and then "[query] [query]"');
+      expect(await store.list({ since, until, queryText: privateQuery })).toHaveLength(1);
     });
 
     it("R27: a database at the first migration is migrated forward at open; its rows are kept", async () => {

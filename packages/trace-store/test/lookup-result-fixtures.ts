@@ -207,3 +207,97 @@ export function noEvidenceResult(): NoEvidenceLookupResult {
     }),
   };
 }
+
+/** The query of `privateQueryResult`: none of its words is in the knowledge base's own names or content. */
+export const privateQuery = "  Zebra quokka  MIGRATION timeline? ";
+
+/**
+ * A lookup whose query words reach the result everywhere a result can carry them: hit
+ * reasons that quote query terms and hints, L0 hints matched from the query, and attempt
+ * errors that quote the query (R28, hash mode).
+ */
+export function privateQueryResult(): FoundLookupResult {
+  const base = foundResult();
+  const hints: L0Hints = {
+    titles: ["Migration Timeline"],
+    keywords: ["migration", "quokka"],
+    domains: ["fauna"],
+    entities: ["Zebra"],
+    entries: [{ id: "herds", source: "docs/fauna/herds.md", title: "Migration Timeline", domain: "fauna", matches: [{ field: "title", term: "migration" }] }],
+  };
+  const block = {
+    evidenceKey: "herds#chunk-0",
+    docId: "herds",
+    chunkIndex: 0,
+    source: "docs/fauna/herds.md",
+    title: "Herd movements",
+    breadcrumb: "Herd movements > Seasons",
+    retrievalLayer: "L0+L1" as const,
+    content: "Herds move north in spring and south in autumn.",
+    hitReasons: [
+      "semantic match 0.81",
+      'heading mentions "zebra"',
+      'title mentions query term "quokka"',
+      'keyword "migration" (L0 hint)',
+      'entity "Zebra" (L0 hint)',
+      'title matches L0 hint "Migration Timeline"',
+    ],
+    score: 0.81,
+    rankScore: 1.2,
+    rank: 1,
+  };
+  return {
+    ...base,
+    query: "Zebra quokka MIGRATION timeline?",
+    evidenceBlocks: [block],
+    contextPack: {
+      blocks: [{ evidenceKey: block.evidenceKey, source: block.source, title: block.title, hitReasons: block.hitReasons, content: block.content, truncated: false, originalLength: block.content.length }],
+      budget: 4000,
+      used: block.content.length,
+      summary: { includedSources: [block.source], omittedSources: [], included: [block.evidenceKey], omitted: [], truncated: [] },
+    },
+    rerankTrace: {
+      method: "rules-v1",
+      entries: [{ rank: 1, evidenceKey: block.evidenceKey, source: block.source, baseScore: 0.81, boosts: [{ signal: "heading", reason: 'heading mentions "zebra"', amount: 0.1 }], finalScore: 1.2, portRank: 1 }],
+    },
+    retrievalTrace: trace({
+      query: {
+        received: privateQuery,
+        normalized: "Zebra quokka MIGRATION timeline?",
+        transformed: "Zebra quokka MIGRATION timeline? Zebra",
+        truncated: false,
+        addedTerms: ["Zebra"],
+      },
+      hints,
+      attempts: [
+        {
+          attempt: 1,
+          query: "Zebra quokka MIGRATION timeline? Zebra",
+          topK: 20,
+          filter: { category: { $eq: "fauna" } },
+          l0Filter: { category: { $eq: "fauna" } },
+          candidateCount: 0,
+          evidenceCount: 0,
+          outcome: "error",
+          rejectedHits: [],
+          error: { code: "search_failed", message: 'the index refused "zebra quokka migration timeline? zebra": Quokka is not allowed' },
+          durationMs: 4,
+        },
+        {
+          attempt: 2,
+          query: "Zebra quokka MIGRATION timeline?",
+          topK: 20,
+          candidateCount: 1,
+          evidenceCount: 1,
+          topScore: 0.81,
+          outcome: "usable",
+          rejectedHits: [],
+          durationMs: 6,
+        },
+      ],
+      fallbackReason: "filtered_vector_error",
+      candidateCount: 1,
+      evidenceCount: 1,
+    }),
+  };
+}
