@@ -1,14 +1,21 @@
 import { TraceStoreError } from "./trace-store-error.js";
 
-/** A lock goes stale when its holder has not refreshed it for this long (a crashed process). */
-const staleMs = 30_000;
-/** The holder refreshes its lock this often. */
-const updateMs = 10_000;
+/**
+ * A lock goes stale when its holder has not refreshed it for this long (a crashed or killed
+ * process). Shorter than `defaultLockWaitMs`, so a waiter outlasts a dead holder's lock.
+ */
+export const lockStaleMs = 10_000;
+/** The holder refreshes its lock this often (well within `lockStaleMs`). */
+const updateMs = 3_000;
+/** How long a flush or an open waits for another process's lock, unless told otherwise. */
+export const defaultLockWaitMs = 15_000;
 const pollMs = 100;
 
 /**
  * Takes the lock `lockPath` (a folder made by an atomic `mkdir`, through `proper-lockfile`),
- * waiting up to `waitMs` for its holder; refreshed while held, stale after 30 s. Resolves
+ * waiting up to `waitMs` for its holder; refreshed every 3 s while held, stale after 10 s
+ * without a refresh (its holder died), so with the default wait of 15 s a lock left by a
+ * killed process is taken over instead of failing. Resolves
  * to the function that releases it. A lock still held after `waitMs` throws
  * `TraceStoreError` (`options.code`, default `trace_store_locked`) naming `what`.
  */
@@ -22,7 +29,7 @@ export async function acquireFileLock(
     const release = await lockfile.lock(lockPath, {
       lockfilePath: lockPath,
       realpath: false,
-      stale: staleMs,
+      stale: lockStaleMs,
       update: updateMs,
       retries: retries === 0 ? 0 : { retries, factor: 1, minTimeout: pollMs, maxTimeout: pollMs },
       // A lost lock is found out by the next holder; never crash the process over it.

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { acquireFileLock } from "../acquire-file-lock.js";
+import { acquireFileLock, defaultLockWaitMs } from "../acquire-file-lock.js";
 import { parseDatabaseUrl } from "../parse-database-url.js";
 import { TraceStoreError } from "../trace-store-error.js";
 import { createDrizzleTraceDatabase } from "./create-drizzle-trace-database.js";
@@ -24,7 +24,7 @@ export async function connectTraceDatabase(options: TraceDatabaseOptions): Promi
       retryable: false,
     });
   }
-  return openPglite(options.directory, migrationsFolder, options.lockWaitMs ?? 10_000);
+  return openPglite(options.directory, migrationsFolder, options.lockWaitMs ?? defaultLockWaitMs);
 }
 
 async function openPglite(directory: string, migrationsFolder: string, lockWaitMs: number): Promise<TraceDatabase> {

@@ -4,7 +4,7 @@ export interface TraceDatabaseOptions {
   url?: string;
   /** The PGlite folder (made when missing). Needed without `url`. */
   directory?: string;
-  /** How long to wait for another process that has the PGlite folder open. Default 10 s. */
+  /** How long to wait for another process that has the PGlite folder open. Default 15 s. */
   lockWaitMs?: number;
   /** PostgreSQL: how long to wait for a connection, and for a statement. Defaults 5 s and 30 s. */
   connectTimeoutMs?: number;
