@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { ConfigurationError, LookupKnowledgeError } from "@lookup-knowledge/core";
+import { defaultLockWaitMs } from "./acquire-file-lock.js";
 import type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 import type { TraceDatabase } from "./database/trace-database.js";
 import { hashQuery } from "./hash-query.js";
@@ -7,7 +8,7 @@ import { parseDatabaseUrl } from "./parse-database-url.js";
 import { resolveQueryHashKey, resolveQueryStorage, type QueryStorage } from "./query-storage.js";
 import { createTraceSpool, type SpoolFsync } from "./spool/create-trace-spool.js";
 import { flushTraceSpool } from "./spool/flush-trace-spool.js";
-import { listSpoolSegments, liveSegments, spoolDirectory } from "./spool/spool-segment.js";
+import { defaultForeignWriterIdleMs, listSpoolSegments, liveSegments, spoolDirectory } from "./spool/spool-segment.js";
 import type { TraceFlushReport } from "./spool/trace-flush-report.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 import { TraceStoreError } from "./trace-store-error.js";
@@ -34,8 +35,13 @@ export interface DurableTraceStoreOptions {
   batchSize?: number;
   /** The database is closed after this many ms without use (so another process can open PGlite). Default 1000. */
   idleCloseMs?: number;
-  /** How long a flush or an open waits for another process's lock. Default 10 s. */
+  /** How long a flush or an open waits for another process's lock. Default 15 s. */
   lockWaitMs?: number;
+  /**
+   * An open spool segment of another host or PID namespace (a container sharing the folder)
+   * counts as finished once unchanged for this long, in ms. Default 600000 (10 minutes).
+   */
+  foreignWriterIdleMs?: number;
   /** PostgreSQL: how long to wait for a connection. Default 5 s. */
   connectTimeoutMs?: number;
   /** Told of background flush failures (once per outage) and skipped spool lines. Default `console.warn`. */
@@ -58,8 +64,9 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
   const database = options.databaseUrl === undefined ? undefined : parseDatabaseUrl(options.databaseUrl);
   const flushIntervalMs = wholeNumber("flushIntervalMs", options.flushIntervalMs, 2000, 0);
   const idleCloseMs = wholeNumber("idleCloseMs", options.idleCloseMs, 1000, 0);
-  const lockWaitMs = wholeNumber("lockWaitMs", options.lockWaitMs, 10_000, 0);
+  const lockWaitMs = wholeNumber("lockWaitMs", options.lockWaitMs, defaultLockWaitMs, 0);
   const batchSize = wholeNumber("batchSize", options.batchSize, 500, 1);
+  const foreignWriterIdleMs = wholeNumber("foreignWriterIdleMs", options.foreignWriterIdleMs, defaultForeignWriterIdleMs, 0);
   const onError = options.onError ?? ((error: LookupKnowledgeError) => console.warn(error.message));
   const report = (error: LookupKnowledgeError): void => {
     try {
@@ -136,6 +143,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
         directory,
         batchSize,
         lockWaitMs: waitMs,
+        foreignWriterIdleMs,
         insert: (records: ToolInvocationRecord[]) => withDatabase((opened) => opened.insert(records)),
         onSkipped: report,
       });
@@ -235,8 +243,14 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
       if (timer) clearInterval(timer);
       if (idleTimer) clearTimeout(idleTimer);
       await flushing;
+      // The segment is flushed even when sealing it failed: it left the live set, so the
+      // flush takes it as finished.
       try {
         await spool.close();
+      } catch (error) {
+        report(asStoreError(error, location));
+      }
+      try {
         await flushOnce(lockWaitMs);
       } catch (error) {
         report(asStoreError(error, location));

@@ -1,10 +1,11 @@
 import { appendFileSync, closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { acquireFileLock } from "../acquire-file-lock.js";
+import { acquireFileLock, defaultLockWaitMs } from "../acquire-file-lock.js";
 import { parseToolInvocationRecord } from "../parse-tool-invocation-record.js";
 import type { ToolInvocationRecord } from "../tool-invocation-record.js";
 import { TraceStoreError } from "../trace-store-error.js";
 import {
+  defaultForeignWriterIdleMs,
   listSpoolSegments,
   progressFile,
   rejectedFile,
@@ -23,14 +24,18 @@ const quotedLength = 200;
  * `insert`, exactly once and in order:
  *
  * 1. Takes the spool's flush lock (`spool/flush.lock`), so there is one flusher at a time;
- *    waits up to `lockWaitMs` (default 10 s) for another, then throws `trace_store_locked`.
+ *    waits up to `lockWaitMs` (default 15 s) for another, then throws `trace_store_locked`.
  * 2. Reads each segment, oldest first, from the offset `progress.json` says is already in
  *    the database, up to its last complete line.
  * 3. Inserts the records in batches of `batchSize` (default 500); `insert` must leave an id
  *    already present alone (`on conflict (id) do nothing`). After each batch is committed,
  *    the segment's offset is advanced past it (a new `progress.json`, renamed into place).
- * 4. A segment whose writer is done (sealed, or its process died) and that is wholly in the
- *    database is removed. A torn last line of such a segment (a crash mid-write) is skipped.
+ * 4. A segment whose writer is done and that is wholly in the database is removed: sealed,
+ *    or its process died (a process of this host and PID namespace), or, for a writer of
+ *    another host or PID namespace (whose pid means nothing here), unchanged for
+ *    `foreignWriterIdleMs` (default 10 minutes). Lines appended before the removal are still
+ *    read from the open file; a writer that appends after it writes the line again into a
+ *    new segment. A torn last line of such a segment (a crash mid-write) is skipped.
  *
  * A crash before the offset is advanced makes the next flush insert those records again,
  * and the database ignores them: nothing is lost and nothing is duplicated. A line that is
@@ -44,13 +49,18 @@ export async function flushTraceSpool(input: {
   batchSize?: number;
   lockWaitMs?: number;
   onSkipped?: (error: TraceStoreError) => void;
+  /**
+   * An open segment of another host or PID namespace counts as finished once unchanged for
+   * this long (ms). Default 10 minutes.
+   */
+  foreignWriterIdleMs?: number;
 }): Promise<TraceFlushReport> {
   const directory = spoolDirectory(input.directory);
   const batchSize = input.batchSize ?? 500;
   const report: TraceFlushReport = { flushed: 0, inserted: 0, skipped: [], segmentsRemoved: 0 };
   if (listSpoolSegments(directory).length === 0) return report;
   const release = await acquireFileLock(join(directory, "flush.lock"), {
-    waitMs: input.lockWaitMs ?? 10_000,
+    waitMs: input.lockWaitMs ?? defaultLockWaitMs,
     what: `The trace spool ${directory}`,
   });
   try {
@@ -59,7 +69,15 @@ export async function flushTraceSpool(input: {
     const names = new Set(segments.map((segment) => segment.name));
     for (const name of Object.keys(progress)) if (!names.has(name)) delete progress[name];
     for (const segment of segments) {
-      await flushSegment(segment, { directory, progress, batchSize, report, insert: input.insert, onSkipped: input.onSkipped });
+      await flushSegment(segment, {
+        directory,
+        progress,
+        batchSize,
+        report,
+        insert: input.insert,
+        onSkipped: input.onSkipped,
+        foreignWriterIdleMs: input.foreignWriterIdleMs ?? defaultForeignWriterIdleMs,
+      });
     }
     writeProgress(directory, progress);
   } finally {
@@ -77,14 +95,68 @@ async function flushSegment(
     report: TraceFlushReport;
     insert: (records: ToolInvocationRecord[]) => Promise<number>;
     onSkipped: ((error: TraceStoreError) => void) | undefined;
+    foreignWriterIdleMs: number;
   },
 ): Promise<void> {
   const { directory, progress, report } = context;
   // Decided before reading: a writer that is done now cannot add lines after the read.
-  const finished = !segmentWriterAlive(segment);
-  const start = progress[segment.name] ?? 0;
-  const bytes = readFrom(segment.file, start);
-  if (bytes === undefined) return; // sealed (renamed) since it was listed: the next flush reads it
+  const finished = !segmentWriterAlive(segment, { foreignWriterIdleMs: context.foreignWriterIdleMs });
+  let fd: number;
+  try {
+    fd = openSync(segment.file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // sealed (renamed) since it was listed: the next flush reads it
+    throw error;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return; // something else under a segment's name (a folder): not a segment
+    let start = progress[segment.name] ?? 0;
+    if (start > stat.size) start = 0; // not this file's offset: read it all again; the database ignores repeats
+    let position = await flushLines(segment, fd, start, context);
+    if (!finished) return;
+    try {
+      unlinkSync(segment.file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    // A writer judged finished that appended after all (a writer of another host waking up
+    // after the idle window) wrote before the unlink, into this file, which the open `fd`
+    // still reads; one that appends after it sees its file gone and writes the line again.
+    position = await flushLines(segment, fd, position, context);
+    const size = fstatSync(fd).size;
+    if (position < size) {
+      const rest = readRange(fd, position, size);
+      skip(segment, position, rest.toString("utf8"), "an unfinished last line (the writer stopped mid-write)", context);
+    }
+    delete progress[segment.name];
+    writeProgress(directory, progress);
+    report.segmentsRemoved += 1;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Inserts the complete lines of the segment open as `fd` from byte `start` to its current
+ * end, advancing its offset in `progress.json` after each batch; returns the offset after
+ * the last complete line.
+ */
+async function flushLines(
+  segment: SpoolSegment,
+  fd: number,
+  start: number,
+  context: {
+    directory: string;
+    progress: Record<string, number>;
+    batchSize: number;
+    report: TraceFlushReport;
+    insert: (records: ToolInvocationRecord[]) => Promise<number>;
+    onSkipped: ((error: TraceStoreError) => void) | undefined;
+  },
+): Promise<number> {
+  const { directory, progress, report } = context;
+  const bytes = readRange(fd, start, fstatSync(fd).size);
   let batch: ToolInvocationRecord[] = [];
   let batchEnd = start;
   let lineStart = 0;
@@ -101,22 +173,6 @@ async function flushSegment(
       writeProgress(directory, progress);
     }
   };
-  const skip = (offset: number, text: string, reason: string): void => {
-    const skipped = { segment: segment.name, offset, reason, text: text.slice(0, quotedLength) };
-    report.skipped.push(skipped);
-    appendFileSync(join(directory, rejectedFile), `${JSON.stringify({ ...skipped, text, at: new Date().toISOString() })}\n`);
-    try {
-      context.onSkipped?.(
-        new TraceStoreError({
-          code: "trace_spool_line_skipped",
-          message: `Skipped a spool line that is not a trace record (${segment.name} at byte ${offset}: ${reason}); it is kept in ${join(directory, rejectedFile)}.`,
-          location: segment.file,
-        }),
-      );
-    } catch {
-      // A failing handler must not stop the flush.
-    }
-  };
 
   while (lineStart < bytes.length) {
     const end = bytes.indexOf(newline, lineStart);
@@ -127,48 +183,49 @@ async function flushSegment(
     batchEnd = start + lineStart;
     if (text.trim() === "") continue;
     const parsed = parseToolInvocationRecord(text);
-    if ("reason" in parsed) skip(offset, text, parsed.reason);
+    if ("reason" in parsed) skip(segment, offset, text, parsed.reason, context);
     else batch.push(parsed.record);
     if (batch.length >= context.batchSize) await commit();
   }
   await commit();
-  if (!finished) return;
-  if (lineStart < bytes.length) {
-    skip(start + lineStart, bytes.subarray(lineStart).toString("utf8"), "an unfinished last line (the writer stopped mid-write)");
-  }
-  try {
-    unlinkSync(segment.file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  delete progress[segment.name];
-  writeProgress(directory, progress);
-  report.segmentsRemoved += 1;
+  return batchEnd;
 }
 
-/** The bytes of `file` from `start` to its current end; undefined when the file is gone. */
-function readFrom(file: string, start: number): Buffer | undefined {
-  let fd: number;
+/** Reports a line that is not a record and keeps it in `rejected.jsonl`. */
+function skip(
+  segment: SpoolSegment,
+  offset: number,
+  text: string,
+  reason: string,
+  context: { directory: string; report: TraceFlushReport; onSkipped: ((error: TraceStoreError) => void) | undefined },
+): void {
+  const { directory } = context;
+  const skipped = { segment: segment.name, offset, reason, text: text.slice(0, quotedLength) };
+  context.report.skipped.push(skipped);
+  appendFileSync(join(directory, rejectedFile), `${JSON.stringify({ ...skipped, text, at: new Date().toISOString() })}\n`);
   try {
-    fd = openSync(file, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+    context.onSkipped?.(
+      new TraceStoreError({
+        code: "trace_spool_line_skipped",
+        message: `Skipped a spool line that is not a trace record (${segment.name} at byte ${offset}: ${reason}); it is kept in ${join(directory, rejectedFile)}.`,
+        location: segment.file,
+      }),
+    );
+  } catch {
+    // A failing handler must not stop the flush.
   }
-  try {
-    const size = fstatSync(fd).size;
-    const from = start <= size ? start : 0;
-    const bytes = Buffer.alloc(size - from);
-    let read = 0;
-    while (read < bytes.length) {
-      const count = readSync(fd, bytes, read, bytes.length - read, from + read);
-      if (count === 0) break;
-      read += count;
-    }
-    return bytes.subarray(0, read);
-  } finally {
-    closeSync(fd);
+}
+
+/** The bytes of the file open as `fd` from `from` to `to`. */
+function readRange(fd: number, from: number, to: number): Buffer {
+  const bytes = Buffer.alloc(Math.max(0, to - from));
+  let read = 0;
+  while (read < bytes.length) {
+    const count = readSync(fd, bytes, read, bytes.length - read, from + read);
+    if (count === 0) break;
+    read += count;
   }
+  return bytes.subarray(0, read);
 }
 
 function readProgress(directory: string): Record<string, number> {
