@@ -25,15 +25,17 @@ export function openCliTraceSpool(config: CliConfig): TraceSpool {
 /**
  * The durable trace store of the CLI's data folder, for the commands that read traces:
  * PostgreSQL when `DATABASE_URL` is set, else the embedded database in `<data>/traces`.
+ * Only the embedded database needs the data folder: with `DATABASE_URL` and no data folder
+ * here, there is simply no spool to flush, and the records are read from PostgreSQL.
  */
 export function openCliTraceStore(config: CliConfig, environment: NodeJS.ProcessEnv = process.env): DurableTraceStore {
-  if (!existsSync(config.dataDirectory)) {
+  const databaseUrl = environment["DATABASE_URL"]?.trim();
+  if (!databaseUrl && !existsSync(config.dataDirectory)) {
     throw new LookupKnowledgeError({
       code: "traces_not_found",
-      message: `There is no data folder at ${config.dataDirectory}, so no lookups were recorded there.`,
+      message: `There is no data folder at ${config.dataDirectory}, so no lookups were recorded there (set DATABASE_URL to read the traces kept in PostgreSQL).`,
     });
   }
-  const databaseUrl = environment["DATABASE_URL"]?.trim();
   return createDurableTraceStore({
     directory: tracesDirectory(config.dataDirectory),
     ...(databaseUrl ? { databaseUrl } : {}),
