@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import { createInMemorySearchPort } from "@lookup-knowledge/search-port/testing";
-import { createDurableTraceStore, openTraceDatabase, type TraceStore } from "@lookup-knowledge/trace-store";
+import { createDurableTraceStore, createTraceSpool, openTraceDatabase, type TraceStore } from "@lookup-knowledge/trace-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "./create-knowledge-retriever.js";
 
@@ -78,5 +78,31 @@ describe("the retriever with the durable trace store (embedded PGlite)", () => {
     expect(flushes).toBe(1);
     expect(reported.map((error) => error.code)).toEqual(["trace_flush_failed"]);
     expect(reported[0]?.message).toMatch(/the database went away/);
+  });
+
+  it("R29: close() reports the records it could not write as lost, with their number (a spool that cannot be written)", async () => {
+    const reported: LookupKnowledgeError[] = [];
+    // A file where the trace folder's parent should be: the spool cannot make its folder.
+    const inTheWay = join(root, "not-a-folder");
+    await writeFile(inTheWay, "");
+    const traceStore = createTraceSpool({ directory: join(inTheWay, "traces") });
+    const retriever = createKnowledgeRetriever({ searchPort, l0Index, traceStore, onTraceError: (error) => reported.push(error) });
+    for (const query of ["refund", "How do I refund an invoice?", "Unrelated question"]) await retriever.lookup(query);
+    expect(reported.map((error) => error.code)).toEqual(["trace_record_failed"]);
+    expect(reported[0]?.message).toMatch(/kept and retried/);
+    await retriever.close();
+    expect(reported.map((error) => error.code)).toEqual(["trace_record_failed", "trace_records_lost"]);
+    expect(reported[1]?.message).toMatch(/^3 trace records could not be written and are lost/);
+    expect(reported[1]?.retryable).toBe(false);
+  });
+
+  it("R29: close() reports nothing lost when every record was written", async () => {
+    const reported: LookupKnowledgeError[] = [];
+    const traceStore = createTraceSpool({ directory: join(root, "written") });
+    const retriever = createKnowledgeRetriever({ searchPort, traceStore, onTraceError: (error) => reported.push(error) });
+    await retriever.lookup("refund");
+    await retriever.close();
+    await traceStore.close();
+    expect(reported).toEqual([]);
   });
 });

@@ -71,7 +71,11 @@ export interface KnowledgeRetriever {
    * failure there is reported to `onTraceError`, the records stay spooled).
    */
   flushTraces(): Promise<{ recorded: number; pending: number }>;
-  /** Flushes traces; the retriever can still be used afterwards. */
+  /**
+   * Flushes traces; the retriever can still be used afterwards. Records still not written
+   * then are reported to `onTraceError` as lost (`trace_records_lost`): a process that ends
+   * after `close` drops them.
+   */
   close(): Promise<void>;
 }
 
@@ -387,7 +391,20 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
     config,
     flushTraces,
     close: async () => {
-      await flushTraces();
+      const { pending } = await flushTraces();
+      // The last chance: what the recorder still holds is gone once the process ends.
+      if (pending > 0) {
+        const records = pending === 1 ? "1 trace record" : `${pending} trace records`;
+        onTraceError(
+          new LookupKnowledgeError({
+            code: "trace_records_lost",
+            message:
+              `${records} could not be written and ${pending === 1 ? "is" : "are"} lost: the trace store still refused ` +
+              `${pending === 1 ? "it" : "them"} when the retriever closed (see the earlier trace error for why).`,
+            retryable: false,
+          }),
+        );
+      }
     },
   };
 }
