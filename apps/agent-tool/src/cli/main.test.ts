@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -219,5 +219,21 @@ describe("the lookup-knowledge CLI", () => {
     const { code, stderr } = await lookupKnowledge(cwd, "query", "--filter", "category", "refund");
     expect(code).toBe(2);
     expect(stderr).toMatch(/expected key=value/);
+  });
+
+  it("R29: a query whose trace cannot be spooled says the record is lost, not that it will be retried, and still answers", async () => {
+    const traces = join(cwd, ".lookup-knowledge", "traces");
+    await rename(traces, `${traces}.kept`);
+    await writeFile(traces, ""); // a file where the trace folder should be
+    try {
+      const { code, stdout, stderr } = await lookupKnowledge(cwd, "query", "Who can issue a refund for a paid invoice?");
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/found +true/);
+      expect(stderr).toMatch(/Could not record tool invocation .*ENOTDIR/);
+      expect(stderr).toMatch(/^1 trace record could not be written and is lost/m);
+    } finally {
+      await rm(traces);
+      await rename(`${traces}.kept`, traces);
+    }
   });
 });
