@@ -86,18 +86,17 @@ export async function flushTraceSpool(input: {
   return report;
 }
 
-async function flushSegment(
-  segment: SpoolSegment,
-  context: {
-    directory: string;
-    progress: Record<string, number>;
-    batchSize: number;
-    report: TraceFlushReport;
-    insert: (records: ToolInvocationRecord[]) => Promise<number>;
-    onSkipped: ((error: TraceStoreError) => void) | undefined;
-    foreignWriterIdleMs: number;
-  },
-): Promise<void> {
+/** What a flush carries from segment to segment. */
+interface FlushContext {
+  directory: string;
+  progress: Record<string, number>;
+  batchSize: number;
+  report: TraceFlushReport;
+  insert: (records: ToolInvocationRecord[]) => Promise<number>;
+  onSkipped: ((error: TraceStoreError) => void) | undefined;
+}
+
+async function flushSegment(segment: SpoolSegment, context: FlushContext & { foreignWriterIdleMs: number }): Promise<void> {
   const { directory, progress, report } = context;
   // Decided before reading: a writer that is done now cannot add lines after the read.
   const finished = !segmentWriterAlive(segment, { foreignWriterIdleMs: context.foreignWriterIdleMs });
@@ -146,14 +145,7 @@ async function flushLines(
   segment: SpoolSegment,
   fd: number,
   start: number,
-  context: {
-    directory: string;
-    progress: Record<string, number>;
-    batchSize: number;
-    report: TraceFlushReport;
-    insert: (records: ToolInvocationRecord[]) => Promise<number>;
-    onSkipped: ((error: TraceStoreError) => void) | undefined;
-  },
+  context: FlushContext,
 ): Promise<number> {
   const { directory, progress, report } = context;
   const bytes = readRange(fd, start, fstatSync(fd).size);
