@@ -166,6 +166,8 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
     });
     // Judged on the evidence that survived, not on a candidate that post-processing cut.
     const topScore = topEvidenceScore(output.evidenceBlocks);
+    // The port judges its best hit; that judgement (and its signals) explains the outcome.
+    const answerability = candidates.find((candidate) => candidate.portRank === 0)?.answerability;
     const evidenceCount = output.evidenceBlocks.length;
     const outcome =
       candidates.length === 0
@@ -181,6 +183,7 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
         candidateCount: candidates.length,
         evidenceCount,
         ...(topScore !== undefined ? { topScore } : {}),
+        ...(answerability !== undefined ? { answerability } : {}),
         outcome,
         rejectedHits: rejected,
         durationMs: performance.now() - started,

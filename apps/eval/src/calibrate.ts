@@ -1,67 +1,74 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defaultRagConfig } from "@lookup-knowledge/core";
-import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { defaultScoreExponents, openLocalSearchPort, queryScoreExponent, tokenize } from "@lookup-knowledge/search-port/local";
-import { apisixSets, ingestKnowledgeBase } from "./knowledge-bases.js";
-import { splitOf } from "./split.js";
+import { answerabilitySignalNames, defaultAnswerabilityModel, type AnswerabilityModel } from "@lookup-knowledge/search-port/local";
+import { fitOnDevelopment, gateCounts, gateSummary } from "./answerability-fit.js";
+import { collectAnswerabilitySamples } from "./answerability-samples.js";
+import { buildEvaluationSets, crossCollectionPairs, setNames } from "./evaluation-sets.js";
 
-// `pnpm --filter @lookup-knowledge/eval run calibrate`: fits the local port's score
-// exponents on the development half of the APISIX question sets. For each language it
-// finds the exponent that puts the reference threshold midway between the best scores of
-// the 8th and 9th of every 10 development out-of-scope questions (ranked by best score), so
-// that the threshold refuses 8 in 10 of them. English fits the Latin exponent; Chinese
-// then fits the CJK one with the Latin one fixed. The held-out test half is left for `pnpm eval`.
+// `pnpm --filter @lookup-knowledge/eval run calibrate [--write]`: fits the local port's
+// answerability model on the development halves of every set at once (one set of
+// parameters for all knowledge bases), prints how its gate treats each half at
+// `rag.reference-threshold`, and an ablation (the model refitted without each signal).
+// `--write` writes the fitted parameters into the search-port package.
 
-const refusedShare = 0.8;
+const write = process.argv.includes("--write");
 const threshold = defaultRagConfig.referenceThreshold;
 const workspace = await mkdtemp(join(tmpdir(), "lookup-knowledge-calibrate-"));
-const fitted = { ...defaultScoreExponents };
 try {
-  for (const { set, root, unanswerable } of await apisixSets()) {
-    const { directory } = await ingestKnowledgeBase(root, join(workspace, set));
-    const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0, scoreExponents: { latin: 1, cjk: 1 } });
-    const development = unanswerable.filter((question) => splitOf(question) === "dev");
-    const fused: Array<{ score: number; terms: string[] }> = [];
-    for (const question of development) {
-      const [best] = await port.search({ query: question.question, topK: 1 });
-      fused.push({ score: best?.score ?? 0, terms: tokenize(question.question) });
-    }
-    await port.close();
-    const key = set.endsWith("-zh") ? "cjk" : "latin";
-    fitted[key] = fitExponent((exponent) => fused.map(({ score, terms }) => score ** queryScoreExponent(terms, { ...fitted, [key]: exponent })));
-    console.log(`${set}: ${development.length} development out-of-scope questions, ${key} exponent ${fitted[key].toFixed(3)}`);
+  const sets = await buildEvaluationSets(workspace, new Set(setNames));
+  const samples = await collectAnswerabilitySamples(sets);
+  const version = defaultAnswerabilityModel.version + 1;
+  const fittedOn =
+    `development halves (odd ids) of ${sets.map((set) => set.name).join(", ")}: answerable questions, ` +
+    `hand-written near-domain out-of-scope questions, and cross-collection questions (${crossCollectionPairs.map(([asked, of]) => `${asked} on ${of}`).join(", ")})`;
+  const model = fitOnDevelopment(samples, { version, fittedOn });
+  console.log(`fitted: ${JSON.stringify({ bias: model.bias, weights: model.weights })}`);
+  for (const split of ["dev", "test"] as const) {
+    const counts = gateCounts(samples, model, threshold, split);
+    console.log(`${split === "dev" ? "development" : "test"} half at ${threshold}: ${gateSummary(counts)}`);
+    for (const entry of counts) console.log(`  ${entry.set} ${entry.group}: found ${entry.found}/${entry.asked}`);
   }
+  console.log(`in use (${defaultAnswerabilityModel.version}), test half: ${gateSummary(gateCounts(samples, defaultAnswerabilityModel, threshold, "test"))}`);
+  console.log("ablation (refitted on the development halves without one signal; test half):");
+  for (const left of answerabilitySignalNames) {
+    const without = fitOnDevelopment(samples, { version, fittedOn, signals: answerabilitySignalNames.filter((name) => name !== left) });
+    console.log(`  without ${left.padEnd(16)} ${gateSummary(gateCounts(samples, without, threshold, "test"))}`);
+  }
+  const lexicalOnly = fitOnDevelopment(samples, { version, fittedOn, signals: ["lexical", "dense"] });
+  console.log(`  lexical and dense only   ${gateSummary(gateCounts(samples, lexicalOnly, threshold, "test"))}`);
+  if (write) await writeModel(model);
 } finally {
   await rm(workspace, { recursive: true, force: true });
 }
-console.log(`fitted scoreExponents: ${JSON.stringify({ latin: round(fitted.latin), cjk: round(fitted.cjk) })}`);
-console.log(`in use:                ${JSON.stringify(defaultScoreExponents)}`);
+
+async function writeModel(model: AnswerabilityModel): Promise<void> {
+  const file = fileURLToPath(new URL("../../../packages/search-port/src/local/default-answerability-model.ts", import.meta.url));
+  const weights = Object.entries(model.weights)
+    .map(([name, weight]) => `    ${name}: ${weight},`)
+    .join("\n");
+  await writeFile(
+    file,
+    `import type { AnswerabilityModel } from "./answerability-model.js";
 
 /**
- * The exponent (0.05..4) whose calibrated scores put the threshold midway between the
- * scores either side of the refused share. A larger exponent lowers every score below 1,
- * so the midpoint falls as the exponent grows: bisection.
+ * The local port's answerability model. Written by \`pnpm --filter @lookup-knowledge/eval
+ * run calibrate --write\`, which fits it on the development halves of every evaluation set
+ * at once (one set of parameters for all knowledge bases); the eval README says how it
+ * scores on the test halves. Do not edit by hand: refit.
  */
-function fitExponent(scoresWith: (exponent: number) => number[]): number {
-  const gap = (exponent: number): number => {
-    const scores = scoresWith(exponent).sort((a, b) => a - b);
-    const refused = Math.ceil(refusedShare * scores.length);
-    const below = scores[refused - 1] ?? 0;
-    const above = scores[refused] ?? Math.min(1, below + 0.05);
-    return (below + above) / 2 - threshold;
-  };
-  let low = 0.05;
-  let high = 4;
-  for (let step = 0; step < 60; step += 1) {
-    const middle = (low + high) / 2;
-    if (gap(middle) > 0) low = middle;
-    else high = middle;
-  }
-  return (low + high) / 2;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
+export const defaultAnswerabilityModel: Readonly<AnswerabilityModel> = Object.freeze({
+  kind: "logistic",
+  version: ${model.version},
+  bias: ${model.bias},
+  weights: Object.freeze({
+${weights}
+  }),
+  fittedOn: ${JSON.stringify(model.fittedOn ?? "")},
+});
+`,
+  );
+  console.log(`wrote ${file}`);
 }

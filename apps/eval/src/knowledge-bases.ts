@@ -9,8 +9,10 @@ import { readExampleQuestions, readQuestionSet, type Question } from "./question
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The shared datasets: `$LOOKUP_KNOWLEDGE_DATASETS`, else `../shared/datasets` beside the repository. */
 export const datasetsDirectory = process.env.LOOKUP_KNOWLEDGE_DATASETS ?? join(here, "..", "..", "..", "..", "shared", "datasets");
-const questionsDirectory = join(here, "..", "questions");
-const examplesDirectory = join(here, "..", "..", "..", "examples", "knowledge-base");
+/** The project's question files. */
+export const questionsDirectory = join(here, "..", "questions");
+/** The repository's example knowledge base. */
+export const examplesDirectory = join(here, "..", "..", "..", "examples", "knowledge-base");
 
 /** A Markdown knowledge base with questions that it answers and questions it must refuse. */
 export interface KnowledgeBaseSet {

@@ -1,3 +1,5 @@
+import type { Answerability } from "./answerability.js";
+
 /** Why a candidate or block was chosen: a named signal and a readable detail. */
 export interface HitReason {
   signal: HitSignal;
@@ -19,6 +21,8 @@ export interface Candidate {
   content: string;
   /** The port's normalised similarity (0..1), when it gave one. */
   score?: number;
+  /** The port's judgement of whether its best hit answers the query (first hit only). */
+  answerability?: Answerability;
   /** The position the port returned it at, 0 first. */
   portRank: number;
   hitReasons: HitReason[];

@@ -1,3 +1,4 @@
+export type { Answerability } from "./answerability.js";
 export type { Candidate, HitReason, HitSignal, RejectedHit } from "./candidate.js";
 export type { ContextPack, PackedBlock } from "./context-pack.js";
 export {

@@ -1,3 +1,4 @@
+import type { Answerability } from "./answerability.js";
 import type { L0Hints } from "./l0-hints.js";
 import type { MetadataFilter } from "./metadata-filter.js";
 import type { RetrievalLayer } from "./evidence-block.js";
@@ -22,6 +23,8 @@ export interface RetrievalAttempt {
   candidateCount: number;
   evidenceCount: number;
   topScore?: number;
+  /** The port's answerability judgement of its best hit, with the signals behind it, when it gave one. */
+  answerability?: Answerability;
   outcome: AttemptOutcome;
   rejectedHits: RejectedHit[];
   error?: { code: string; message: string };

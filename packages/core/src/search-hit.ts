@@ -1,3 +1,5 @@
+import type { Answerability } from "./answerability.js";
+
 /** One hit as a `KnowledgeSearchPort` returns it, before the pipeline trusts it. */
 export interface SearchHit {
   /** The store's vector or record id. */
@@ -7,4 +9,9 @@ export interface SearchHit {
   metadata: Record<string, unknown>;
   /** Normalised similarity in 0..1, higher is better. */
   score?: number;
+  /**
+   * How the port judged that its best hit answers the query. A port that calibrates its
+   * score (the local port) sets it on its first hit; others leave it out.
+   */
+  answerability?: Answerability;
 }

@@ -206,7 +206,7 @@ describe("createL0Index", () => {
         { id: "b", source: "b.md", keywords: ["export"], domain: "   " },
         { id: "c", source: "c.md", keywords: ["export"] },
         { id: "d", source: "d.md", keywords: ["export"], domain: "reporting" },
-      ]);
+      ], { maxTermShare: 1 });
       const hints = index.match("export to csv");
       expect(hints.domains).toEqual(["reporting"]);
       expect(hints.entries.map((entry) => entry.domain)).toEqual(["reporting", undefined, undefined, "reporting"]);
@@ -282,12 +282,12 @@ describe("createL0Index", () => {
         domain: `domain-${position % 3}`,
       }));
       entries.push({ id: "best", source: "best.md", keywords: ["quota", "burst quota"], domain: "domain-9" });
-      const index = createL0Index(entries, { maxEntries: 5 });
+      const index = createL0Index(entries, { maxEntries: 5, maxTermShare: 1 });
       const hints = index.match("burst quota for topic29");
       expect(hints.entries.map((entry) => entry.id)).toEqual(["best", "doc-29", "doc-0", "doc-1", "doc-2"]);
       expect(hints.domains).toEqual(["domain-9", "domain-2", "domain-0", "domain-1"]);
       expect(hints.keywords).toEqual(["quota", "burst quota", "topic29"]);
-      expect(createL0Index(entries).match("quota").entries).toHaveLength(20);
+      expect(createL0Index(entries, { maxTermShare: 1 }).match("quota").entries).toHaveLength(20);
     });
   });
 

@@ -1,6 +1,6 @@
 import { InvalidQueryError, emptyL0Hints, type KnowledgeEntry, type L0Hints } from "@lookup-knowledge/core";
 import { HintAssembler } from "./hint-assembler.js";
-import type { L0IndexOptions } from "./l0-index-options.js";
+import { minimumTermEntries, type L0IndexOptions } from "./l0-index-options.js";
 import type { L0Index } from "./l0-index.js";
 import { parseKnowledgeEntries } from "./parse-knowledge-entries.js";
 import { parseL0IndexOptions } from "./parse-l0-index-options.js";
@@ -23,6 +23,7 @@ export function createL0Index(entries: KnowledgeEntry[], options?: L0IndexOption
   const terms = buildTermIndex(parsed, {
     minWordTermLength: settings.minTermLength,
     minCjkTermLength: Math.min(settings.minTermLength, 2),
+    maxTermEntries: Math.max(minimumTermEntries, Math.floor(settings.maxTermShare * entries.length)),
   });
   const assembler = new HintAssembler(parsed, terms, settings.maxEntries);
   return Object.freeze({

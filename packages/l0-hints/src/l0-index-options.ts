@@ -8,4 +8,14 @@ export interface L0IndexOptions {
   minTermLength?: number;
   /** Most entries one match returns, best first (default 20). The hint lists still cover every matched entry. */
   maxEntries?: number;
+  /**
+   * How specific a term must be to match: the largest share of the entries that may hold it
+   * (default 0.02), though a term of at most `minimumTermEntries` (3) entries is always
+   * specific. A term more entries hold ("gateway" in a gateway's documentation, a
+   * category every page shares) never becomes a hint, a filter or a boost. 1 lets every term match.
+   */
+  maxTermShare?: number;
 }
+
+/** A term that at most this many entries hold is specific whatever the index's size. */
+export const minimumTermEntries = 3;

@@ -6,11 +6,13 @@ import type { L0IndexOptions } from "./l0-index-options.js";
 export interface ResolvedL0IndexOptions {
   minTermLength: number;
   maxEntries: number;
+  maxTermShare: number;
 }
 
 export const defaultL0IndexOptions: Readonly<ResolvedL0IndexOptions> = Object.freeze({
   minTermLength: 2,
   maxEntries: 20,
+  maxTermShare: 0.02,
 });
 
 const positiveWholeNumber = z
@@ -21,6 +23,7 @@ const positiveWholeNumber = z
 const settings = {
   minTermLength: positiveWholeNumber.max(1000, { error: "must be at most 1000" }),
   maxEntries: positiveWholeNumber,
+  maxTermShare: z.number({ error: "must be a number" }).min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1" }),
 } as const;
 
 /** Checks the options of `createL0Index`; a bad value throws a `ConfigurationError` naming it. */

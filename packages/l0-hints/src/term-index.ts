@@ -23,6 +23,8 @@ export interface TermIndexSettings {
   minWordTermLength: number;
   /** Shortest term holding CJK characters, in characters. */
   minCjkTermLength: number;
+  /** Most entries a term may belong to and still be specific enough to match (see `L0IndexOptions.maxTermEntries`). */
+  maxTermEntries: number;
 }
 
 /**
@@ -55,15 +57,22 @@ export class TermIndex {
     readonly postingTerm: string[],
     /** Id of the term's normalised spelling, so hint lists fold `API` and `ａｐｉ` together. */
     readonly postingTermKey: Int32Array,
+    /** Distinct entries holding each pattern. */
+    readonly patternEntries: Int32Array,
+    private readonly maxTermEntries: number,
   ) {}
 
-  /** The patterns a query contains, each once, in the order they were found. */
+  /**
+   * The specific patterns a query contains, each once, in the order they were found. A
+   * pattern that more than `maxTermEntries` entries hold ("gateway" in a gateway's docs)
+   * says nothing about which entry is meant, so it never matches.
+   */
   find(query: string): number[] {
     const normalized = normalizeText(query);
     const found = new Set<number>();
     this.findPhrases(normalized, found);
     if (this.cjkIds.size > 0 && containsCjk(normalized)) this.findCjkTerms(normalized, found);
-    return [...found];
+    return [...found].filter((pattern) => (this.patternEntries[pattern] as number) <= this.maxTermEntries);
   }
 
   private findPhrases(normalized: string, found: Set<number>): void {
@@ -191,8 +200,15 @@ class TermIndexBuilder {
     const slot = new Int32Array(postingCount);
     const term = new Array<string>(postingCount);
     const termKey = new Int32Array(postingCount);
+    const patternEntries = new Int32Array(patternCount);
+    const lastEntry = new Int32Array(patternCount).fill(-1);
     for (let posting = 0; posting < postingCount; posting += 1) {
       const pattern = this.postingPattern[posting] as number;
+      const postingEntry = this.postingEntry[posting] as number;
+      if (lastEntry[pattern] !== postingEntry) {
+        lastEntry[pattern] = postingEntry;
+        patternEntries[pattern] = (patternEntries[pattern] as number) + 1;
+      }
       const target = next[pattern] as number;
       next[pattern] = target + 1;
       entry[target] = this.postingEntry[posting] as number;
@@ -215,6 +231,8 @@ class TermIndexBuilder {
       slot,
       term,
       termKey,
+      patternEntries,
+      this.settings.maxTermEntries,
     );
   }
 
@@ -226,6 +244,8 @@ class TermIndexBuilder {
     if (isTitle) {
       const significant = [...new Set(tokens.filter(isSignificantWord).map(stemToken))].sort();
       if (significant.length >= 2) return this.titleRulePattern(significant, length);
+      // A title of function words only ("and", "with") names nothing.
+      if (significant.length === 0) return undefined;
     }
     const words = tokens.map(stemToken);
     const key = words.join(" ");

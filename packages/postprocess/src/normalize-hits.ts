@@ -43,6 +43,15 @@ const hitSchema = z.object(
         error: (issue) => `score ${String(issue.input)} is outside 0..1`,
       })
       .optional(),
+    // A port's answerability judgement is optional explanation: a malformed one is dropped, the hit kept.
+    answerability: z
+      .object({
+        score: z.number().min(0).max(1),
+        model: z.string().max(200),
+        signals: z.record(z.string().max(100), z.number().refine(Number.isFinite)),
+      })
+      .optional()
+      .catch(undefined),
     // Missing, null, array or scalar metadata is read as {}: the hit may still have an id.
     metadata: z.record(z.string(), z.unknown()).catch(() => ({})),
   },
@@ -95,7 +104,7 @@ export function normalizeHits(
       rejected.push(rawId === undefined ? { index, reason } : { index, id: rawId, reason });
       return;
     }
-    const { id, content, score, metadata } = parsed.data;
+    const { id, content, score, metadata, answerability } = parsed.data;
     const docId = readDocId(metadata);
     const chunkIndex = readChunkIndex(metadata);
     const key = evidenceKey({ docId, chunkIndex, vectorId: id });
@@ -115,6 +124,7 @@ export function normalizeHits(
     const category = readText(metadata, "category");
     if (category !== undefined) candidate.category = category;
     if (score !== undefined) candidate.score = score;
+    if (answerability !== undefined) candidate.answerability = answerability;
     candidate.hitReasons.push({
       signal: "semantic",
       detail: score === undefined ? "semantic match (unscored)" : `semantic match ${score.toFixed(2)}`,

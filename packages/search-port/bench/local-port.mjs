@@ -23,7 +23,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { DenseMatrix, quantiseVector } from "../dist/local/dense-matrix.js";
-import { defaultScoreExponents, openLocalSearchPort } from "../dist/local/index.js";
+import { defaultAnswerabilityModel, openLocalSearchPort } from "../dist/local/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const datasets = join(here, "../../../../shared/datasets");
@@ -289,7 +289,7 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
     const accuracy = (share(inScope, (score) => score >= threshold) + share(outOfScope, (score) => score < threshold)) / 2;
     if (accuracy > best.accuracy) best = { threshold, accuracy };
   }
-  console.log(`\n## Calibration (defaults: denseWeight 0.3, denseFloor 0.3, score = fused ** ${defaultScoreExponents.latin})\n`);
+  console.log(`\n## Calibration (defaults: denseWeight 0.3, denseFloor 0.3, score = answerability model v${defaultAnswerabilityModel.version})\n`);
   console.log(`| | in scope (${inScope.length}) | out of scope (${outOfScope.length}) |`);
   console.log(`|---|---|---|`);
   console.log(`| top score, 10th / 50th / 90th percentile | ${quantiles(inScope)} | ${quantiles(outOfScope)} |`);

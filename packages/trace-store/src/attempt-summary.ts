@@ -1,4 +1,4 @@
-import type { MetadataFilter } from "@lookup-knowledge/core";
+import type { Answerability, MetadataFilter } from "@lookup-knowledge/core";
 
 /** One L1 attempt in a trace record (R11, R27). */
 export interface AttemptSummary {
@@ -11,6 +11,8 @@ export interface AttemptSummary {
   candidateCount: number;
   evidenceCount: number;
   topScore?: number;
+  /** The port's judgement of its best hit and the signals behind it (no query text), when it gave one. */
+  answerability?: Answerability;
   /** `usable`, `no_candidates`, `no_evidence`, `low_quality` or `error`. */
   outcome: string;
   /** How many hits the pipeline refused as malformed. */

@@ -98,6 +98,9 @@ export function buildToolInvocationRecord(input: {
   };
 }
 
+/** Longest model name kept. */
+const modelLength = 120;
+
 function summarizeAttempt(attempt: RetrievalAttempt): AttemptSummary {
   const summary: AttemptSummary = {
     attempt: attempt.attempt,
@@ -110,6 +113,10 @@ function summarizeAttempt(attempt: RetrievalAttempt): AttemptSummary {
   if (attempt.filter !== undefined) summary.filter = structuredClone(attempt.filter);
   if (attempt.l0Filter !== undefined) summary.l0Filter = structuredClone(attempt.l0Filter);
   if (attempt.topScore !== undefined) summary.topScore = attempt.topScore;
+  if (attempt.answerability !== undefined) {
+    const { score, model, signals } = attempt.answerability;
+    summary.answerability = { score, model: cut(model, modelLength), signals: { ...signals } };
+  }
   if (attempt.error !== undefined) summary.error = cut(`${attempt.error.code}: ${attempt.error.message}`, errorLength);
   return summary;
 }

@@ -105,6 +105,13 @@ export function formatTraceDetails(record: StoredToolInvocation): string {
       `     ${attempt.candidateCount} candidates, ${attempt.evidenceCount} evidence, top score ${top}, ${attempt.durationMs.toFixed(1)} ms` +
         (attempt.rejectedHits > 0 ? `, ${attempt.rejectedHits} malformed hits refused` : ""),
     );
+    if (attempt.answerability) {
+      const { score, model, signals } = attempt.answerability;
+      const named = Object.entries(signals)
+        .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+        .map(([name, value]) => `${printable(name)} ${value.toFixed(2)}`).join(", ");
+      lines.push(`     answerability ${score.toFixed(3)} (${printable(model)}): ${named}`);
+    }
     if (attempt.error) lines.push(`     error: ${attempt.error}`);
   }
 
@@ -136,6 +143,11 @@ export function formatTraceDetails(record: StoredToolInvocation): string {
 
 function list(values: readonly string[]): string {
   return values.length === 0 ? "-" : values.join(", ");
+}
+
+/** A port-given name with control characters (terminal escapes among them) shown as U+FFFD. */
+function printable(text: string): string {
+  return text.replace(/\p{Cc}/gu, "\uFFFD");
 }
 
 /** East Asian wide and full-width characters take two columns of a terminal. */

@@ -1,6 +1,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { KnowledgeSearchPort } from "../knowledge-search-port.js";
 import type { KnowledgeWriter } from "../knowledge-writer.js";
+import type { AnswerabilityModel } from "./answerability-model.js";
 
 /** Who made an index's vectors. Two identities are the same embedder when all three fields are equal. */
 export interface EmbedderIdentity {
@@ -48,21 +49,15 @@ export interface LocalSearchPortOptions {
    */
   minScore?: number;
   /**
-   * The calibration of the returned score, `fused ** exponent`: one exponent for queries
-   * in Latin and other space-separated scripts, one for queries made only of CJK terms
-   * (mixed queries interpolate by their share of CJK terms). Each is above 0 and at most 4.
-   * The defaults (`defaultScoreExponents`) were fitted with `pnpm --filter
-   * @lookup-knowledge/eval run calibrate` so that `rag.reference-threshold` 0.35 refuses
-   * 8 in 10 out-of-scope questions; run it on your own questions to refit. `{ latin: 1,
-   * cjk: 1 }` returns the fused score itself.
+   * The model that turns the best hit's answerability signals into the returned score,
+   * 0..1 (`rag.reference-threshold` compares against it). The best hit gets the model's
+   * score and its signals (`SearchHit.answerability`); the others get that score times their
+   * fused score over the best one's, so the order is the fused order. Default
+   * `defaultAnswerabilityModel`, fitted by `pnpm --filter @lookup-knowledge/eval run calibrate`
+   * on the development halves of the evaluation sets; `lookup-knowledge calibrate` fits one
+   * for your own questions. `false` returns the fused score itself.
    */
-  scoreExponents?: Partial<ScoreExponents>;
-}
-
-/** The calibration exponents of the local port's score (`LocalSearchPortOptions.scoreExponents`). */
-export interface ScoreExponents {
-  latin: number;
-  cjk: number;
+  answerability?: AnswerabilityModel | false;
 }
 
 /** What an index holds. */

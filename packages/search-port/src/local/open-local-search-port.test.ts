@@ -415,7 +415,7 @@ describe("openLocalSearchPort: persistence", () => {
     const reader = await open({ embeddings: hashEmbeddings() });
     const after = await Promise.all(queries.map((query) => reader.search({ query, topK: 4 })));
     expect(after).toEqual(before);
-    expect(after[1]?.[0]).toEqual({ id: unusual.id, content: unusual.content, metadata: unusual.metadata, score: expect.any(Number) });
+    expect(after[1]?.[0]).toEqual({ id: unusual.id, content: unusual.content, metadata: unusual.metadata, score: expect.any(Number), answerability: expect.objectContaining({ score: expect.any(Number) }) });
     expect(reader.stats()).toEqual(statsBefore);
     expect(statsBefore).toMatchObject({ chunks: 7, documents: 6, embedder: { id: "test/hash", version: "1", dimension: 32 } });
     expect(statsBefore.bytesOnDisk).toBeGreaterThan(1000);

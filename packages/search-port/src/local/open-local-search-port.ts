@@ -33,10 +33,12 @@ import type { IndexManifest } from "./index-manifest.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { emptySnapshot, recordContent, recordMetadata, sharedMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
-import type { EmbedderIdentity, LocalIndexStats, LocalSearchPort, LocalSearchPortOptions, ScoreExponents } from "./local-search-port.js";
+import type { EmbedderIdentity, LocalIndexStats, LocalSearchPort, LocalSearchPortOptions } from "./local-search-port.js";
 import { mergeSnapshot } from "./merge-snapshot.js";
 import { PendingChanges } from "./pending-changes.js";
-import { defaultScoreExponents, searchSnapshot } from "./search-snapshot.js";
+import { answerabilityModelName, parseAnswerabilityModel, scoreAnswerability, type AnswerabilityModel } from "./answerability-model.js";
+import { defaultAnswerabilityModel } from "./default-answerability-model.js";
+import { searchSnapshot } from "./search-snapshot.js";
 import { tokenize } from "./tokenize.js";
 import { acquireWriteLock, lostLockError, staleMs } from "./write-lock.js";
 import type { WriteLock } from "./write-lock.js";
@@ -70,7 +72,7 @@ interface Settings {
   denseWeight: number;
   denseFloor: number;
   minScore: number;
-  exponents: Readonly<ScoreExponents>;
+  answerability: AnswerabilityModel | undefined;
 }
 
 /**
@@ -166,8 +168,13 @@ function readSettings(options: LocalSearchPortOptions): Settings {
       reason: "a writer given an embedder identity needs the embeddings too, to embed the records it upserts",
     });
   }
-  const exponents = readScoreExponents(options.scoreExponents);
-  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore, exponents };
+  const answerability =
+    options.answerability === false
+      ? undefined
+      : options.answerability === undefined
+        ? defaultAnswerabilityModel
+        : parseAnswerabilityModel(options.answerability);
+  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore, answerability };
 }
 
 function readFraction(key: string, value: unknown, fallback: number): number {
@@ -178,27 +185,6 @@ function readFraction(key: string, value: unknown, fallback: number): number {
   return value;
 }
 
-function readScoreExponents(value: unknown): Readonly<ScoreExponents> {
-  if (value === undefined) return defaultScoreExponents;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigurationError({ key: "scoreExponents", value, reason: "expected an object { latin?, cjk? }" });
-  }
-  const given = value as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (key !== "latin" && key !== "cjk") {
-      throw new ConfigurationError({ key: `scoreExponents.${key}`, value: given[key], reason: "unknown key; expected latin or cjk" });
-    }
-  }
-  const read = (key: keyof ScoreExponents): number => {
-    const exponent = given[key];
-    if (exponent === undefined) return defaultScoreExponents[key];
-    if (typeof exponent !== "number" || !Number.isFinite(exponent) || exponent <= 0 || exponent > 4) {
-      throw new ConfigurationError({ key: `scoreExponents.${key}`, value: exponent, reason: "expected a number above 0 and at most 4" });
-    }
-    return exponent;
-  };
-  return Object.freeze({ latin: read("latin"), cjk: read("cjk") });
-}
 
 function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | null): boolean {
   if (left === null || right === null) return left === right;
@@ -258,7 +244,7 @@ function createPort(
   lock: WriteLock | undefined,
   hooks: CommitHooks,
 ): LocalSearchPort {
-  const { directory, mode, embeddings, denseWeight, denseFloor, minScore, exponents } = settings;
+  const { directory, mode, embeddings, denseWeight, denseFloor, minScore, answerability } = settings;
   let manifest = opened?.manifest;
   let base = opened?.snapshot ?? emptySnapshot();
   /** Whose vectors the state holds (a writer: the given embedder, also for an empty index). */
@@ -569,13 +555,26 @@ function createPort(
     const snapshot = current();
     const accepts =
       filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);
-    const scored = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, minScore, accepts, exponents }, denseFloor);
-    return scored.map(({ slot, score }) => ({
-      id: snapshot.ids[slot] as string,
-      content: recordContent(snapshot.records, slot),
-      metadata: recordMetadata(snapshot.records, slot, directory),
-      score,
-    }));
+    const { slots, signals } = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, accepts }, denseFloor);
+    // The model judges the best hit; the others keep their fused score's ratio to it.
+    const judged = answerability !== undefined && signals !== undefined ? scoreAnswerability(answerability, signals) : undefined;
+    const best = slots[0]?.score ?? 1;
+    const hits: SearchHit[] = [];
+    for (const { slot, score: fused } of slots) {
+      const score = judged === undefined ? fused : judged * (fused / best);
+      if (score < minScore) break;
+      hits.push({
+        id: snapshot.ids[slot] as string,
+        content: recordContent(snapshot.records, slot),
+        metadata: recordMetadata(snapshot.records, slot, directory),
+        score,
+      });
+    }
+    const first = hits[0];
+    if (first !== undefined && judged !== undefined && signals !== undefined && answerability !== undefined) {
+      first.answerability = { score: judged, model: answerabilityModelName(answerability), signals: roundedSignals(signals) };
+    }
+    return hits;
   }
 
   function stats(): LocalIndexStats {
@@ -611,4 +610,10 @@ function createPort(
   }
 
   return { search, upsert, deleteDocuments, commit, stats, close };
+}
+
+function roundedSignals(signals: Readonly<Record<string, number>>): Record<string, number> {
+  const rounded: Record<string, number> = {};
+  for (const [name, value] of Object.entries(signals)) rounded[name] = Math.round(value * 10000) / 10000;
+  return rounded;
 }

@@ -1,7 +1,7 @@
 import { bm25B, bm25Idf, bm25K1 } from "./bm25.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { findTerm } from "./index-snapshot.js";
-import type { ScoreExponents } from "./local-search-port.js";
+import { answerabilitySignals, type AnswerabilitySignals, type WeighedTerm } from "./answerability-signals.js";
 
 /** What to look for in a snapshot. */
 export interface SnapshotQuery {
@@ -12,44 +12,24 @@ export interface SnapshotQuery {
   /** Weight of the dense score in the fused score, 0..1. */
   denseWeight: number;
   topK: number;
-  /** Hits scoring below this are left out. */
-  minScore: number;
   /** The filter, as a test on a slot; absent when there is none. */
   accepts?: (slot: number) => boolean;
-  /** The calibration exponents; `defaultScoreExponents` when absent. */
-  exponents?: Readonly<ScoreExponents>;
 }
-
-/**
- * The calibration exponents: the returned score is `fused ** exponent`. The power is
- * monotone, so it changes no order within a query; it moves where a query's best score
- * lands against `rag.reference-threshold` (0.35 by default). Fitted by `pnpm --filter
- * @lookup-knowledge/eval run calibrate` on the development half of the APISIX question sets:
- * the exponent that puts the score refusing 8 in 10 of the development out-of-scope
- * questions at 0.35 (README, "Score").
- *
- * CJK queries get their own exponent: unsegmented CJK text is indexed as character
- * bigrams, and a question's bigrams that straddle two of its words rarely occur in any
- * document, so the matched share of a CJK question is systematically lower than an English
- * one's.
- */
-export const defaultScoreExponents: Readonly<ScoreExponents> = Object.freeze({ latin: 0.691, cjk: 0.413 });
 
 const cjkCharacter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** The calibration exponent of a query: the Latin one, moved towards the CJK one by its share of CJK terms. */
-export function queryScoreExponent(terms: readonly string[], exponents: Readonly<ScoreExponents> = defaultScoreExponents): number {
-  if (terms.length === 0) return exponents.latin;
-  let cjk = 0;
-  for (const term of terms) if (cjkCharacter.test(term)) cjk += 1;
-  return exponents.latin + (exponents.cjk - exponents.latin) * (cjk / terms.length);
-}
-
 export interface ScoredSlot {
   slot: number;
+  /** The fused score, `(1 - w) * lexical + w * dense`. */
   score: number;
   lexical: number;
   dense: number;
+}
+
+/** The best slots of a search, best first, and the answerability signals of that list (absent when it is empty). */
+export interface SnapshotResult {
+  slots: ScoredSlot[];
+  signals?: AnswerabilitySignals;
 }
 
 /**
@@ -63,7 +43,7 @@ export interface ScoredSlot {
 export function lexicalScores(
   snapshot: IndexSnapshot,
   queryTerms: readonly string[],
-): { scores: Float64Array; touched: Uint32Array; touchedCount: number } {
+): { scores: Float64Array; touched: Uint32Array; touchedCount: number; terms: WeighedTerm[] } {
   const count = snapshot.count;
   const scores = new Float64Array(count);
   const { lexical } = snapshot;
@@ -71,11 +51,14 @@ export function lexicalScores(
   for (const term of queryTerms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
   let maximum = 0;
   const matched: Array<{ term: number; weight: number }> = [];
+  const terms: WeighedTerm[] = [];
   let postings = 0;
   for (const [term, queryFrequency] of frequencies) {
     const index = findTerm(lexical.terms, term);
     const documentFrequency = index < 0 ? 0 : (lexical.termStarts[index + 1] as number) - (lexical.termStarts[index] as number);
-    const weight = queryFrequency * bm25Idf(count, documentFrequency);
+    const idf = bm25Idf(count, documentFrequency);
+    const weight = queryFrequency * idf;
+    terms.push({ index, weight, idf, cjk: cjkCharacter.test(term) });
     maximum += weight * (bm25K1 + 1);
     if (index >= 0) {
       matched.push({ term: index, weight });
@@ -84,7 +67,7 @@ export function lexicalScores(
   }
   const touched = new Uint32Array(Math.min(count, postings));
   let touchedCount = 0;
-  if (maximum === 0 || matched.length === 0) return { scores, touched, touchedCount };
+  if (maximum === 0 || matched.length === 0) return { scores, touched, touchedCount, terms };
   const norms = lengthNorms(snapshot);
   const { termStarts, postingSlots, postingFrequencies } = lexical;
   for (const { term, weight } of matched) {
@@ -98,7 +81,7 @@ export function lexicalScores(
       scores[slot] = previous + (scaled * frequency) / (frequency + (norms[slot] as number));
     }
   }
-  return { scores, touched, touchedCount };
+  return { scores, touched, touchedCount, terms };
 }
 
 function lengthNorms(snapshot: IndexSnapshot): Float32Array {
@@ -124,15 +107,16 @@ export function denseScore(cosine: number, floor: number): number {
 }
 
 /**
- * The best `topK` slots of a snapshot, best first (ties by id), with their score
- * `((1 - w) * lexical + w * dense) ** queryScoreExponent(terms)`; only slots with a positive score at or
- * above `minScore` that the filter accepts. The filter is only asked about slots that would enter the
- * current top `topK`, so a broad filter costs little; a narrow one is asked about many.
+ * The best `topK` slots of a snapshot by fused score `(1 - w) * lexical + w * dense`, best
+ * first (ties by id); only slots with a positive score that the filter accepts. The filter
+ * is only asked about slots that would enter the current top `topK`, so a broad filter
+ * costs little; a narrow one is asked about many. With the list come the answerability
+ * signals of its best hit (`answerabilitySignals`), which the port's model turns into the score.
  */
-export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, denseFloor: number): ScoredSlot[] {
+export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, denseFloor: number): SnapshotResult {
   const limit = Math.min(query.topK, snapshot.count);
-  if (limit <= 0) return [];
-  const { scores: lexical, touched, touchedCount } = lexicalScores(snapshot, query.terms);
+  if (limit <= 0) return { slots: [] };
+  const { scores: lexical, touched, touchedCount, terms } = lexicalScores(snapshot, query.terms);
   const weight = query.vector !== undefined && snapshot.vectors !== undefined ? query.denseWeight : 0;
   let dense: Float32Array | undefined;
   if (weight > 0 && snapshot.vectors !== undefined && query.vector !== undefined) {
@@ -140,14 +124,15 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
     snapshot.vectors.cosines(query.vector, dense);
   }
   const heap = new TopSlots(limit, snapshot.ids);
-  // Compared before calibration: fused >= minScore ** (1 / exponent) <=> score >= minScore.
-  const exponent = queryScoreExponent(query.terms, query.exponents);
-  const minimum = query.minScore ** (1 / exponent);
+  let bestLexical = 0;
+  let bestDense = 0;
   const consider = (slot: number): void => {
     const lexicalScore = lexical[slot] as number;
     const denseValue = dense === undefined ? 0 : denseScore(dense[slot] as number, denseFloor);
+    if (lexicalScore > bestLexical) bestLexical = lexicalScore;
+    if (denseValue > bestDense) bestDense = denseValue;
     const score = dense === undefined ? lexicalScore : (1 - weight) * lexicalScore + weight * denseValue;
-    if (!(score > 0) || score < minimum) return;
+    if (!(score > 0)) return;
     if (!heap.wouldEnter(slot, score)) return;
     if (query.accepts !== undefined && !query.accepts(slot)) return;
     heap.push(slot, score, lexicalScore, denseValue);
@@ -157,7 +142,10 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   } else {
     for (let index = 0; index < touchedCount; index += 1) consider(touched[index] as number);
   }
-  return heap.sorted().map((entry) => ({ ...entry, score: entry.score ** exponent }));
+  const slots = heap.sorted();
+  if (slots.length === 0) return { slots };
+  const hits = slots.map(({ slot, score, lexical: lexicalScore, dense: denseValue }) => ({ slot, fused: score, lexical: lexicalScore, dense: denseValue }));
+  return { slots, signals: answerabilitySignals(snapshot, { terms, hits, bestLexical, bestDense }) };
 }
 
 /** A bounded min-heap keeping the best entries by (score desc, id asc). */

@@ -1,0 +1,129 @@
+import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { AnswerabilityModel } from "./answerability-model.js";
+import { answerabilitySignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
+
+/** One labelled search: its best hit's signals, whether the question is answerable, and its weight in the fit. */
+export interface AnswerabilityExample {
+  signals: Readonly<AnswerabilitySignals>;
+  answerable: boolean;
+  /** Default 1. */
+  weight?: number;
+}
+
+export interface FitAnswerabilityOptions {
+  /** The signals the model may weigh; default all of `answerabilitySignalNames`. */
+  signals?: readonly AnswerabilitySignalName[];
+  /** L2 penalty on the standardised weights (not the bias); default 1. */
+  penalty?: number;
+  /** The version the fitted model carries. */
+  version: number;
+  fittedOn?: string;
+}
+
+/**
+ * Fits the logistic answerability model by weighted, L2-penalised maximum likelihood
+ * (Newton's method on standardised signals, at most 50 steps). Deterministic: the same
+ * examples give the same model. Refuses fewer than two examples of either label.
+ */
+export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[], options: FitAnswerabilityOptions): AnswerabilityModel {
+  const names = [...(options.signals ?? answerabilitySignalNames)];
+  const penalty = options.penalty ?? 1;
+  const positives = examples.filter((example) => example.answerable).length;
+  if (positives < 2 || examples.length - positives < 2) {
+    throw new LookupKnowledgeError({
+      code: "invalid_argument",
+      message: `fitting the answerability model needs at least 2 answerable and 2 unanswerable examples, got ${positives} and ${examples.length - positives}`,
+    });
+  }
+  const weights = examples.map((example) => example.weight ?? 1);
+  const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
+  // Standardise so the penalty treats every signal alike.
+  const means = names.map((name) => examples.reduce((sum, example, index) => sum + (weights[index] as number) * example.signals[name], 0) / totalWeight);
+  const scales = names.map((name, column) => {
+    const variance =
+      examples.reduce((sum, example, index) => sum + (weights[index] as number) * (example.signals[name] - (means[column] as number)) ** 2, 0) / totalWeight;
+    return Math.sqrt(variance) || 1;
+  });
+  const rows = examples.map((example) => [1, ...names.map((name, column) => (example.signals[name] - (means[column] as number)) / (scales[column] as number))]);
+  const size = names.length + 1;
+  let beta = new Array<number>(size).fill(0);
+  for (let step = 0; step < 50; step += 1) {
+    const gradient = new Array<number>(size).fill(0);
+    const hessian = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+    rows.forEach((row, index) => {
+      const probability = sigmoid(dot(beta, row));
+      const weight = weights[index] as number;
+      const residual = ((examples[index] as AnswerabilityExample).answerable ? 1 : 0) - probability;
+      const curvature = weight * probability * (1 - probability);
+      for (let i = 0; i < size; i += 1) {
+        gradient[i] = (gradient[i] as number) + weight * residual * (row[i] as number);
+        const hessianRow = hessian[i] as number[];
+        for (let j = 0; j < size; j += 1) hessianRow[j] = (hessianRow[j] as number) + curvature * (row[i] as number) * (row[j] as number);
+      }
+    });
+    for (let i = 1; i < size; i += 1) {
+      gradient[i] = (gradient[i] as number) - penalty * (beta[i] as number);
+      (hessian[i] as number[])[i] = ((hessian[i] as number[])[i] as number) + penalty;
+    }
+    const delta = solve(hessian, gradient);
+    beta = beta.map((value, index) => value + (delta[index] as number));
+    if (Math.max(...delta.map(Math.abs)) < 1e-9) break;
+  }
+  // Back to raw signals: z = b0 + sum(b_i * (x_i - mean_i) / scale_i).
+  const raw: Partial<Record<AnswerabilitySignalName, number>> = {};
+  let bias = beta[0] as number;
+  names.forEach((name, column) => {
+    const weight = (beta[column + 1] as number) / (scales[column] as number);
+    raw[name] = round(weight);
+    bias -= weight * (means[column] as number);
+  });
+  return {
+    kind: "logistic",
+    version: options.version,
+    bias: round(bias),
+    weights: raw,
+    ...(options.fittedOn === undefined ? {} : { fittedOn: options.fittedOn }),
+  };
+}
+
+function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+function dot(left: readonly number[], right: readonly number[]): number {
+  let sum = 0;
+  for (let index = 0; index < left.length; index += 1) sum += (left[index] as number) * (right[index] as number);
+  return sum;
+}
+
+/** Solves `matrix * x = vector` by Gaussian elimination with partial pivoting (the matrix is small and positive definite). */
+function solve(matrix: number[][], vector: number[]): number[] {
+  const size = vector.length;
+  const a = matrix.map((row, index) => [...row, vector[index] as number]);
+  for (let column = 0; column < size; column += 1) {
+    let pivot = column;
+    for (let row = column + 1; row < size; row += 1) if (Math.abs((a[row] as number[])[column] as number) > Math.abs((a[pivot] as number[])[column] as number)) pivot = row;
+    [a[column], a[pivot]] = [a[pivot] as number[], a[column] as number[]];
+    const pivotRow = a[column] as number[];
+    const divisor = pivotRow[column] as number;
+    if (Math.abs(divisor) < 1e-12) continue;
+    for (let row = column + 1; row < size; row += 1) {
+      const current = a[row] as number[];
+      const factor = (current[column] as number) / divisor;
+      for (let k = column; k <= size; k += 1) current[k] = (current[k] as number) - factor * (pivotRow[k] as number);
+    }
+  }
+  const x = new Array<number>(size).fill(0);
+  for (let row = size - 1; row >= 0; row -= 1) {
+    const current = a[row] as number[];
+    let sum = current[size] as number;
+    for (let k = row + 1; k < size; k += 1) sum -= (current[k] as number) * (x[k] as number);
+    const divisor = current[row] as number;
+    x[row] = Math.abs(divisor) < 1e-12 ? 0 : sum / divisor;
+  }
+  return x;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
