@@ -51,7 +51,7 @@ describe("rerankCandidates", () => {
   it("R18: keyword, entity and domain boosts name the matched term", () => {
     const [candidate] = candidatesOf([
       hit("limits", 0, {
-        score: 0.5,
+        score: 0.8,
         category: "Billing",
         content: "The API enforces a rate\nlimit per key. Stripe webhooks are exempt.",
       }),
@@ -66,7 +66,7 @@ describe("rerankCandidates", () => {
       { signal: "entity", reason: 'entity "Stripe" (L0 hint)', amount: 0.03 },
       { signal: "domain", reason: 'category "Billing" matches L0 domain', amount: 0.05 },
     ]);
-    expect(ranked?.rankScore).toBe(0.61);
+    expect(ranked?.rankScore).toBe(0.91);
   });
 
   it("R18: query terms in the breadcrumb and title give heading and query_term boosts", () => {
@@ -133,6 +133,22 @@ describe("rerankCandidates", () => {
     expect(ranked).toMatchObject({ ...before[0], hitReasons: expect.any(Array) });
   });
 
+  it("R18: boosts together add at most maxBoostShare of the base score, so a clearly better candidate keeps its lead; R19: the trace shows the scaled amounts", () => {
+    const hints = hintsOf({ titles: ["Rate limits"], keywords: ["rate limit", "quota"], entities: ["Stripe"], domains: ["billing"] });
+    const boosted = { score: 0.6, title: "Rate limits", category: "billing", content: "A rate limit and a quota apply to Stripe calls." };
+    const candidates = candidatesOf([hit("clear", 0, { score: 0.75, content: "Unrelated words only." }), hit("boosted", 1, boosted)]);
+    const ranked = rerankCandidates(candidates, { query: "q", hints });
+    expect(ranked.map((candidate) => candidate.docId)).toEqual(["clear", "boosted"]);
+    const second = ranked[1];
+    const total = (second?.boosts ?? []).reduce((sum, boost) => sum + boost.amount, 0);
+    expect(total).toBeCloseTo(0.12, 5);
+    expect(second?.rankScore).toBeCloseTo(0.72, 5);
+    expect(second?.boosts.map((boost) => boost.signal)).toEqual(["title", "keyword", "keyword", "entity", "domain"]);
+    // A near tie is still reordered.
+    const near = rerankCandidates(candidatesOf([hit("clear", 0, { score: 0.62, content: "Unrelated words only." }), hit("boosted", 1, boosted)]), { query: "q", hints });
+    expect(near.map((candidate) => candidate.docId)).toEqual(["boosted", "clear"]);
+  });
+
   it("has the documented default weights and refuses a bad weight", () => {
     expect(defaultRerankWeights).toEqual({
       title: 0.08,
@@ -142,6 +158,7 @@ describe("rerankCandidates", () => {
       heading: 0.02,
       queryTerm: 0.02,
       maxPerSignal: 0.09,
+      maxBoostShare: 0.2,
     });
     expect(() => rerankCandidates([], { query: "q", hints: noHints, weights: { title: -1 } })).toThrow(
       /rerank weight title/

@@ -21,6 +21,12 @@ export interface RerankWeights {
   queryTerm: number;
   /** Cap on the sum of the boosts of one signal. */
   maxPerSignal: number;
+  /**
+   * Cap on all the boosts of one candidate together, as a share of its base score: boosts
+   * may reorder near ties, but a candidate whose base score is more than `1 + maxBoostShare`
+   * times another's always stays ahead of it. Over the cap, every boost is scaled down alike.
+   */
+  maxBoostShare: number;
 }
 
 export const defaultRerankWeights: Readonly<RerankWeights> = Object.freeze({
@@ -31,6 +37,7 @@ export const defaultRerankWeights: Readonly<RerankWeights> = Object.freeze({
   heading: 0.02,
   queryTerm: 0.02,
   maxPerSignal: 0.09,
+  maxBoostShare: 0.2,
 });
 
 /** A candidate with the score its rank was decided by, and how that score came about. */
@@ -169,6 +176,14 @@ function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: Reran
   return collector;
 }
 
+/** Scales the boosts down alike so that together they add at most `cap`. */
+function boundBoosts(boosts: RerankBoost[], cap: number): RerankBoost[] {
+  const total = boosts.reduce((sum, boost) => sum + boost.amount, 0);
+  if (total <= cap || total === 0) return boosts;
+  const factor = cap / total;
+  return boosts.map((boost) => ({ ...boost, amount: roundTo(boost.amount * factor, 6) }));
+}
+
 /** By rank score, then the port's order, then evidence key: a total order, so ties never depend on input order. */
 function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
   if (a.rankScore !== b.rankScore) return b.rankScore - a.rankScore;
@@ -182,7 +197,8 @@ function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
  * port's order) and gains named boosts: `title` (title equals an L0 hint title), `keyword`
  * (L0 keyword in title, breadcrumb or content), `entity` (L0 entity in content or title),
  * `domain` (category equals an L0 domain), `heading` (query term in the breadcrumb) and
- * `query_term` (query term in the title). Each signal adds at most `maxPerSignal`. Every
+ * `query_term` (query term in the title). Each signal adds at most `maxPerSignal`, and all
+ * of a candidate's boosts together at most `maxBoostShare` of its base score. Every
  * boost is also recorded as a hit reason. Hints only boost and explain: no candidate is
  * created from them (R6). Same input, same order.
  */
@@ -194,7 +210,8 @@ export function rerankCandidates(
   const signals = prepareSignals(context.query, context.hints);
   const ranked = candidates.map((candidate): RankedCandidate => {
     const baseScore = candidate.score ?? roundTo(0.5 / (candidate.portRank + 1), 6);
-    const { boosts, reasons } = boostsOf(candidate, signals, weights);
+    const { boosts: rawBoosts, reasons } = boostsOf(candidate, signals, weights);
+    const boosts = boundBoosts(rawBoosts, weights.maxBoostShare * baseScore);
     const boostTotal = boosts.reduce((sum, boost) => sum + boost.amount, 0);
     // Object.assign rather than a spread: spreading then adding keys is ~50x slower in V8.
     return Object.assign({}, candidate, {
