@@ -219,7 +219,7 @@ describe("createKnowledgeRetriever", () => {
         searchPort: port,
         l0Index,
         config: { "rag.return-n": 1, "rag.reference-threshold": 0.35 },
-        rerankWeights: { title: 0.3, maxPerSignal: 0.5 },
+        rerankWeights: { title: 0.3, maxPerSignal: 0.5, maxBoostShare: 2 },
       });
       const result = await retriever.lookup("refund");
       expect(result.retrievalTrace.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.3, evidenceCount: 1 });
