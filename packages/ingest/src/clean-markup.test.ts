@@ -61,3 +61,53 @@ describe("isMdxEsm", () => {
     expect(isMdxEsm("Import Tabs from somewhere")).toBe(false);
   });
 });
+
+describe("Hugo shortcodes", () => {
+  it("drops shortcode tags with their parameters; an include leaves nothing", () => {
+    expect(cleanPhrasing('{{% include "/_common/installation/01-editions.md" %}}', [])).toBe("");
+    expect(cleanPhrasing('{{< figure src="/images/site-hierarchy.svg" alt="Site hierarchy" caption="Hierarchy" >}}', [])).toBe("");
+    expect(cleanPhrasing("Added in {{< new-in 0.120.0 >}}, the option works.", [])).toBe("Added in , the option works.");
+    expect(cleanPhrasing("{{<figure src=\"a.png\">}}", [])).toBe("");
+  });
+
+  it("keeps the text between a paired opening and closing tag", () => {
+    const note = "{{% note %}}\nSet `baseURL` first.\n{{% /note %}}";
+    const code = note.indexOf("`baseURL`");
+    expect(cleanPhrasing(note, [[code, code + "`baseURL`".length]])).toBe("Set `baseURL` first.");
+    expect(cleanHtmlBlock("<div>\n{{< tabs >}}\nInside the tabs.\n{{< /tabs >}}\n</div>")).toBe("Inside the tabs.");
+  });
+
+  it("drops escaped shortcodes ({{</* ... */>}}) outside code", () => {
+    expect(cleanPhrasing('Write {{</* ref "about.md" */>}} to link.', [])).toBe("Write  to link.");
+    expect(cleanPhrasing("{{%/* note */%}}Shown{{%/* /note */%}}", [])).toBe("Shown");
+  });
+
+  it("drops a tag whose parameters span lines", () => {
+    const raw = '{{< figure\n  src="a.png"\n  caption="A > B"\n>}}\nThe picture shows the tree.';
+    expect(cleanPhrasing(raw, [])).toBe("The picture shows the tree.");
+  });
+
+  it("never touches a code span, also one that holds a shortcode or a closer", () => {
+    const raw = "Write `{{< figure >}}` here";
+    expect(cleanPhrasing(raw, [[6, 22]])).toBe(raw);
+    const overlapping = "{{< a `>}}` b";
+    expect(cleanPhrasing(overlapping, [[6, 11]])).toBe(overlapping);
+  });
+
+  it("leaves malformed and unbalanced shortcodes readable", () => {
+    expect(cleanPhrasing("{{< tabs >}}\nOnly an opening tag.", [])).toBe("Only an opening tag.");
+    expect(cleanPhrasing("A {{< broken text and {{% note %}}more", [])).toBe("A {{< broken text and more");
+    expect(cleanPhrasing("{{< figure src=x", [])).toBe("{{< figure src=x");
+    expect(cleanPhrasing("Templates use {{ .Title }} and {{% }} here", [])).toBe("Templates use {{ .Title }} and {{% }} here");
+  });
+
+  it("cleans 100k unclosed `{{<` (and other adversarial inputs) in linear time, never throwing", () => {
+    const unclosed = "{{<".repeat(100_000);
+    expect(cleanPhrasing(unclosed, [])).toBe(unclosed);
+    expect(cleanHtmlBlock(unclosed)).toBe(unclosed);
+    const percent = "{{% a ".repeat(100_000);
+    expect(cleanPhrasing(percent, [])).toBe(percent);
+    const closedAtTheEnd = `${"{{< a ".repeat(100_000)}>}}`;
+    expect(cleanPhrasing(closedAtTheEnd, [])).toBe("{{< a ".repeat(99_999).trimEnd());
+  }, 2_000);
+});

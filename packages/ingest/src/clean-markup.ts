@@ -1,10 +1,14 @@
+import { createShortcodeReader } from "./create-shortcode-reader.js";
+import type { ShortcodeReader } from "./create-shortcode-reader.js";
+
 /**
  * Cleaning of real-world noise in Markdown and MDX: HTML comments (licence headers),
  * `<head>` blocks, JSX component tags (`<Tabs>`, `<TabItem value="...">`), HTML wrapper
- * tags (`<div>`, `<span>`, `<br/>`), MDX comments, Docusaurus admonition markers and MDX
- * `import`/`export` lines. Tags go, the text between them stays. The functions work on raw
- * slices of the source that the Markdown parser has already classified (HTML nodes,
- * paragraph text); code blocks and code spans are never passed in.
+ * tags (`<div>`, `<span>`, `<br/>`), Hugo shortcodes (`{{< figure src="..." >}}`,
+ * `{{% note %}}`), MDX comments, Docusaurus admonition markers and MDX `import`/`export`
+ * lines. Tags go, the text between them stays. The functions work on raw slices of the
+ * source that the Markdown parser has already classified (HTML nodes, paragraph text);
+ * code blocks and code spans are never passed in.
  */
 
 /** HTML elements whose tags are dropped (their inner text stays). Unknown lowercase tags such as `<your-key>` are kept. */
@@ -38,13 +42,20 @@ interface Tag {
   selfClosing: boolean;
 }
 
+/**
+ * The longest tag read, from `<` to `>`: real JSX tags with attribute objects stay far
+ * below it. Past it the `<` is text; the bound keeps a text full of unterminated tags
+ * (`<x {` repeated) from costing quadratic time.
+ */
+const maxTagChars = 2000;
+
 const nameStart = /[A-Za-z]/;
 const nameChar = /[A-Za-z0-9_.:-]/;
 
 /**
  * Reads the tag that starts at `text[start] === "<"`, the JSX way: attribute values in
  * quotes or in (nested) braces may hold `>` and line breaks. Returns undefined when there
- * is no complete tag there.
+ * is no complete tag there (within `maxTagChars`).
  */
 function readTag(text: string, start: number): Tag | undefined {
   let index = start + 1;
@@ -59,7 +70,8 @@ function readTag(text: string, start: number): Tag | undefined {
   if (after !== ">" && after !== "/" && after !== " " && after !== "\t" && after !== "\n" && after !== "\r") return undefined;
   let depth = 0;
   let quote: string | undefined;
-  for (; index < text.length; index += 1) {
+  const limit = Math.min(text.length, start + maxTagChars);
+  for (; index < limit; index += 1) {
     const character = text[index];
     if (quote !== undefined) {
       if (character === quote) quote = undefined;
@@ -102,16 +114,20 @@ function findClosingTag(text: string, name: string, from: number): number {
 }
 
 /**
- * Drops tags from a slice of text. `block` says whether the slice is block HTML (tags
- * become line breaks) or inline text (tags become nothing or a space). `protectedRanges`
- * (sorted, relative to the slice) are left untouched: code spans.
+ * Drops tags (HTML, JSX, Hugo shortcodes) from a slice of text. `block` says whether the
+ * slice is block HTML (tags become line breaks) or inline text (tags become nothing or a
+ * space). `protectedRanges` (sorted, relative to the slice) are left untouched: code spans.
  */
 function stripTags(text: string, block: boolean, protectedRanges: ReadonlyArray<readonly [number, number]> = []): string {
-  if (!text.includes("<") && !text.includes("{/*")) return text;
+  if (!text.includes("<") && !text.includes("{/*") && !text.includes("{{%")) return text;
   let output = "";
   let copied = 0;
   let rangeIndex = 0;
   let index = 0;
+  let shortcodeEnd: ShortcodeReader | undefined;
+  // The first `*/}` at or after `commentFrom` (-1: none), remembered so that many unclosed `{/*` cost linear time.
+  let commentFrom = -1;
+  let commentClose = -1;
   while (index < text.length) {
     const character = text[index];
     if (character !== "<" && character !== "{") {
@@ -127,10 +143,21 @@ function stripTags(text: string, block: boolean, protectedRanges: ReadonlyArray<
     let end = -1;
     let replacement = "";
     if (character === "{") {
-      // An MDX comment: {/* ... */}
-      if (text.startsWith("{/*", index)) {
-        const close = text.indexOf("*/}", index + 3);
-        if (close !== -1) end = close + 3;
+      if (text.startsWith("{{", index)) {
+        // A Hugo shortcode tag, unless it would reach into a code span.
+        shortcodeEnd ??= createShortcodeReader(text);
+        const close = shortcodeEnd(index);
+        if (close !== -1 && (range === undefined || range[0] >= close)) {
+          end = close;
+          replacement = block ? "\n" : "";
+        }
+      } else if (text.startsWith("{/*", index)) {
+        // An MDX comment: {/* ... */}
+        if (commentFrom === -1 || (commentClose !== -1 && commentClose < index + 3)) {
+          commentFrom = index + 3;
+          commentClose = text.indexOf("*/}", commentFrom);
+        }
+        if (commentClose !== -1) end = commentClose + 3;
       }
     } else if (text.startsWith("<!--", index)) {
       const close = text.indexOf("-->", index + 4);

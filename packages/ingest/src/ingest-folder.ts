@@ -1,10 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { TextDecoder } from "node:util";
 import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
 import type { KnowledgeRecord, KnowledgeWriter } from "@lookup-knowledge/search-port";
 import { glob } from "tinyglobby";
+import { assertDirectory } from "./assert-directory.js";
 import { chunkToRecord } from "./chunk-to-record.js";
 import { DocumentError } from "./document-error.js";
 import { documentId } from "./document-id.js";
@@ -14,6 +15,7 @@ import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.j
 import type { IngestOptions } from "./ingest-options.js";
 import type { IngestProgress } from "./ingest-progress.js";
 import type { IngestReport } from "./ingest-report.js";
+import { mapInOrder } from "./map-in-order.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
 import { createParsePool } from "./parse-pool.js";
 import type { ParsePool } from "./parse-pool.js";
@@ -29,11 +31,15 @@ const minimumFilesForWorkers = 16;
 
 type FileOutcome =
   | { kind: "unchanged"; docId: string; known: IngestManifestDocument }
+  | { kind: "noContent"; docId: string; source: string; hash: string; parsed: boolean }
   | { kind: "parsed"; docId: string; hash: string; document: ParsedDocument }
   | { kind: "failed"; source: string; docId?: string; reason: string };
 
-/** Bumped whenever parsing, cleaning or chunking changes what a file turns into, so a new version re-ingests everything. */
-const chunkingRulesVersion = 1;
+/**
+ * Bumped whenever parsing, cleaning or chunking changes what a file turns into, so a new version re-ingests everything.
+ * 2: Hugo shortcodes cleaned; a document without body text gets a chunk of its frontmatter title and description.
+ */
+const chunkingRulesVersion = 2;
 
 /**
  * Ingests a folder of Markdown into a store, incrementally.
@@ -108,6 +114,7 @@ export async function ingestFolder(input: {
   const optionsHash = hashOptions(options);
   const before = manifest?.documents ?? {};
   const reusable = manifest?.optionsHash === optionsHash && input.rebuild !== true ? before : {};
+  const reusableNoContent = manifest?.optionsHash === optionsHash ? (manifest.noContent ?? {}) : {};
   progress.filesTotal = sources.length;
   report("parse");
 
@@ -150,12 +157,16 @@ export async function ingestFolder(input: {
       const hash = sha256(bytes);
       const known = reusable[docId];
       if (known !== undefined && known.hash === hash && known.source === source) return { kind: "unchanged", docId, known };
+      const empty = reusableNoContent[docId];
+      if (empty !== undefined && empty.hash === hash && empty.source === source) return { kind: "noContent", docId, source, hash, parsed: false };
       const text = decode(decoder, bytes, source);
       if (pool === undefined && !poolUnavailable && workers > 1 && sources.length >= minimumFilesForWorkers) {
         pool = createParsePool(workers, options);
         poolUnavailable = pool === undefined;
       }
       const document = pool === undefined ? parseMarkdownDocument(text, { source, options }) : await pool.parse(text, source);
+      // Nothing to index (no body text, no frontmatter title or description): not a document.
+      if (document.chunks.length === 0) return { kind: "noContent", docId, source, hash, parsed: true };
       return { kind: "parsed", docId, hash, document };
     } catch (error) {
       return { kind: "failed", source, docId, reason: DocumentError.isInstance(error) ? error.reason : errorMessage(error) };
@@ -165,6 +176,8 @@ export async function ingestFolder(input: {
   const documents: Record<string, IngestManifestDocument> = {};
   const parsed: ParsedDocument[] = [];
   const failed: IngestReport["failed"] = [];
+  const noContent: NonNullable<IngestManifest["noContent"]> = {};
+  let noContentParsed = 0;
   let unchanged = 0;
   let added = 0;
   let changed = 0;
@@ -178,18 +191,25 @@ export async function ingestFolder(input: {
       documents[docId] = { source: document.source, hash: outcome.hash, chunkCount: document.chunks.length, entry: documentToEntry(document) };
       if (before[docId] === undefined) added += 1;
       else changed += 1;
+    } else if (outcome.kind === "noContent") {
+      // Not a document: an earlier version's chunks, if any, are removed below.
+      noContent[outcome.docId] = { source: outcome.source, hash: outcome.hash };
+      if (outcome.parsed) noContentParsed += 1;
     } else {
       failed.push({ source: outcome.source, reason: outcome.reason });
       const previous = outcome.docId === undefined ? undefined : before[outcome.docId];
       // The old chunks stay in the store; an empty hash makes the next run try the file again.
-      if (outcome.docId !== undefined && previous !== undefined) documents[outcome.docId] = { ...previous, hash: "" };
+      // (Older manifests may record documents without chunks: those are not kept.)
+      if (outcome.docId !== undefined && previous !== undefined && previous.chunkCount > 0) documents[outcome.docId] = { ...previous, hash: "" };
     }
   }
   const removed = Object.keys(before).filter((docId) => documents[docId] === undefined);
 
   report("write");
-  // Added documents are deleted too: a run that stopped before saving its manifest may have written some of their chunks.
-  const stale = [...parsed.map((document) => document.docId), ...removed];
+  // Added documents (and files parsed as having no content) are deleted too: a run that stopped before saving its
+  // manifest may have written some of their chunks.
+  const emptied = outcomes.flatMap((outcome) => (outcome.kind === "noContent" && outcome.parsed && before[outcome.docId] === undefined ? [outcome.docId] : []));
+  const stale = [...parsed.map((document) => document.docId), ...emptied, ...removed];
   for (let index = 0; index < stale.length; index += batchSize) {
     signal?.throwIfAborted();
     await writer.deleteDocuments(stale.slice(index, index + batchSize), signal === undefined ? undefined : { signal });
@@ -211,9 +231,22 @@ export async function ingestFolder(input: {
   }
   await flush();
 
-  const next: IngestManifest = { version: 1, root, optionsHash, documents: sortByKey(documents) };
+  const next: IngestManifest = {
+    version: 1,
+    root,
+    optionsHash,
+    documents: sortByKey(documents),
+    ...(Object.keys(noContent).length === 0 ? {} : { noContent: sortByKey(noContent) }),
+  };
+  const noContentChanged = noContentParsed > 0 || Object.keys(manifest?.noContent ?? {}).some((docId) => noContent[docId] === undefined);
   const dirty =
-    manifest === undefined || manifest.root !== root || manifest.optionsHash !== optionsHash || parsed.length > 0 || removed.length > 0 || failed.length > 0;
+    manifest === undefined ||
+    manifest.root !== root ||
+    manifest.optionsHash !== optionsHash ||
+    parsed.length > 0 ||
+    removed.length > 0 ||
+    failed.length > 0 ||
+    noContentChanged;
   // The first ingest commits even an empty folder, so the store exists afterwards.
   if ((stale.length > 0 || manifest === undefined || input.rebuild === true) && writer.commit) await writer.commit();
   if (dirty) await writeIngestManifest(input.dataDirectory, next);
@@ -229,40 +262,12 @@ export async function ingestFolder(input: {
     removed: removed.length,
     chunksWritten: progress.chunksWritten,
     failed,
+    noContent: Object.values(noContent)
+      .map((file) => file.source)
+      .sort(compareStrings),
     entries: Object.values(next.documents).map((document) => document.entry),
     durationMs: performance.now() - started,
   };
-}
-
-async function assertDirectory(root: string): Promise<void> {
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await stat(root)).isDirectory();
-  } catch (cause) {
-    const missing = (cause as NodeJS.ErrnoException).code === "ENOENT";
-    throw new IngestError({
-      code: "invalid_ingest_root",
-      path: root,
-      reason: missing ? "The ingest root does not exist" : `The ingest root cannot be read (${errorMessage(cause)})`,
-      cause,
-    });
-  }
-  if (!isDirectory) throw new IngestError({ code: "invalid_ingest_root", path: root, reason: "The ingest root is not a directory" });
-}
-
-/** Runs `work` over `items` with at most `concurrency` at a time; results in item order. */
-async function mapInOrder<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const runner = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, runner));
-  return results;
 }
 
 function decode(decoder: TextDecoder, bytes: Uint8Array, source: string): string {

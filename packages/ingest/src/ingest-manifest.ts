@@ -22,6 +22,11 @@ export interface IngestManifest {
   root?: string;
   /** Hash of the options (and chunking rules version) the documents were chunked with. */
   optionsHash: string;
-  /** By `docId`. */
+  /** By `docId`: every document, each with at least one chunk in the store. */
   documents: Record<string, IngestManifestDocument>;
+  /**
+   * By `docId`: files with nothing to index (no body text, no frontmatter title or
+   * description), so an unchanged one is not parsed again. Not documents. Absent when none.
+   */
+  noContent?: Record<string, { source: string; hash: string }>;
 }

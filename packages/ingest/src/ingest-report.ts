@@ -6,7 +6,7 @@ export interface IngestReport {
   root: string;
   /** Files found by the include/exclude patterns. */
   files: number;
-  /** Files parsed in this run (added + changed). */
+  /** Documents parsed and written in this run (added + changed). */
   parsed: number;
   /** Files skipped because their bytes (and the options) did not change. */
   unchanged: number;
@@ -18,7 +18,13 @@ export interface IngestReport {
   chunksWritten: number;
   /** Files that could not be ingested, with the reason; they were skipped (an earlier version's chunks stay). */
   failed: Array<{ source: string; reason: string }>;
-  /** The L0 entry of every current document, unchanged ones included, from the manifest. */
+  /**
+   * Files with nothing to index (no body text and no frontmatter title or description), in
+   * path order, changed or not: not documents, no chunk, no entry. One that was a document
+   * before also counts in `removed`. `files` = `parsed + unchanged + noContent.length + failed.length`.
+   */
+  noContent: string[];
+  /** The L0 entry of every current document (each has chunks in the store), unchanged ones included, from the manifest. */
   entries: KnowledgeEntry[];
   durationMs: number;
 }

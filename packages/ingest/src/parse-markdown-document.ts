@@ -3,6 +3,8 @@ import { chunkBlocks } from "./chunk-blocks.js";
 import { documentBlocks } from "./document-blocks.js";
 import { DocumentError } from "./document-error.js";
 import { documentId } from "./document-id.js";
+import { flattenShortcodeTags } from "./flatten-shortcode-tags.js";
+import { frontmatterChunks } from "./frontmatter-chunks.js";
 import type { IngestOptions } from "./ingest-options.js";
 import { parseMarkdownBlocks } from "./markdown-tree.js";
 import type { ParsedDocument } from "./parsed-document.js";
@@ -18,7 +20,10 @@ import { sha256 } from "./sha256.js";
  * - Frontmatter is YAML; `title` comes from it, else from the first heading, else from the
  *   file name. The category is the `categoryField` value, else the first folder of the path.
  * - The body is parsed as GFM Markdown, cleaned (licence comments, `<head>`, MDX imports,
- *   JSX wrappers) and chunked by headings (see the README for the rules).
+ *   JSX wrappers, Hugo shortcodes) and chunked by headings (see the README for the rules).
+ * - A body that gives no chunk (none, or only noise) is replaced by one chunk of the
+ *   frontmatter title and description. Without those either, `chunks` is empty: the file
+ *   has no content.
  *
  * Throws `DocumentError` (code `invalid_document`, with `source` and `reason`) when the
  * frontmatter is broken: not YAML, not a mapping, not closed, or a field of the wrong type.
@@ -28,8 +33,11 @@ export function parseMarkdownDocument(text: string, input: { source: string; opt
   const { source } = input;
   const docId = documentId(source);
   const contentHash = sha256(text);
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const tree = parseMarkdownBlocks(body);
+  const raw = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const parsed = parseMarkdownBlocks(raw);
+  // A shortcode over several lines is put on one line and the text parsed again (offsets do not move).
+  const body = flattenShortcodeTags(raw, parsed);
+  const tree = body === raw ? parsed : parseMarkdownBlocks(body);
 
   const first = tree.children[0];
   let fields: FrontmatterFields = { keywords: [], entities: [] };
@@ -41,7 +49,8 @@ export function parseMarkdownDocument(text: string, input: { source: string; opt
   const title = fields.title ?? (firstHeading?.kind === "heading" ? firstHeading.text : fileTitle(docId));
   const category = fields.category ?? firstFolder(source);
 
-  const texts = chunkBlocks({ source: body, blocks, title, maxChunkChars: options.maxChunkChars, overlapChars: options.overlapChars });
+  const bodyTexts = chunkBlocks({ source: body, blocks, title, maxChunkChars: options.maxChunkChars, overlapChars: options.overlapChars });
+  const texts = bodyTexts.length > 0 ? bodyTexts : frontmatterChunks(fields, title, options.maxChunkChars);
   const chunks = texts.map(
     (chunk, chunkIndex): Chunk => ({
       docId,

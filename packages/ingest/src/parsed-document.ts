@@ -13,5 +13,6 @@ export interface ParsedDocument {
   entities: string[];
   /** sha256 (hex) of the whole file's bytes. */
   contentHash: string;
+  /** Empty when the file has no content: no body text and no frontmatter title or description. */
   chunks: Chunk[];
 }

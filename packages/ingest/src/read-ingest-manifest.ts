@@ -27,6 +27,7 @@ const manifestSchema = z.object({
       entry: entrySchema,
     }),
   ),
+  noContent: z.record(z.string(), z.object({ source: z.string(), hash: z.string() })).optional(),
 });
 
 /**

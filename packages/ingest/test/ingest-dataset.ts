@@ -15,9 +15,9 @@ export async function ingestDataset(relativeRoot: string, dataDirectory: string)
   return { report, writer };
 }
 
-/** Every file chunked or reported, every record well formed (identity, breadcrumb under the title, content). */
+/** Every file chunked or reported (failed, or with no content), every record well formed (identity, breadcrumb under the title, content). */
 export function expectWellFormed(report: IngestReport, writer: RecordingKnowledgeWriter): void {
-  expect(report.parsed + report.failed.length).toBe(report.files);
+  expect(report.parsed + report.noContent.length + report.failed.length).toBe(report.files);
   expect(report.entries).toHaveLength(report.parsed);
   expect(writer.records.size).toBe(report.chunksWritten);
   for (const failure of report.failed) expect(failure.reason).not.toBe("");

@@ -54,16 +54,30 @@ export async function runIngestCommand(
   }
 }
 
+/** How many files with no content the summary names. */
+const noContentListed = 20;
+
+/** A path from the folder, with control characters (terminal escapes among them) shown as U+FFFD. */
+function printable(text: string): string {
+  return text.replace(/\p{Cc}/gu, "\uFFFD");
+}
+
 /** The readable summary of an ingest run. */
 export function formatIngestReport(report: IngestReport & { store?: string }): string {
   const seconds = report.durationMs / 1000;
   const rate = seconds > 0 ? Math.round(report.chunksWritten / seconds) : 0;
   const lines = [
     `Ingested ${report.root}${report.store ? ` into the ${report.store}` : ""}`,
-    `  files      ${report.files} scanned: ${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed, ${report.failed.length} skipped`,
+    `  files      ${report.files} scanned: ${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed, ${report.noContent.length} with no content, ${report.failed.length} skipped`,
     `  chunks     ${report.chunksWritten} written in ${seconds.toFixed(1)} s (${rate} chunks/s)`,
     `  documents  ${report.entries.length} in the knowledge base`,
   ];
+  if (report.noContent.length > 0) {
+    const shown = report.noContent.slice(0, noContentListed);
+    lines.push(`  files with no content (no body, title or description; not indexed):`);
+    for (const source of shown) lines.push(`    ${printable(source)}`);
+    if (report.noContent.length > shown.length) lines.push(`    ... and ${report.noContent.length - shown.length} more`);
+  }
   if (report.failed.length > 0) {
     lines.push("  skipped files:");
     for (const failure of report.failed) lines.push(`    ${failure.source}: ${failure.reason}`);

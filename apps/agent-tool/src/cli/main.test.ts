@@ -44,7 +44,7 @@ describe("the lookup-knowledge CLI", () => {
   it("ingests a folder into .lookup-knowledge/ and prints a summary; a second run skips everything", async () => {
     const first = await lookupKnowledge(cwd, "ingest", knowledgeBase);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/files +\d+ scanned: \d+ added, 0 changed, 0 unchanged, 0 removed, 0 skipped/);
+    expect(first.stdout).toMatch(/files +\d+ scanned: \d+ added, 0 changed, 0 unchanged, 0 removed, 0 with no content, 0 skipped/);
     expect(first.stdout).toMatch(/chunks\/s/);
     const second = await lookupKnowledge(cwd, "ingest", knowledgeBase);
     expect(second.stdout).toMatch(/0 added, 0 changed, \d+ unchanged/);
