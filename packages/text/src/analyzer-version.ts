@@ -4,4 +4,4 @@
  * any text gives other lexical terms than before (normaliser, splitter, stop words,
  * stemmer, CJK segmentation or dictionary). A test pins the terms of a sample text to it.
  */
-export const analyzerVersion = "lookup-knowledge-text/1 (nfkc-lower, split-case-compounds, stop-en-zh, porter, cjk-words+bigrams jieba-2.0.3)";
+export const analyzerVersion = "lookup-knowledge-text/1 (nfkc-lower, split-case, stop-en-zh, porter, cjk-words jieba-2.0.3)";

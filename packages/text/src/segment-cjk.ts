@@ -11,8 +11,8 @@ import { loadJieba } from "./load-jieba.js";
  */
 export type CjkSegmentation = "bigrams" | "words" | "words+bigrams";
 
-/** The segmentation the lexical view uses (measured: see the README). */
-export const defaultCjkSegmentation: CjkSegmentation = "words+bigrams";
+/** The segmentation the lexical view uses: the best on the development half of both Chinese question sets (README). */
+export const defaultCjkSegmentation: CjkSegmentation = "words";
 
 const questionWordPattern = new RegExp(chineseQuestionWords.join("|"), "u");
 
