@@ -1,14 +1,13 @@
 import { InvalidQueryError } from "@lookup-knowledge/core";
+import { cleanText } from "@lookup-knowledge/text";
 
 export interface NormalizedQuery {
   normalized: string;
   truncated: boolean;
 }
 
-// C0 and C1 control characters, and the format characters that hide text (zero-width,
-// bidi overrides, BOM). Tabs and newlines become spaces before this runs.
-const invisible = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-const whitespace = /\s+/g;
+// Blanks and the characters `cleanText` removes (C0/C1 controls, zero-width and bidi
+// format characters, BOM): where the visible text starts.
 const visibleStart = /[^\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 
 /**
@@ -25,7 +24,7 @@ export function normalizeQuery(raw: unknown, maxLength: number): NormalizedQuery
   const start = raw.search(visibleStart);
   const rest = start <= 0 ? raw : raw.slice(start);
   const bounded = rest.length > maxLength * 4 ? withoutBrokenPair(rest.slice(0, maxLength * 4)) : rest;
-  const normalized = bounded.normalize("NFKC").replace(whitespace, " ").replace(invisible, "").replace(whitespace, " ").trim();
+  const normalized = cleanText(bounded);
   if (normalized === "") {
     throw new InvalidQueryError({ value: raw, reason: "query is empty after normalisation (blank or only control characters)" });
   }

@@ -1,8 +1,7 @@
 import { ConfigurationError, describeValue } from "@lookup-knowledge/core";
 import { Embeddings } from "@langchain/core/embeddings";
-import { stemmer } from "stemmer";
 import type { EmbedderIdentity } from "./embedder-identity.js";
-import { extractTerms } from "./extract-terms.js";
+import { embeddingTerms, stemWord } from "@lookup-knowledge/text";
 import { featureHash } from "./feature-hash.js";
 import { CorruptWordTableError } from "./corrupt-word-table-error.js";
 import { loadWordTable } from "./load-word-table.js";
@@ -40,7 +39,6 @@ const commonRank = 300;
 const bigramFactor = 0.5;
 /** The lexical feature an empty text (no words, no CJK) is given, so that its vector is not zero. */
 const emptyTextFeature = "\u0000empty-text";
-const stemCacheLimit = 50_000;
 
 type Mode = "query" | "document";
 
@@ -58,7 +56,6 @@ export class OfflineEmbeddings extends Embeddings {
   private readonly commonDirection: Float64Array;
   private readonly lexicalScale: number;
   private readonly denseScale: number;
-  private readonly stems = new Map<string, string>();
 
   constructor(options: OfflineEmbeddingsOptions = {}) {
     super({});
@@ -104,7 +101,7 @@ export class OfflineEmbeddings extends Embeddings {
     if (typeof text !== "string") {
       throw new TypeError(`OfflineEmbeddings: text must be a string (got ${describeValue(text)})`);
     }
-    const { words, continuesPhrase, cjkGrams } = extractTerms(text);
+    const { words, continuesPhrase, cjkGrams } = embeddingTerms(text);
     const lexicalTerms = new Map<string, { count: number; weight: number }>();
     const addLexical = (feature: string, weight: number) => {
       const entry = lexicalTerms.get(feature);
@@ -122,7 +119,7 @@ export class OfflineEmbeddings extends Embeddings {
       const word = words[position] as string;
       const rank = this.table.rankOf(word);
       const weight = rank < 0 ? 1 : (rank + 1) / (rank + 1 + commonRank);
-      const stem = this.stem(word);
+      const stem = stemWord(word);
       addLexical(`w\u0001${stem}`, weight);
       if (continuesPhrase[position] === true) {
         addLexical(`b\u0001${previousStem}\u0001${stem}`, bigramFactor * Math.sqrt(previousWeight * weight));
@@ -188,16 +185,6 @@ export class OfflineEmbeddings extends Embeddings {
       output[hashDimension + column] = (dense[column] as number) * denseFactor;
     }
     return normalise(output);
-  }
-
-  private stem(word: string): string {
-    let stem = this.stems.get(word);
-    if (stem === undefined) {
-      stem = /^[a-z]+$/.test(word) ? stemmer(word) : word;
-      if (this.stems.size >= stemCacheLimit) this.stems.clear();
-      this.stems.set(word, stem);
-    }
-    return stem;
   }
 }
 

@@ -89,8 +89,13 @@ describe("createL0Index", () => {
       const hints = createL0Index(catalog).match("how do I start the service");
       expect(hints.keywords).not.toContain("art");
       expect(hints.entries).toEqual([]);
-      expect(createL0Index(catalog).match("rate limiter").keywords).toEqual([]);
+      expect(createL0Index(catalog).match("rate limitless").keywords).toEqual([]);
       expect(createL0Index(catalog).match("pirate limit").keywords).toEqual([]);
+    });
+
+    it("meets inflections through the one Porter stemmer, on both sides", () => {
+      expect(createL0Index(catalog).match("rate limiting").keywords).toEqual(["rate limit"]);
+      expect(createL0Index(catalog).match("rate limiter").keywords).toEqual(["rate limit"]);
     });
 
     it("does not match a phrase whose words are split apart", () => {

@@ -1,15 +1,15 @@
 import type { L0MatchField } from "@lookup-knowledge/core";
 import type { ParsedEntry } from "./parse-knowledge-entries.js";
-import { isSignificantWord } from "./stop-words.js";
 import {
   characterCount,
   compactText,
   containsCjk,
   isWordCharacter,
   normalizeText,
-  stemToken,
+  stemWord,
   wordTokens,
-} from "./text-normalization.js";
+} from "@lookup-knowledge/text";
+import { isSignificantWord } from "./is-significant-word.js";
 
 /** Field codes in the order matches are listed: title, keyword, domain, entity. */
 export const matchFields: readonly L0MatchField[] = ["title", "keyword", "domain", "entity"];
@@ -77,7 +77,7 @@ export class TermIndex {
 
   private findPhrases(normalized: string, found: Set<number>): void {
     if (this.phraseIds.size === 0 && this.titleRulesByAnchor.size === 0) return;
-    const words = wordTokens(normalized).map(stemToken);
+    const words = wordTokens(normalized).map(stemWord);
     for (let start = 0; start < words.length; start += 1) {
       const first = words[start] as string;
       const lengths = this.phraseLengthsByFirstWord.get(first);
@@ -242,12 +242,12 @@ class TermIndexBuilder {
     for (const token of tokens) length += characterCount(token);
     if (tokens.length === 0 || length < this.settings.minWordTermLength) return undefined;
     if (isTitle) {
-      const significant = [...new Set(tokens.filter(isSignificantWord).map(stemToken))].sort();
+      const significant = [...new Set(tokens.filter(isSignificantWord).map(stemWord))].sort();
       if (significant.length >= 2) return this.titleRulePattern(significant, length);
       // A title of function words only ("and", "with") names nothing.
       if (significant.length === 0) return undefined;
     }
-    const words = tokens.map(stemToken);
+    const words = tokens.map(stemWord);
     const key = words.join(" ");
     const known = this.phraseIds.get(key);
     if (known !== undefined) return known;

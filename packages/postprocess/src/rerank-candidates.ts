@@ -2,8 +2,8 @@ import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { Candidate, HitReason, HitSignal, L0Hints, RerankBoost } from "@lookup-knowledge/core";
 import { mergeHitReasons } from "./internal/hit-reasons.js";
 import { roundTo } from "./internal/numbers.js";
-import { containsTerm, extractQueryTerms, normalizeLongText, normalizeText, prepareTerms } from "./internal/text.js";
-import type { SearchTerm } from "./internal/text.js";
+import { containsTerm, foldText, normalizeText, prepareTerms, queryTerms } from "@lookup-knowledge/text";
+import type { SearchTerm } from "@lookup-knowledge/text";
 
 /** The amount each rule signal adds per match, and the most one signal can add in total. */
 export interface RerankWeights {
@@ -84,13 +84,13 @@ function prepareSignals(query: string, hints: L0Hints): PreparedSignals {
   const titles = new Map<string, string>();
   for (const title of hints.titles) {
     if (typeof title !== "string") continue;
-    const normalized = normalizeText(title);
+    const normalized = foldText(title);
     if (normalized !== "" && !titles.has(normalized)) titles.set(normalized, title.trim());
   }
   const domains = new Set<string>();
   for (const domain of hints.domains) {
     if (typeof domain !== "string") continue;
-    const normalized = normalizeText(domain);
+    const normalized = foldText(domain);
     if (normalized !== "") domains.add(normalized);
   }
   return {
@@ -98,7 +98,7 @@ function prepareSignals(query: string, hints: L0Hints): PreparedSignals {
     keywords: prepareTerms(hints.keywords),
     entities: prepareTerms(hints.entities),
     domains,
-    queryTerms: extractQueryTerms(query),
+    queryTerms: queryTerms(query),
   };
 }
 
@@ -128,10 +128,10 @@ class BoostCollector {
 function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: RerankWeights): BoostCollector {
   const collector = new BoostCollector(weights.maxPerSignal);
   if (weights.maxPerSignal <= 0) return collector;
-  const title = candidate.title === undefined ? "" : normalizeText(candidate.title);
-  const breadcrumb = candidate.breadcrumb === undefined ? "" : normalizeText(candidate.breadcrumb);
+  const title = candidate.title === undefined ? "" : foldText(candidate.title);
+  const breadcrumb = candidate.breadcrumb === undefined ? "" : foldText(candidate.breadcrumb);
   let content: string | undefined;
-  const normalizedContent = (): string => (content ??= normalizeLongText(candidate.content));
+  const normalizedContent = (): string => (content ??= normalizeText(candidate.content));
 
   if (title !== "" && collector.open("title", weights.title)) {
     const hintTitle = signals.titles.get(title);
@@ -154,7 +154,7 @@ function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: Reran
     }
   }
   if (candidate.category !== undefined && collector.open("domain", weights.domain)) {
-    if (signals.domains.has(normalizeText(candidate.category))) {
+    if (signals.domains.has(foldText(candidate.category))) {
       collector.add("domain", weights.domain, `category "${candidate.category}" matches L0 domain`);
     }
   }

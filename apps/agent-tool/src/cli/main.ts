@@ -187,6 +187,7 @@ function collect(value: string, previous: string[]): string[] {
 // What to do next, for the errors a user can fix.
 const hints: Record<string, string> = {
   index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
+  analyzer_mismatch: "Run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's text analysis.",
   different_ingest_root: "Use another data folder (--data <dir>), or `lookup-knowledge ingest --replace <folder>` to replace it.",
   index_locked: "Another `lookup-knowledge ingest` is writing this data folder; wait for it to finish.",
   trace_not_found: "List the recorded lookups and their ids with `lookup-knowledge traces`.",

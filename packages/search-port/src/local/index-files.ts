@@ -4,6 +4,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, rm
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import { analyzerVersion } from "@lookup-knowledge/text";
 import { bm25B, bm25K1 } from "./bm25.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { DenseMatrix, strideFor } from "./dense-matrix.js";
@@ -17,10 +18,8 @@ import {
   indexManifestSchema,
   manifestFileName,
   ownedFilePattern,
-  tokenizerVersion,
 } from "./index-manifest.js";
 import type { IndexFileEntry, IndexFileKind, IndexManifest } from "./index-manifest.js";
-import { defaultCjkSegmentation } from "./tokenize.js";
 
 /** Test hooks into a commit (internal). */
 export interface CommitHooks {
@@ -222,7 +221,7 @@ export async function writeGeneration(
     terms: lexical.terms.length,
     postings: lexical.postingSlots.length,
     totalLength: lexical.totalLength,
-    tokenizer: { version: tokenizerVersion, cjk: defaultCjkSegmentation },
+    analyzer: { version: analyzerVersion },
     bm25: { k1: bm25K1, b: bm25B },
     embedder: snapshot.vectors === undefined ? null : embedder,
     vectors: snapshot.vectors === undefined ? null : { encoding: "int8", stride: snapshot.vectors.stride },
@@ -289,14 +288,7 @@ export function readManifest(directory: string): IndexManifest | undefined {
     const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
     throw new CorruptIndexError({ directory, reason: `${manifestFileName} is malformed${where}: ${issue?.message ?? "invalid"}` });
   }
-  const manifest = parsed.data;
-  if (manifest.tokenizer.version !== tokenizerVersion || manifest.tokenizer.cjk !== defaultCjkSegmentation) {
-    throw new CorruptIndexError({
-      directory,
-      reason: `it was tokenised by ${manifest.tokenizer.version}/${manifest.tokenizer.cjk}, this library tokenises by ${tokenizerVersion}/${defaultCjkSegmentation}`,
-    });
-  }
-  return manifest;
+  return parsed.data;
 }
 
 export function isMissing(error: unknown): boolean {

@@ -5,18 +5,13 @@ import { z } from "zod";
 export const manifestFileName = "manifest.json";
 
 /**
- * The format this version writes (it reads every version up to it). Version 2 names data
+ * The format this version writes (it reads every version up to it). Version 3 records the
+ * text analyser's version (`analyzer`) instead of a tokenizer's; version 2 names data
  * files by generation and commit id (`00000007-<id>.postings.bin`) and records the id in
  * the manifest; version 1 named them by generation alone.
  */
 export const indexFormat = "lookup-knowledge/local-index";
-export const indexFormatVersion = 2;
-
-/**
- * The tokenizer the lexicon was built with. Queries must be tokenised the same way, so an
- * index built by another tokenizer version is refused (rebuild it).
- */
-export const tokenizerVersion = "porter-stop-cjk-1";
+export const indexFormatVersion = 3;
 
 const fileEntrySchema = z.strictObject({
   name: z.string().regex(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
@@ -38,7 +33,13 @@ export const indexManifestSchema = z.strictObject({
   terms: count,
   postings: count,
   totalLength: count,
-  tokenizer: z.strictObject({ version: z.string(), cjk: z.enum(["segmenter", "bigrams"]) }),
+  /**
+   * The text analyser the lexicon was built with (`analyzerVersion` of
+   * `@lookup-knowledge/text`); queries must be analysed the same way. Absent before format 3.
+   */
+  analyzer: z.strictObject({ version: z.string() }).optional(),
+  /** Formats 1 and 2: the tokenizer of the search port before `@lookup-knowledge/text`. */
+  tokenizer: z.strictObject({ version: z.string(), cjk: z.string() }).optional(),
   bm25: z.strictObject({ k1: z.number(), b: z.number() }),
   embedder: z.strictObject({ id: z.string(), version: z.string(), dimension: z.number().int().positive() }).nullable(),
   vectors: z.strictObject({ encoding: z.literal("int8"), stride: z.number().int().positive() }).nullable(),
@@ -57,6 +58,13 @@ export const indexManifestSchema = z.strictObject({
 export type IndexManifest = z.infer<typeof indexManifestSchema>;
 export type IndexFileEntry = z.infer<typeof fileEntrySchema>;
 export type IndexFileKind = keyof IndexManifest["files"];
+
+/** The analyser version a manifest records, or a description of its absence (an index older than format 3). */
+export function recordedAnalyzerVersion(manifest: IndexManifest): string {
+  if (manifest.analyzer !== undefined) return manifest.analyzer.version;
+  const tokenizer = manifest.tokenizer === undefined ? "" : ` (tokenizer ${manifest.tokenizer.version}/${manifest.tokenizer.cjk})`;
+  return `none recorded${tokenizer}`;
+}
 
 /** A fresh random commit id: 16 hex digits. */
 export function newCommitId(): string {

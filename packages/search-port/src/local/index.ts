@@ -1,3 +1,4 @@
+export { AnalyzerMismatchError } from "./analyzer-mismatch-error.js";
 export { CorruptIndexError } from "./corrupt-index-error.js";
 export { EmbedderMismatchError } from "./embedder-mismatch-error.js";
 export { IndexLockedError } from "./index-locked-error.js";
@@ -11,5 +12,6 @@ export { defaultAnswerabilityModel } from "./default-answerability-model.js";
 export { fitAnswerabilityModel } from "./fit-answerability-model.js";
 export type { AnswerabilityExample, FitAnswerabilityOptions } from "./fit-answerability-model.js";
 export { defaultDenseFloor, defaultDenseWeight, defaultMinScore, openLocalSearchPort } from "./open-local-search-port.js";
-export { tokenize } from "./tokenize.js";
-export type { CjkSegmentation } from "./tokenize.js";
+/** The terms the index holds and queries are analysed into: `lexicalTerms` of `@lookup-knowledge/text`. */
+export { lexicalTerms as tokenize } from "@lookup-knowledge/text";
+export type { CjkSegmentation } from "@lookup-knowledge/text";

@@ -563,7 +563,7 @@ describe("openLocalSearchPort: persistence", () => {
     await writer.upsert(records.slice(3));
     await writer.commit();
     const next = JSON.parse(readFileSync(path, "utf8")) as { formatVersion: number; generation: number; id: string };
-    expect(next).toMatchObject({ formatVersion: 2, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(next).toMatchObject({ formatVersion: 3, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(readdirSync(directory).filter((name) => /^\d{8}\./.test(name))).toEqual([]);
     expect((await open()).stats().chunks).toBe(records.length);
   });

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { ConfigurationError, LookupKnowledgeError, readDocId } from "@lookup-knowledge/core";
 import type { SearchHit } from "@lookup-knowledge/core";
+import { analyzerVersion, lexicalTerms } from "@lookup-knowledge/text";
 import { z } from "zod";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
@@ -11,7 +12,9 @@ import { readSearchRequest } from "../internal/read-search-request.js";
 import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { quantiseVector, strideFor } from "./dense-matrix.js";
+import { AnalyzerMismatchError } from "./analyzer-mismatch-error.js";
 import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
+import { rebuildLexicon } from "./rebuild-lexicon.js";
 import type { FileRecords } from "./file-records.js";
 import {
   MissingDataFileError,
@@ -28,7 +31,7 @@ import {
   writeNewFileSync,
 } from "./index-files.js";
 import type { CommitHooks } from "./index-files.js";
-import { manifestFileName, manifestTemporaryName, newCommitId, sameCommit } from "./index-manifest.js";
+import { manifestFileName, manifestTemporaryName, newCommitId, recordedAnalyzerVersion, sameCommit } from "./index-manifest.js";
 import type { IndexManifest } from "./index-manifest.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { emptySnapshot, recordContent, recordMetadata, sharedMetadata } from "./index-snapshot.js";
@@ -39,7 +42,6 @@ import { PendingChanges } from "./pending-changes.js";
 import { answerabilityModelName, parseAnswerabilityModel, scoreAnswerability, type AnswerabilityModel } from "./answerability-model.js";
 import { defaultAnswerabilityModel } from "./default-answerability-model.js";
 import { searchSnapshot } from "./search-snapshot.js";
-import { tokenize } from "./tokenize.js";
 import { acquireWriteLock, lostLockError, staleMs } from "./write-lock.js";
 import type { WriteLock } from "./write-lock.js";
 
@@ -100,17 +102,30 @@ export async function openLocalSearchPortWithHooks(options: LocalSearchPortOptio
     mkdirSync(directory, { recursive: true });
     lock = await acquireWriteLock(directory);
   }
+  let opened: OpenedIndex | undefined;
+  let port: LocalSearchPort;
   try {
-    const opened = openCommitted(settings);
+    opened = openCommitted(settings);
     // Only leftovers older than the lock's stale time: a writer that lost the lock to this
     // one may still be writing its (unreferenced) files.
     if (mode === "write") removeUnreferencedFiles(directory, opened?.manifest, new Set(), staleMs);
     if (opened === undefined && mode === "read") throw new IndexNotFoundError({ directory });
-    return createPort(settings, opened, lock, hooks);
+    port = createPort(settings, opened, lock, hooks);
   } catch (error) {
     await lock?.release();
     throw error;
   }
+  if (opened?.analyzerStale === true) {
+    // The lexicon was rebuilt with this library's analyser: commit it now, so readers can
+    // use the index whether or not this writer changes anything else.
+    try {
+      await port.commit();
+    } catch (error) {
+      await port.close().catch(() => undefined);
+      throw error;
+    }
+  }
+  return port;
 }
 
 function readSettings(options: LocalSearchPortOptions): Settings {
@@ -191,8 +206,19 @@ function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | n
   return left.id === right.id && left.version === right.version && left.dimension === right.dimension;
 }
 
-/** Reads the committed generation, retrying when a writer removed its files meanwhile. */
-function openCommitted(settings: Settings): { manifest: IndexManifest; snapshot: IndexSnapshot } | undefined {
+/** A committed generation as read; `analyzerStale`: a writer's, whose lexicon was rebuilt with this analyser. */
+interface OpenedIndex {
+  manifest: IndexManifest;
+  snapshot: IndexSnapshot;
+  analyzerStale?: boolean;
+}
+
+/**
+ * Reads the committed generation, retrying when a writer removed its files meanwhile. An
+ * index of another analyser version is refused to a reader (`AnalyzerMismatchError`); a
+ * writer re-indexes all its records with this one.
+ */
+function openCommitted(settings: Settings): OpenedIndex | undefined {
   const { directory, mode, embedder, embeddings, denseWeight } = settings;
   for (let attempt = 0; ; attempt += 1) {
     const manifest = readManifest(directory);
@@ -207,10 +233,19 @@ function openCommitted(settings: Settings): { manifest: IndexManifest; snapshot:
         throw new EmbedderMismatchError({ directory, indexEmbedder: manifest.embedder, givenEmbedder: embedder });
       }
     }
+    const indexAnalyzer = recordedAnalyzerVersion(manifest);
+    const analyzerStale = indexAnalyzer !== analyzerVersion;
+    if (analyzerStale && mode === "read") {
+      throw new AnalyzerMismatchError({ directory, indexAnalyzer, libraryAnalyzer: analyzerVersion });
+    }
     const loadVectors =
       embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0);
     try {
-      return { manifest, snapshot: loadGeneration(directory, manifest, loadVectors) };
+      const snapshot = loadGeneration(directory, manifest, loadVectors);
+      if (!analyzerStale) return { manifest, snapshot };
+      const textOf = (slot: number): string =>
+        indexedText({ id: "", content: recordContent(snapshot.records, slot), metadata: sharedMetadata(snapshot.records, slot, directory) });
+      return { manifest, snapshot: rebuildLexicon(snapshot, textOf, lexicalTerms), analyzerStale };
     } catch (error) {
       if (!(error instanceof MissingDataFileError)) throw error;
       const now = readManifest(directory);
@@ -240,7 +275,7 @@ function checkRecord(record: unknown, index: number): KnowledgeRecord {
 
 function createPort(
   settings: Settings,
-  opened: { manifest: IndexManifest; snapshot: IndexSnapshot } | undefined,
+  opened: OpenedIndex | undefined,
   lock: WriteLock | undefined,
   hooks: CommitHooks,
 ): LocalSearchPort {
@@ -252,7 +287,8 @@ function createPort(
     mode === "write" ? (embeddings === undefined ? null : settings.embedder) : base.vectors === undefined ? null : manifest?.embedder ?? null;
   const dimension = mode === "write" ? (vectorEmbedder?.dimension ?? 0) : 0;
   let pending: PendingChanges | undefined;
-  let dirty = false;
+  /** Whether the state differs from the last commit (a rebuilt lexicon does). */
+  let dirty = opened?.analyzerStale === true;
   /**
    * `closing`: `close` was called; new calls are refused, but queued writes and searches
    * already running finish. `closed`: they have, and the files and lock are released.
@@ -397,7 +433,7 @@ function createPort(
       ensureWritable("upsert", false);
       const stride = strideFor(dimension);
       const prepared = batch.map(({ record, docId, text, metadataText }, index) => {
-        const counted = changes().countTerms(tokenize(text));
+        const counted = changes().countTerms(lexicalTerms(text));
         let codes: Int8Array | undefined;
         let inverseNorm = 0;
         const vector = vectors?.[index];
@@ -535,7 +571,7 @@ function createPort(
     const signal = request.signal;
     throwIfAborted(signal);
     const { filter, topK, query } = readSearchRequest(request);
-    const terms = tokenize(query);
+    const terms = lexicalTerms(query);
     let vector: number[] | undefined;
     const denseReady = mode === "write" ? dimension > 0 : base.vectors !== undefined;
     if (embeddings !== undefined && denseWeight > 0 && denseReady && topK > 0) {

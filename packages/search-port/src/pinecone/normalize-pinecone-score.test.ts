@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tokenize } from "../local/tokenize.js";
+import { lexicalTerms as tokenize } from "@lookup-knowledge/text";
 import { lexicalSparseValues } from "./lexical-sparse-values.js";
 import { normalizePineconeScore } from "./normalize-pinecone-score.js";
 

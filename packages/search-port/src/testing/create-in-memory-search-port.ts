@@ -18,7 +18,7 @@ interface StoredRecord {
  * A small in-memory port for demos and as a reference in tests; no server, no model.
  *
  * Score: the cosine similarity (0..1) between the term-frequency vectors of the query and of
- * the record's content plus its `metadata.title` (see `lexicalTerms`). Records that share no
+ * the record's content plus its `metadata.title` (see `lexicalTerms` of `@lookup-knowledge/text`). Records that share no
  * term with the query are not returned. Hits come best first, ties by id; at most `topK`.
  * The filter is checked with `validateMetadataFilter` (a bad one rejects with
  * `InvalidFilterError`) and applied with `matchesFilter`. An aborted signal rejects with its

@@ -1,0 +1,18 @@
+export { analyzerVersion } from "./analyzer-version.js";
+export { characterCount, characterKind, CharacterKind, containsCjk, isWordCharacter, isWordCodePoint } from "./characters.js";
+export { cleanText, foldText } from "./clean-text.js";
+export { compactText } from "./compact-text.js";
+export { containsTerm, prepareTerm, prepareTerms } from "./contains-term.js";
+export type { SearchTerm } from "./contains-term.js";
+export { embeddingTerms } from "./embedding-terms.js";
+export type { EmbeddingTerms } from "./embedding-terms.js";
+export { lexicalTerms } from "./lexical-terms.js";
+export type { LexicalTermsOptions } from "./lexical-terms.js";
+export { normalizeText } from "./normalize-text.js";
+export { queryTerms } from "./query-terms.js";
+export { cjkBigrams, cjkWords, defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
+export type { CjkSegmentation } from "./segment-cjk.js";
+export { splitWords, wordTokens } from "./split-words.js";
+export type { SplitWordsOptions, TextToken } from "./split-words.js";
+export { stemWord } from "./stem-word.js";
+export { chineseQuestionWords, chineseStopWords, englishStopWords, isStopWord } from "./stop-words.js";

@@ -1,0 +1,37 @@
+import { defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
+import type { CjkSegmentation } from "./segment-cjk.js";
+import { splitWords } from "./split-words.js";
+import { stemWord } from "./stem-word.js";
+import { englishStopWords } from "./stop-words.js";
+
+export interface LexicalTermsOptions {
+  /** How CJK runs become terms; default `defaultCjkSegmentation`. */
+  cjk?: CjkSegmentation;
+}
+
+/** Words longer than this are dropped: they are hashes, base64 or minified code, not words. */
+const maximumWordLength = 64;
+
+/**
+ * The lexical view, for the BM25 index and sparse vectors: the terms of a text, in order
+ * (a term repeats as often as it occurs). Words are split at punctuation and case changes
+ * (`rateLimit`, `rate_limit` and `rate-limit` all give `rate`, `limit`; the joined compound
+ * is not added: it measured worse, see the README), English stop words are dropped and
+ * words of ASCII letters Porter-stemmed; words holding digits or other scripts are kept as
+ * they are. CJK runs are segmented by `options.cjk` (`segmentCjk`). Mixed text
+ * ("TiDB 的 SQL 优化") gets both kinds of terms.
+ */
+export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): string[] {
+  const cjk = options.cjk ?? defaultCjkSegmentation;
+  const terms: string[] = [];
+  for (const token of splitWords(text, { caseChanges: true })) {
+    if (token.kind === "cjk") {
+      for (const term of segmentCjk(token.text, cjk)) terms.push(term);
+      continue;
+    }
+    const word = token.text;
+    if (word.length > maximumWordLength || englishStopWords.has(word)) continue;
+    terms.push(stemWord(word));
+  }
+  return terms;
+}
