@@ -3,7 +3,7 @@
 // of each view over the APISIX documentation (../../../../shared/datasets/apisix-docs, or
 // $LOOKUP_KNOWLEDGE_DATASETS/apisix-docs). Run after `tsc -b`: `node bench/analyse-timing.mjs`.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { embeddingTerms, lexicalTerms } from "../dist/index.js";
@@ -33,16 +33,6 @@ console.log("|---|---|---|---|");
 console.log(coldStart("How do I configure the limit-count plugin?"));
 console.log(coldStart("如何配置限流插件？"));
 
-function markdownFiles(directory) {
-  const found = [];
-  for (const name of readdirSync(directory)) {
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) found.push(...markdownFiles(path));
-    else if (name.endsWith(".md")) found.push(path);
-  }
-  return found;
-}
-
 const views = [
   ["lexicalTerms (default: jieba words)", (text) => lexicalTerms(text)],
   ["lexicalTerms, cjk bigrams", (text) => lexicalTerms(text, { cjk: "bigrams" })],
@@ -55,7 +45,9 @@ for (const language of ["en", "zh"]) {
     console.log(`\n(no ${root}: throughput skipped)`);
     continue;
   }
-  const texts = markdownFiles(root).map((path) => readFileSync(path, "utf8"));
+  const texts = readdirSync(root, { recursive: true })
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => readFileSync(join(root, name), "utf8"));
   const characters = texts.reduce((sum, text) => sum + text.length, 0);
   console.log(`\nThroughput over apisix-docs/${language} (${texts.length} files, ${(characters / 1e6).toFixed(1)} M characters), best of 3:\n`);
   console.log("| view | M characters/s |");

@@ -1,26 +1,9 @@
-import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
-const run = promisify(execFile);
-
-async function lookupKnowledge(cwd: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { DATABASE_URL: _ignored, ...environment } = process.env;
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd, env: { ...environment, NO_COLOR: "1" } });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
+import { exampleKnowledgeBase as knowledgeBase, runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
 
 describe("the lookup-knowledge CLI and the text analyser's version", () => {
   let cwd: string;

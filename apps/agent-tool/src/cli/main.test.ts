@@ -7,23 +7,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exampleKnowledgeBase as knowledgeBase, runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
 
 // The real command, built (turbo builds the package before its tests), in a fresh folder.
 const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
 const run = promisify(execFile);
-
-async function lookupKnowledge(cwd: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    // The embedded trace database, whatever DATABASE_URL the shell has.
-    const { DATABASE_URL: _ignored, ...environment } = process.env;
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd, env: { ...environment, NO_COLOR: "1" } });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
 
 describe("the lookup-knowledge CLI", () => {
   let cwd: string;

@@ -82,14 +82,14 @@ describe("openLocalSearchPort: the text analyser's version", () => {
         await reader.close();
       }
     };
-    const before = await Promise.all(["limitcount", "分布式", "key auth", "rate limits"].map(search));
+    const before = await Promise.all(["limit count", "分布式", "key auth", "rate limits"].map(search));
     recordAnalyzer(undefined);
     const writer = await openLocalSearchPort({ directory, mode: "write" });
     expect(writer.stats().chunks).toBe(records.length);
     await writer.close();
     const manifest = JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as { analyzer?: { version: string }; generation: number };
     expect(manifest).toMatchObject({ analyzer: { version: analyzerVersion }, generation: 2 });
-    expect(await Promise.all(["limitcount", "分布式", "key auth", "rate limits"].map(search))).toEqual(before);
+    expect(await Promise.all(["limit count", "分布式", "key auth", "rate limits"].map(search))).toEqual(before);
     expect(before.map((ids) => ids[0])).toEqual(["limits#chunk-0", "cluster#chunk-0", "auth#chunk-0", "limits#chunk-0"]);
   });
 });
