@@ -75,7 +75,8 @@ describe("openLocalSearchPort: the text analyser's version", () => {
   it("rebuilds the lexicon of every record when a writer opens such an index, and commits it at once", async () => {
     await build();
     const search = async (query: string) => {
-      const reader = await openLocalSearchPort({ directory });
+      // No minimum-evidence cut: the test is about which records rank first, not whether they answer.
+      const reader = await openLocalSearchPort({ directory, minScore: 0 });
       try {
         return (await reader.search({ query, topK: 3 })).map((hit) => hit.id);
       } finally {
