@@ -73,6 +73,39 @@ async function timeQueries(port, queries, filter) {
   return `p50 ${ms(percentile(times, 0.5))}, p95 ${ms(percentile(times, 0.95))}`;
 }
 
+/**
+ * What the answerability signals and model cost a search: the same queries through a port
+ * with the default model and one without (`answerability: false`), interleaved so both see
+ * the same machine load, at topK 20 (the retriever's default retrieve-k).
+ */
+async function timeAnswerability(directory, queries) {
+  const judged = await openLocalSearchPort({ directory, embeddings });
+  const raw = await openLocalSearchPort({ directory, embeddings, answerability: false });
+  const judgedTimes = [];
+  const rawTimes = [];
+  const differences = [];
+  for (let round = 0; round < 2; round += 1) {
+    for (const query of queries) {
+      let started = performance.now();
+      await raw.search({ query: query.text, topK: 20 });
+      const rawMs = performance.now() - started;
+      started = performance.now();
+      await judged.search({ query: query.text, topK: 20 });
+      const judgedMs = performance.now() - started;
+      if (round === 0) continue;
+      rawTimes.push(rawMs);
+      judgedTimes.push(judgedMs);
+      differences.push(judgedMs - rawMs);
+    }
+  }
+  await judged.close();
+  await raw.close();
+  return (
+    `p50 ${ms(percentile(judgedTimes, 0.5))} with the model, ${ms(percentile(rawTimes, 0.5))} without ` +
+    `(ratio ${(percentile(judgedTimes, 0.5) / percentile(rawTimes, 0.5)).toFixed(3)}); median difference per query ${(percentile(differences, 0.5) * 1000).toFixed(0)} µs`
+  );
+}
+
 function cliQuery(directory, query, hybrid) {
   const script = [
     `import { openLocalSearchPort } from ${JSON.stringify(pathToFileURL(join(here, "../dist/local/index.js")).href)};`,
@@ -129,6 +162,7 @@ if (process.env.BENCH_SKIP_SCALE !== "1") {
   console.log(`- peak RSS: ${mb(rssAfterIngest)} after ingest and commit, ${mb(process.resourceUsage().maxRSS * 1024)} after queries`);
   await hybrid.close();
   await lexical.close();
+  console.log(`- answerability signals and model, hybrid, topK 20: ${await timeAnswerability(directory, scifact.queries)}`);
   const cliTimes = [0, 1, 2].map(() => cliQuery(directory, "vitamin D deficiency and tuberculosis", true));
   console.log(`- CLI process, one hybrid query on ${total} chunks, start to exit: ${ms(percentile(cliTimes, 0.5))} (median of 3)`);
   rmSync(directory, { recursive: true, force: true });
