@@ -3,6 +3,7 @@ import type { IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import cliProgress from "cli-progress";
 import { ingestIntoStore } from "../open-knowledge-base.js";
 import type { CliConfig } from "./cli-config.js";
+import { printable } from "./printable.js";
 
 /**
  * `lookup-knowledge ingest <dir>`: ingests a folder of Markdown into the configured store
@@ -56,11 +57,6 @@ export async function runIngestCommand(
 
 /** How many files with no content the summary names. */
 const noContentListed = 20;
-
-/** A path from the folder, with control characters (terminal escapes among them) shown as U+FFFD. */
-function printable(text: string): string {
-  return text.replace(/\p{Cc}/gu, "\uFFFD");
-}
 
 /** The readable summary of an ingest run. */
 export function formatIngestReport(report: IngestReport & { store?: string }): string {

@@ -9,6 +9,7 @@ import {
 } from "@lookup-knowledge/trace-store";
 import { tracesDirectory } from "../open-local-knowledge-base.js";
 import type { CliConfig } from "./cli-config.js";
+import { printable } from "./printable.js";
 
 /**
  * The trace spool of the CLI's data folder: what `query` records into. Appending needs no
@@ -143,11 +144,6 @@ export function formatTraceDetails(record: StoredToolInvocation): string {
 
 function list(values: readonly string[]): string {
   return values.length === 0 ? "-" : values.join(", ");
-}
-
-/** A port-given name with control characters (terminal escapes among them) shown as U+FFFD. */
-function printable(text: string): string {
-  return text.replace(/\p{Cc}/gu, "\uFFFD");
 }
 
 /** East Asian wide and full-width characters take two columns of a terminal. */
