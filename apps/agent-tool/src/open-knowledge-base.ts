@@ -3,8 +3,10 @@ import { ingestFolder, readIngestManifest, type IngestOptions, type IngestProgre
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
+import type { Calibration } from "./evaluation/calibration-file.js";
+import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
 import { ingestIntoLocalIndex } from "./ingest-into-local-index.js";
-import { openSearchStore, type OpenedStore } from "./open-search-store.js";
+import { openSearchStore, storeIdentity, type OpenedStore } from "./open-search-store.js";
 import type { StoreSettings } from "./store-settings.js";
 
 export interface KnowledgeBase {
@@ -13,6 +15,10 @@ export interface KnowledgeBase {
   l0Index: L0Index;
   /** How many documents the last ingest into this store recorded. */
   documents: number;
+  /** The sources of those documents, as ingested (`billing/refunds.md`). */
+  sources: string[];
+  /** The calibration of this store (`lookup-knowledge calibrate`), when there is one, and whether it is used. */
+  calibration?: CalibrationState;
   /** Flushes traces and closes the store. */
   close(): Promise<void>;
 }
@@ -20,7 +26,12 @@ export interface KnowledgeBase {
 /**
  * Opens a knowledge base for lookups on any store (R13): the store the settings name (the
  * local index when there are none), the L0 index of the documents the last ingest into that
- * store recorded, and a retriever over both.
+ * store recorded, and a retriever over both. The store's calibration (`calibration.json` in
+ * its state folder, written by `lookup-knowledge calibrate`) is applied: the local index's
+ * fitted answerability model, or a fitted `rag.reference-threshold` unless `config` sets
+ * one. `calibration: false` ignores it; a `Calibration` object is used instead of the file.
+ * A calibration fitted for another store or embedder is ignored and `onWarning` (default
+ * `console.warn`) says so; a corrupt file is refused (code `invalid_calibration`).
  */
 export async function openKnowledgeBase(options: {
   dataDirectory: string;
@@ -28,11 +39,21 @@ export async function openKnowledgeBase(options: {
   config?: RagConfigInput | FlatRagConfig;
   traceStore?: TraceStore;
   environment?: NodeJS.ProcessEnv;
+  calibration?: Calibration | false;
+  onWarning?: (message: string) => void;
 }): Promise<KnowledgeBase> {
-  const store = await openSearchStore(options.store ?? { kind: "local" }, {
+  const settings = options.store ?? { kind: "local" };
+  const applied = await resolveCalibration({
+    identity: storeIdentity(settings, options.dataDirectory),
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.calibration === undefined ? {} : { given: options.calibration }),
+    onWarning: options.onWarning ?? ((message) => console.warn(message)),
+  });
+  const store = await openSearchStore(settings, {
     dataDirectory: options.dataDirectory,
     mode: "read",
     ...(options.environment ? { environment: options.environment } : {}),
+    ...(applied.answerability ? { localIndex: { answerability: applied.answerability } } : {}),
   });
   try {
     const manifest = await readIngestManifest(store.stateDirectory);
@@ -42,13 +63,15 @@ export async function openKnowledgeBase(options: {
       searchPort: store.port,
       l0Index,
       ...(options.traceStore ? { traceStore: options.traceStore } : {}),
-      ...(options.config ? { config: options.config } : {}),
+      ...(applied.config ? { config: applied.config } : {}),
     });
     return {
       retriever,
       store,
       l0Index,
       documents: entries.length,
+      sources: entries.map((entry) => entry.source),
+      ...(applied.state ? { calibration: applied.state } : {}),
       async close() {
         try {
           await retriever.close();

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import type { Judgments } from "./metrics.js";
+import type { Judgments } from "@lookup-knowledge/agent-tool/evaluation";
 
 export interface BeirCollection {
   name: string;

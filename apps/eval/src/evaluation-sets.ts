@@ -6,7 +6,7 @@ import type { KnowledgeRecord } from "@lookup-knowledge/search-port";
 import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { readBeirCollection } from "./beir-collection.js";
 import { datasetsDirectory, ingestKnowledgeBase, questionsDirectory, examplesDirectory } from "./knowledge-bases.js";
-import type { Judgments } from "./metrics.js";
+import type { Judgments } from "@lookup-knowledge/agent-tool/evaluation";
 import { readExampleQuestions, readQuestionSet, type Question } from "./question-set.js";
 import { splitOf, type Split } from "./split.js";
 

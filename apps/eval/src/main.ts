@@ -7,7 +7,7 @@ import { createL0Index } from "@lookup-knowledge/l0-hints";
 import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { openLocalSearchPort, type LocalSearchPortOptions } from "@lookup-knowledge/search-port/local";
 import { buildEvaluationSets, crossCollectionPairs, setNames, type EvaluationQuestion, type EvaluationSet } from "./evaluation-sets.js";
-import { scoreRankings, type RankingScores } from "./metrics.js";
+import { scoreRankings, type RankingScores } from "@lookup-knowledge/agent-tool/evaluation";
 
 // `pnpm eval [sets]`: retrieval quality of the embedded default on the held-out test half
 // of every set (ids ending in an even number): BM25-only, dense-only and hybrid rows of the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mrrAt, ndcgAt, recallAt, scoreRankings } from "./metrics.js";
+import { mrrAt, ndcgAt, recallAt, scoreRankings } from "./ranking-metrics.js";
 
 const judgments = new Map([
   ["a", 1],
