@@ -32,8 +32,8 @@ export function createL0Index(entries: KnowledgeEntry[], options?: L0IndexOption
       if (typeof query !== "string") {
         throw new InvalidQueryError({ value: query, reason: "an L0 query must be a string" });
       }
-      const patterns = terms.find(query);
-      return patterns.length === 0 ? emptyL0Hints() : assembler.assemble(patterns);
+      const { specific, generic } = terms.find(query);
+      return specific.length === 0 ? emptyL0Hints() : assembler.assemble(specific, generic);
     },
   });
 }

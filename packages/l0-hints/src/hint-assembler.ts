@@ -54,7 +54,12 @@ export class HintAssembler {
     this.domainOrder = new Float64Array(this.domainNames.length).fill(Number.POSITIVE_INFINITY);
   }
 
-  assemble(patterns: number[]): L0Hints {
+  /**
+   * The hints of the specific patterns a query matched. Generic patterns (held by too many
+   * entries) give no hint of their own; they only widen the domains, so that a query whose
+   * generic words span several domains gets no domain filter from one specific word.
+   */
+  assemble(patterns: number[], generic: number[] = []): L0Hints {
     const touched: number[] = [];
     let ranked: number[] = [];
     try {
@@ -67,7 +72,7 @@ export class HintAssembler {
       return {
         titles: lists.title,
         keywords: lists.keyword,
-        domains: this.domains(touched),
+        domains: this.domains(generic.length === 0 ? touched : this.withEntriesOf(generic, touched)),
         entities: lists.entity,
         entries: ranked.map((entry) => this.entryMatch(entry, patterns)),
       };
@@ -167,6 +172,24 @@ export class HintAssembler {
       return items.map((item) => item.term);
     };
     return { title: listOf("title"), keyword: listOf("keyword"), entity: listOf("entity") };
+  }
+
+  /** `touched` and, after them, the other entries holding one of `patterns`, each once. */
+  private withEntriesOf(patterns: number[], touched: number[]): number[] {
+    const { postingStart, postingEntry } = this.terms;
+    const seen = new Set(touched);
+    const entries = [...touched];
+    for (const pattern of patterns) {
+      const end = postingStart[pattern + 1] as number;
+      for (let posting = postingStart[pattern] as number; posting < end; posting += 1) {
+        const entry = postingEntry[posting] as number;
+        if (!seen.has(entry)) {
+          seen.add(entry);
+          entries.push(entry);
+        }
+      }
+    }
+    return entries;
   }
 
   /** Distinct non-blank domains of every matched entry, exact values (they become filters, R7). */

@@ -63,16 +63,19 @@ export class TermIndex {
   ) {}
 
   /**
-   * The specific patterns a query contains, each once, in the order they were found. A
-   * pattern that more than `maxTermEntries` entries hold ("gateway" in a gateway's docs)
-   * says nothing about which entry is meant, so it never matches.
+   * The patterns a query contains, each once, in the order they were found: the specific
+   * ones, and the generic ones that more than `maxTermEntries` entries hold ("gateway" in a
+   * gateway's docs), which say nothing about which entry is meant.
    */
-  find(query: string): number[] {
+  find(query: string): { specific: number[]; generic: number[] } {
     const normalized = normalizeText(query);
     const found = new Set<number>();
     this.findPhrases(normalized, found);
     if (this.cjkIds.size > 0 && containsCjk(normalized)) this.findCjkTerms(normalized, found);
-    return [...found].filter((pattern) => (this.patternEntries[pattern] as number) <= this.maxTermEntries);
+    const specific: number[] = [];
+    const generic: number[] = [];
+    for (const pattern of found) ((this.patternEntries[pattern] as number) <= this.maxTermEntries ? specific : generic).push(pattern);
+    return { specific, generic };
   }
 
   private findPhrases(normalized: string, found: Set<number>): void {
