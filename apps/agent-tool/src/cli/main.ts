@@ -4,10 +4,13 @@ import { Command, Option } from "commander";
 import { formatLookupResult } from "../format-lookup-result.js";
 import { openKnowledgeBase } from "../open-knowledge-base.js";
 import { storeKinds } from "../store-settings.js";
+import { runCalibrateCommand } from "./calibrate-command.js";
 import { loadCliConfig, type StoreFlags } from "./cli-config.js";
+import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
+import { printable } from "./printable.js";
 import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore } from "./traces-command.js";
 
 interface GlobalOptions {
@@ -63,7 +66,7 @@ program
     // The lookup only appends its trace to the spool; `traces` moves it into the database.
     const traceStore = openCliTraceSpool(config);
     try {
-      const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, traceStore });
+      const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, traceStore, onWarning: warn });
       try {
         const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
         console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result));
@@ -73,6 +76,25 @@ program
     } finally {
       await traceStore.close();
     }
+  });
+
+program
+  .command("eval")
+  .description("measure the whole retriever on your questions: nDCG@10, R@5, MRR@10, answerable found, out-of-scope refused")
+  .requiredOption("--questions <file>", 'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope')
+  .option("--json", "print the figures and every question's outcome as JSON")
+  .action(async (options: { questions: string; json?: boolean }) => {
+    const config = await loadCliConfig(globalOptions());
+    console.log(await runEvalCommand(config, { questions: options.questions, json: options.json === true, warn }));
+  });
+
+program
+  .command("calibrate")
+  .description("fit the store's calibration on your questions, print the found/refused trade-off, and write it into the data folder")
+  .requiredOption("--questions <file>", 'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope')
+  .action(async (options: { questions: string }) => {
+    const config = await loadCliConfig(globalOptions());
+    console.log(await runCalibrateCommand(config, { questions: options.questions, warn }));
   });
 
 const traces = program
@@ -142,7 +164,7 @@ program
   .description("what the knowledge base holds")
   .action(async () => {
     const config = await loadCliConfig(globalOptions());
-    const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store });
+    const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, onWarning: warn });
     try {
       const local = knowledgeBase.store.localIndex?.stats();
       const lines = [`data folder  ${config.dataDirectory}`, `store        ${knowledgeBase.store.description}`];
@@ -158,6 +180,7 @@ program
       } else {
         lines.push(`documents    ${knowledgeBase.documents} (recorded by the last ingest into this store)`, `L0 entries   ${knowledgeBase.l0Index.size}`);
       }
+      lines.push(`calibration  ${printable(describeCalibrationState(knowledgeBase.calibration))}`);
       console.log(lines.join("\n"));
     } finally {
       await knowledgeBase.close();
@@ -180,6 +203,11 @@ function globalOptions(): { configFile?: string; dataDirectory?: string; store?:
   };
 }
 
+/** A warning on stderr, one line, with control characters neutralised (it may quote a question or calibration file). */
+function warn(message: string): void {
+  console.error(`lookup-knowledge: warning: ${printable(message)}`);
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
@@ -196,6 +224,7 @@ const hints: Record<string, string> = {
   pinecone_rejected: "Check PINECONE_API_KEY, the index name or host, and that the index's dimension matches the embedder (356 for the offline one).",
   pinecone_unavailable: "Pinecone did not answer in time on any attempt; try again later.",
   trace_database_unavailable: "Another process may have the embedded trace database open; try again when it is done.",
+  invalid_calibration: "Run `lookup-knowledge calibrate --questions <file>` again to replace it, or delete it to use the defaults.",
 };
 
 try {
@@ -203,11 +232,11 @@ try {
 } catch (error) {
   if (LookupKnowledgeError.isInstance(error)) {
     const hint = hints[error.code];
-    console.error(`lookup-knowledge: ${error.message}${hint ? `\n${hint}` : ""}`);
+    console.error(`lookup-knowledge: ${error.message.split("\n").map(printable).join("\n")}${hint ? `\n${hint}` : ""}`);
     process.exitCode = 2;
   } else {
     // Not ours to explain: say what happened without a stack (DEBUG=lookup-knowledge shows it).
-    console.error(`lookup-knowledge: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`lookup-knowledge: unexpected error: ${printable(error instanceof Error ? error.message : String(error))}`);
     if (process.env.DEBUG?.includes("lookup-knowledge")) console.error(error);
     process.exitCode = 1;
   }

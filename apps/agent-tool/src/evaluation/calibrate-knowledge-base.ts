@@ -88,7 +88,6 @@ export async function calibrateKnowledgeBase(options: {
   const beforeOutcomes = await gateOf(currentModel);
   const beforeThreshold =
     current?.status === "used" && current.calibration.fitted.kind === "reference-threshold" ? current.calibration.fitted.referenceThreshold : configuredThreshold;
-  const before = figures(current?.status === "used" ? describeCalibration(current.calibration) : defaultLabel(identity.kind), beforeOutcomes, beforeThreshold);
   const base = {
     version: calibrationFormatVersion,
     store: { kind: identity.kind, description: identity.description, key: identity.key },
@@ -98,7 +97,8 @@ export async function calibrateKnowledgeBase(options: {
   } satisfies Omit<Calibration, "fitted">;
 
   let calibration: Calibration;
-  let after: GateFigures;
+  let afterOutcomes: QuestionOutcome[];
+  let afterThreshold: number;
   let penalty: number | undefined;
   let withoutHits = beforeOutcomes.filter((outcome) => outcome.gateScore === undefined).length;
   if (identity.kind === "local") {
@@ -117,15 +117,20 @@ export async function calibrateKnowledgeBase(options: {
     });
     penalty = fit.penalty;
     calibration = { ...base, fitted: { kind: "answerability-model", model: fit.model } };
-    after = figures(describeCalibration(calibration), await gateOf(calibration), configuredThreshold);
+    afterOutcomes = await gateOf(calibration);
+    afterThreshold = configuredThreshold;
   } else {
     const best = fitReferenceThreshold(beforeOutcomes);
     calibration = { ...base, fitted: { kind: "reference-threshold", referenceThreshold: best.threshold } };
-    after = figures(describeCalibration(calibration), beforeOutcomes, explicitThreshold ? configuredThreshold : best.threshold);
+    afterOutcomes = beforeOutcomes;
+    afterThreshold = explicitThreshold ? configuredThreshold : best.threshold;
     if (explicitThreshold) {
       warn(`rag.reference-threshold is set in the settings (${configuredThreshold}), so lookups keep it; remove it to use the fitted ${best.threshold}.`);
     }
   }
+  const thresholds = [...new Set([...tableThresholds, beforeThreshold, afterThreshold])].sort((a, b) => a - b);
+  const before = figures(current?.status === "used" ? describeCalibration(current.calibration) : defaultLabel(identity.kind), beforeOutcomes, thresholds, beforeThreshold);
+  const after = figures(describeCalibration(calibration), afterOutcomes, thresholds, afterThreshold);
   const file = await writeCalibrationFile(identity.stateDirectory, calibration);
   return {
     calibration,
@@ -155,8 +160,7 @@ async function currentCalibration(
   }
 }
 
-function figures(label: string, outcomes: readonly QuestionOutcome[], threshold: number): GateFigures {
-  const thresholds = [...new Set([...tableThresholds, threshold])].sort((a, b) => a - b);
+function figures(label: string, outcomes: readonly QuestionOutcome[], thresholds: readonly number[], threshold: number): GateFigures {
   const rows = thresholdTradeOff(outcomes, thresholds);
   return { label, rows, inUse: rows.find((row) => row.threshold === threshold) as ThresholdRow };
 }

@@ -33,6 +33,8 @@ export interface RetrieverEvaluation {
   scores: { ndcg10: number; recall5: number; mrr10: number };
   answerable: { asked: number; found: number };
   outOfScope: { asked: number; refused: number };
+  /** The `rag.reference-threshold` the lookups were judged at (from their traces). */
+  referenceThreshold?: number;
   questions: QuestionOutcome[];
 }
 
@@ -52,12 +54,15 @@ export async function evaluateRetriever(
   options: { onQuestion?: (outcome: QuestionOutcome, index: number) => void } = {},
 ): Promise<RetrieverEvaluation> {
   const outcomes: QuestionOutcome[] = [];
+  let referenceThreshold: number | undefined;
   for (const [index, question] of questions.entries()) {
-    const outcome = judgeOutcome(question, await retriever.lookup(question.query));
+    const result = await retriever.lookup(question.query);
+    referenceThreshold ??= result.retrievalTrace.referenceThreshold;
+    const outcome = judgeOutcome(question, result);
     outcomes.push(outcome);
     options.onQuestion?.(outcome, index);
   }
-  return summarizeOutcomes(outcomes, questions);
+  return { ...summarizeOutcomes(outcomes, questions), ...(referenceThreshold === undefined ? {} : { referenceThreshold }) };
 }
 
 /** The figures of outcomes already judged (the same questions, in order). */

@@ -17,6 +17,7 @@ export type { Judgments, RankingScores } from "./ranking-metrics.js";
 export { describeCalibration, resolveCalibration, setsReferenceThreshold } from "./resolve-calibration.js";
 export type { AppliedCalibration, CalibrationState } from "./resolve-calibration.js";
 export { sourceKey } from "./source-key.js";
+export { unknownRelevantSources } from "./unknown-relevant-sources.js";
 export { fitReferenceThreshold, fitThresholds, tableThresholds, thresholdTradeOff } from "./threshold-trade-off.js";
 export type { ThresholdRow } from "./threshold-trade-off.js";
 export { storeIdentity } from "../open-search-store.js";
