@@ -31,7 +31,10 @@ describe("the calibration file", () => {
   ])("refuses %s naming the file and the field", async (_name, content, message) => {
     const folder = await mkdtemp(join(tmpdir(), "calibration-"));
     await writeFile(join(folder, "calibration.json"), JSON.stringify(content));
-    const error = await readCalibrationFile(folder).catch((caught: unknown) => caught as Error & { code: string });
+    const error = (await readCalibrationFile(folder).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    )) as Error & { code: string };
     expect(error.code).toBe("invalid_calibration");
     expect(error.message).toContain(join(folder, "calibration.json"));
     expect(error.message).toMatch(message);
