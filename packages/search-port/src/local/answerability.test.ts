@@ -184,6 +184,16 @@ describe("fitAnswerabilityModel", () => {
     expect(scoreAnswerability(weighted, signals(0.4, 0.5))).toBeGreaterThan(scoreAnswerability(even, signals(0.4, 0.5)));
   });
 
+  it("keeps the weight of a signal that barely varies in the examples small, instead of fitting noise", () => {
+    const noisy = examples.map((example, index) => ({
+      ...example,
+      signals: { ...example.signals, margin: 0.5 + (index % 2 === 0 ? 1e-4 : -1e-4) },
+    }));
+    const model = fitAnswerabilityModel(noisy, { version: 1, signals: ["lexical", "margin"] });
+    expect(Math.abs((model.weights.margin ?? 0) * 2e-4)).toBeLessThan(0.05);
+    expect(Math.abs(model.bias)).toBeLessThan(50);
+  });
+
   it("refuses to fit without two examples of each label", () => {
     expect(() => fitAnswerabilityModel(examples.filter((example) => example.answerable), { version: 1 })).toThrow(/at least 2 answerable and 2 unanswerable/);
   });

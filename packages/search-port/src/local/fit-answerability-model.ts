@@ -2,6 +2,9 @@ import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { AnswerabilityModel } from "./answerability-model.js";
 import { answerabilitySignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
 
+/** The smallest spread a signal is standardised by (signals are mostly shares in 0..1). */
+const minimumScale = 0.05;
+
 /** One labelled search: its best hit's signals, whether the question is answerable, and its weight in the fit. */
 export interface AnswerabilityExample {
   signals: Readonly<AnswerabilitySignals>;
@@ -37,12 +40,14 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   }
   const weights = examples.map((example) => example.weight ?? 1);
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
-  // Standardise so the penalty treats every signal alike.
+  // Standardise so the penalty treats every signal alike; a signal that barely varies in the
+  // examples is divided by at least `minimumScale`, so the penalty keeps its weight small
+  // instead of letting it grow huge on noise.
   const means = names.map((name) => examples.reduce((sum, example, index) => sum + (weights[index] as number) * example.signals[name], 0) / totalWeight);
   const scales = names.map((name, column) => {
     const variance =
       examples.reduce((sum, example, index) => sum + (weights[index] as number) * (example.signals[name] - (means[column] as number)) ** 2, 0) / totalWeight;
-    return Math.sqrt(variance) || 1;
+    return Math.max(Math.sqrt(variance), minimumScale);
   });
   const rows = examples.map((example) => [1, ...names.map((name, column) => (example.signals[name] - (means[column] as number)) / (scales[column] as number))]);
   const size = names.length + 1;
