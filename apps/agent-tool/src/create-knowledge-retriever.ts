@@ -248,7 +248,8 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
     const attempts: AttemptRun[] = [];
     let fallbackReason: FallbackReason | undefined;
     if (config.l1Enabled) {
-      const domains = [...new Set(hints.domains.map((domain) => domain.trim()).filter((domain) => domain !== ""))];
+      // Domains only generic words matched count too: a query spanning several gets no filter.
+      const domains = [...new Set([...hints.domains, ...(hints.otherDomains ?? [])].map((domain) => domain.trim()).filter((domain) => domain !== ""))];
       const l0Filter = domains.length === 1 && domains[0] ? equalsFilter(l0FilterField, domains[0]) : undefined;
       const first = await runAttempt({
         attempt: 1,

@@ -35,6 +35,12 @@ export interface L0Hints {
   keywords: string[];
   /** Distinct non-blank domains of the matched entries. */
   domains: string[];
+  /**
+   * Domains of entries that only generic terms of the query matched (terms too many entries
+   * hold to say which one is meant). They are no hints of their own and earn no boost; they
+   * only keep a single domain from becoming a filter (R7): the query spans more than one.
+   */
+  otherDomains?: string[];
   /** Entity terms the query matched. */
   entities: string[];
   /** Every matched entry, best first. */

@@ -56,8 +56,9 @@ export class HintAssembler {
 
   /**
    * The hints of the specific patterns a query matched. Generic patterns (held by too many
-   * entries) give no hint of their own; they only widen the domains, so that a query whose
-   * generic words span several domains gets no domain filter from one specific word.
+   * entries) give no hint of their own; the domains of the entries only they matched are
+   * `otherDomains`, so that a query whose generic words span several domains gets no domain
+   * filter from one specific word.
    */
   assemble(patterns: number[], generic: number[] = []): L0Hints {
     const touched: number[] = [];
@@ -69,10 +70,13 @@ export class HintAssembler {
         this.rankOf[entry] = rank;
       });
       const lists = this.termLists(patterns);
+      const domains = this.domains(touched);
+      const otherDomains = generic.length === 0 ? [] : this.domains(this.withEntriesOf(generic, touched)).filter((domain) => !domains.includes(domain));
       return {
         titles: lists.title,
         keywords: lists.keyword,
-        domains: this.domains(generic.length === 0 ? touched : this.withEntriesOf(generic, touched)),
+        domains,
+        ...(otherDomains.length > 0 ? { otherDomains } : {}),
         entities: lists.entity,
         entries: ranked.map((entry) => this.entryMatch(entry, patterns)),
       };

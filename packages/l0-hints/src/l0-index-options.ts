@@ -12,7 +12,9 @@ export interface L0IndexOptions {
    * How specific a term must be to match: the largest share of the entries that may hold it
    * (default 0.02), though a term of at most `minimumTermEntries` (3) entries is always
    * specific. A term more entries hold ("gateway" in a gateway's documentation, a
-   * category every page shares) never becomes a hint, a filter or a boost. 1 lets every term match.
+   * category every page shares) never becomes a hint, a filter or a boost; the domains of
+   * the entries only such terms matched are `L0Hints.otherDomains`, which keep a single
+   * domain from becoming a filter. 1 lets every term match.
    */
   maxTermShare?: number;
 }

@@ -28,14 +28,16 @@ describe("only specific terms become hints", () => {
     expect(hints.domains).toEqual(["plugins"]);
   });
 
-  it("R7: generic words never make a filter, but they can unmake one: spanning several domains, they leave no single domain", () => {
+  it("R7: generic words never make a filter, but they can unmake one: the domains only they matched are otherDomains, not hints", () => {
     const mixed: KnowledgeEntry[] = pages.map((page, position) => ({ ...page, domain: position % 2 === 0 ? "plugins" : "tutorials" }));
     const index = createL0Index(mixed);
     const hints = index.match("gateway feature-8 settings");
     expect(hints.keywords).toEqual(["feature-8"]);
     expect(hints.entries.map((entry) => entry.id)).toEqual(["page-8"]);
-    expect(hints.domains).toEqual(["plugins", "tutorials"]);
+    expect(hints.domains).toEqual(["plugins"]);
+    expect(hints.otherDomains).toEqual(["tutorials"]);
     expect(index.match("feature-8 settings").domains).toEqual(["plugins"]);
+    expect(index.match("feature-8 settings")).not.toHaveProperty("otherDomains");
   });
 
   it("R4: a term held by up to three entries is specific however small the index", () => {

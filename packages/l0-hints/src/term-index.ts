@@ -23,7 +23,7 @@ export interface TermIndexSettings {
   minWordTermLength: number;
   /** Shortest term holding CJK characters, in characters. */
   minCjkTermLength: number;
-  /** Most entries a term may belong to and still be specific enough to match (see `L0IndexOptions.maxTermEntries`). */
+  /** Most entries a term may belong to and still be specific (from `L0IndexOptions.maxTermShare` and `minimumTermEntries`). */
   maxTermEntries: number;
 }
 

@@ -22,6 +22,9 @@ function readId(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Most answerability signals a hit may carry into the trace. */
+const maxSignals = 32;
+
 /** One port hit as the pipeline accepts it. Every message names the field and the value. */
 const hitSchema = z.object(
   {
@@ -43,12 +46,16 @@ const hitSchema = z.object(
         error: (issue) => `score ${String(issue.input)} is outside 0..1`,
       })
       .optional(),
-    // A port's answerability judgement is optional explanation: a malformed one is dropped, the hit kept.
+    // A port's answerability judgement is optional explanation that goes into the trace: a
+    // malformed or oversized one is dropped (the hit kept), and names must look like names,
+    // so no query or document text rides along.
     answerability: z
       .object({
         score: z.number().min(0).max(1),
-        model: z.string().max(200),
-        signals: z.record(z.string().max(100), z.number().refine(Number.isFinite)),
+        model: z.string().regex(/^[\w.@-]{1,80}$/),
+        signals: z
+          .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/), z.number().refine(Number.isFinite))
+          .refine((signals) => Object.keys(signals).length <= maxSignals),
       })
       .optional()
       .catch(undefined),
@@ -124,7 +131,8 @@ export function normalizeHits(
     const category = readText(metadata, "category");
     if (category !== undefined) candidate.category = category;
     if (score !== undefined) candidate.score = score;
-    if (answerability !== undefined) candidate.answerability = answerability;
+    // Only the first hit's judgement counts, and only when it is the score the gate reads.
+    if (answerability !== undefined && index === 0 && answerability.score === score) candidate.answerability = answerability;
     candidate.hitReasons.push({
       signal: "semantic",
       detail: score === undefined ? "semantic match (unscored)" : `semantic match ${score.toFixed(2)}`,

@@ -43,6 +43,7 @@ export function buildToolInvocationRecord(input: {
     hints: {
       keywords: [...trace.hints.keywords],
       domains: [...trace.hints.domains],
+      ...(trace.hints.otherDomains?.length ? { otherDomains: [...trace.hints.otherDomains] } : {}),
       entities: [...trace.hints.entities],
       titles: [...trace.hints.titles],
       entries: trace.hints.entries.map((entry) => ({

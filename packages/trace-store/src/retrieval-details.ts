@@ -8,6 +8,8 @@ export interface RetrievalDetails {
   hints: {
     keywords: string[];
     domains: string[];
+    /** Domains only generic query words matched; they kept a single domain from becoming a filter (R7). */
+    otherDomains?: string[];
     entities: string[];
     titles: string[];
     entries: Array<{ id: string; source: string; title?: string; domain?: string }>;

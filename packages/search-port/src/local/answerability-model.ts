@@ -19,7 +19,12 @@ export interface AnswerabilityModel {
   fittedOn?: string;
 }
 
-const finite = z.number().refine(Number.isFinite, { error: "expected a finite number" });
+/** Parameters beyond this size only make the score overflow; fitted ones stay far below it. */
+const largestParameter = 1000;
+const finite = z
+  .number()
+  .refine(Number.isFinite, { error: "expected a finite number" })
+  .refine((value) => Math.abs(value) <= largestParameter, { error: `expected a number from -${largestParameter} to ${largestParameter}` });
 
 const modelSchema = z.strictObject({
   kind: z.literal("logistic"),
@@ -46,12 +51,13 @@ export function answerabilityModelName(model: AnswerabilityModel): string {
   return `answerability-${model.kind}@${model.version}`;
 }
 
-/** The model's 0..1 score for these signals. */
+/** The model's 0..1 score for these signals; 0 when they make no finite number. */
 export function scoreAnswerability(model: AnswerabilityModel, signals: AnswerabilitySignals): number {
   let z = model.bias;
   for (const name of answerabilitySignalNames) {
     const weight = model.weights[name];
     if (weight !== undefined) z += weight * signals[name];
   }
-  return 1 / (1 + Math.exp(-z));
+  if (Number.isNaN(z)) return 0;
+  return 1 / (1 + Math.exp(-Math.max(-50, Math.min(50, z))));
 }

@@ -31,7 +31,8 @@ export interface SignalHit {
  * - `missingRare`: the idf of the rarest query term the best hit lacks, over the largest
  *   idf the index has (1: a term no record holds is missing; 0: nothing is missing);
  * - `lexicalAgreement`, `denseAgreement`: the best hit's lexical and dense score over the
- *   best such score of any record: 1 when the fused ranking and that path agree;
+ *   best such score of any record the search looked at (a filtered search included the
+ *   records its filter refuses): 1 when the fused ranking and that path agree;
  * - `matchedRarity`: the mean idf of the query terms the best hit holds, over the largest
  *   idf (high when it matches on the query's specific words, low when only on common ones);
  * - `rarity`: the mean idf of all the query's terms over the largest idf (a term no record holds counts 1);
@@ -58,8 +59,9 @@ export const answerabilitySignalNames = [
 ] as const;
 export type AnswerabilitySignalName = (typeof answerabilitySignalNames)[number];
 
-/** The hits that `coverage5` and `margin` look at. */
-const spread = 5;
+/** The hits that `coverage5` and `margin` look at; the search keeps at least this many to compute them. */
+export const signalHits = 5;
+const spread = signalHits;
 
 /**
  * The signals of a ranked list (best first, at least one hit). `bestLexical` and

@@ -130,6 +130,31 @@ describe("answerability", () => {
     await judged.close();
   });
 
+  it("R9: the best hit's score and signals do not depend on how many hits are asked for", async () => {
+    const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0 });
+    for (const query of ["How do I track my parcel?", "限流插件如何配置时间窗口？"]) {
+      const [one] = await port.search({ query, topK: 1 });
+      const [three] = await port.search({ query, topK: 3 });
+      const [twenty] = await port.search({ query, topK: 20 });
+      expect(one?.answerability).toEqual(twenty?.answerability);
+      expect(three?.answerability).toEqual(twenty?.answerability);
+      expect(one?.score).toBe(twenty?.score);
+    }
+    expect(await port.search({ query: "rate limit API key", topK: 2 })).toHaveLength(2);
+    await port.close();
+  });
+
+  it("refuses model parameters so large they would overflow the score, and a score never becomes NaN", async () => {
+    const huge = { kind: "logistic", version: 1, bias: 0, weights: { lexical: 1e308 } };
+    expect(() => parseAnswerabilityModel(huge)).toThrow("answerability.weights.lexical");
+    const extreme = { kind: "logistic" as const, version: 1, bias: 1000, weights: { lexical: 1000, coverage: -1000, terms: -1000 } };
+    const port = await openLocalSearchPort({ directory, minScore: 0, answerability: extreme });
+    for (const hit of await port.search({ query: "How do I track my parcel?", topK: 5 })) {
+      expect(Number.isFinite(hit.score)).toBe(true);
+    }
+    await port.close();
+  });
+
   it("R9: a model given as an option decides the score, and the minimum-evidence cut applies to it", async () => {
     const strict = await openLocalSearchPort({ directory, answerability: { kind: "logistic", version: 7, bias: -20, weights: {} } });
     expect(await strict.search({ query: "How do I track my parcel?", topK: 5 })).toEqual([]);
@@ -192,6 +217,15 @@ describe("fitAnswerabilityModel", () => {
     const model = fitAnswerabilityModel(noisy, { version: 1, signals: ["lexical", "margin"] });
     expect(Math.abs((model.weights.margin ?? 0) * 2e-4)).toBeLessThan(0.05);
     expect(Math.abs(model.bias)).toBeLessThan(50);
+  });
+
+  it.each([
+    ["a weight of 0", { weight: 0 }, /example 0: weight 0/],
+    ["a negative weight", { weight: -1 }, /example 0: weight -1/],
+    ["a signal that is not a number", { signals: { ...signals(0.5, 0.5), lexical: Number.NaN } }, /example 0: signal lexical is NaN/],
+  ])("refuses an example with %s, naming it", (_, change, message) => {
+    const [first, ...rest] = examples;
+    expect(() => fitAnswerabilityModel([{ ...(first as (typeof examples)[number]), ...change }, ...rest], { version: 1 })).toThrow(message);
   });
 
   it("refuses to fit without two examples of each label", () => {

@@ -38,6 +38,18 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
       message: `fitting the answerability model needs at least 2 answerable and 2 unanswerable examples, got ${positives} and ${examples.length - positives}`,
     });
   }
+  examples.forEach((example, index) => {
+    const weight = example.weight ?? 1;
+    if (!Number.isFinite(weight) || weight <= 0) {
+      throw new LookupKnowledgeError({ code: "invalid_argument", message: `example ${index}: weight ${String(weight)} is not a finite number above 0` });
+    }
+    for (const name of names) {
+      const value = example.signals?.[name];
+      if (typeof value !== "number" || !Number.isFinite(value)) {
+        throw new LookupKnowledgeError({ code: "invalid_argument", message: `example ${index}: signal ${name} is ${String(value)}, not a finite number` });
+      }
+    }
+  });
   const weights = examples.map((example) => example.weight ?? 1);
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
   // Standardise so the penalty treats every signal alike; a signal that barely varies in the
@@ -82,6 +94,9 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
     raw[name] = round(weight);
     bias -= weight * (means[column] as number);
   });
+  if (!Number.isFinite(bias) || Object.values(raw).some((weight) => !Number.isFinite(weight))) {
+    throw new LookupKnowledgeError({ code: "fit_failed", message: "the answerability fit did not converge to finite parameters" });
+  }
   return {
     kind: "logistic",
     version: options.version,

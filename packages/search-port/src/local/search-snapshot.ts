@@ -1,7 +1,7 @@
 import { bm25B, bm25Idf, bm25K1 } from "./bm25.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { findTerm } from "./index-snapshot.js";
-import { answerabilitySignals, type AnswerabilitySignals, type WeighedTerm } from "./answerability-signals.js";
+import { answerabilitySignals, signalHits, type AnswerabilitySignals, type WeighedTerm } from "./answerability-signals.js";
 
 /** What to look for in a snapshot. */
 export interface SnapshotQuery {
@@ -114,8 +114,10 @@ export function denseScore(cosine: number, floor: number): number {
  * signals of its best hit (`answerabilitySignals`), which the port's model turns into the score.
  */
 export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, denseFloor: number): SnapshotResult {
-  const limit = Math.min(query.topK, snapshot.count);
-  if (limit <= 0) return { slots: [] };
+  if (Math.min(query.topK, snapshot.count) <= 0) return { slots: [] };
+  // The signals look at the best five hits whatever topK is, so a hit's score does not
+  // depend on how many hits were asked for.
+  const limit = Math.min(Math.max(query.topK, signalHits), snapshot.count);
   const { scores: lexical, touched, touchedCount, terms } = lexicalScores(snapshot, query.terms);
   const weight = query.vector !== undefined && snapshot.vectors !== undefined ? query.denseWeight : 0;
   let dense: Float32Array | undefined;
@@ -142,10 +144,10 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   } else {
     for (let index = 0; index < touchedCount; index += 1) consider(touched[index] as number);
   }
-  const slots = heap.sorted();
-  if (slots.length === 0) return { slots };
-  const hits = slots.map(({ slot, score, lexical: lexicalScore, dense: denseValue }) => ({ slot, fused: score, lexical: lexicalScore, dense: denseValue }));
-  return { slots, signals: answerabilitySignals(snapshot, { terms, hits, bestLexical, bestDense }) };
+  const ranked = heap.sorted();
+  if (ranked.length === 0) return { slots: ranked };
+  const hits = ranked.map(({ slot, score, lexical: lexicalScore, dense: denseValue }) => ({ slot, fused: score, lexical: lexicalScore, dense: denseValue }));
+  return { slots: ranked.slice(0, query.topK), signals: answerabilitySignals(snapshot, { terms, hits, bestLexical, bestDense }) };
 }
 
 /** A bounded min-heap keeping the best entries by (score desc, id asc). */
