@@ -67,7 +67,7 @@ export function formatTraceTable(records: readonly StoredToolInvocation[]): stri
       .map((cell, column) => (column === 5 || column === 6 ? cell.padStart(widths[column] ?? 0) : pad(cell, widths[column] ?? 0)))
       .join("  ")
       .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
+  return [line(header), ...rows.map(line)].map(printable).join("\n");
 }
 
 /** One recorded lookup, whole: the call, the hints, each attempt, the rerank trace, the evidence and the context pack. */
@@ -110,8 +110,9 @@ export function formatTraceDetails(record: StoredToolInvocation): string {
       const { score, model, signals } = attempt.answerability;
       const named = Object.entries(signals)
         .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
-        .map(([name, value]) => `${printable(name)} ${value.toFixed(2)}`).join(", ");
-      lines.push(`     answerability ${score.toFixed(3)} (${printable(model)}): ${named}`);
+        .map(([name, value]) => `${name} ${typeof value === "number" ? value.toFixed(2) : "?"}`)
+        .join(", ");
+      lines.push(`     answerability ${typeof score === "number" ? score.toFixed(3) : "?"} (${model}): ${named}`);
     }
     if (attempt.error) lines.push(`     error: ${attempt.error}`);
   }
@@ -139,7 +140,8 @@ export function formatTraceDetails(record: StoredToolInvocation): string {
     lines.push(`  omitted    ${list(details.contextPack.omittedSources)}`);
     lines.push(`  truncated  ${list(details.contextPack.truncated)}`);
   }
-  return lines.join("\n");
+  // Every line holds text from documents, ports or queries: no control character reaches the terminal.
+  return lines.map(printable).join("\n");
 }
 
 function list(values: readonly string[]): string {
