@@ -1,5 +1,6 @@
+import { neutralAnswerabilityModel } from "@lookup-knowledge/agent-tool/evaluation";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { openLocalSearchPort, type AnswerabilityModel, type AnswerabilitySignals } from "@lookup-knowledge/search-port/local";
+import { openLocalSearchPort, type AnswerabilitySignals } from "@lookup-knowledge/search-port/local";
 import { crossCollectionPairs, type EvaluationQuestion, type EvaluationSet } from "./evaluation-sets.js";
 import type { Split } from "./split.js";
 
@@ -21,8 +22,6 @@ export interface AnswerabilitySample {
   topRelevant: boolean;
 }
 
-/** A model that weighs nothing: the port then returns every signal with a constant score. */
-const neutralModel: AnswerabilityModel = { kind: "logistic", version: 0, bias: 0, weights: {} };
 
 /**
  * Searches every set's index with its answerable and near-domain questions, and with the
@@ -33,7 +32,7 @@ export async function collectAnswerabilitySamples(sets: readonly EvaluationSet[]
   const samples: AnswerabilitySample[] = [];
   const byName = new Map(sets.map((set) => [set.name, set]));
   for (const set of sets) {
-    const port = await openLocalSearchPort({ directory: set.directory, embeddings: createOfflineEmbeddings(), minScore: 0, answerability: neutralModel });
+    const port = await openLocalSearchPort({ directory: set.directory, embeddings: createOfflineEmbeddings(), minScore: 0, answerability: neutralAnswerabilityModel });
     try {
       const ask = async (questions: readonly EvaluationQuestion[], group: SampleGroup, asked: string) => {
         for (const question of questions) {

@@ -1,6 +1,6 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
-import { answerabilitySignalNames, fitAnswerabilityModel, type AnswerabilityModel, type AnswerabilitySignals } from "@lookup-knowledge/search-port/local";
+import { fitAnswerabilityModel, type AnswerabilityModel, type AnswerabilitySignals } from "@lookup-knowledge/search-port/local";
 import type { EvaluationQuestion } from "./read-question-file.js";
 
 /** A model that weighs nothing: a local port opened with it returns every signal with a constant score. */
@@ -14,13 +14,6 @@ export interface AnswerabilitySample {
 
 /** Below this many questions of either kind the fit is rough, and is penalised harder. */
 export const roughFitBelow = 10;
-
-/**
- * A signal that varies less than this (standard deviation over the user's questions) is left
- * out of the fit: there is nothing to learn from it, and standardising it would turn a small
- * weight into a huge raw one that swings the score on the next question.
- */
-const constantBelow = 0.01;
 
 /**
  * Searches a local port opened with `neutralAnswerabilityModel` and `minScore: 0` for each
@@ -41,7 +34,8 @@ export async function collectAnswerabilitySamples(port: KnowledgeSearchPort, que
  * scope, each kind weighing the same in total, with an L2 penalty of 4 when either kind has
  * fewer than `roughFitBelow` questions that found a hit (1 otherwise), on the signals that
  * vary among them. Questions without a hit are left out: they are refused whatever the
- * model. Refuses fewer than 2 of either kind.
+ * model. Refuses fewer than 2 of either kind. A signal that barely varies among the
+ * questions gets a small weight: the fit divides every signal by at least 0.05.
  */
 export function fitUserAnswerabilityModel(
   samples: readonly AnswerabilitySample[],
@@ -63,11 +57,6 @@ export function fitUserAnswerabilityModel(
     const isAnswerable = sample.question.relevant.length > 0;
     return { signals: sample.signals as AnswerabilitySignals, answerable: isAnswerable, weight: half / (isAnswerable ? answerable : outOfScope) };
   });
-  const signals = answerabilitySignalNames.filter((name) => spread(examples.map((example) => example.signals[name])) >= constantBelow);
-  return { model: fitAnswerabilityModel(examples, { version: options.version, penalty, signals, fittedOn: options.fittedOn }), penalty };
+  return { model: fitAnswerabilityModel(examples, { version: options.version, penalty, fittedOn: options.fittedOn }), penalty };
 }
 
-function spread(values: readonly number[]): number {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
-}
