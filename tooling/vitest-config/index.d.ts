@@ -1,3 +1,10 @@
 import type { ViteUserConfig } from "vitest/config";
 
 export declare function packageTestConfig(overrides?: ViteUserConfig): ViteUserConfig;
+
+/** The shared datasets: `$LOOKUP_KNOWLEDGE_DATASETS`, else `../shared/datasets` beside the repository. */
+export declare const datasetsDirectory: string;
+/** True outside CI when the datasets folder is missing: tests that read it skip. */
+export declare const skipWithoutDatasets: boolean;
+/** A test or suite name, with a note when it skips for want of the datasets. */
+export declare function needsDatasets(name: string): string;

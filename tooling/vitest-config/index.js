@@ -1,4 +1,21 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig } from "vitest/config";
+
+/** The shared datasets: `$LOOKUP_KNOWLEDGE_DATASETS`, else `../shared/datasets` beside the repository (read only). */
+export const datasetsDirectory =
+  process.env.LOOKUP_KNOWLEDGE_DATASETS ?? fileURLToPath(new URL("../../../shared/datasets/", import.meta.url));
+
+/**
+ * Whether tests that read the datasets skip: only outside CI, when the folder is missing
+ * (a clone without `../shared`). In CI they run, and fail loudly if the datasets are gone.
+ */
+export const skipWithoutDatasets = !existsSync(datasetsDirectory) && !process.env.CI;
+
+/** A test or suite name, saying so when it skips for want of the datasets. */
+export function needsDatasets(name) {
+  return skipWithoutDatasets ? `${name} (skipped: no datasets at ${datasetsDirectory})` : name;
+}
 
 /**
  * The shared preset: unit tests sit beside the code as `*.test.ts`; tests that need a live

@@ -1,26 +1,37 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { datasetsDirectory as datasets, needsDatasets, skipWithoutDatasets } from "@lookup-knowledge/vitest-config";
 import { describe, expect, it } from "vitest";
 import { readExampleQuestions, readQuestionSet } from "./question-set.js";
 
 const questions = fileURLToPath(new URL("../questions/", import.meta.url));
-const datasets = process.env.LOOKUP_KNOWLEDGE_DATASETS ?? fileURLToPath(new URL("../../../../shared/datasets/", import.meta.url));
 const examples = fileURLToPath(new URL("../../../examples/knowledge-base/", import.meta.url));
 
 describe("the evaluation question sets", () => {
-  it.each([
-    ["apisix-en.jsonl", "en", 60],
-    ["apisix-zh.jsonl", "zh", 40],
-  ] as const)("%s: unique ids, and every relevant file exists in the %s docs", async (file, language, count) => {
+  it.skipIf(skipWithoutDatasets).each([
+    ["apisix-en.jsonl", join("apisix-docs", "docs", "en", "latest"), 60],
+    ["apisix-zh.jsonl", join("apisix-docs", "docs", "zh", "latest"), 40],
+    ["tidb-zh.jsonl", "tidb-docs-cn", 66],
+  ] as const)(needsDatasets("%s: unique ids, and every relevant file exists in %s"), async (file, tree, count) => {
     const set = await readQuestionSet(join(questions, file));
     expect(set).toHaveLength(count);
     expect(new Set(set.map((question) => question.id)).size).toBe(set.length);
     for (const question of set) {
       expect(question.relevant.length).toBeGreaterThan(0);
       for (const relevant of question.relevant) {
-        expect(existsSync(join(datasets, "apisix-docs", "docs", language, "latest", relevant)), `${question.id}: ${relevant}`).toBe(true);
+        expect(existsSync(join(datasets, tree, relevant)), `${question.id}: ${relevant}`).toBe(true);
       }
+    }
+  });
+
+  it("the TiDB near-domain questions have no relevant file, are Chinese, and have unique ids", async () => {
+    const set = await readQuestionSet(join(questions, "tidb-zh-out-of-scope.jsonl"));
+    expect(set).toHaveLength(27);
+    expect(new Set(set.map((question) => question.id)).size).toBe(set.length);
+    for (const question of set) {
+      expect(question.relevant).toEqual([]);
+      expect(question.language).toBe("zh");
     }
   });
 

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { datasetsDirectory } from "../test/datasets.js";
+import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
 import { expectWellFormed, ingestDataset } from "../test/ingest-dataset.js";
 import { ingestFolder } from "./ingest-folder.js";
 
-describe("ingestFolder on the real apisix documentation", () => {
+describe.skipIf(skipWithoutDatasets)(needsDatasets("ingestFolder on the real apisix documentation"), () => {
   let dataDirectory: string;
   beforeAll(async () => {
     dataDirectory = await mkdtemp(join(tmpdir(), "ingest-datasets-"));

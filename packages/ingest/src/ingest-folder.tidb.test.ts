@@ -2,9 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
 import { expectWellFormed, ingestDataset } from "../test/ingest-dataset.js";
 
-describe("ingestFolder on the real TiDB documentation (Chinese)", () => {
+describe.skipIf(skipWithoutDatasets)(needsDatasets("ingestFolder on the real TiDB documentation (Chinese)"), () => {
   let dataDirectory: string;
   beforeAll(async () => {
     dataDirectory = await mkdtemp(join(tmpdir(), "ingest-datasets-"));

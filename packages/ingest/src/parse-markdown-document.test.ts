@@ -7,7 +7,7 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
 import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
-import { datasetsDirectory } from "../test/datasets.js";
+import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
 import { DocumentError } from "./document-error.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
 
@@ -235,7 +235,7 @@ describe("parseMarkdownDocument: chunking", () => {
     expect(document.chunks[0]?.content.startsWith("# Doc\n\n- Step 0:")).toBe(true);
   });
 
-  it("property: every fenced code block of real documents appears whole in a chunk, in exactly one when unique", () => {
+  it.skipIf(skipWithoutDatasets)(needsDatasets("property: every fenced code block of real documents appears whole in a chunk, in exactly one when unique"), () => {
     // Every second English apisix file (about a hundred, with well over a thousand code blocks).
     const sources = globSync(["**/*.md"], { cwd: apisixEnglish })
       .sort()
@@ -311,7 +311,7 @@ describe("parseMarkdownDocument: cleaning", () => {
     );
   });
 
-  it("cleans real apisix files: licence comment, <head>, imports and <Tabs> gone, inner text kept", () => {
+  it.skipIf(skipWithoutDatasets)(needsDatasets("cleans real apisix files: licence comment, <head>, imports and <Tabs> gone, inner text kept"), () => {
     const candidates = globSync(["**/*.md"], { cwd: apisixEnglish })
       .sort()
       .filter((source) => {
@@ -334,7 +334,7 @@ describe("parseMarkdownDocument: cleaning", () => {
     }
   });
 
-  it("cleans a real file exactly where the noise was (plugins/limit-req.md)", () => {
+  it.skipIf(skipWithoutDatasets)(needsDatasets("cleans a real file exactly where the noise was (plugins/limit-req.md)"), () => {
     const text = readDataset(apisixEnglish, "plugins/limit-req.md");
     const document = parseMarkdownDocument(text, { source: "plugins/limit-req.md" });
     expect(document).toMatchObject({
@@ -354,7 +354,7 @@ describe("parseMarkdownDocument: cleaning", () => {
     expect(document.chunks.some((chunk) => chunk.content.includes("Synchronize the configuration to the gateway:"))).toBe(true);
   });
 
-  it("cleans real tidb files: version marks in headings, custom heading ids", () => {
+  it.skipIf(skipWithoutDatasets)(needsDatasets("cleans real tidb files: version marks in headings, custom heading ids"), () => {
     const configuration = parseMarkdownDocument(readDataset(tidb, "tidb-configuration-file.md"), { source: "tidb-configuration-file.md" });
     expect(configuration.title).toBe("TiDB 配置文件描述");
     expect(configuration.category).toBeUndefined();

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { datasetsDirectory } from "../test/datasets.js";
+import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
 import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import type * as Ingest from "./index.js";
 import { createParsePool } from "./parse-pool.js";
@@ -29,7 +29,7 @@ describe("createParsePool", () => {
   });
 
   // Worker threads need the compiled JavaScript: this runs against `dist` after `tsc -b`.
-  it.skipIf(!builtIsFresh())("parses on worker threads exactly as on the calling thread (built package)", async () => {
+  it.skipIf(!builtIsFresh() || skipWithoutDatasets)(needsDatasets("parses on worker threads exactly as on the calling thread (built package)"), async () => {
     const ingest = (await import(builtIndex.href)) as typeof Ingest;
     const root = join(datasetsDirectory, "apisix-docs/docs/en/latest");
     const options = { include: ["plugins/[c-f]*.md"] };

@@ -1,4 +1,2 @@
-import { fileURLToPath } from "node:url";
-
-/** The shared datasets folder beside the repository (`../shared/datasets`), read only. */
-export const datasetsDirectory = fileURLToPath(new URL("../../../../shared/datasets/", import.meta.url));
+/** The shared datasets folder (`../shared/datasets`, read only) and whether its tests skip (outside CI, when missing). */
+export { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "@lookup-knowledge/vitest-config";

@@ -1,12 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { datasetsDirectory as datasets, needsDatasets, skipWithoutDatasets } from "@lookup-knowledge/vitest-config";
 import { afterAll, describe, expect, it } from "vitest";
 import { openLocalSearchPort } from "./open-local-search-port.js";
 
 // The public SciFact test collection (BEIR layout), read at test time, never copied.
-const datasets = join(dirname(fileURLToPath(import.meta.url)), "../../../../../shared/datasets");
 
 function readJsonLines(path: string): Array<Record<string, string>> {
   return readFileSync(path, "utf8")
@@ -18,7 +17,7 @@ function readJsonLines(path: string): Array<Record<string, string>> {
 const directory = mkdtempSync(join(tmpdir(), "local-port-scifact-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-describe("openLocalSearchPort on SciFact", () => {
+describe.skipIf(skipWithoutDatasets)(needsDatasets("openLocalSearchPort on SciFact"), () => {
   it("reaches nDCG@10 >= 0.67 with BM25 alone over 5,183 abstracts and 300 queries (Anserini: 0.679)", async () => {
     const corpus = readJsonLines(join(datasets, "scifact/corpus.jsonl"));
     const queries = readJsonLines(join(datasets, "scifact/queries.jsonl"));
