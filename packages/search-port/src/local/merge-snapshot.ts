@@ -20,8 +20,11 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
     removedBefore[slot + 1] = (removedBefore[slot] as number) + (removed[slot] === 1 ? 1 : 0);
   }
   const survivors = base.count - (removedBefore[base.count] as number);
+  // Few removed slots are listed, so postings can be copied in runs between them; with
+  // more, each posting is checked on its own (`segmented` false).
+  const segmented = base.count - survivors <= segmentedCopyLimit;
   const removedSlots: number[] = [];
-  if (base.count - survivors <= segmentedCopyLimit) {
+  if (segmented) {
     for (let slot = 0; slot < base.count; slot += 1) if (removed[slot] === 1) removedSlots.push(slot);
   }
   const added = [...pending.added.values()];
@@ -143,7 +146,7 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
           }
           postingFrequencies.set(baseFrequencies.subarray(from, to), cursor);
           cursor += to - from;
-        } else if (removedSlots.length <= segmentedCopyLimit) {
+        } else if (segmented) {
           // Few removed slots: copy the runs between them, each moved down by its own shift.
           let segmentStart = from;
           for (const removedSlot of removedSlots) {
