@@ -35,7 +35,7 @@ describe("local port: commits that replace or delete many records", () => {
   async function ranked(directory: string, query: string) {
     const port = await openLocalSearchPort({ directory, minScore: 0 });
     try {
-      return (await port.search({ query, topK: 20 })).map((hit) => ({ id: hit.id, content: hit.content, score: Number(hit.score.toFixed(9)) }));
+      return (await port.search({ query, topK: 20 })).map((hit) => ({ id: hit.id, content: hit.content, score: Number((hit.score ?? -1).toFixed(9)) }));
     } finally {
       await port.close();
     }
