@@ -10,10 +10,11 @@ export const fitPenalty = 1;
  * (a set's answerable questions, its near misses, another set's questions asked of it)
  * weighs the same in total, and the answerable groups weigh as much together as the
  * unanswerable ones, so neither a large collection nor a large class decides the fit.
+ * The model weighs every signal and every product of two (`interactions`, default on).
  */
 export function fitOnDevelopment(
   samples: readonly AnswerabilitySample[],
-  options: { version: number; signals?: readonly AnswerabilitySignalName[]; fittedOn: string },
+  options: { version: number; signals?: readonly AnswerabilitySignalName[]; fittedOn: string; interactions?: boolean },
 ): AnswerabilityModel {
   const development = samples.filter((sample) => sample.split === "dev" && sample.signals !== undefined);
   const groupOf = (sample: AnswerabilitySample) => `${sample.set}|${sample.group}`;
@@ -27,7 +28,13 @@ export function fitOnDevelopment(
     const share = answerable ? 1 / answerableGroups : 1 / otherGroups;
     return { signals: sample.signals!, answerable, weight: (100 * share) / (counts.get(groupOf(sample)) as number) };
   });
-  return fitAnswerabilityModel(examples, { version: options.version, penalty: fitPenalty, fittedOn: options.fittedOn, ...(options.signals ? { signals: options.signals } : {}) });
+  return fitAnswerabilityModel(examples, {
+    version: options.version,
+    penalty: fitPenalty,
+    fittedOn: options.fittedOn,
+    interactions: options.interactions ?? true,
+    ...(options.signals ? { signals: options.signals } : {}),
+  });
 }
 
 /** Found (score at or above the threshold) out of asked, per set and group, for one half. */

@@ -25,7 +25,7 @@ try {
     `development halves (odd ids) of ${sets.map((set) => set.name).join(", ")}: answerable questions, ` +
     `hand-written near-domain out-of-scope questions, and cross-collection questions (${crossCollectionPairs.map(([asked, of]) => `${asked} on ${of}`).join(", ")})`;
   const model = fitOnDevelopment(samples, { version, fittedOn });
-  console.log(`fitted: ${JSON.stringify({ bias: model.bias, weights: model.weights })}`);
+  console.log(`fitted: ${JSON.stringify({ bias: model.bias, weights: model.weights })} and ${Object.keys(model.interactions ?? {}).length} interaction weights`);
   for (const split of ["dev", "test"] as const) {
     const counts = gateCounts(samples, model, threshold, split);
     console.log(`${split === "dev" ? "development" : "test"} half at ${threshold}: ${gateSummary(counts)}`);
@@ -37,6 +37,8 @@ try {
     const without = fitOnDevelopment(samples, { version, fittedOn, signals: answerabilitySignalNames.filter((name) => name !== left) });
     console.log(`  without ${left.padEnd(16)} ${gateSummary(gateCounts(samples, without, threshold, "test"))}`);
   }
+  const firstOrder = fitOnDevelopment(samples, { version, fittedOn, interactions: false });
+  console.log(`  no interactions          ${gateSummary(gateCounts(samples, firstOrder, threshold, "test"))}`);
   const lexicalOnly = fitOnDevelopment(samples, { version, fittedOn, signals: ["lexical", "dense"] });
   console.log(`  lexical and dense only   ${gateSummary(gateCounts(samples, lexicalOnly, threshold, "test"))}`);
   if (write) await writeModel(model);
@@ -48,6 +50,9 @@ async function writeModel(model: AnswerabilityModel): Promise<void> {
   const file = fileURLToPath(new URL("../../../packages/search-port/src/local/default-answerability-model.ts", import.meta.url));
   const weights = Object.entries(model.weights)
     .map(([name, weight]) => `    ${name}: ${weight},`)
+    .join("\n");
+  const interactions = Object.entries(model.interactions ?? {})
+    .map(([name, weight]) => `    "${name}": ${weight},`)
     .join("\n");
   await writeFile(
     file,
@@ -65,6 +70,9 @@ export const defaultAnswerabilityModel: Readonly<AnswerabilityModel> = Object.fr
   bias: ${model.bias},
   weights: Object.freeze({
 ${weights}
+  }),
+  interactions: Object.freeze({
+${interactions}
   }),
   fittedOn: ${JSON.stringify(model.fittedOn ?? "")},
 });

@@ -4,8 +4,10 @@ import { answerabilitySignalNames, type AnswerabilitySignalName, type Answerabil
 
 /**
  * A logistic model of "the best hit answers this query": `score = 1 / (1 + e^-z)` with
- * `z = bias + sum(weights[signal] * signals[signal])` over the signals of
- * `answerabilitySignals`. Fitted by `fitAnswerabilityModel`; the default is
+ * `z = bias + sum(weights[signal] * signals[signal]) + sum(interactions["a*b"] * signals[a] * signals[b])`
+ * over the signals of `answerabilitySignals`: first-order terms and, optionally, products of
+ * two signals (so one signal can matter more when another is high: lexical share counts for
+ * more on a query of rare words). Fitted by `fitAnswerabilityModel`; the default is
  * `defaultAnswerabilityModel` (README, "Score").
  */
 export interface AnswerabilityModel {
@@ -15,9 +17,26 @@ export interface AnswerabilityModel {
   bias: number;
   /** Signals without a weight count 0. */
   weights: Partial<Record<AnswerabilitySignalName, number>>;
+  /** Weights of signal products, keyed `"a*b"` (two signal names, in `answerabilitySignalNames` order); absent ones count 0. */
+  interactions?: Partial<Record<InteractionName, number>>;
   /** What the parameters were fitted on, for people. */
   fittedOn?: string;
 }
+
+/** A product of two signals, `"a*b"`, `a` before `b` in `answerabilitySignalNames`. */
+export type InteractionName = `${AnswerabilitySignalName}*${AnswerabilitySignalName}`;
+
+/** Every product of two distinct signals, in a fixed order: the interactions a model may weigh. */
+export function interactionPairs(names: readonly AnswerabilitySignalName[] = answerabilitySignalNames): Array<[AnswerabilitySignalName, AnswerabilitySignalName]> {
+  const ordered = answerabilitySignalNames.filter((name) => names.includes(name));
+  const pairs: Array<[AnswerabilitySignalName, AnswerabilitySignalName]> = [];
+  ordered.forEach((left, index) => {
+    for (const right of ordered.slice(index + 1)) pairs.push([left, right]);
+  });
+  return pairs;
+}
+
+const interactionNames = new Set<string>(interactionPairs().map(([left, right]) => `${left}*${right}`));
 
 /** Parameters beyond this size only make the score overflow; fitted ones stay far below it. */
 const largestParameter = 1000;
@@ -31,6 +50,14 @@ const modelSchema = z.strictObject({
   version: z.number().int().min(0),
   bias: finite,
   weights: z.partialRecord(z.enum(answerabilitySignalNames), finite),
+  interactions: z
+    .record(
+      z.string().refine((name) => interactionNames.has(name), {
+        error: (issue) => `${JSON.stringify(issue.input)} is not two signal names joined by "*", in signal order`,
+      }),
+      finite,
+    )
+    .optional(),
   fittedOn: z.string().max(2000).optional(),
 });
 
@@ -42,8 +69,12 @@ export function parseAnswerabilityModel(value: unknown, key = "answerability"): 
     const path = issue?.path.length ? `${key}.${issue.path.join(".")}` : key;
     throw new ConfigurationError({ key: path, value, reason: issue?.message ?? "not an answerability model" });
   }
-  const { fittedOn, ...rest } = parsed.data;
-  return fittedOn === undefined ? rest : { ...rest, fittedOn };
+  const { fittedOn, interactions, ...rest } = parsed.data;
+  return {
+    ...rest,
+    ...(interactions === undefined ? {} : { interactions: interactions as Partial<Record<InteractionName, number>> }),
+    ...(fittedOn === undefined ? {} : { fittedOn }),
+  };
 }
 
 /** The name a model's judgements carry in traces. */
@@ -57,6 +88,12 @@ export function scoreAnswerability(model: AnswerabilityModel, signals: Answerabi
   for (const name of answerabilitySignalNames) {
     const weight = model.weights[name];
     if (weight !== undefined) z += weight * signals[name];
+  }
+  for (const [name, weight] of Object.entries(model.interactions ?? {})) {
+    const star = name.indexOf("*");
+    const left = signals[name.slice(0, star) as AnswerabilitySignalName];
+    const right = signals[name.slice(star + 1) as AnswerabilitySignalName];
+    if (weight !== undefined && left !== undefined && right !== undefined) z += weight * left * right;
   }
   if (Number.isNaN(z)) return 0;
   return 1 / (1 + Math.exp(-Math.max(-50, Math.min(50, z))));

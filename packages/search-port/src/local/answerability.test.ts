@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { LocalSearchPort } from "./local-search-port.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { answerabilityModelName, parseAnswerabilityModel, scoreAnswerability } from "./answerability-model.js";
+import { answerabilityModelName, interactionPairs, parseAnswerabilityModel, scoreAnswerability } from "./answerability-model.js";
 import { answerabilitySignalNames, type AnswerabilitySignals } from "./answerability-signals.js";
 import { defaultAnswerabilityModel } from "./default-answerability-model.js";
 import { fitAnswerabilityModel } from "./fit-answerability-model.js";
@@ -144,6 +144,52 @@ describe("answerability", () => {
     await port.close();
   });
 
+  it("R9: a filter that leaves the best match out lowers the top score by the share of the best fused score it keeps; one that keeps it changes nothing", async () => {
+    const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0 });
+    const query = "Does the tracking number come by email?";
+    const [open] = await port.search({ query, topK: 5 });
+    expect(open?.metadata["docId"]).toBe("shipping");
+    expect(open?.answerability?.signals).not.toHaveProperty("filterShare");
+
+    // The filtered list has other neighbours, so its signals differ, but nothing scales its judgement.
+    const [kept] = await port.search({ query, topK: 5, filter: { docId: { $eq: "shipping" } } });
+    expect(kept?.id).toBe(open?.id);
+    expect(kept?.answerability?.signals["filterShare"]).toBe(1);
+    expect(kept?.score).toBeCloseTo(scoreAnswerability(defaultAnswerabilityModel, kept?.answerability?.signals as AnswerabilitySignals), 3);
+
+    const [elsewhere] = await port.search({ query, topK: 5, filter: { docId: { $eq: "billing" } } });
+    const share = elsewhere?.answerability?.signals["filterShare"] ?? 1;
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(1);
+    const modelled = scoreAnswerability(defaultAnswerabilityModel, elsewhere?.answerability?.signals as AnswerabilitySignals);
+    expect(elsewhere?.score).toBeCloseTo(modelled * share, 3);
+    expect(elsewhere?.answerability?.score).toBe(elsewhere?.score);
+    expect(elsewhere?.score ?? 1).toBeLessThan(open?.score ?? 0);
+    await port.close();
+  });
+
+  it("a Chinese word the index never saw is looked up by the known words inside it, so it neither misses them nor counts as unseen", async () => {
+    const chinese = mkdtempSync(join(tmpdir(), "local-port-cjk-pieces-"));
+    try {
+      const writer = await openLocalSearchPort({ directory: chinese, mode: "write" });
+      await writer.upsert([
+        { id: "app#chunk-0", content: "手机应用离线时还能创建发票，联网后自动同步。", metadata: { docId: "app", chunkIndex: 0 } },
+        { id: "tax#chunk-0", content: "税号可以在账户设置里修改。", metadata: { docId: "tax", chunkIndex: 0 } },
+        { id: "team#chunk-0", content: "管理员可以邀请同事加入团队。", metadata: { docId: "team", chunkIndex: 0 } },
+      ]);
+      await writer.commit();
+      await writer.close();
+      const port = await openLocalSearchPort({ directory: chinese, minScore: 0 });
+      // The query's segmentation keeps 开发票 whole; the document was cut into 创建 and 发票.
+      const [hit] = await port.search({ query: "还能开发票", topK: 3 });
+      expect(hit?.metadata["docId"]).toBe("app");
+      expect(hit?.answerability?.signals["unseen"]).toBe(0);
+      await port.close();
+    } finally {
+      rmSync(chinese, { recursive: true, force: true });
+    }
+  });
+
   it("refuses model parameters so large they would overflow the score, and a score never becomes NaN", async () => {
     const huge = { kind: "logistic", version: 1, bias: 0, weights: { lexical: 1e308 } };
     expect(() => parseAnswerabilityModel(huge)).toThrow("answerability.weights.lexical");
@@ -166,12 +212,23 @@ describe("answerability", () => {
     await lenient.close();
   });
 
+  it("adds each interaction weight times the product of its two signals", () => {
+    const signals = Object.fromEntries(answerabilitySignalNames.map((name) => [name, 0.5])) as AnswerabilitySignals;
+    const model = parseAnswerabilityModel({ kind: "logistic", version: 1, bias: -1, weights: { lexical: 2 }, interactions: { "lexical*coverage": 8 } });
+    expect(model.interactions).toEqual({ "lexical*coverage": 8 });
+    expect(scoreAnswerability(model, signals)).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 2 * 0.5 + 8 * 0.25))), 12);
+    expect(interactionPairs()).toHaveLength((answerabilitySignalNames.length * (answerabilitySignalNames.length - 1)) / 2);
+  });
+
   it.each([
     [{ kind: "linear", version: 1, bias: 0, weights: {} }, "answerability.kind"],
     [{ kind: "logistic", version: 1, bias: Number.NaN, weights: {} }, "answerability.bias"],
     [{ kind: "logistic", version: 1, bias: 0, weights: { loudness: 1 } }, "answerability.weights"],
     [{ kind: "logistic", version: 1, bias: 0, weights: { lexical: "high" } }, "answerability.weights.lexical"],
     [{ kind: "logistic", bias: 0, weights: {} }, "answerability.version"],
+    [{ kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "lexical*loudness": 1 } }, "answerability.interactions.lexical*loudness"],
+    [{ kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "coverage*lexical": 1 } }, "answerability.interactions.coverage*lexical"],
+    [{ kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "lexical*coverage": 1e9 } }, "answerability.interactions.lexical*coverage"],
     ["steep", "answerability"],
   ])("refuses the answerability model %j with an error naming %s", async (answerability, key) => {
     await expect(openLocalSearchPort({ directory, answerability: answerability as never })).rejects.toMatchObject({ key });
@@ -226,6 +283,26 @@ describe("fitAnswerabilityModel", () => {
   ])("refuses an example with %s, naming it", (_, change, message) => {
     const [first, ...rest] = examples;
     expect(() => fitAnswerabilityModel([{ ...(first as (typeof examples)[number]), ...change }, ...rest], { version: 1 })).toThrow(message);
+  });
+
+  it("with interactions, learns a rule no single signal gives: answerable when lexical share and coverage are both high or both low", () => {
+    const xor = Array.from({ length: 80 }, (_, index) => {
+      const high = (index % 4) as 0 | 1 | 2 | 3;
+      const jitter = ((index * 37) % 11) / 100;
+      const lexical = high === 0 || high === 1 ? 0.85 - jitter : 0.15 + jitter;
+      const coverage = high === 0 || high === 2 ? 0.85 - jitter : 0.15 + jitter;
+      return { signals: signals(lexical, coverage), answerable: high === 0 || high === 3 };
+    });
+    const corners: Array<[number, number, boolean]> = [[0.8, 0.8, true], [0.2, 0.2, true], [0.8, 0.2, false], [0.2, 0.8, false]];
+    const paired = fitAnswerabilityModel(xor, { version: 1, signals: ["lexical", "coverage"], interactions: true });
+    expect(Object.keys(paired.interactions ?? {})).toEqual(["lexical*coverage"]);
+    for (const [lexical, coverage, answerable] of corners) {
+      expect(scoreAnswerability(paired, signals(lexical, coverage)) > 0.5).toBe(answerable);
+    }
+    const plain = fitAnswerabilityModel(xor, { version: 1, signals: ["lexical", "coverage"] });
+    expect(plain.interactions).toBeUndefined();
+    const right = corners.filter(([lexical, coverage, answerable]) => scoreAnswerability(plain, signals(lexical, coverage)) > 0.5 === answerable);
+    expect(right.length).toBeLessThan(4);
   });
 
   it("refuses to fit without two examples of each label", () => {

@@ -1,5 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
-import type { AnswerabilityModel } from "./answerability-model.js";
+import { interactionPairs, type AnswerabilityModel, type InteractionName } from "./answerability-model.js";
 import { answerabilitySignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
 
 /** The smallest spread a signal is standardised by (signals are mostly shares in 0..1). */
@@ -16,6 +16,11 @@ export interface AnswerabilityExample {
 export interface FitAnswerabilityOptions {
   /** The signals the model may weigh; default all of `answerabilitySignalNames`. */
   signals?: readonly AnswerabilitySignalName[];
+  /**
+   * Also weigh the product of every two of those signals (`AnswerabilityModel.interactions`);
+   * default false. It needs many examples: with 13 signals it fits 91 weights.
+   */
+  interactions?: boolean;
   /** L2 penalty on the standardised weights (not the bias); default 1. */
   penalty?: number;
   /** The version the fitted model carries. */
@@ -50,19 +55,25 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
       }
     }
   });
+  // The model's inputs: each signal, then each product of two when asked for.
+  const pairs = options.interactions === true ? interactionPairs(names) : [];
+  const features: Array<(signals: Readonly<AnswerabilitySignals>) => number> = [
+    ...names.map((name) => (signals: Readonly<AnswerabilitySignals>) => signals[name]),
+    ...pairs.map(([left, right]) => (signals: Readonly<AnswerabilitySignals>) => signals[left] * signals[right]),
+  ];
+  const values = examples.map((example) => features.map((feature) => feature(example.signals)));
   const weights = examples.map((example) => example.weight ?? 1);
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
   // Standardise so the penalty treats every signal alike; a signal that barely varies in the
   // examples is divided by at least `minimumScale`, so the penalty keeps its weight small
   // instead of letting it grow huge on noise.
-  const means = names.map((name) => examples.reduce((sum, example, index) => sum + (weights[index] as number) * example.signals[name], 0) / totalWeight);
-  const scales = names.map((name, column) => {
-    const variance =
-      examples.reduce((sum, example, index) => sum + (weights[index] as number) * (example.signals[name] - (means[column] as number)) ** 2, 0) / totalWeight;
+  const means = features.map((_, column) => values.reduce((sum, row, index) => sum + (weights[index] as number) * (row[column] as number), 0) / totalWeight);
+  const scales = features.map((_, column) => {
+    const variance = values.reduce((sum, row, index) => sum + (weights[index] as number) * ((row[column] as number) - (means[column] as number)) ** 2, 0) / totalWeight;
     return Math.max(Math.sqrt(variance), minimumScale);
   });
-  const rows = examples.map((example) => [1, ...names.map((name, column) => (example.signals[name] - (means[column] as number)) / (scales[column] as number))]);
-  const size = names.length + 1;
+  const rows = values.map((row) => [1, ...row.map((value, column) => (value - (means[column] as number)) / (scales[column] as number))]);
+  const size = features.length + 1;
   let beta = new Array<number>(size).fill(0);
   for (let step = 0; step < 50; step += 1) {
     const gradient = new Array<number>(size).fill(0);
@@ -88,13 +99,18 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   }
   // Back to raw signals: z = b0 + sum(b_i * (x_i - mean_i) / scale_i).
   const raw: Partial<Record<AnswerabilitySignalName, number>> = {};
+  const products: Partial<Record<InteractionName, number>> = {};
   let bias = beta[0] as number;
-  names.forEach((name, column) => {
+  features.forEach((_, column) => {
     const weight = (beta[column + 1] as number) / (scales[column] as number);
-    raw[name] = round(weight);
+    if (column < names.length) raw[names[column] as AnswerabilitySignalName] = round(weight);
+    else {
+      const [left, right] = pairs[column - names.length] as [AnswerabilitySignalName, AnswerabilitySignalName];
+      products[`${left}*${right}`] = round(weight);
+    }
     bias -= weight * (means[column] as number);
   });
-  if (!Number.isFinite(bias) || Object.values(raw).some((weight) => !Number.isFinite(weight))) {
+  if (!Number.isFinite(bias) || [...Object.values(raw), ...Object.values(products)].some((weight) => !Number.isFinite(weight))) {
     throw new LookupKnowledgeError({ code: "fit_failed", message: "the answerability fit did not converge to finite parameters" });
   }
   return {
@@ -102,6 +118,7 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
     version: options.version,
     bias: round(bias),
     weights: raw,
+    ...(pairs.length > 0 ? { interactions: products } : {}),
     ...(options.fittedOn === undefined ? {} : { fittedOn: options.fittedOn }),
   };
 }

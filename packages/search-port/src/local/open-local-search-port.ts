@@ -4,6 +4,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { ConfigurationError, LookupKnowledgeError, readDocId } from "@lookup-knowledge/core";
 import type { SearchHit } from "@lookup-knowledge/core";
 import { analyzerVersion, lexicalTerms } from "@lookup-knowledge/text";
+import { withUnseenCjkPieces } from "./unseen-cjk-pieces.js";
 import { z } from "zod";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
@@ -571,7 +572,7 @@ function createPort(
     const signal = request.signal;
     throwIfAborted(signal);
     const { filter, topK, query } = readSearchRequest(request);
-    const terms = lexicalTerms(query);
+    const analysed = lexicalTerms(query);
     let vector: number[] | undefined;
     const denseReady = mode === "write" ? dimension > 0 : base.vectors !== undefined;
     if (embeddings !== undefined && denseWeight > 0 && denseReady && topK > 0) {
@@ -589,11 +590,16 @@ function createPort(
     ensureNotClosed();
     // From here on everything is synchronous: no commit can swap the files underneath.
     const snapshot = current();
+    const terms = withUnseenCjkPieces(analysed, snapshot.lexical.terms);
     const accepts =
       filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);
-    const { slots, signals } = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, accepts }, denseFloor);
-    // The model judges the best hit; the others keep their fused score's ratio to it.
-    const judged = answerability !== undefined && signals !== undefined ? scoreAnswerability(answerability, signals) : undefined;
+    const { slots, signals, filterShare } = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, accepts }, denseFloor);
+    // The model judges the best hit; the others keep their fused score's ratio to it. Under a
+    // filter that left better matches out, the judgement is scaled by the share of the best
+    // fused score the filtered list reaches, so a filter that misses the evidence reads as
+    // low quality (R9) and the unfiltered retry runs.
+    const modelled = answerability !== undefined && signals !== undefined ? scoreAnswerability(answerability, signals) : undefined;
+    const judged = modelled === undefined ? undefined : modelled * (filterShare ?? 1);
     const best = slots[0]?.score ?? 1;
     const hits: SearchHit[] = [];
     for (const { slot, score: fused } of slots) {
@@ -608,7 +614,9 @@ function createPort(
     }
     const first = hits[0];
     if (first !== undefined && judged !== undefined && signals !== undefined && answerability !== undefined) {
-      first.answerability = { score: judged, model: answerabilityModelName(answerability), signals: roundedSignals(signals) };
+      // A filtered search also shows how much of the best match its filter kept (the score's factor).
+      const shown = filter === undefined ? signals : { ...signals, filterShare: filterShare ?? 1 };
+      first.answerability = { score: judged, model: answerabilityModelName(answerability), signals: roundedSignals(shown) };
     }
     return hits;
   }

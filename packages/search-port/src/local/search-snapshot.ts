@@ -30,6 +30,12 @@ export interface ScoredSlot {
 export interface SnapshotResult {
   slots: ScoredSlot[];
   signals?: AnswerabilitySignals;
+  /**
+   * The best hit's fused score over the best fused score of any record the search looked
+   * at, the records a filter refused included: 1 without a filter, or when the filter
+   * kept the best record; below 1 when the filter left better matches out.
+   */
+  filterShare?: number;
 }
 
 /**
@@ -128,6 +134,7 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   const heap = new TopSlots(limit, snapshot.ids);
   let bestLexical = 0;
   let bestDense = 0;
+  let bestFused = 0;
   const consider = (slot: number): void => {
     const lexicalScore = lexical[slot] as number;
     const denseValue = dense === undefined ? 0 : denseScore(dense[slot] as number, denseFloor);
@@ -135,6 +142,7 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
     if (denseValue > bestDense) bestDense = denseValue;
     const score = dense === undefined ? lexicalScore : (1 - weight) * lexicalScore + weight * denseValue;
     if (!(score > 0)) return;
+    if (score > bestFused) bestFused = score;
     if (!heap.wouldEnter(slot, score)) return;
     if (query.accepts !== undefined && !query.accepts(slot)) return;
     heap.push(slot, score, lexicalScore, denseValue);
@@ -147,7 +155,12 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   const ranked = heap.sorted();
   if (ranked.length === 0) return { slots: ranked };
   const hits = ranked.map(({ slot, score, lexical: lexicalScore, dense: denseValue }) => ({ slot, fused: score, lexical: lexicalScore, dense: denseValue }));
-  return { slots: ranked.slice(0, query.topK), signals: answerabilitySignals(snapshot, { terms, hits, bestLexical, bestDense }) };
+  const top = ranked[0] as ScoredSlot;
+  return {
+    slots: ranked.slice(0, query.topK),
+    signals: answerabilitySignals(snapshot, { terms, hits, bestLexical, bestDense }),
+    filterShare: bestFused > 0 ? Math.min(1, top.score / bestFused) : 1,
+  };
 }
 
 /** A bounded min-heap keeping the best entries by (score desc, id asc). */
