@@ -9,6 +9,7 @@ import { bm25B, bm25K1 } from "./bm25.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { DenseMatrix, strideFor } from "./dense-matrix.js";
 import { FileRecords, readFully } from "./file-records.js";
+import { verifyDataFile } from "./verify-data-file.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import type { EmbedderIdentity } from "./local-search-port.js";
 import {
@@ -330,8 +331,9 @@ function typedView<T>(data: Buffer, byteOffset: number, length: number, bytesPer
 /**
  * Loads a committed generation. Index files (keys, lexicon, postings, offsets, vectors)
  * are read whole and checked against the manifest's sizes and SHA-256 checksums; content
- * and metadata stay on disk and are read on demand (their sizes are checked now, the
- * metadata checksum when a filter first reads it all). Vectors are loaded only when
+ * and metadata stay on disk and are read on demand, but are hashed once now, through the
+ * descriptors later reads use, and checked against the manifest too (a flipped byte is a
+ * `CorruptIndexError` at open, never garbled evidence). Vectors are loaded only when
  * `loadVectors` is set.
  */
 export function loadGeneration(directory: string, manifest: IndexManifest, loadVectors: boolean): IndexSnapshot {
@@ -388,7 +390,7 @@ export function loadGeneration(directory: string, manifest: IndexManifest, loadV
   if (contentOffsets[count] !== files.content.bytes || metadataOffsets[count] !== files.metadata.bytes) {
     fail(`${files.offsets.name} does not match the sizes of the content and metadata files`);
   }
-  const records = openRecordFiles(directory, manifest, contentOffsets, metadataOffsets);
+  const records = openRecordFiles(directory, manifest, contentOffsets, metadataOffsets, true);
   const fileSlots = new Int32Array(count);
   for (let slot = 0; slot < count; slot += 1) fileSlots[slot] = slot;
   return {
@@ -403,19 +405,21 @@ export function loadGeneration(directory: string, manifest: IndexManifest, loadV
 
 /**
  * Opens the content and metadata files of `manifest` for reading on demand. Throws
- * `MissingDataFileError` when one is missing and `CorruptIndexError` when its size differs
- * from the manifest; nothing stays open when it throws.
+ * `MissingDataFileError` when one is missing and `CorruptIndexError` when its size (or,
+ * with `verify`, its checksum) differs from the manifest; nothing stays open when it throws.
+ * A writer opening the files it has just written and hashed passes no `verify`.
  */
 export function openRecordFiles(
   directory: string,
   manifest: IndexManifest,
   contentOffsets: Float64Array,
   metadataOffsets: Float64Array,
+  verify = false,
 ): FileRecords {
   const { content, metadata } = manifest.files;
-  const contentDescriptor = openData(directory, content);
+  const contentDescriptor = openData(directory, content, verify);
   try {
-    const metadataDescriptor = openData(directory, metadata);
+    const metadataDescriptor = openData(directory, metadata, verify);
     return new FileRecords(directory, {
       contentDescriptor,
       metadataDescriptor,
@@ -441,12 +445,14 @@ function openExisting(directory: string, name: string): number {
   }
 }
 
-function openData(directory: string, entry: IndexFileEntry): number {
+function openData(directory: string, entry: IndexFileEntry, verify: boolean): number {
   const descriptor = openExisting(directory, entry.name);
-  const { size } = fstatSync(descriptor);
-  if (size !== entry.bytes) {
+  try {
+    checkEntry(directory, entry, fstatSync(descriptor).size, undefined);
+    if (verify) verifyDataFile(descriptor, directory, entry);
+  } catch (error) {
     closeSync(descriptor);
-    checkEntry(directory, entry, size, undefined);
+    throw error;
   }
   return descriptor;
 }

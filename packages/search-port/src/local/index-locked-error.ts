@@ -12,13 +12,16 @@ export class IndexLockedError extends LookupKnowledgeError {
   private readonly [symbol] = true;
   readonly directory: string;
 
-  constructor(options: { directory: string; reason?: string; cause?: unknown }) {
+  /** `holder`: who holds the lock, as its owner file names it (a process id and host), when known. */
+  constructor(options: { directory: string; reason?: string; holder?: string; cause?: unknown }) {
+    const holder = options.holder === undefined ? "" : ` (${options.holder})`;
     super({
       code: "index_locked",
       message:
         options.reason ??
-        `The index at ${options.directory} is locked: another process is writing to it. ` +
-          "Wait until it closes the index (a crashed writer's lock goes stale after 30 s), or open the index with mode \"read\".",
+        `The index at ${options.directory} is locked: another process is writing to it${holder}. ` +
+          "Wait until it closes the index (the lock of a writer that died on this host is taken over at once; " +
+          "one held from another host goes stale 30 s after its last refresh), or open the index with mode \"read\".",
       cause: options.cause,
       retryable: true,
     });

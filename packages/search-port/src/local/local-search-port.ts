@@ -58,6 +58,14 @@ export interface LocalSearchPortOptions {
    * for your own questions. `false` returns the fused score itself.
    */
   answerability?: AnswerabilityModel | false;
+  /**
+   * A reader (`mode: "read"`) picks up newer commits: at the start of a search, at most this
+   * often, it checks `manifest.json` (one `stat`) and, when a writer committed, loads the new
+   * generation (that search pays for the load). Milliseconds, default 1000; 0 checks before
+   * every search. A search already running finishes on the generation it started with.
+   * Ignored by a writer (it makes the commits).
+   */
+  refreshIntervalMs?: number;
 }
 
 /** What an index holds. */

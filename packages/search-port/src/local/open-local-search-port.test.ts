@@ -438,7 +438,8 @@ describe("openLocalSearchPort: persistence", () => {
 
   it("lets a reader keep searching the generation it opened after a writer commits and removes its files", async () => {
     const writer = await build();
-    const reader = await open();
+    // Until it next looks for a newer commit (an hour away here).
+    const reader = await open({ refreshIntervalMs: 3_600_000 });
     await writer.deleteDocuments(["refunds"]);
     await writer.commit();
     const [hit] = await reader.search({ query: "refund card", topK: 1 });

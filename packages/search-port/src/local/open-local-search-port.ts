@@ -44,6 +44,8 @@ import { answerabilityModelName, parseAnswerabilityModel, scoreAnswerability, ty
 import { defaultAnswerabilityModel } from "./default-answerability-model.js";
 import { searchSnapshot } from "./search-snapshot.js";
 import { acquireWriteLock, lostLockError, staleMs } from "./write-lock.js";
+import { ManifestWatch, defaultRefreshIntervalMs } from "./manifest-watch.js";
+import { SnapshotLeases } from "./snapshot-leases.js";
 import type { WriteLock } from "./write-lock.js";
 
 /**
@@ -76,6 +78,7 @@ interface Settings {
   denseFloor: number;
   minScore: number;
   answerability: AnswerabilityModel | undefined;
+  refreshIntervalMs: number;
 }
 
 /**
@@ -106,12 +109,14 @@ export async function openLocalSearchPortWithHooks(options: LocalSearchPortOptio
   let opened: OpenedIndex | undefined;
   let port: LocalSearchPort;
   try {
+    // A reader notes the manifest before reading it, so a commit landing meanwhile is seen later.
+    const watch = mode === "read" ? new ManifestWatch(directory, settings.refreshIntervalMs) : undefined;
     opened = openCommitted(settings);
     // Only leftovers older than the lock's stale time: a writer that lost the lock to this
     // one may still be writing its (unreferenced) files.
     if (mode === "write") removeUnreferencedFiles(directory, opened?.manifest, new Set(), staleMs);
     if (opened === undefined && mode === "read") throw new IndexNotFoundError({ directory });
-    port = createPort(settings, opened, lock, hooks);
+    port = createPort(settings, opened, lock, hooks, watch);
   } catch (error) {
     await lock?.release();
     throw error;
@@ -190,7 +195,11 @@ function readSettings(options: LocalSearchPortOptions): Settings {
       : options.answerability === undefined
         ? defaultAnswerabilityModel
         : parseAnswerabilityModel(options.answerability);
-  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore, answerability };
+  const refreshIntervalMs = options.refreshIntervalMs ?? defaultRefreshIntervalMs;
+  if (typeof refreshIntervalMs !== "number" || !Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0) {
+    throw new ConfigurationError({ key: "refreshIntervalMs", value: refreshIntervalMs, reason: "expected milliseconds, 0 or more" });
+  }
+  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore, answerability, refreshIntervalMs };
 }
 
 function readFraction(key: string, value: unknown, fallback: number): number {
@@ -279,6 +288,7 @@ function createPort(
   opened: OpenedIndex | undefined,
   lock: WriteLock | undefined,
   hooks: CommitHooks,
+  watch: ManifestWatch | undefined,
 ): LocalSearchPort {
   const { directory, mode, embeddings, denseWeight, denseFloor, minScore, answerability } = settings;
   let manifest = opened?.manifest;
@@ -309,6 +319,22 @@ function createPort(
   let slotOfId: Map<string, number> | undefined;
   let slotsOfDocument: Map<string, number[]> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  /** A reader's snapshots in use by searches (a superseded one closes when the last lets go). */
+  const leases = new SnapshotLeases();
+
+  /** A reader: switches to a newer committed generation, if the (throttled) check finds one. */
+  function refresh(): void {
+    const signature = watch?.changed();
+    if (signature === undefined) return;
+    const onDisk = readManifest(directory);
+    if (onDisk !== undefined && !sameCommit(onDisk, manifest)) {
+      const next = openCommitted(settings);
+      if (next === undefined) return;
+      leases.retire(base);
+      ({ manifest, snapshot: base } = next);
+    }
+    watch?.accept(signature);
+  }
 
   /** The state searches see: the base with pending changes folded in. */
   function current(): IndexSnapshot {
@@ -571,10 +597,26 @@ function createPort(
     ensureOpen();
     const signal = request.signal;
     throwIfAborted(signal);
-    const { filter, topK, query } = readSearchRequest(request);
+    const parsed = readSearchRequest(request);
+    if (mode === "write") return searchOn(undefined, parsed, signal);
+    refresh();
+    const release = leases.acquire(base);
+    try {
+      return await searchOn(base, parsed, signal);
+    } finally {
+      release();
+    }
+  }
+
+  /** One search, on `pinned` (a reader's generation as the search started) or on the writer's current state. */
+  async function searchOn(
+    pinned: IndexSnapshot | undefined,
+    { filter, topK, query }: ReturnType<typeof readSearchRequest>,
+    signal: AbortSignal | undefined,
+  ): Promise<SearchHit[]> {
     const analysed = lexicalTerms(query);
     let vector: number[] | undefined;
-    const denseReady = mode === "write" ? dimension > 0 : base.vectors !== undefined;
+    const denseReady = mode === "write" ? dimension > 0 : pinned?.vectors !== undefined;
     if (embeddings !== undefined && denseWeight > 0 && denseReady && topK > 0) {
       vector = await raceWithAbort(embeddings.embedQuery(query), signal);
       if (!Array.isArray(vector) || vector.length !== settings.embedder?.dimension) {
@@ -589,7 +631,7 @@ function createPort(
     throwIfAborted(signal);
     ensureNotClosed();
     // From here on everything is synchronous: no commit can swap the files underneath.
-    const snapshot = current();
+    const snapshot = pinned ?? current();
     const terms = withUnseenCjkPieces(analysed, snapshot.lexical.terms);
     const accepts =
       filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);

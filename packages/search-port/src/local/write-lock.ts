@@ -3,6 +3,8 @@ import { statSync } from "node:fs";
 import type { BigIntStats } from "node:fs";
 import { join } from "node:path";
 import { IndexLockedError } from "./index-locked-error.js";
+import { describeLockOwner, isLockOwnerGone, lockOwnerFileName, readLockOwner, removeLockOwner, writeLockOwner } from "./lock-owner.js";
+import type { LockOwner } from "./lock-owner.js";
 
 /** The lock's folder inside the index folder (proper-lockfile creates it with `mkdir`). */
 export const lockName = "write.lock";
@@ -56,10 +58,36 @@ function sameIdentity(left: LockIdentity, right: LockIdentity): boolean {
   );
 }
 
+function isLockedError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ELOCKED";
+}
+
+/**
+ * Removes the lock folder of `owner`, a holder that is gone, unless it changed meanwhile
+ * (another writer took it over and recorded itself). Returns whether the folder is gone.
+ */
+function removeAbandonedLock(lockPath: string, owner: LockOwner): boolean {
+  const now = readLockOwner(lockPath);
+  if (now === undefined || now.pid !== owner.pid || now.hostname !== owner.hostname || now.acquiredAt !== owner.acquiredAt) {
+    return false;
+  }
+  try {
+    removeLockOwner(lockPath);
+    fs.rmdirSync(lockPath);
+    return true;
+  } catch (error) {
+    return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ENOENT";
+  }
+}
+
 /**
  * Takes the write lock of `directory` (which must exist) with `proper-lockfile`: an atomic
- * `mkdir` of `write.lock`, refreshed every 10 s, stale after 30 s. A held lock throws
- * `IndexLockedError` at once (no waiting). `proper-lockfile` is loaded only here, so
+ * `mkdir` of `write.lock`, refreshed every 10 s, stale after 30 s, and records the holder's
+ * process id and host name in `write.lock/owner.json`. A held lock throws
+ * `IndexLockedError` at once (no waiting), naming its holder, unless the holder ran on this
+ * host and its process is gone (`process.kill(pid, 0)` finds no such process): then the
+ * lock is taken over at once. A lock without an owner file (an earlier release's) or of
+ * another host keeps the stale-time rule. `proper-lockfile` is loaded only here, so
  * readers never pay for it.
  */
 export async function acquireWriteLock(directory: string): Promise<WriteLock> {
@@ -84,41 +112,60 @@ export async function acquireWriteLock(directory: string): Promise<WriteLock> {
     realpath: fs.realpath,
     stat: fs.stat,
     utimes: fs.utimes,
+    // The folder holds the owner file: it goes first, so the folder can be removed.
     rmdir(path: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void): void {
-      if (mayRemove(path)) fs.rmdir(path, callback);
-      else callback(null);
+      if (!mayRemove(path)) return callback(null);
+      fs.rm(join(String(path), lockOwnerFileName), { force: true }, () => fs.rmdir(path, callback));
     },
     rmdirSync(path: fs.PathLike): void {
-      if (mayRemove(path)) fs.rmdirSync(path);
+      if (!mayRemove(path)) return;
+      removeLockOwner(String(path));
+      fs.rmdirSync(path);
+    },
+  };
+  const lockOptions = {
+    fs: guardedFs,
+    lockfilePath: lockPath,
+    realpath: false,
+    stale: staleMs,
+    update: updateMs,
+    retries: 0,
+    onCompromised: (error: Error) => {
+      lost ??= error;
     },
   };
   let releaseLock: () => Promise<void>;
   try {
-    releaseLock = await lockfile.lock(directory, {
-      fs: guardedFs,
-      lockfilePath: lockPath,
-      realpath: false,
-      stale: staleMs,
-      update: updateMs,
-      retries: 0,
-      onCompromised: (error: Error) => {
-        lost ??= error;
-      },
-    });
+    releaseLock = await lockfile.lock(directory, lockOptions);
   } catch (error) {
-    if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ELOCKED") {
-      throw new IndexLockedError({ directory, cause: error });
+    if (!isLockedError(error)) throw error;
+    // A holder that died on this host is taken over at once; any other waits for staleness.
+    const owner = readLockOwner(lockPath);
+    const holder = owner === undefined ? undefined : describeLockOwner(owner);
+    if (owner === undefined || !isLockOwnerGone(owner) || !removeAbandonedLock(lockPath, owner)) {
+      throw new IndexLockedError({ directory, holder, cause: error });
     }
-    throw error;
+    try {
+      releaseLock = await lockfile.lock(directory, lockOptions);
+    } catch (again) {
+      // Another writer took the abandoned lock first.
+      if (isLockedError(again)) throw new IndexLockedError({ directory, cause: again });
+      throw again;
+    }
   }
   let held: LockIdentity;
   try {
-    held = identityOf(statSync(lockPath, { bigint: true }));
+    const made = statSync(lockPath, { bigint: true });
+    held = identityOf(made);
+    identity = held;
+    writeLockOwner(lockPath);
+    // proper-lockfile takes a changed time stamp for a takeover: keep the one it set.
+    const stamp = new Date(Number(made.mtimeNs / 1_000_000n));
+    fs.utimesSync(lockPath, stamp, stamp);
   } catch (error) {
     await releaseLock().catch(() => undefined);
     throw error;
   }
-  identity = held;
 
   /** Why the lock is no longer this writer's, or undefined while it is. */
   function problem(checkFreshness: boolean): Error | undefined {

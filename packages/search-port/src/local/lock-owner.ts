@@ -1,0 +1,68 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+
+/** The file inside the lock folder that names the process holding it. */
+export const lockOwnerFileName = "owner.json";
+
+const lockOwnerSchema = z.object({
+  pid: z.number().int().positive(),
+  hostname: z.string(),
+  acquiredAt: z.string(),
+});
+
+/** Who holds a write lock: the process id and host name of the writer that made the lock folder. */
+export type LockOwner = z.infer<typeof lockOwnerSchema>;
+
+/** Records this process as the holder of the lock folder `lockPath` (which it has just made). */
+export function writeLockOwner(lockPath: string): void {
+  const owner: LockOwner = { pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString() };
+  writeFileSync(join(lockPath, lockOwnerFileName), `${JSON.stringify(owner)}\n`, { flag: "wx" });
+}
+
+/**
+ * The holder recorded in the lock folder `lockPath`, or undefined when there is none or it
+ * cannot be read (a lock of an earlier release, or one whose holder has not written it yet).
+ */
+export function readLockOwner(lockPath: string): LockOwner | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(lockPath, lockOwnerFileName), "utf8");
+  } catch {
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = lockOwnerSchema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Removes the owner file of the lock folder `lockPath`, so the folder itself can be removed (`rmdir`). */
+export function removeLockOwner(lockPath: string): void {
+  rmSync(join(lockPath, lockOwnerFileName), { force: true });
+}
+
+/**
+ * Whether the holder is certainly gone: it ran on this host and no process has its id
+ * (`process.kill(pid, 0)` fails with `ESRCH`). A holder on another host, or one whose id
+ * is in use (alive, or reused by another process), is not known to be gone.
+ */
+export function isLockOwnerGone(owner: LockOwner): boolean {
+  if (owner.hostname !== hostname()) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (error) {
+    return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ESRCH";
+  }
+}
+
+/** How an error message names a holder. */
+export function describeLockOwner(owner: LockOwner): string {
+  return `process ${owner.pid} on host ${owner.hostname} (since ${owner.acquiredAt})`;
+}
