@@ -50,6 +50,8 @@ const chunkingRulesVersion = 2;
  * Ingests a folder of Markdown into a store, incrementally.
  *
  * 1. Scans `root` with the include/exclude globs (posix paths relative to the root, sorted).
+ *    Symbolic links are not followed but listed in `skipped`; with `options.followSymlinks`,
+ *    those whose real target is inside the root are, each file read once (`scanFolder`).
  * 2. Reads each file and hashes its bytes (sha256). A file whose hash (and the options) match
  *    the manifest in `dataDirectory` is unchanged and skipped without parsing.
  * 3. Decodes the others as UTF-8 (strictly) and parses them. A file that cannot be read,
@@ -63,11 +65,13 @@ const chunkingRulesVersion = 2;
  *
  * Throws `IngestError` when the root is missing or not a folder or the manifest is corrupt,
  * `ConfigurationError` for bad options, and whatever the writer throws (nothing is recorded
- * then, so the next run repeats the work). `signal` stops the run between files and batches.
+ * then, so the next run repeats the work). `signal` stops the run between files and batches,
+ * and stops the parse workers at once.
  *
  * `parseWorkers` (default: the number of CPUs, at most 4) parses on that many worker
- * threads when at least 16 files are scanned; 1 parses on the calling thread. Results do
- * not depend on it.
+ * threads when at least 16 files are scanned or a file has 256 KB or more; 1 parses on the
+ * calling thread. Results do not depend on it. A parse on a worker that exceeds its time
+ * limit (`parseTimeLimitMs`) is stopped and the file listed in `failed`.
  */
 export async function ingestFolder(input: {
   root: string;
