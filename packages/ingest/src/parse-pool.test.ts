@@ -67,7 +67,7 @@ describe("createParsePool", () => {
     }
   });
 
-  it.skipIf(!builtIsFresh())("stops within a second when aborted while a worker parses a large file (built package)", async () => {
+  it.skipIf(!builtIsFresh())("stops within a few seconds (not the half minute of the whole parse) when aborted while a worker parses a large file (built package)", async () => {
     const ingest = (await import(builtIndex.href)) as typeof Ingest;
     const base = await mkdtemp(join(tmpdir(), "ingest-abort-"));
     try {
@@ -78,7 +78,8 @@ describe("createParsePool", () => {
       setTimeout(() => controller.abort(new Error("stop now")), 500);
       const run = ingest.ingestFolder({ root: join(base, "docs"), dataDirectory: join(base, "data"), writer: createRecordingKnowledgeWriter(), parseWorkers: 2, signal: controller.signal });
       await expect(run).rejects.toThrow("stop now");
-      expect(performance.now() - started).toBeLessThan(1_500);
+      // The whole parse takes 20 s or more; generous for a loaded machine.
+      expect(performance.now() - started).toBeLessThan(5_000);
       expect(existsSync(join(base, "data", "ingest-manifest.json"))).toBe(false);
     } finally {
       await rm(base, { recursive: true, force: true });
