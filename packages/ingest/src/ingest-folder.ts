@@ -6,9 +6,11 @@ import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
 import type { KnowledgeRecord, KnowledgeWriter } from "@lookup-knowledge/search-port";
 import { assertDirectory } from "./assert-directory.js";
 import { chunkToRecord } from "./chunk-to-record.js";
+import { decodeUtf8 } from "./decode-utf8.js";
 import { DocumentError } from "./document-error.js";
 import { documentId } from "./document-id.js";
 import { documentToEntry } from "./document-to-entry.js";
+import { hashIngestOptions } from "./hash-ingest-options.js";
 import { IngestError } from "./ingest-error.js";
 import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
 import type { IngestOptions } from "./ingest-options.js";
@@ -22,7 +24,6 @@ import type { ParsedDocument } from "./parsed-document.js";
 import { readIngestManifest } from "./read-ingest-manifest.js";
 import { resolveIngestOptions } from "./resolve-ingest-options.js";
 import { scanFolder } from "./scan-folder.js";
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
 import { sha256 } from "./sha256.js";
 import { writeIngestManifest } from "./write-ingest-manifest.js";
 
@@ -40,11 +41,6 @@ type FileOutcome =
   | { kind: "parsed"; docId: string; hash: string; document: ParsedDocument }
   | { kind: "failed"; source: string; docId?: string; reason: string };
 
-/**
- * Bumped whenever parsing, cleaning or chunking changes what a file turns into, so a new version re-ingests everything.
- * 2: Hugo shortcodes cleaned; a document without body text gets a chunk of its frontmatter title and description.
- */
-const chunkingRulesVersion = 2;
 
 /**
  * Ingests a folder of Markdown into a store, incrementally.
@@ -120,7 +116,7 @@ export async function ingestFolder(input: {
       reason: `this data folder holds the knowledge base ingested from ${previousRoot}; ingesting ${root} into it would remove those documents. Use another data folder, or replace it on purpose`,
     });
   }
-  const optionsHash = hashOptions(options);
+  const optionsHash = hashIngestOptions(options);
   const before = manifest?.documents ?? {};
   const reusable = manifest?.optionsHash === optionsHash && input.rebuild !== true ? before : {};
   const reusableNoContent = manifest?.optionsHash === optionsHash ? (manifest.noContent ?? {}) : {};
@@ -175,7 +171,7 @@ export async function ingestFolder(input: {
       if (known !== undefined && known.hash === hash && known.source === source) return { kind: "unchanged", docId, known };
       const empty = reusableNoContent[docId];
       if (empty !== undefined && empty.hash === hash && empty.source === source) return { kind: "noContent", docId, source, hash, parsed: false };
-      const text = decode(decoder, bytes, source);
+      const text = decodeUtf8(decoder, bytes, source);
       if (pool === undefined && !poolUnavailable && workers > 1 && (sources.length >= minimumFilesForWorkers || bytes.length >= largeFileBytes)) {
         pool = createParsePool(workers, options);
         poolUnavailable = pool === undefined;
@@ -289,20 +285,6 @@ export async function ingestFolder(input: {
     entries: Object.values(next.documents).map((document) => document.entry),
     durationMs: performance.now() - started,
   };
-}
-
-function decode(decoder: TextDecoder, bytes: Uint8Array, source: string): string {
-  try {
-    return decoder.decode(bytes);
-  } catch (cause) {
-    throw new DocumentError({ source, reason: "not valid UTF-8", cause });
-  }
-}
-
-function hashOptions(options: ResolvedIngestOptions): string {
-  // Which files are read does not change what a file turns into: following links or not leaves the other documents as they are.
-  const { followSymlinks: _followSymlinks, ...chunking } = options;
-  return sha256(JSON.stringify({ chunkingRulesVersion, options: sortByKey(chunking) }));
 }
 
 function sortByKey<T>(record: Record<string, T>): Record<string, T> {
