@@ -1,8 +1,10 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { IngestReport } from "@lookup-knowledge/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleKnowledgeBase, runLookupKnowledge } from "../test/run-lookup-knowledge.js";
@@ -10,6 +12,7 @@ import { describeIngestProgress, formatIngestReport } from "./ingest-command.js"
 
 // The real command, built (turbo builds the package before its tests).
 const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const run = promisify(execFile);
 
 const report: IngestReport = {
   root: "/docs",
@@ -66,6 +69,15 @@ describe("lookup-knowledge ingest (the built CLI)", () => {
     expect(lines.some((line) => /^lookup-knowledge: ingest parsing \d+\/\d+ files$/.test(line))).toBe(true);
     expect(lines.some((line) => /^lookup-knowledge: ingest writing \d+\/[1-9]\d* chunks \(\d+ chunks\/s\)$/.test(line))).toBe(true);
     expect(lines.findIndex((line) => line.includes("parsing"))).toBeLessThan(lines.findIndex((line) => line.includes("writing")));
+  }, 60_000);
+
+  // `script` (util-linux) gives the command a terminal, so the bar is drawn.
+  it.skipIf(!existsSync("/usr/bin/script"))("on a terminal, the bar counts files while parsing, then chunks written of the chunks to write", async () => {
+    const command = [process.execPath, cli, "--data", join(base, "bar-data"), "ingest", root].map((part) => `'${part}'`).join(" ");
+    const { stdout } = await run("/usr/bin/script", ["-qec", command, "/dev/null"], { cwd: base, env: { ...process.env, NO_COLOR: "1" } });
+    const frames = stdout.split(/\r|\u001b\[1G/).filter((frame) => frame.startsWith("ingest "));
+    expect(frames.some((frame) => /^ingest parsing \|.*\| \d+\/[1-9]\d* files/.test(frame))).toBe(true);
+    expect(frames.some((frame) => /^ingest writing \|.*\| [1-9]\d*\/[1-9]\d* chunks \| \d+ chunks\/s/.test(frame))).toBe(true);
   }, 60_000);
 
   it("--follow-symlinks follows a link inside the folder; without it the link is reported, not followed", async () => {
