@@ -119,7 +119,7 @@ describe("ingestFolder", () => {
     const writes = progress.filter((event) => event.phase === "write" && event.chunksWritten > 0);
     expect(writes.map((event) => event.chunksWritten)).toEqual(upserts.map((_, index) => Math.min((index + 1) * 4, report.chunksWritten)));
     expect(progress[0]).toMatchObject({ phase: "scan" });
-    expect(progress.at(-1)).toEqual({ phase: "done", filesTotal: 6, filesDone: 6, chunksWritten: report.chunksWritten });
+    expect(progress.at(-1)).toEqual({ phase: "done", filesTotal: 6, filesDone: 6, chunksTotal: report.chunksWritten, chunksWritten: report.chunksWritten });
 
     const manifest = await readIngestManifest(data);
     expect(Object.keys(manifest?.documents ?? {})).toEqual(["guides/install", "guides/tabs", "index"]);

@@ -4,12 +4,13 @@ import { join, resolve } from "node:path";
 import { TextDecoder } from "node:util";
 import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
 import type { KnowledgeRecord, KnowledgeWriter } from "@lookup-knowledge/search-port";
-import { glob } from "tinyglobby";
 import { assertDirectory } from "./assert-directory.js";
 import { chunkToRecord } from "./chunk-to-record.js";
+import { decodeUtf8 } from "./decode-utf8.js";
 import { DocumentError } from "./document-error.js";
 import { documentId } from "./document-id.js";
 import { documentToEntry } from "./document-to-entry.js";
+import { hashIngestOptions } from "./hash-ingest-options.js";
 import { IngestError } from "./ingest-error.js";
 import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
 import type { IngestOptions } from "./ingest-options.js";
@@ -22,12 +23,17 @@ import type { ParsePool } from "./parse-pool.js";
 import type { ParsedDocument } from "./parsed-document.js";
 import { readIngestManifest } from "./read-ingest-manifest.js";
 import { resolveIngestOptions } from "./resolve-ingest-options.js";
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+import { scanFolder } from "./scan-folder.js";
 import { sha256 } from "./sha256.js";
 import { writeIngestManifest } from "./write-ingest-manifest.js";
 
 /** Below this many files, worker threads cost more to start than they save. */
 const minimumFilesForWorkers = 16;
+/**
+ * A file this large (in bytes) is parsed on a worker thread whatever the number of files (when
+ * `parseWorkers` > 1), so the calling thread stays free to act on `signal` within a moment.
+ */
+const largeFileBytes = 256 * 1024;
 
 type FileOutcome =
   | { kind: "unchanged"; docId: string; known: IngestManifestDocument }
@@ -35,16 +41,13 @@ type FileOutcome =
   | { kind: "parsed"; docId: string; hash: string; document: ParsedDocument }
   | { kind: "failed"; source: string; docId?: string; reason: string };
 
-/**
- * Bumped whenever parsing, cleaning or chunking changes what a file turns into, so a new version re-ingests everything.
- * 2: Hugo shortcodes cleaned; a document without body text gets a chunk of its frontmatter title and description.
- */
-const chunkingRulesVersion = 2;
 
 /**
  * Ingests a folder of Markdown into a store, incrementally.
  *
  * 1. Scans `root` with the include/exclude globs (posix paths relative to the root, sorted).
+ *    Symbolic links are not followed but listed in `skipped`; with `options.followSymlinks`,
+ *    those whose real target is inside the root are, each file read once (`scanFolder`).
  * 2. Reads each file and hashes its bytes (sha256). A file whose hash (and the options) match
  *    the manifest in `dataDirectory` is unchanged and skipped without parsing.
  * 3. Decodes the others as UTF-8 (strictly) and parses them. A file that cannot be read,
@@ -58,11 +61,13 @@ const chunkingRulesVersion = 2;
  *
  * Throws `IngestError` when the root is missing or not a folder or the manifest is corrupt,
  * `ConfigurationError` for bad options, and whatever the writer throws (nothing is recorded
- * then, so the next run repeats the work). `signal` stops the run between files and batches.
+ * then, so the next run repeats the work). `signal` stops the run between files and batches,
+ * and stops the parse workers at once.
  *
  * `parseWorkers` (default: the number of CPUs, at most 4) parses on that many worker
- * threads when at least 16 files are scanned; 1 parses on the calling thread. Results do
- * not depend on it.
+ * threads when at least 16 files are scanned or a file has 256 KB or more; 1 parses on the
+ * calling thread. Results do not depend on it. A parse on a worker that exceeds its time
+ * limit (`parseTimeLimitMs`) is stopped and the file listed in `failed`.
  */
 export async function ingestFolder(input: {
   root: string;
@@ -93,15 +98,15 @@ export async function ingestFolder(input: {
   await assertDirectory(root);
   signal?.throwIfAborted();
 
-  const progress: IngestProgress = { phase: "scan", filesTotal: 0, filesDone: 0, chunksWritten: 0 };
+  const progress: IngestProgress = { phase: "scan", filesTotal: 0, filesDone: 0, chunksTotal: 0, chunksWritten: 0 };
   const report = (phase: IngestProgress["phase"]): void => {
     progress.phase = phase;
     onProgress?.({ ...progress });
   };
   report("scan");
-  const sources = (
-    await glob(options.include, { cwd: root, ignore: options.exclude, onlyFiles: true, dot: true, expandDirectories: false })
-  ).sort(compareStrings);
+  const scan = await scanFolder(root, options);
+  const sources = scan.files.map((file) => file.source);
+  const pathOf = new Map(scan.files.map((file) => [file.source, file.path]));
   const manifest = await readIngestManifest(input.dataDirectory);
   const previousRoot = manifest?.root;
   if (previousRoot !== undefined && previousRoot !== root && Object.keys(manifest?.documents ?? {}).length > 0 && input.replace !== true) {
@@ -111,7 +116,7 @@ export async function ingestFolder(input: {
       reason: `this data folder holds the knowledge base ingested from ${previousRoot}; ingesting ${root} into it would remove those documents. Use another data folder, or replace it on purpose`,
     });
   }
-  const optionsHash = hashOptions(options);
+  const optionsHash = hashIngestOptions(options);
   const before = manifest?.documents ?? {};
   const reusable = manifest?.optionsHash === optionsHash && input.rebuild !== true ? before : {};
   const reusableNoContent = manifest?.optionsHash === optionsHash ? (manifest.noContent ?? {}) : {};
@@ -135,6 +140,9 @@ export async function ingestFolder(input: {
   let pool: ParsePool | undefined;
   let poolUnavailable = false;
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  // Aborting stops the parse workers at once, even in the middle of a large file.
+  const stopPool = (): void => void pool?.close();
+  signal?.addEventListener("abort", stopPool, { once: true });
   const outcomes = await (async () => {
     try {
       return await mapInOrder(planned, workers > 1 ? workers * 2 : 1, async (file): Promise<FileOutcome> => {
@@ -144,7 +152,11 @@ export async function ingestFolder(input: {
         report("parse");
         return outcome;
       });
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw error;
     } finally {
+      signal?.removeEventListener("abort", stopPool);
       await pool?.close();
     }
   })();
@@ -153,22 +165,24 @@ export async function ingestFolder(input: {
     const { source, docId } = file;
     if (docId === undefined) return { kind: "failed", source, reason: file.refused ?? "refused" };
     try {
-      const bytes = await readFile(join(root, source));
+      const bytes = await readFile(pathOf.get(source) ?? join(root, source));
       const hash = sha256(bytes);
       const known = reusable[docId];
       if (known !== undefined && known.hash === hash && known.source === source) return { kind: "unchanged", docId, known };
       const empty = reusableNoContent[docId];
       if (empty !== undefined && empty.hash === hash && empty.source === source) return { kind: "noContent", docId, source, hash, parsed: false };
-      const text = decode(decoder, bytes, source);
-      if (pool === undefined && !poolUnavailable && workers > 1 && sources.length >= minimumFilesForWorkers) {
+      const text = decodeUtf8(decoder, bytes, source);
+      if (pool === undefined && !poolUnavailable && workers > 1 && (sources.length >= minimumFilesForWorkers || bytes.length >= largeFileBytes)) {
         pool = createParsePool(workers, options);
         poolUnavailable = pool === undefined;
       }
+      signal?.throwIfAborted();
       const document = pool === undefined ? parseMarkdownDocument(text, { source, options }) : await pool.parse(text, source);
       // Nothing to index (no body text, no frontmatter title or description): not a document.
       if (document.chunks.length === 0) return { kind: "noContent", docId, source, hash, parsed: true };
       return { kind: "parsed", docId, hash, document };
     } catch (error) {
+      signal?.throwIfAborted();
       return { kind: "failed", source, docId, reason: DocumentError.isInstance(error) ? error.reason : errorMessage(error) };
     }
   }
@@ -205,6 +219,7 @@ export async function ingestFolder(input: {
   }
   const removed = Object.keys(before).filter((docId) => documents[docId] === undefined);
 
+  progress.chunksTotal = parsed.reduce((total, document) => total + document.chunks.length, 0);
   report("write");
   // Added documents (and files parsed as having no content) are deleted too: a run that stopped before saving its
   // manifest may have written some of their chunks.
@@ -221,7 +236,8 @@ export async function ingestFolder(input: {
     await writer.upsert(batch, signal === undefined ? undefined : { signal });
     progress.chunksWritten += batch.length;
     batch = [];
-    report("write");
+    progress.chunksTotal = parsed.reduce((total, document) => total + document.chunks.length, 0);
+  report("write");
   };
   for (const document of parsed) {
     for (const chunk of document.chunks) {
@@ -261,6 +277,7 @@ export async function ingestFolder(input: {
     changed,
     removed: removed.length,
     chunksWritten: progress.chunksWritten,
+    skipped: scan.skipped,
     failed,
     noContent: Object.values(noContent)
       .map((file) => file.source)
@@ -268,18 +285,6 @@ export async function ingestFolder(input: {
     entries: Object.values(next.documents).map((document) => document.entry),
     durationMs: performance.now() - started,
   };
-}
-
-function decode(decoder: TextDecoder, bytes: Uint8Array, source: string): string {
-  try {
-    return decoder.decode(bytes);
-  } catch (cause) {
-    throw new DocumentError({ source, reason: "not valid UTF-8", cause });
-  }
-}
-
-function hashOptions(options: ResolvedIngestOptions): string {
-  return sha256(JSON.stringify({ chunkingRulesVersion, options: sortByKey(options) }));
 }
 
 function sortByKey<T>(record: Record<string, T>): Record<string, T> {

@@ -16,4 +16,10 @@ export interface IngestOptions {
   maxChunkChars?: number;
   /** How much of the previous chunk of the same section starts the next one, in characters. Default 150. */
   overlapChars?: number;
+  /**
+   * Follow symbolic links whose real target is inside the root, reading each file once (by
+   * its real path). Default `false`: links are not followed and are reported in `skipped`.
+   * Links that point outside the root are never followed.
+   */
+  followSymlinks?: boolean;
 }

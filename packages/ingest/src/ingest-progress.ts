@@ -1,7 +1,17 @@
-/** Where an `ingestFolder` run is; reported after each parsed file and each written batch. */
+/**
+ * Where an `ingestFolder` run is; reported when a phase starts, after each parsed file and
+ * after each written batch.
+ *
+ * - `scan`: listing the files.
+ * - `parse`: reading and parsing; `filesDone` of `filesTotal` files are done.
+ * - `write`: writing the chunks of the parsed files; `chunksWritten` of `chunksTotal` are written.
+ * - `done`: the store is committed and the manifest written.
+ */
 export interface IngestProgress {
   phase: "scan" | "parse" | "write" | "done";
   filesTotal: number;
   filesDone: number;
+  /** Chunks to write in this run: 0 until parsing is over. */
+  chunksTotal: number;
   chunksWritten: number;
 }

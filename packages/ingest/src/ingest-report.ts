@@ -16,6 +16,12 @@ export interface IngestReport {
   removed: number;
   /** Chunk records upserted in this run. */
   chunksWritten: number;
+  /**
+   * Symbolic links that were not followed (the default, or a target outside the root, or a
+   * file or folder already read by another path), with the reason, in path order. Not
+   * counted in `files`; a document ingested before through such a link is removed.
+   */
+  skipped: Array<{ source: string; reason: string }>;
   /** Files that could not be ingested, with the reason; they were skipped (an earlier version's chunks stay). */
   failed: Array<{ source: string; reason: string }>;
   /**

@@ -6,6 +6,7 @@ import { documentId } from "./document-id.js";
 import { flattenShortcodeTags } from "./flatten-shortcode-tags.js";
 import { frontmatterChunks } from "./frontmatter-chunks.js";
 import type { IngestOptions } from "./ingest-options.js";
+import { boundNesting } from "./bound-nesting.js";
 import { parseMarkdownBlocks } from "./markdown-tree.js";
 import type { ParsedDocument } from "./parsed-document.js";
 import { readFrontmatter } from "./read-frontmatter.js";
@@ -26,14 +27,28 @@ import { sha256 } from "./sha256.js";
  *   has no content.
  *
  * Throws `DocumentError` (code `invalid_document`, with `source` and `reason`) when the
- * frontmatter is broken: not YAML, not a mapping, not closed, or a field of the wrong type.
+ * frontmatter is broken: not YAML, not a mapping, not closed, or a field of the wrong type,
+ * and when the text is nested too deeply to parse even after `boundNesting`.
  */
 export function parseMarkdownDocument(text: string, input: { source: string; options?: IngestOptions }): ParsedDocument {
+  try {
+    return parseBoundedDocument(text, input);
+  } catch (error) {
+    // A structure deeper than every bound (nested inline constructs in a heading, ...) exhausts the stack: skip the file.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new DocumentError({ source: input.source, reason: "nested too deeply to parse (the parser ran out of stack)", cause: error });
+    }
+    throw error;
+  }
+}
+
+function parseBoundedDocument(text: string, input: { source: string; options?: IngestOptions }): ParsedDocument {
   const options = resolveIngestOptions(input.options);
   const { source } = input;
   const docId = documentId(source);
   const contentHash = sha256(text);
-  const raw = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // Nesting past a depth bound is flattened first, so the parse stays near-linear in the size of the text.
+  const raw = boundNesting(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const parsed = parseMarkdownBlocks(raw);
   // A shortcode over several lines is put on one line and the text parsed again (offsets do not move).
   const body = flattenShortcodeTags(raw, parsed);

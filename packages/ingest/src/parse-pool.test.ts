@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
 import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import type * as Ingest from "./index.js";
+import type * as ParsePoolModule from "./parse-pool.js";
 import { createParsePool } from "./parse-pool.js";
 import { resolveIngestOptions } from "./resolve-ingest-options.js";
 
@@ -45,6 +46,43 @@ describe("createParsePool", () => {
       expect([...pooled.records.entries()].sort()).toEqual([...inThread.records.entries()].sort());
     } finally {
       await rm(data, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it.skipIf(!builtIsFresh())("skips a file whose parse exceeds the per-file time limit, saying so, and goes on with the next (built package)", async () => {
+    const pool = (await import(new URL("../dist/parse-pool.js", import.meta.url).href)) as typeof ParsePoolModule;
+    const parsePool = pool.createParsePool(1, resolveIngestOptions(undefined), { timeLimitMs: (length) => (length > 100_000 ? 20 : 30_000) });
+    expect(parsePool).toBeDefined();
+    try {
+      const large = "Some words in a paragraph.\n\n".repeat(100_000);
+      await expect(parsePool?.parse(large, "large.md")).rejects.toMatchObject({
+        code: "invalid_document",
+        source: "large.md",
+        reason: expect.stringMatching(/^parsing took longer than 0 s, the limit for a file of 2800000 characters$/),
+      });
+      const small = await parsePool?.parse("# Small\n\nStill parsed.\n", "small.md");
+      expect(small?.chunks.map((chunk) => chunk.content)).toEqual(["# Small\n\nStill parsed."]);
+    } finally {
+      await parsePool?.close();
+    }
+  });
+
+  it.skipIf(!builtIsFresh())("stops within a few seconds (not the half minute of the whole parse) when aborted while a worker parses a large file (built package)", async () => {
+    const ingest = (await import(builtIndex.href)) as typeof Ingest;
+    const base = await mkdtemp(join(tmpdir(), "ingest-abort-"));
+    try {
+      await mkdir(join(base, "docs"));
+      await writeFile(join(base, "docs", "large.md"), "A sentence of a large file, again and again.\n\n".repeat(600_000));
+      const controller = new AbortController();
+      const started = performance.now();
+      setTimeout(() => controller.abort(new Error("stop now")), 500);
+      const run = ingest.ingestFolder({ root: join(base, "docs"), dataDirectory: join(base, "data"), writer: createRecordingKnowledgeWriter(), parseWorkers: 2, signal: controller.signal });
+      await expect(run).rejects.toThrow("stop now");
+      // The whole parse takes 20 s or more; generous for a loaded machine.
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(existsSync(join(base, "data", "ingest-manifest.json"))).toBe(false);
+    } finally {
+      await rm(base, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -35,9 +35,22 @@ interface Job extends ParseRequest {
   reject: (error: unknown) => void;
 }
 
+/**
+ * How long one file may take to parse: 30 s, plus 10 s per MB. Parsing does about 1 MB a
+ * second per core, and bounded nesting keeps it near-linear, so only a pathological file
+ * reaches this; its worker is stopped and the file skipped.
+ */
+export function parseTimeLimitMs(textLength: number): number {
+  return 30_000 + Math.ceil(textLength / 100_000) * 1_000;
+}
+
 interface Slot {
   worker: Worker;
   job?: Job;
+  /** Stops the worker when its job takes longer than the time limit. */
+  timer?: NodeJS.Timeout;
+  /** Stops and replaces the worker, rejecting its job with the reason. */
+  fail?: (reason: string, timedOut?: boolean) => void;
   /** Set once the worker failed, so its `error` and `exit` events replace it only once. */
   dead?: boolean;
 }
@@ -47,7 +60,12 @@ interface Slot {
  * here: when the package runs from its TypeScript sources (tests) or was bundled without
  * `parse-worker.js`. Callers then parse on the calling thread.
  */
-export function createParsePool(size: number, options: ResolvedIngestOptions): ParsePool | undefined {
+export function createParsePool(
+  size: number,
+  options: ResolvedIngestOptions,
+  limits: { timeLimitMs?: (textLength: number) => number } = {},
+): ParsePool | undefined {
+  const timeLimitMs = limits.timeLimitMs ?? parseTimeLimitMs;
   const script = new URL("./parse-worker.js", import.meta.url);
   if (script.protocol !== "file:" || !existsSync(fileURLToPath(script))) return undefined;
   const queue: Job[] = [];
@@ -64,20 +82,27 @@ export function createParsePool(size: number, options: ResolvedIngestOptions): P
       const job = slot.job;
       if (job === undefined || job.id !== response.id) return;
       slot.job = undefined;
+      clearTimeout(slot.timer);
       if ("document" in response) job.resolve(response.document);
       else job.reject(new DocumentError({ source: job.source, reason: response.error.reason }));
       pump();
     });
-    const fail = (reason: string): void => {
+    const fail = (reason: string, timedOut = false): void => {
       if (slot.dead === true) return;
       slot.dead = true;
+      clearTimeout(slot.timer);
       const job = slot.job;
       slot.job = undefined;
       const index = slots.indexOf(slot);
       if (index !== -1) slots.splice(index, 1);
       void slot.worker.terminate();
-      job?.reject(new DocumentError({ source: job.source, reason: `the parser crashed (${reason})` }));
+      job?.reject(new DocumentError({ source: job.source, reason: timedOut ? reason : `the parser crashed (${reason})` }));
       if (closed) return;
+      if (timedOut) {
+        slots.push(start());
+        pump();
+        return;
+      }
       crashes += 1;
       if (crashes <= size + 2) {
         slots.push(start());
@@ -87,6 +112,7 @@ export function createParsePool(size: number, options: ResolvedIngestOptions): P
         for (const queued of queue.splice(0)) queued.reject(new DocumentError({ source: queued.source, reason: `the parser crashed (${reason})` }));
       }
     };
+    slot.fail = fail;
     slot.worker.on("error", (error) => fail(errorMessage(error)));
     slot.worker.on("exit", (code) => {
       if (!closed) fail(`worker exited with code ${code}`);
@@ -100,6 +126,9 @@ export function createParsePool(size: number, options: ResolvedIngestOptions): P
       const job = queue.shift();
       if (job === undefined) return;
       slot.job = job;
+      const limit = timeLimitMs(job.text.length);
+      slot.timer = setTimeout(() => slot.fail?.(`parsing took longer than ${formatSeconds(limit)} s, the limit for a file of ${job.text.length} characters`, true), limit);
+      slot.timer.unref();
       const request: ParseRequest = { id: job.id, text: job.text, source: job.source };
       slot.worker.postMessage(request);
     }
@@ -121,7 +150,16 @@ export function createParsePool(size: number, options: ResolvedIngestOptions): P
       closed = true;
       const pending = [...queue.splice(0), ...slots.flatMap((slot) => (slot.job === undefined ? [] : [slot.job]))];
       for (const job of pending) job.reject(new Error("the parse pool was closed"));
-      await Promise.all(slots.splice(0).map((slot) => slot.worker.terminate()));
+      await Promise.all(
+        slots.splice(0).map((slot) => {
+          clearTimeout(slot.timer);
+          return slot.worker.terminate();
+        }),
+      );
     },
   };
+}
+
+function formatSeconds(milliseconds: number): string {
+  return String(Math.round(milliseconds / 100) / 10);
 }

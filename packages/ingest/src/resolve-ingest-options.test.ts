@@ -13,6 +13,7 @@ describe("resolveIngestOptions", () => {
       descriptionFields: ["description", "summary"],
       maxChunkChars: 1500,
       overlapChars: 150,
+      followSymlinks: false,
     });
     expect(resolveIngestOptions({ maxChunkChars: 800, overlapChars: undefined })).toMatchObject({ maxChunkChars: 800, overlapChars: 150 });
   });

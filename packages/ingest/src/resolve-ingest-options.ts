@@ -14,6 +14,7 @@ const defaults: ResolvedIngestOptions = {
   descriptionFields: ["description", "summary"],
   maxChunkChars: 1500,
   overlapChars: 150,
+  followSymlinks: false,
 };
 
 const nonEmptyString = z.string().trim().min(1, "must not be blank");
@@ -27,6 +28,7 @@ const optionsSchema = z
     descriptionFields: z.array(nonEmptyString),
     maxChunkChars: z.number().int("must be an integer").min(200, "must be at least 200"),
     overlapChars: z.number().int("must be an integer").min(0, "must not be negative"),
+    followSymlinks: z.boolean("must be true or false"),
   })
   .strict();
 

@@ -5,57 +5,159 @@ import { ingestIntoStore } from "../open-knowledge-base.js";
 import type { CliConfig } from "./cli-config.js";
 import { printable } from "./printable.js";
 
+/** How progress is shown: a bar (a terminal), a line on stderr every few seconds (no terminal), or nothing. */
+export type IngestProgressOutput = "bar" | "lines" | "none";
+
+/** How often a progress line is written without a terminal. */
+const progressLineMs = 5_000;
+/** After SIGINT or SIGTERM, how long the run has to stop on its own before the process exits anyway. */
+const interruptGraceMs = 1_500;
+
 /**
  * `lookup-knowledge ingest <dir>`: ingests a folder of Markdown into the configured store
- * (the embedded index by default),
- * incrementally, with a progress bar on a terminal, and prints a summary.
+ * (the embedded index by default), incrementally, with progress on stderr (a bar on a
+ * terminal that shows parsing, then writing; otherwise a line at each phase and every few
+ * seconds), and returns the report.
+ *
+ * SIGINT or SIGTERM stops the run within a moment: parse workers are stopped, nothing is
+ * committed and the manifest is not written, so the store stays as the last finished
+ * ingest left it. It then resolves to `undefined` after saying so on stderr, with exit
+ * code 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once.
  */
 export async function runIngestCommand(
   folder: string,
   config: CliConfig,
-  output: { progress: boolean; replace?: boolean },
-): Promise<IngestReport & { store: string }> {
+  output: { progress: IngestProgressOutput | boolean; replace?: boolean; followSymlinks?: boolean },
+): Promise<(IngestReport & { store: string }) | undefined> {
   const root = resolve(folder);
-  const bar = output.progress
-    ? new cliProgress.SingleBar(
-        {
-          format: "ingest |{bar}| {value}/{total} files | {chunks} chunks | {rate} chunks/s",
-          hideCursor: true,
-          clearOnComplete: true,
-          stream: process.stderr,
-        },
-        cliProgress.Presets.shades_classic,
-      )
-    : undefined;
-  const started = performance.now();
-  let barStarted = false;
-  const onProgress = (progress: IngestProgress): void => {
-    if (!bar) return;
-    const seconds = (performance.now() - started) / 1000;
-    const payload = { chunks: progress.chunksWritten, rate: seconds > 0 ? Math.round(progress.chunksWritten / seconds) : 0 };
-    if (!barStarted) {
-      bar.start(progress.filesTotal, progress.filesDone, payload);
-      barStarted = true;
-    } else {
-      bar.setTotal(progress.filesTotal);
-      bar.update(progress.filesDone, payload);
-    }
+  const mode: IngestProgressOutput = output.progress === true ? "bar" : output.progress === false ? "none" : output.progress;
+  const display = mode === "bar" ? createProgressBar() : mode === "lines" ? createProgressLines() : undefined;
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const interrupt = (signal: NodeJS.Signals): void => {
+    const code = signal === "SIGINT" ? 130 : 143;
+    if (received !== undefined) process.exit(code);
+    received = signal;
+    controller.abort(new Error(`interrupted by ${signal}`));
+    // Whatever the run is doing, it is not committing: the store only changes at its commit, which is atomic.
+    setTimeout(() => process.exit(code), interruptGraceMs).unref();
   };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  const options = output.followSymlinks ? { ...config.ingest, followSymlinks: true } : config.ingest;
   try {
     return await ingestIntoStore({
       root,
       dataDirectory: config.dataDirectory,
       store: config.store,
-      options: config.ingest,
-      onProgress,
+      options,
+      signal: controller.signal,
+      ...(display ? { onProgress: display.update } : {}),
       ...(output.replace ? { replace: true } : {}),
     });
+  } catch (error) {
+    if (received === undefined) throw error;
+    display?.stop();
+    process.stderr.write(`lookup-knowledge: ingest interrupted by ${received}; nothing of this run was committed, the knowledge base is as the last finished ingest left it\n`);
+    process.exitCode = received === "SIGINT" ? 130 : 143;
+    return undefined;
   } finally {
-    if (barStarted) bar?.stop();
+    display?.stop();
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
   }
 }
 
-/** How many files with no content the summary names. */
+/** One line saying where an ingest is: `parsing 12/40 files`, `writing 300/4724 chunks (120 chunks/s)`. */
+export function describeIngestProgress(progress: IngestProgress, writeSeconds: number): string {
+  if (progress.phase === "scan") return "scanning the folder";
+  if (progress.phase === "parse") return `parsing ${progress.filesDone}/${progress.filesTotal} files`;
+  const rate = writeSeconds > 0 ? Math.round(progress.chunksWritten / writeSeconds) : 0;
+  const written = `${progress.chunksWritten}/${progress.chunksTotal} chunks`;
+  return progress.phase === "write" ? `writing ${written} (${rate} chunks/s)` : `done: ${written} written`;
+}
+
+interface ProgressDisplay {
+  update(progress: IngestProgress): void;
+  stop(): void;
+}
+
+/** When the write phase started (its rate counts from there), given the progress reports. */
+function writeClock(): (progress: IngestProgress) => number {
+  let writeStarted: number | undefined;
+  return (progress) => {
+    if (progress.phase !== "write" && progress.phase !== "done") return 0;
+    writeStarted ??= performance.now();
+    return (performance.now() - writeStarted) / 1000;
+  };
+}
+
+function createProgressBar(): ProgressDisplay {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: "ingest {phase} |{bar}| {value}/{total} {unit}{rate}",
+      hideCursor: true,
+      clearOnComplete: true,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const seconds = writeClock();
+  let started = false;
+  let stopped = false;
+  return {
+    update(progress) {
+      if (stopped) return;
+      const writing = progress.phase === "write" || progress.phase === "done";
+      const elapsed = seconds(progress);
+      const rate = writing && elapsed > 0 ? ` | ${Math.round(progress.chunksWritten / elapsed)} chunks/s` : "";
+      const payload = { phase: writing ? "writing" : "parsing", unit: writing ? "chunks" : "files", rate };
+      const total = writing ? progress.chunksTotal : progress.filesTotal;
+      const value = writing ? progress.chunksWritten : progress.filesDone;
+      if (!started) {
+        bar.start(total, value, payload);
+        started = true;
+      } else {
+        bar.setTotal(total);
+        bar.update(value, payload);
+      }
+    },
+    stop() {
+      if (started && !stopped) bar.stop();
+      stopped = true;
+    },
+  };
+}
+
+function createProgressLines(): ProgressDisplay {
+  const seconds = writeClock();
+  let latest: IngestProgress | undefined;
+  let lastPhase: IngestProgress["phase"] | undefined;
+  let lastWritten = 0;
+  const write = (): void => {
+    if (latest === undefined) return;
+    lastWritten = performance.now();
+    process.stderr.write(`lookup-knowledge: ingest ${describeIngestProgress(latest, seconds(latest))}\n`);
+  };
+  // Also on a timer: one large file gives no report for a long time.
+  const timer = setInterval(write, progressLineMs);
+  timer.unref();
+  return {
+    update(progress) {
+      latest = progress;
+      seconds(progress);
+      if (progress.phase !== lastPhase || performance.now() - lastWritten >= progressLineMs) {
+        lastPhase = progress.phase;
+        write();
+      }
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
+
+/** How many files with no content (or links not followed) the summary names. */
 const noContentListed = 20;
 
 /** The readable summary of an ingest run. */
@@ -76,7 +178,14 @@ export function formatIngestReport(report: IngestReport & { store?: string }): s
   }
   if (report.failed.length > 0) {
     lines.push("  skipped files:");
-    for (const failure of report.failed) lines.push(`    ${failure.source}: ${failure.reason}`);
+    for (const failure of report.failed) lines.push(`    ${printable(failure.source)}: ${printable(failure.reason)}`);
+  }
+  const links = report.skipped;
+  if (links.length > 0) {
+    const shown = links.slice(0, noContentListed);
+    lines.push(`  symbolic links not followed (${links.length}):`);
+    for (const link of shown) lines.push(`    ${printable(link.source)}: ${printable(link.reason)}`);
+    if (links.length > shown.length) lines.push(`    ... and ${links.length - shown.length} more`);
   }
   return lines.join("\n");
 }

@@ -39,15 +39,18 @@ program
   .command("ingest")
   .description("ingest a folder of .md/.mdx files (incremental: unchanged files are skipped)")
   .argument("<dir>", "the folder to ingest")
-  .option("--no-progress", "no progress bar")
+  .option("--no-progress", "no progress (a bar on a terminal, otherwise a line on stderr every few seconds)")
   .option("--replace", "replace the documents of another folder held in the data folder")
-  .action(async (folder: string, options: { progress: boolean; replace?: boolean }) => {
+  .option("--follow-symlinks", "follow symbolic links whose target is inside the folder (each file is read once)")
+  .action(async (folder: string, options: { progress: boolean; replace?: boolean; followSymlinks?: boolean }) => {
     const config = await loadCliConfig(globalOptions());
     const report = await runIngestCommand(folder, config, {
-      progress: options.progress && process.stderr.isTTY === true,
+      progress: !options.progress ? "none" : process.stderr.isTTY === true ? "bar" : "lines",
       ...(options.replace ? { replace: true } : {}),
+      ...(options.followSymlinks ? { followSymlinks: true } : {}),
     });
-    console.log(formatIngestReport(report));
+    // No report: interrupted (runIngestCommand said so and set the exit code).
+    if (report) console.log(formatIngestReport(report));
   });
 
 program

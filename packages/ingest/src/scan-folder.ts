@@ -1,0 +1,126 @@
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { join, relative, resolve, sep } from "node:path";
+import picomatch from "picomatch";
+
+/** A file to ingest: its posix path relative to the root, and the real path its bytes are read from. */
+export interface ScannedFile {
+  source: string;
+  path: string;
+}
+
+/** What `scanFolder` found: the files to read, in path order, and the symbolic links it did not follow, with why. */
+export interface FolderScan {
+  files: ScannedFile[];
+  skipped: Array<{ source: string; reason: string }>;
+}
+
+const notFollowed = "a symbolic link, not followed (links inside the root are followed with followSymlinks, or --follow-symlinks)";
+
+/**
+ * Lists the files of `root` that match `include` and not `exclude` (globs relative to the
+ * root, dot files included), in path order. Folders that `exclude` rules out are not read.
+ *
+ * Symbolic links are not followed by default: each link to a folder, and each link to a
+ * file that `include` matches, is listed in `skipped` with the reason. With
+ * `followSymlinks`, a link is followed only when its real target is inside the root; every
+ * file and folder is read once, by its real path (a link to a file already found, or to a
+ * folder already read, such as `sub/loop -> ..`, is skipped, saying so).
+ */
+export async function scanFolder(root: string, options: { include: string[]; exclude: string[]; followSymlinks: boolean }): Promise<FolderScan> {
+  const base = resolve(root);
+  const realRoot = await realpath(base);
+  const included = picomatch(options.include, { dot: true });
+  const excluded = picomatch(options.exclude, { dot: true });
+  const wanted = (source: string): boolean => included(source) && !excluded(source);
+  // A folder is left out when a file directly inside it would be excluded whatever its name.
+  const prunedFolder = (source: string): boolean => excluded(`${source}/\u0000`);
+
+  const files: ScannedFile[] = [];
+  const skipped: FolderScan["skipped"] = [];
+  const sourceOfRealPath = new Map<string, string>();
+  const visited = new Set<string>([realRoot]);
+  const folders: Array<{ path: string; source: string }> = [{ path: realRoot, source: "" }];
+  const links: Array<{ path: string; source: string }> = [];
+
+  const readFolder = async (folder: { path: string; source: string }): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(folder.path, { withFileTypes: true });
+    } catch {
+      return; // A folder that cannot be listed (permissions, removed meanwhile) has no files to ingest.
+    }
+    for (const entry of entries) {
+      const source = folder.source === "" ? entry.name : `${folder.source}/${entry.name}`;
+      const path = join(folder.path, entry.name);
+      if (entry.isDirectory()) {
+        if (!prunedFolder(source)) {
+          visited.add(path);
+          folders.push({ path, source });
+        }
+      } else if (entry.isSymbolicLink()) {
+        links.push({ path, source });
+      } else if (entry.isFile() && wanted(source) && !sourceOfRealPath.has(path)) {
+        files.push({ source, path });
+        sourceOfRealPath.set(path, source);
+      }
+    }
+  };
+
+  const followLink = async (link: { path: string; source: string }): Promise<void> => {
+    let target: string;
+    let isFolder: boolean;
+    try {
+      target = await realpath(link.path);
+      isFolder = (await stat(target)).isDirectory();
+    } catch {
+      if (wanted(link.source)) skipped.push({ source: link.source, reason: "a broken symbolic link (its target does not exist)" });
+      return;
+    }
+    if (isFolder ? prunedFolder(link.source) : !wanted(link.source)) return;
+    if (!options.followSymlinks) {
+      skipped.push({ source: link.source, reason: notFollowed });
+      return;
+    }
+    if (target !== realRoot && !target.startsWith(realRoot + sep)) {
+      skipped.push({ source: link.source, reason: `a symbolic link to ${target}, outside the root: not followed` });
+      return;
+    }
+    const inside = relative(realRoot, target).split(sep).join("/") || ".";
+    if (isFolder) {
+      if (visited.has(target)) {
+        skipped.push({ source: link.source, reason: `a symbolic link to the folder ${inside}, which is read already (a loop or a second path): not followed` });
+        return;
+      }
+      visited.add(target);
+      folders.push({ path: target, source: link.source });
+      return;
+    }
+    const first = sourceOfRealPath.get(target);
+    if (first !== undefined) {
+      skipped.push({ source: link.source, reason: `a symbolic link to ${first}, which is read already: not read twice` });
+      return;
+    }
+    files.push({ source: link.source, path: target });
+    sourceOfRealPath.set(target, link.source);
+  };
+
+  // Regular folders first, so a file is known by its own path before any link to it; then links in path order.
+  for (;;) {
+    const folder = folders.pop();
+    if (folder !== undefined) {
+      await readFolder(folder);
+      continue;
+    }
+    if (links.length === 0) break;
+    links.sort((left, right) => compareStrings(right.source, left.source));
+    await followLink(links.pop() as { path: string; source: string });
+  }
+  files.sort((left, right) => compareStrings(left.source, right.source));
+  skipped.sort((left, right) => compareStrings(left.source, right.source));
+  return { files, skipped };
+}
+
+function compareStrings(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
