@@ -134,7 +134,7 @@ traces
     const store = openCliTraceStore(config);
     try {
       const deleted = await store.prune(cutoff);
-      console.log(`Deleted ${deleted} recorded lookup${deleted === 1 ? "" : "s"} from before ${cutoff.toISOString()} (${store.databaseLocation}).`);
+      console.log(printable(`Deleted ${deleted} recorded lookup${deleted === 1 ? "" : "s"} from before ${cutoff.toISOString()} (${store.databaseLocation}).`));
     } finally {
       await store.close();
     }
@@ -180,8 +180,8 @@ program
       } else {
         lines.push(`documents    ${knowledgeBase.documents} (recorded by the last ingest into this store)`, `L0 entries   ${knowledgeBase.l0Index.size}`);
       }
-      lines.push(`calibration  ${printable(describeCalibrationState(knowledgeBase.calibration))}`);
-      console.log(lines.join("\n"));
+      lines.push(`calibration  ${describeCalibrationState(knowledgeBase.calibration)}`);
+      console.log(lines.map(printable).join("\n"));
     } finally {
       await knowledgeBase.close();
     }

@@ -43,7 +43,7 @@ export function openCliTraceStore(config: CliConfig, environment: NodeJS.Process
     queryStorage: config.traces.queryStorage,
     ...(config.traces.queryHashKey ? { queryHashKey: config.traces.queryHashKey } : {}),
     flushIntervalMs: 0,
-    onError: (error) => console.error(`lookup-knowledge: ${error.message}`),
+    onError: (error) => console.error(`lookup-knowledge: ${printable(error.message)}`),
   });
 }
 
