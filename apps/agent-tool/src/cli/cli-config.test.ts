@@ -30,6 +30,7 @@ describe("loadCliConfig refusals", () => {
     [{ ingest: { include: "docs/**" } }, 'ingest.include="docs/**"'],
     [{ "rag.return-n": "lots" }, 'rag.return-n="lots"'],
     [{ "rag.context-budget": { value: 1 } }, "rag.context-budget=object"],
+    [{ "traces.store-query": "md5" }, 'traces.store-query="md5"'],
   ])("names the key and its value (never the file as the value), and the file once: %j", async (settings, shown) => {
     const message = await refusal(cwd, settings);
     expect(message).toContain(shown);

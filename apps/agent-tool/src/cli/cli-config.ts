@@ -95,7 +95,7 @@ export async function loadCliConfig(input: {
   }
   const { data, ingest, store: fileStore, ...rest } = parsed.data;
   const store = resolveStore(fileStore, input.store, text !== undefined ? file : undefined);
-  const traces: CliConfig["traces"] = { queryStorage: resolveQueryStorage(rest[storeQueryKey], storeQueryKey) };
+  const traces: CliConfig["traces"] = { queryStorage: withFile(file, text !== undefined, () => resolveQueryStorage(rest[storeQueryKey], storeQueryKey)) };
   const hashKey = rest[queryHashKeyKey];
   if (hashKey !== undefined) {
     if (typeof hashKey !== "string" || hashKey.length < 16) {

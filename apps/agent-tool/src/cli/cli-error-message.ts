@@ -12,7 +12,10 @@ export function cliErrorMessage(error: LookupKnowledgeError): string {
     case "index_not_found":
       return `Nothing has been ingested into this data folder yet: it has no index${where}.`;
     case "index_locked":
-      return `The data folder's index${where} is locked: another lookup-knowledge ingest is writing to it right now.`;
+      // The library's own reasons (a writer that lost its lock) are kept; its default speaks of modes.
+      return error.message.includes('mode "read"')
+        ? `The data folder's index${where} is locked: another lookup-knowledge ingest is writing to it right now.`
+        : error.message;
     default:
       return error.message;
   }
