@@ -72,10 +72,25 @@ describe("createLookupKnowledgeTool", () => {
     expect(() => createLookupKnowledgeTool(retriever, { filter: { tenant: { $in: "acme" } } as never })).toThrow(/tenant\.\$in/);
   });
 
-  it.each([[""], ["   "], [42], [null]])("refuses the query %j with a clear error when invoked directly", async (query) => {
+  it.each([
+    ["", /query must contain text/],
+    ["   ", /query must contain text/],
+    [42, /query must be a string/],
+    [null, /query must be a string/],
+  ])("answers a tool call with the query %j by a short error message naming the problem", async (query, problem) => {
     const port = createScriptedSearchPort([refundHits]);
     const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: port }));
-    await expect(invokeTool(tool, query)).rejects.toThrow(/query/);
+    const message = await invokeTool(tool, query);
+    expect(message.status).toBe("error");
+    expect(message.tool_call_id).toBe("call-1");
+    expect(String(message.content)).toMatch(problem);
+    expect(port.calls).toBe(0);
+  });
+
+  it("refuses bad plain arguments (not a tool call) by throwing", async () => {
+    const port = createScriptedSearchPort([refundHits]);
+    const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: port }));
+    await expect(tool.invoke({ query: "   " })).rejects.toThrow(/query/);
     expect(port.calls).toBe(0);
   });
 });
@@ -120,6 +135,25 @@ describe("lookup_knowledge in a real LangChain agent loop", () => {
     expect(String(toolMessage?.content)).toMatch(/query must contain text/);
     expect(port.calls).toBe(0);
     expect(state.messages.at(-1)?.content).toBe("I need a question to look up.");
+  });
+
+  it("answers a tool call with a wrong argument name by one short schema message, without stack or local paths", async () => {
+    const port = createScriptedSearchPort([refundHits]);
+    const model = fakeModel()
+      .respondWithTools([{ name: "lookup_knowledge", args: { q: "refund window" }, id: "call-wrong-name" }])
+      .respond(new AIMessage("Let me call it properly."));
+    const agent = createAgent({ model, tools: [createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: port }))] });
+    const state = await agent.invoke({ messages: [new HumanMessage("What is the refund window?")] });
+    const toolMessage = state.messages.find((message): message is ToolMessage => ToolMessage.isInstance(message));
+    expect(toolMessage?.status).toBe("error");
+    expect(toolMessage?.tool_call_id).toBe("call-wrong-name");
+    const content = String(toolMessage?.content);
+    expect(content).toBe('Invalid arguments for lookup_knowledge: query is missing; unknown argument "q". Call it with {"query": "<a question or keywords>"}.');
+    expect(content).not.toMatch(/node_modules|\n\s+at |ToolInputParsingException/);
+    // The model read that message on its next turn, and nothing was looked up.
+    const secondTurn = model.calls[1]?.messages ?? [];
+    expect(secondTurn.some((message) => ToolMessage.isInstance(message) && String(message.content) === content)).toBe(true);
+    expect(port.calls).toBe(0);
   });
 
   it("R11: an agent whose search port is down gets an honest no-evidence answer", async () => {

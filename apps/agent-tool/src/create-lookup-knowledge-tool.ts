@@ -1,5 +1,6 @@
 import type { LookupResult, MetadataFilter } from "@lookup-knowledge/core";
 import { validateMetadataFilter } from "@lookup-knowledge/search-port";
+import { ToolMessage } from "@langchain/core/messages";
 import { tool, type StructuredTool } from "@langchain/core/tools";
 import { z } from "zod";
 import type { KnowledgeRetriever } from "./create-knowledge-retriever.js";
@@ -29,16 +30,18 @@ export const lookupKnowledgeInputSchema = z.object({
 /**
  * The explicit `lookup_knowledge` tool (R2) for LangChain agents. The content is the
  * packed evidence for the model; the artifact is the whole `LookupResult`
- * (`responseFormat: "content_and_artifact"`). Invalid input is refused with a clear error,
- * which an agent loop hands back to the model; a failing search never throws. A malformed
- * bound filter is refused here, when the tool is created.
+ * (`responseFormat: "content_and_artifact"`). A tool call with invalid arguments (a wrong
+ * name, a blank or non-string query) is answered with one short error `ToolMessage` naming
+ * the problem and the expected arguments, not LangChain's parsing exception and its stack;
+ * invoked with plain arguments, the tool throws instead. A failing search never throws. A
+ * malformed bound filter is refused here, when the tool is created.
  */
 export function createLookupKnowledgeTool(
   retriever: KnowledgeRetriever,
   options: LookupKnowledgeToolOptions = {},
 ): StructuredTool {
   const filter = options.filter === undefined ? undefined : validateMetadataFilter(options.filter);
-  return tool(
+  const created = tool(
     async ({ query }, runConfig): Promise<[string, LookupResult]> => {
       const result = await retriever.lookup(query, {
         ...(filter ? { filter } : {}),
@@ -53,4 +56,42 @@ export function createLookupKnowledgeTool(
       responseFormat: "content_and_artifact",
     },
   );
+  const invoke = created.invoke.bind(created);
+  // An agent loop hands a thrown parsing error to the model whole, stack and local paths
+  // included: a tool call with bad arguments gets a short error message of its own instead.
+  created.invoke = (async (input: unknown, config?: unknown) => {
+    if (isToolCall(input) && !lookupKnowledgeInputSchema.safeParse(input.args).success) {
+      return new ToolMessage({
+        content: describeArgumentError(input.args, created.name),
+        tool_call_id: input.id ?? "",
+        name: created.name,
+        status: "error",
+      });
+    }
+    return invoke(input as never, config as never);
+  }) as typeof created.invoke;
+  return created;
+}
+
+function isToolCall(input: unknown): input is { type: "tool_call"; id?: string; args: unknown } {
+  return typeof input === "object" && input !== null && (input as { type?: unknown }).type === "tool_call";
+}
+
+/** One line: what is wrong with the arguments, and how to call the tool. Never echoes values. */
+function describeArgumentError(args: unknown, toolName: string): string {
+  const problems: string[] = [];
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    problems.push("the arguments must be an object");
+  } else {
+    const given = args as Record<string, unknown>;
+    if (!("query" in given) || given["query"] === undefined) problems.push("query is missing");
+    else if (typeof given["query"] !== "string") problems.push("query must be a string");
+    else problems.push("query must contain text");
+    const unknown = Object.keys(given).filter((key) => key !== "query");
+    if (unknown.length > 0) {
+      const names = unknown.slice(0, 5).map((key) => JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key));
+      problems.push(`unknown argument${unknown.length === 1 ? "" : "s"} ${names.join(", ")}${unknown.length > 5 ? ", ..." : ""}`);
+    }
+  }
+  return `Invalid arguments for ${toolName}: ${problems.join("; ")}. Call it with {"query": "<a question or keywords>"}.`;
 }

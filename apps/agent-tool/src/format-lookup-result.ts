@@ -1,6 +1,11 @@
 import type { LookupResult } from "@lookup-knowledge/core";
+import { printable } from "./cli/printable.js";
 
-/** A readable, plain-text rendering of a lookup for people (the demo and, later, the CLI). */
+/**
+ * A readable, plain-text rendering of a lookup for people (the demo and the CLI's `query`).
+ * Text from documents, ports and the query cannot reach the terminal as control characters
+ * (escape sequences, line breaks): each becomes U+FFFD, so every line is one of this rendering.
+ */
 export function formatLookupResult(result: LookupResult): string {
   const trace = result.retrievalTrace;
   const lines: string[] = [];
@@ -29,9 +34,9 @@ export function formatLookupResult(result: LookupResult): string {
   if (trace.fallbackReason) lines.push(`fallback   ${trace.fallbackReason}`);
   if (!result.found) {
     lines.push(`message    ${result.message}`);
-    return lines.join("\n");
+    return lines.map(printable).join("\n");
   }
-  lines.push(`completeness ${result.completenessHint.status}${result.completenessHint.notes.map((note) => `\n  - ${note}`).join("")}`);
+  lines.push(`completeness ${result.completenessHint.status}`, ...result.completenessHint.notes.map((note) => `  - ${note}`));
   for (const block of result.evidenceBlocks) {
     const score = block.score === undefined ? "unscored" : block.score.toFixed(3);
     lines.push(`  #${block.rank} ${block.evidenceKey}  (${block.source}, score ${score}, ${block.retrievalLayer})`);
@@ -41,5 +46,5 @@ export function formatLookupResult(result: LookupResult): string {
     const preview = flat.length > 140 ? `${flat.slice(0, 137)}...` : flat;
     lines.push(`     ${preview}`);
   }
-  return lines.join("\n");
+  return lines.map(printable).join("\n");
 }

@@ -34,7 +34,7 @@ export async function runCalibrateCommand(config: CliConfig, options: { question
 export function formatCalibrationReport(report: CalibrationReport, file: string): string {
   const { questions } = report;
   const lines = [
-    `Calibrated the ${report.store} on ${printable(file)}: ${questions.answerable} answerable and ${questions.outOfScope} out-of-scope questions` +
+    `Calibrated the ${report.store} on ${file}: ${questions.answerable} answerable and ${questions.outOfScope} out-of-scope questions` +
       (questions.withoutHits > 0 ? ` (${questions.withoutHits} found no hit at all: refused whatever the calibration)` : "") +
       (report.penalty === undefined ? "" : `; L2 penalty ${report.penalty}`),
     "",
@@ -74,7 +74,8 @@ export function formatCalibrationReport(report: CalibrationReport, file: string)
     `Now:    ${atThreshold(report.after.label, now.threshold)}: answerable found ${now.answerableFound}/${now.answerableAsked}, out-of-scope refused ${now.outOfScopeRefused}/${now.outOfScopeAsked}.`,
     `Wrote ${report.file}; later lookups on this data folder and store use it (query, eval, openKnowledgeBase).`,
   );
-  return lines.join("\n");
+  // File and store names, labels: no control character reaches the terminal.
+  return lines.map(printable).join("\n");
 }
 
 /** `answerability-logistic@1001 at 0.35`; a fitted threshold is its own threshold. */

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ConfigurationError, resolveRagConfig, type FlatRagConfig, type RagConfig } from "@lookup-knowledge/core";
+import { ConfigurationError, LookupKnowledgeError, resolveRagConfig, type FlatRagConfig, type RagConfig } from "@lookup-knowledge/core";
 import type { IngestOptions } from "@lookup-knowledge/ingest";
 import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store";
 import { z } from "zod";
@@ -71,7 +71,7 @@ export async function loadCliConfig(input: {
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT" || input.configFile !== undefined) {
-      throw new ConfigurationError({ key: "config", value: file, reason: `cannot read the config file: ${(error as Error).message}` });
+      throw new LookupKnowledgeError({ code: "invalid_configuration", message: `Cannot read the settings file ${file}: ${readFailure(error)}.` });
     }
   }
   let raw: unknown = {};
@@ -79,18 +79,23 @@ export async function loadCliConfig(input: {
     try {
       raw = JSON.parse(text) as unknown;
     } catch (error) {
-      throw new ConfigurationError({ key: "config", value: file, reason: `not valid JSON: ${(error as Error).message}` });
+      throw new LookupKnowledgeError({ code: "invalid_configuration", message: `The settings file ${file} is not valid JSON: ${(error as Error).message}.` });
     }
   }
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const key = issue?.path.join(".") || "config";
-    throw new ConfigurationError({ key, value: file, reason: `${issue?.message ?? "invalid"} (in ${file})` });
+    const path = issue?.path ?? [];
+    if (path.length === 0) {
+      throw new LookupKnowledgeError({ code: "invalid_configuration", message: `The settings file ${file} must hold a JSON object: ${issue?.message ?? "invalid"}.` });
+    }
+    // The value found at the issue's path (never the file name), and the file named once.
+    const value = path.reduce<unknown>((object, step) => (typeof object === "object" && object !== null ? (object as Record<PropertyKey, unknown>)[step as PropertyKey] : undefined), raw);
+    throw new ConfigurationError({ key: path.join("."), value, reason: `${issue?.message ?? "invalid"} (in ${file})` });
   }
   const { data, ingest, store: fileStore, ...rest } = parsed.data;
   const store = resolveStore(fileStore, input.store, text !== undefined ? file : undefined);
-  const traces: CliConfig["traces"] = { queryStorage: resolveQueryStorage(rest[storeQueryKey], storeQueryKey) };
+  const traces: CliConfig["traces"] = { queryStorage: withFile(file, text !== undefined, () => resolveQueryStorage(rest[storeQueryKey], storeQueryKey)) };
   const hashKey = rest[queryHashKeyKey];
   if (hashKey !== undefined) {
     if (typeof hashKey !== "string" || hashKey.length < 16) {
@@ -107,7 +112,7 @@ export async function loadCliConfig(input: {
     }
     ragKeys[key] = value;
   }
-  const rag = resolveRagConfig(ragKeys);
+  const rag = withFile(file, text !== undefined, () => resolveRagConfig(ragKeys));
   const dataDirectory = resolve(cwd, input.dataDirectory ?? data ?? defaultDataDirectory);
   return {
     dataDirectory,
@@ -130,6 +135,26 @@ function resolveStore(fileStore: unknown, flags: StoreFlags | undefined, file: s
   const { index, namespace, host, url } = flags ?? {};
   Object.assign(base, stripUndefined({ index, namespace, host, url }));
   return parseStoreSettings(base, file === undefined ? "the command-line store options" : `${file} and the command-line store options`);
+}
+
+/** A settings error that names its key and value gets the file it came from, once. */
+function withFile<T>(file: string, fromFile: boolean, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (fromFile && ConfigurationError.isInstance(error) && !error.message.includes(file)) {
+      throw new LookupKnowledgeError({ code: error.code, message: `${error.message} (in ${file})`, cause: error });
+    }
+    throw error;
+  }
+}
+
+function readFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "there is no such file";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EISDIR") return "it is a folder, not a file";
+  return code ?? (error instanceof Error ? error.message : String(error));
 }
 
 function stripUndefined<T extends object>(value: T): T {

@@ -70,8 +70,8 @@ function calibrationJson(state: CalibrationState) {
 function formatEvaluation(evaluation: RetrieverEvaluation, context: { file: string; store: string; calibration?: CalibrationState }): string {
   const { scores, answerable, outOfScope } = evaluation;
   const lines = [
-    `Evaluated ${evaluation.questions.length} questions of ${printable(context.file)} on the ${context.store}`,
-    `  calibration           ${printable(describeCalibrationState(context.calibration))}`,
+    `Evaluated ${evaluation.questions.length} questions of ${context.file} on the ${context.store}`,
+    `  calibration           ${describeCalibrationState(context.calibration)}`,
     `  reference threshold   ${evaluation.referenceThreshold ?? "-"}`,
     `  nDCG@10 ${scores.ndcg10.toFixed(3)}   R@5 ${scores.recall5.toFixed(3)}   MRR@10 ${scores.mrr10.toFixed(3)}   (over ${answerable.asked} answerable questions)`,
     `  answerable found      ${share(answerable.found, answerable.asked)}`,
@@ -82,14 +82,15 @@ function formatEvaluation(evaluation: RetrieverEvaluation, context: { file: stri
     lines.push(`  ${title}:`);
     for (const outcome of outcomes.slice(0, listed)) {
       const top = outcome.topScore === undefined ? "no evidence" : `top score ${outcome.topScore.toFixed(3)}`;
-      lines.push(`    ${printable(outcome.id)}  ${printable(cut(outcome.query, 70))}  (${top})`);
+      lines.push(`    ${outcome.id}  ${cut(outcome.query, 70)}  (${top})`);
     }
     if (outcomes.length > listed) lines.push(`    ... and ${outcomes.length - listed} more (--json lists every question)`);
   };
   missed("answerable, not found", evaluation.questions.filter((outcome) => outcome.answerable && !outcome.found));
   missed("found, but no relevant source in the evidence", evaluation.questions.filter((outcome) => outcome.answerable && outcome.found && outcome.firstRelevantRank === null));
   missed("out of scope, not refused", evaluation.questions.filter((outcome) => !outcome.answerable && outcome.found));
-  return lines.join("\n");
+  // Question ids and queries, file and store names: no control character reaches the terminal.
+  return lines.map(printable).join("\n");
 }
 
 function share(part: number, whole: number): string {

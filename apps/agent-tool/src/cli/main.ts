@@ -8,10 +8,14 @@ import { runCalibrateCommand } from "./calibrate-command.js";
 import { loadCliConfig, type StoreFlags } from "./cli-config.js";
 import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
+import { fallbackReasons } from "./fallback-reasons.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
+import { cliErrorMessage } from "./cli-error-message.js";
 import { printable } from "./printable.js";
-import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore } from "./traces-command.js";
+import { redactSecrets } from "./redact-secrets.js";
+import { unmatchedFilterNote } from "./unmatched-filter-note.js";
+import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
 
 interface GlobalOptions {
   config?: string;
@@ -72,7 +76,8 @@ program
       const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, traceStore, onWarning: warn });
       try {
         const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
-        console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result));
+        const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
+        console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
       } finally {
         await knowledgeBase.close();
       }
@@ -105,7 +110,7 @@ const traces = program
   .description("list recorded lookups, newest first (moves spooled records into the trace database first)")
   .option("--since <when>", "only lookups since an age ago (30m, 1h, 7d) or an ISO date")
   .option("--no-evidence", "only lookups that found no evidence")
-  .option("--reason <reason>", "only lookups with this fallback reason, e.g. filtered_vector_low_quality")
+  .addOption(new Option("--reason <reason>", "only lookups with this fallback reason").choices(fallbackReasons))
   .option("--query <text>", "only lookups whose query contains this text (the exact query when queries are stored as hashes)")
   .option("--limit <n>", "at most this many", "20")
   .option("--json", "print the records as JSON")
@@ -137,7 +142,7 @@ traces
     const store = openCliTraceStore(config);
     try {
       const deleted = await store.prune(cutoff);
-      console.log(`Deleted ${deleted} recorded lookup${deleted === 1 ? "" : "s"} from before ${cutoff.toISOString()} (${store.databaseLocation}).`);
+      console.log(printable(`Deleted ${deleted} recorded lookup${deleted === 1 ? "" : "s"} from before ${cutoff.toISOString()} (${store.databaseLocation}).`));
     } finally {
       await store.close();
     }
@@ -183,8 +188,8 @@ program
       } else {
         lines.push(`documents    ${knowledgeBase.documents} (recorded by the last ingest into this store)`, `L0 entries   ${knowledgeBase.l0Index.size}`);
       }
-      lines.push(`calibration  ${printable(describeCalibrationState(knowledgeBase.calibration))}`);
-      console.log(lines.join("\n"));
+      lines.push(`calibration  ${describeCalibrationState(knowledgeBase.calibration)}`);
+      console.log(lines.map(printable).join("\n"));
     } finally {
       await knowledgeBase.close();
     }
@@ -208,7 +213,7 @@ function globalOptions(): { configFile?: string; dataDirectory?: string; store?:
 
 /** A warning on stderr, one line, with control characters neutralised (it may quote a question or calibration file). */
 function warn(message: string): void {
-  console.error(`lookup-knowledge: warning: ${printable(message)}`);
+  console.error(`lookup-knowledge: warning: ${printable(redactSecrets(message))}`);
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -220,7 +225,7 @@ const hints: Record<string, string> = {
   index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
   analyzer_mismatch: "Run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's text analysis.",
   different_ingest_root: "Use another data folder (--data <dir>), or `lookup-knowledge ingest --replace <folder>` to replace it.",
-  index_locked: "Another `lookup-knowledge ingest` is writing this data folder; wait for it to finish.",
+  index_locked: "Wait for that ingest to finish, then run this command again (a crashed ingest's lock goes stale after 30 s).",
   trace_not_found: "List the recorded lookups and their ids with `lookup-knowledge traces`.",
   traces_not_found: "Run `lookup-knowledge query \"...\"` first, or point --data at the data folder you used.",
   trace_database_unreachable: "Check DATABASE_URL and that the server is up; lookups keep their records in the spool meanwhile.",
@@ -235,11 +240,14 @@ try {
 } catch (error) {
   if (LookupKnowledgeError.isInstance(error)) {
     const hint = hints[error.code];
-    console.error(`lookup-knowledge: ${error.message.split("\n").map(printable).join("\n")}${hint ? `\n${hint}` : ""}`);
+    const message = redactSecrets(cliErrorMessage(error));
+    // The trace store has already printed this one (its flush failed the same way): only the hint is new.
+    const said = reportedTraceStoreErrors.has(error.message) ? [] : [`lookup-knowledge: ${message.split("\n").map(printable).join("\n")}`];
+    console.error([...said, ...(hint ? [hint] : [])].join("\n"));
     process.exitCode = 2;
   } else {
     // Not ours to explain: say what happened without a stack (DEBUG=lookup-knowledge shows it).
-    console.error(`lookup-knowledge: unexpected error: ${printable(error instanceof Error ? error.message : String(error))}`);
+    console.error(`lookup-knowledge: unexpected error: ${printable(redactSecrets(error instanceof Error ? error.message : String(error)))}`);
     if (process.env.DEBUG?.includes("lookup-knowledge")) console.error(error);
     process.exitCode = 1;
   }

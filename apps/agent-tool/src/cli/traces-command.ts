@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import {
   createDurableTraceStore,
@@ -10,6 +11,10 @@ import {
 import { tracesDirectory } from "../open-local-knowledge-base.js";
 import type { CliConfig } from "./cli-config.js";
 import { printable } from "./printable.js";
+import { redactSecrets } from "./redact-secrets.js";
+
+/** The messages the trace store has reported on stderr, so the command's own error does not repeat one. */
+export const reportedTraceStoreErrors = new Set<string>();
 
 /**
  * The trace spool of the CLI's data folder: what `query` records into. Appending needs no
@@ -37,13 +42,24 @@ export function openCliTraceStore(config: CliConfig, environment: NodeJS.Process
       message: `There is no data folder at ${config.dataDirectory}, so no lookups were recorded there (set DATABASE_URL to read the traces kept in PostgreSQL).`,
     });
   }
+  // A folder that exists but never held a lookup (a mistyped --data): no database is made in it.
+  if (!databaseUrl && !existsSync(tracesDirectory(config.dataDirectory))) {
+    throw new LookupKnowledgeError({
+      code: "traces_not_found",
+      message: `No lookups were recorded in ${config.dataDirectory}: it has no ${join("traces", "")} folder (set DATABASE_URL to read the traces kept in PostgreSQL).`,
+    });
+  }
   return createDurableTraceStore({
     directory: tracesDirectory(config.dataDirectory),
     ...(databaseUrl ? { databaseUrl } : {}),
     queryStorage: config.traces.queryStorage,
     ...(config.traces.queryHashKey ? { queryHashKey: config.traces.queryHashKey } : {}),
     flushIntervalMs: 0,
-    onError: (error) => console.error(`lookup-knowledge: ${error.message}`),
+    onError: (error) => {
+      if (reportedTraceStoreErrors.has(error.message)) return;
+      reportedTraceStoreErrors.add(error.message);
+      console.error(`lookup-knowledge: ${printable(redactSecrets(error.message, environment))}`);
+    },
   });
 }
 

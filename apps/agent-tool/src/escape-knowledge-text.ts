@@ -1,0 +1,38 @@
+/**
+ * Where a string from the knowledge base (or a port) is placed in the tool's content:
+ * - `line`: on a line of the content's own, outside every `<evidence>` element (notes, source
+ *   lists, messages);
+ * - `attribute`: inside a double-quoted attribute of an `<evidence>` tag;
+ * - `content`: between an `<evidence>` tag and its `</evidence>`, as its own lines.
+ */
+export type KnowledgeTextPlace = "line" | "attribute" | "content";
+
+// Every character whose NFKC form holds a "<" (the ASCII one, small and fullwidth forms):
+// escaping them all means no text of the knowledge base can open or close an element,
+// whatever spacing, case, zero-width, soft-hyphen or bidi characters it puts inside the tag.
+const lessThan = /[<\uFE64\uFF1C]/gu;
+// The characters whose NFKC form is a double quote, which could end an attribute.
+const quote = /["\uFF02]/gu;
+// Format characters (Cf): zero-width spaces and joiners, soft hyphens, bidi controls.
+const format = /\p{Cf}/gu;
+// Control characters (line breaks among them) and the Unicode line and paragraph separators.
+const breaks = /[\p{Cc}\u2028\u2029]/gu;
+
+/**
+ * `text` made safe for its `place` in the content the model reads: it cannot open or close an
+ * `<evidence>` element (checked after NFKC and without format characters), and outside the
+ * elements it cannot start a line of its own: line breaks, controls and format characters
+ * become spaces or vanish, so a document cannot add a `SYSTEM:` line beside the evidence.
+ */
+export function escapeKnowledgeText(text: string, place: KnowledgeTextPlace): string {
+  if (place === "content") return text.replace(lessThan, "&lt;");
+  const flat = text
+    .replace(format, "")
+    .replace(breaks, " ")
+    .replace(/&/g, "&amp;")
+    .replace(lessThan, "&lt;")
+    .replace(/\s+/g, " ")
+    .trim();
+  // Double quotes become single ones: the value stays readable and cannot end the attribute.
+  return place === "attribute" ? flat.replace(quote, "'") : flat;
+}
