@@ -146,6 +146,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
         foreignWriterIdleMs,
         insert: (records: ToolInvocationRecord[]) => withDatabase((opened) => opened.insert(records)),
         onSkipped: report,
+        onRejected: report,
       });
       appended -= before;
       return outcome;

@@ -36,4 +36,9 @@ export interface RetrievalDetails {
   }>;
   /** What the context pack included, omitted and truncated; absent without evidence. */
   contextPack?: { includedSources: string[]; omittedSources: string[]; truncated: string[] };
+  /**
+   * Set when the record held text Postgres cannot store (NUL, a lone UTF-16 surrogate):
+   * the paths of the fields whose text was changed (each such character became U+FFFD).
+   */
+  sanitizedFields?: string[];
 }

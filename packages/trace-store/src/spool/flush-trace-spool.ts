@@ -40,7 +40,10 @@ const quotedLength = 200;
  * A crash before the offset is advanced makes the next flush insert those records again,
  * and the database ignores them: nothing is lost and nothing is duplicated. A line that is
  * not a record is skipped, kept in `spool/rejected.jsonl` and reported to `onSkipped`; the
- * lines after it go on. When `insert` fails (the database is unreachable), the flush stops
+ * lines after it go on. A record the database refuses (`trace_record_rejected`: a value out
+ * of range) is quarantined: kept in `rejected.jsonl` with the reason, counted in
+ * `quarantined` and reported once per flush to `onRejected`; the records after it go on.
+ * When `insert` fails otherwise (the database is unreachable), the flush stops
  * and rejects with that error; what was not committed stays in the spool for the next one.
  */
 export async function flushTraceSpool(input: {
@@ -49,6 +52,8 @@ export async function flushTraceSpool(input: {
   batchSize?: number;
   lockWaitMs?: number;
   onSkipped?: (error: TraceStoreError) => void;
+  /** Told once per flush of the records the database refused (`trace_record_rejected`); they are kept in `spool/rejected.jsonl`. */
+  onRejected?: (error: TraceStoreError) => void;
   /**
    * An open segment of another host or PID namespace counts as finished once unchanged for
    * this long (ms). Default 10 minutes.
@@ -57,8 +62,9 @@ export async function flushTraceSpool(input: {
 }): Promise<TraceFlushReport> {
   const directory = spoolDirectory(input.directory);
   const batchSize = input.batchSize ?? 500;
-  const report: TraceFlushReport = { flushed: 0, inserted: 0, skipped: [], segmentsRemoved: 0 };
+  const report: TraceFlushReport = { flushed: 0, inserted: 0, skipped: [], quarantined: 0, segmentsRemoved: 0 };
   if (listSpoolSegments(directory).length === 0) return report;
+  const firstRefusal: string[] = [];
   const release = await acquireFileLock(join(directory, "flush.lock"), {
     waitMs: input.lockWaitMs ?? defaultLockWaitMs,
     what: `The trace spool ${directory}`,
@@ -76,12 +82,14 @@ export async function flushTraceSpool(input: {
         report,
         insert: input.insert,
         onSkipped: input.onSkipped,
+        firstRefusal,
         foreignWriterIdleMs: input.foreignWriterIdleMs ?? defaultForeignWriterIdleMs,
       });
     }
     writeProgress(directory, progress);
   } finally {
     await release();
+    reportQuarantine(directory, report, firstRefusal, input.onRejected);
   }
   return report;
 }
@@ -94,6 +102,8 @@ interface FlushContext {
   report: TraceFlushReport;
   insert: (records: ToolInvocationRecord[]) => Promise<number>;
   onSkipped: ((error: TraceStoreError) => void) | undefined;
+  /** The id and cause of the first record the database refused in this flush. */
+  firstRefusal: string[];
 }
 
 async function flushSegment(segment: SpoolSegment, context: FlushContext & { foreignWriterIdleMs: number }): Promise<void> {
@@ -149,15 +159,13 @@ async function flushLines(
 ): Promise<number> {
   const { directory, progress, report } = context;
   const bytes = readRange(fd, start, fstatSync(fd).size);
-  let batch: ToolInvocationRecord[] = [];
+  let batch: SpooledRecord[] = [];
   let batchEnd = start;
   let lineStart = 0;
 
   const commit = async (): Promise<void> => {
     if (batch.length > 0) {
-      const unique = [...new Map(batch.map((record) => [record.id, record])).values()];
-      report.inserted += await context.insert(unique);
-      report.flushed += batch.length;
+      await insertBatch(segment, batch, context);
       batch = [];
     }
     if (batchEnd !== (progress[segment.name] ?? 0)) {
@@ -176,11 +184,77 @@ async function flushLines(
     if (text.trim() === "") continue;
     const parsed = parseToolInvocationRecord(text);
     if ("reason" in parsed) skip(segment, offset, text, parsed.reason, context);
-    else batch.push(parsed.record);
+    else batch.push({ record: parsed.record, offset });
     if (batch.length >= context.batchSize) await commit();
   }
   await commit();
   return batchEnd;
+}
+
+/** Tells `onRejected` once per flush how many records the database refused. */
+function reportQuarantine(directory: string, report: TraceFlushReport, firstRefusal: string[], onRejected: ((error: TraceStoreError) => void) | undefined): void {
+  if (report.quarantined === 0) return;
+  const count = report.quarantined === 1 ? "1 trace record was" : `${report.quarantined} trace records were`;
+  try {
+    onRejected?.(
+      new TraceStoreError({
+        code: "trace_record_rejected",
+        message: `${count} refused by the database and kept in ${join(directory, rejectedFile)}; the records after ${report.quarantined === 1 ? "it" : "them"} were stored. First: ${firstRefusal[0] ?? ""}`,
+        location: join(directory, rejectedFile),
+        retryable: false,
+      }),
+    );
+  } catch {
+    // A failing handler must not stop the flush.
+  }
+}
+
+/** A record read from a segment, and the byte offset of its line. */
+interface SpooledRecord {
+  record: ToolInvocationRecord;
+  offset: number;
+}
+
+/**
+ * Inserts one batch. When the database refuses its data (`trace_record_rejected`), each
+ * record is inserted alone, and those it still refuses are quarantined; any other failure
+ * (an outage) stops the flush.
+ */
+async function insertBatch(segment: SpoolSegment, batch: SpooledRecord[], context: FlushContext): Promise<void> {
+  const { report } = context;
+  const unique = [...new Map(batch.map((entry) => [entry.record.id, entry])).values()];
+  try {
+    report.inserted += await context.insert(unique.map((entry) => entry.record));
+    report.flushed += batch.length;
+    return;
+  } catch (error) {
+    if (!refusedData(error)) throw error;
+  }
+  for (const entry of unique) {
+    try {
+      report.inserted += await context.insert([entry.record]);
+      report.flushed += batch.filter((other) => other.record.id === entry.record.id).length;
+    } catch (error) {
+      if (!refusedData(error)) throw error;
+      quarantine(segment, entry, error as TraceStoreError, context);
+    }
+  }
+}
+
+function refusedData(error: unknown): boolean {
+  return TraceStoreError.isInstance(error) && error.code === "trace_record_rejected";
+}
+
+/** Keeps a record the database refused in `rejected.jsonl`, with why; the flush goes on. */
+function quarantine(segment: SpoolSegment, entry: SpooledRecord, error: TraceStoreError, context: FlushContext): void {
+  const { directory, report } = context;
+  const cause = error.message;
+  appendFileSync(
+    join(directory, rejectedFile),
+    `${JSON.stringify({ segment: segment.name, offset: entry.offset, reason: cause, record: entry.record, at: new Date().toISOString() })}\n`,
+  );
+  report.quarantined += 1;
+  if (context.firstRefusal.length === 0) context.firstRefusal.push(`${entry.record.id}: ${cause}`);
 }
 
 /** Reports a line that is not a record and keeps it in `rejected.jsonl`. */
