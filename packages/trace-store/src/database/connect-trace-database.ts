@@ -111,19 +111,31 @@ async function openPostgres(value: string, migrationsFolder: string, options: Tr
     idleTimeoutMillis: 10_000,
     allowExitOnIdle: true,
   });
-  // An idle connection that breaks (the server restarts) must not crash the process.
+  // A connection that breaks (the server dies or restarts) must not crash the process: pg
+  // emits `error` on an idle pool's client (the pool's listener), and on a checked-out
+  // client, where pg-pool listens to nothing. Every client gets its own listener when the
+  // pool makes it; the failed query rejects all the same, and the flush sees an outage.
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
   try {
     const client = await pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query("select pg_advisory_lock($1)", [migrationLockKey]);
       try {
         await migrate(drizzle({ client }), { migrationsFolder });
       } finally {
+        // The session's lock ends with the session when the connection is gone.
         await client.query("select pg_advisory_unlock($1)", [migrationLockKey]);
       }
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
     } finally {
-      client.release();
+      // A client that failed is destroyed, not handed back to the pool.
+      client.release(broken);
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
