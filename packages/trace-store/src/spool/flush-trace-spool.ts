@@ -13,6 +13,7 @@ import {
   spoolDirectory,
   type SpoolSegment,
 } from "./spool-segment.js";
+import { insertSpooledBatch, reportQuarantine, type SpooledRecord } from "./insert-spooled-batch.js";
 import type { TraceFlushReport } from "./trace-flush-report.js";
 
 const newline = 0x0a;
@@ -95,7 +96,7 @@ export async function flushTraceSpool(input: {
 }
 
 /** What a flush carries from segment to segment. */
-interface FlushContext {
+export interface FlushContext {
   directory: string;
   progress: Record<string, number>;
   batchSize: number;
@@ -165,7 +166,7 @@ async function flushLines(
 
   const commit = async (): Promise<void> => {
     if (batch.length > 0) {
-      await insertBatch(segment, batch, context);
+      await insertSpooledBatch(segment, batch, context);
       batch = [];
     }
     if (batchEnd !== (progress[segment.name] ?? 0)) {
@@ -189,72 +190,6 @@ async function flushLines(
   }
   await commit();
   return batchEnd;
-}
-
-/** Tells `onRejected` once per flush how many records the database refused. */
-function reportQuarantine(directory: string, report: TraceFlushReport, firstRefusal: string[], onRejected: ((error: TraceStoreError) => void) | undefined): void {
-  if (report.quarantined === 0) return;
-  const count = report.quarantined === 1 ? "1 trace record was" : `${report.quarantined} trace records were`;
-  try {
-    onRejected?.(
-      new TraceStoreError({
-        code: "trace_record_rejected",
-        message: `${count} refused by the database and kept in ${join(directory, rejectedFile)}; the records after ${report.quarantined === 1 ? "it" : "them"} were stored. First: ${firstRefusal[0] ?? ""}`,
-        location: join(directory, rejectedFile),
-        retryable: false,
-      }),
-    );
-  } catch {
-    // A failing handler must not stop the flush.
-  }
-}
-
-/** A record read from a segment, and the byte offset of its line. */
-interface SpooledRecord {
-  record: ToolInvocationRecord;
-  offset: number;
-}
-
-/**
- * Inserts one batch. When the database refuses its data (`trace_record_rejected`), each
- * record is inserted alone, and those it still refuses are quarantined; any other failure
- * (an outage) stops the flush.
- */
-async function insertBatch(segment: SpoolSegment, batch: SpooledRecord[], context: FlushContext): Promise<void> {
-  const { report } = context;
-  const unique = [...new Map(batch.map((entry) => [entry.record.id, entry])).values()];
-  try {
-    report.inserted += await context.insert(unique.map((entry) => entry.record));
-    report.flushed += batch.length;
-    return;
-  } catch (error) {
-    if (!refusedData(error)) throw error;
-  }
-  for (const entry of unique) {
-    try {
-      report.inserted += await context.insert([entry.record]);
-      report.flushed += batch.filter((other) => other.record.id === entry.record.id).length;
-    } catch (error) {
-      if (!refusedData(error)) throw error;
-      quarantine(segment, entry, error as TraceStoreError, context);
-    }
-  }
-}
-
-function refusedData(error: unknown): boolean {
-  return TraceStoreError.isInstance(error) && error.code === "trace_record_rejected";
-}
-
-/** Keeps a record the database refused in `rejected.jsonl`, with why; the flush goes on. */
-function quarantine(segment: SpoolSegment, entry: SpooledRecord, error: TraceStoreError, context: FlushContext): void {
-  const { directory, report } = context;
-  const cause = error.message;
-  appendFileSync(
-    join(directory, rejectedFile),
-    `${JSON.stringify({ segment: segment.name, offset: entry.offset, reason: cause, record: entry.record, at: new Date().toISOString() })}\n`,
-  );
-  report.quarantined += 1;
-  if (context.firstRefusal.length === 0) context.firstRefusal.push(`${entry.record.id}: ${cause}`);
 }
 
 /** Reports a line that is not a record and keeps it in `rejected.jsonl`. */
