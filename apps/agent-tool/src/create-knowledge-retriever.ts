@@ -218,6 +218,7 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
           toolName,
           startedAt,
           durationMs: performance.now() - started,
+          maxQueryLength: config.maxQueryLength,
           ...(error === undefined ? {} : { error }),
         }),
       );

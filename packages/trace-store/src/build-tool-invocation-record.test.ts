@@ -40,6 +40,28 @@ describe("buildToolInvocationRecord", () => {
     expect(record.error).toBeNull();
   });
 
+  it("R28: a 1 MB received query is kept only up to maxQueryLength (default 1000), with its whole length recorded", () => {
+    const base = foundResult();
+    const received = `${"refund ".repeat(150_000)}💳`;
+    const result = { ...base, retrievalTrace: { ...base.retrievalTrace, query: { ...base.retrievalTrace.query, received } } };
+    const record = buildToolInvocationRecord({ result, startedAt, durationMs: 1 });
+    expect(record.query).toHaveLength(1000);
+    expect(record.query.endsWith("…")).toBe(true);
+    expect(received.startsWith(record.query.slice(0, -1))).toBe(true);
+    expect(record.retrievalDetails.receivedQueryLength).toBe(received.length);
+    expect(JSON.stringify(record).length).toBeLessThan(20_000);
+    const short = buildToolInvocationRecord({ result, startedAt, durationMs: 1, maxQueryLength: 64 });
+    expect(short.query).toHaveLength(64);
+    // A query within the bound is kept whole, and no length is added.
+    expect(buildToolInvocationRecord({ result: base, startedAt, durationMs: 1 }).retrievalDetails.receivedQueryLength).toBeUndefined();
+  });
+
+  it("rejects a maxQueryLength that is not a whole number of 16 or more, naming it", () => {
+    for (const maxQueryLength of [0, 15, 1.5, Number.NaN]) {
+      expect(() => buildToolInvocationRecord({ result: foundResult(), startedAt, durationMs: 1, maxQueryLength })).toThrow(/maxQueryLength/);
+    }
+  });
+
   it("keeps the input error as the record's error, cut at 500 characters", () => {
     const record = buildToolInvocationRecord({ result: foundResult(), startedAt, durationMs: 1, error: "x".repeat(600) });
     expect(record.error).toHaveLength(500);

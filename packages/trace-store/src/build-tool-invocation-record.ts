@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EvidenceBlock, LookupResult, RetrievalAttempt } from "@lookup-knowledge/core";
+import { ConfigurationError, defaultRagConfig, type EvidenceBlock, type LookupResult, type RetrievalAttempt } from "@lookup-knowledge/core";
 import type { AttemptSummary } from "./attempt-summary.js";
 import type { EvidenceSummary } from "./evidence-summary.js";
 import type { RetrievalDetails } from "./retrieval-details.js";
@@ -9,6 +9,8 @@ import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 const previewLength = 160;
 /** The longest error text kept in a record. */
 const errorLength = 500;
+/** The longest received query kept, by default: core's default `rag.max-query-length`. */
+const defaultMaxQueryLength = defaultRagConfig.maxQueryLength;
 
 /**
  * Summarises a `LookupResult` as one tool invocation record (R27): the hints, the layer,
@@ -16,7 +18,9 @@ const errorLength = 500;
  * summaries, the rerank trace and the context pack's source lists.
  *
  * `query` is the query as the tool received it (`retrievalTrace.query.received`, before
- * normalisation) and `transformedQuery` the one the first L1 request used
+ * normalisation), cut like the normalised query at `maxQueryLength` (default 1000, core's
+ * default `rag.max-query-length`; the `…` that marks a cut included), with its whole length
+ * in `retrievalDetails.receivedQueryLength` when it was cut; `transformedQuery` is the one the first L1 request used
  * (`retrievalTrace.query.transformed`). `error` is the given `error` (cut), else null.
  *
  * Evidence content is never copied (R28): each block keeps a preview of at most 160
@@ -33,7 +37,13 @@ export function buildToolInvocationRecord(input: {
   durationMs: number;
   /** Why the call failed outright, when it did; stored as `error`, else null. */
   error?: string;
+  /** The longest received query kept, in UTF-16 code units (16 or more). Default 1000. */
+  maxQueryLength?: number;
 }): ToolInvocationRecord {
+  const maxQueryLength = input.maxQueryLength ?? defaultMaxQueryLength;
+  if (!Number.isSafeInteger(maxQueryLength) || maxQueryLength < 16) {
+    throw new ConfigurationError({ key: "maxQueryLength", value: maxQueryLength, reason: "must be a whole number, 16 or more" });
+  }
   const { result } = input;
   const trace = result.retrievalTrace;
   const blocks: readonly EvidenceBlock[] = result.evidenceBlocks;
@@ -72,6 +82,7 @@ export function buildToolInvocationRecord(input: {
         }))
       : [],
   };
+  if (trace.query.received.length > maxQueryLength) retrievalDetails.receivedQueryLength = trace.query.received.length;
   if (result.found) {
     const summary = result.contextPack.summary;
     retrievalDetails.contextPack = {
@@ -84,7 +95,7 @@ export function buildToolInvocationRecord(input: {
   return {
     id: input.id ?? randomUUID(),
     toolName: input.toolName ?? "lookup_knowledge",
-    query: trace.query.received,
+    query: cut(trace.query.received, maxQueryLength),
     transformedQuery: trace.query.transformed,
     createdAt: isoTime(input.startedAt),
     durationMs: finiteOrZero(input.durationMs),

@@ -31,6 +31,14 @@ export interface DurableTraceStoreOptions {
   fsync?: SpoolFsync;
   /** How often the background flusher looks for spooled records, in ms; 0: never (flush by hand). Default 2000. */
   flushIntervalMs?: number;
+  /**
+   * A background flush also starts as soon as this many records were appended since the
+   * last one began, without waiting for the timer (which back-to-back lookups can keep
+   * from running). 0: only the timer. Default 1000 (0 when `flushIntervalMs` is 0).
+   */
+  flushAfterRecords?: number;
+  /** The same, by bytes appended to the spool. Default 4 MiB (0 when `flushIntervalMs` is 0). */
+  flushAfterBytes?: number;
   /** Records per insert. Default 500. */
   batchSize?: number;
   /** The database is closed after this many ms without use (so another process can open PGlite). Default 1000. */
@@ -66,6 +74,9 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
   const idleCloseMs = wholeNumber("idleCloseMs", options.idleCloseMs, 1000, 0);
   const lockWaitMs = wholeNumber("lockWaitMs", options.lockWaitMs, defaultLockWaitMs, 0);
   const batchSize = wholeNumber("batchSize", options.batchSize, 500, 1);
+  const background = flushIntervalMs > 0;
+  const flushAfterRecords = wholeNumber("flushAfterRecords", options.flushAfterRecords, background ? 1000 : 0, 0);
+  const flushAfterBytes = wholeNumber("flushAfterBytes", options.flushAfterBytes, background ? 4 * 1024 * 1024 : 0, 0);
   const foreignWriterIdleMs = wholeNumber("foreignWriterIdleMs", options.foreignWriterIdleMs, defaultForeignWriterIdleMs, 0);
   const onError = options.onError ?? ((error: LookupKnowledgeError) => console.warn(error.message));
   const report = (error: LookupKnowledgeError): void => {
@@ -146,6 +157,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
         foreignWriterIdleMs,
         insert: (records: ToolInvocationRecord[]) => withDatabase((opened) => opened.insert(records)),
         onSkipped: report,
+        onRejected: report,
       });
       appended -= before;
       return outcome;
@@ -174,31 +186,43 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
 
   let timer: ReturnType<typeof setInterval> | undefined;
   let ticking = false;
-  if (flushIntervalMs > 0) {
-    timer = setInterval(() => {
-      if (ticking || closed || Date.now() < nextAttemptAt || !somethingSpooled()) return;
-      ticking = true;
-      flushOnce(0)
-        .then(() => {
-          failing = false;
-          backoffMs = flushIntervalMs;
-          nextAttemptAt = 0;
-        })
-        .catch((error: unknown) => {
-          // Another process flushing is no failure: the records are on their way.
-          if (TraceStoreError.isInstance(error) && error.code === "trace_store_locked") return;
-          if (!failing) {
-            failing = true;
-            report(asStoreError(error, location));
-          }
-          nextAttemptAt = Date.now() + backoffMs;
-          backoffMs = Math.min(backoffMs * 2, longestBackoffMs);
-        })
-        .finally(() => {
-          ticking = false;
-        });
-    }, flushIntervalMs);
+  /** `spool.appendedBytes` when the last background flush began. */
+  let bytesAtLastFlush = 0;
+  /** One background flush at a time; after a failure, not before the backoff has passed. */
+  function backgroundFlush(): void {
+    if (ticking || closed || Date.now() < nextAttemptAt || !somethingSpooled()) return;
+    ticking = true;
+    bytesAtLastFlush = spool.appendedBytes;
+    flushOnce(0)
+      .then(() => {
+        failing = false;
+        backoffMs = flushIntervalMs;
+        nextAttemptAt = 0;
+      })
+      .catch((error: unknown) => {
+        // Another process flushing is no failure: the records are on their way.
+        if (TraceStoreError.isInstance(error) && error.code === "trace_store_locked") return;
+        if (!failing) {
+          failing = true;
+          report(asStoreError(error, location));
+        }
+        nextAttemptAt = Date.now() + (backoffMs || 1000);
+        backoffMs = Math.min((backoffMs || 1000) * 2, longestBackoffMs);
+      })
+      .finally(() => {
+        ticking = false;
+      });
+  }
+  if (background) {
+    timer = setInterval(backgroundFlush, flushIntervalMs);
     timer.unref?.();
+  }
+  /** Starts a flush once enough was appended: the timer alone starves under back-to-back lookups. */
+  function flushWhenFull(): void {
+    if (ticking) return;
+    const byCount = flushAfterRecords > 0 && appended >= flushAfterRecords;
+    const byBytes = flushAfterBytes > 0 && spool.appendedBytes - bytesAtLastFlush >= flushAfterBytes;
+    if (byCount || byBytes) backgroundFlush();
   }
 
   let keyForSearch: string | undefined | null = null;
@@ -217,6 +241,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
     record(invocation: ToolInvocationRecord): Promise<void> {
       const written = spool.record(invocation);
       appended += 1;
+      flushWhenFull();
       return written;
     },
     flush,

@@ -36,4 +36,11 @@ export interface RetrievalDetails {
   }>;
   /** What the context pack included, omitted and truncated; absent without evidence. */
   contextPack?: { includedSources: string[]; omittedSources: string[]; truncated: string[] };
+  /** The whole length of the received query (UTF-16 code units), set when `query` holds only its start. */
+  receivedQueryLength?: number;
+  /**
+   * Set when the record held text Postgres cannot store (NUL, a lone UTF-16 surrogate):
+   * the paths of the fields whose text was changed (each such character became U+FFFD).
+   */
+  sanitizedFields?: string[];
 }

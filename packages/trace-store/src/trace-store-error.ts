@@ -14,7 +14,9 @@ export type TraceStoreErrorCode =
   /** A record could not be appended to the spool (disk full, no permission). Retryable. */
   | "trace_spool_write_failed"
   /** A spool line that is not a record (a torn last line after a crash, a damaged file); skipped. */
-  | "trace_spool_line_skipped";
+  | "trace_spool_line_skipped"
+  /** The database refused a record's data (a value out of range, text it cannot hold); the record is quarantined. Not retryable. */
+  | "trace_record_rejected";
 
 /**
  * An error of the durable trace store. `location` names the database (a folder, or a
@@ -30,7 +32,7 @@ export class TraceStoreError extends LookupKnowledgeError {
       code: options.code,
       message: options.message,
       cause: options.cause,
-      retryable: options.retryable ?? options.code !== "trace_spool_line_skipped",
+      retryable: options.retryable ?? (options.code !== "trace_spool_line_skipped" && options.code !== "trace_record_rejected"),
     });
     this.name = "TraceStoreError";
     this.location = options.location;

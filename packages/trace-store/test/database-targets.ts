@@ -1,5 +1,4 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -12,6 +11,7 @@ import { openTraceDatabase } from "../src/database/open-trace-database.js";
 import type { TraceDatabase } from "../src/database/trace-database.js";
 import { traceMigrationsFolder } from "../src/database/trace-migrations-folder.js";
 import type { DurableTraceStoreOptions } from "../src/create-durable-trace-store.js";
+import { startTcpProxy } from "./start-tcp-proxy.js";
 
 /** The variable naming the PostgreSQL the tests may create databases in (the role needs CREATEDB). */
 export const testDatabaseUrlVariable = "LOOKUP_KNOWLEDGE_TEST_DATABASE_URL";
@@ -107,7 +107,7 @@ export async function postgresTarget(adminUrl: string): Promise<DatabaseTarget> 
     return url;
   }
   const databaseUrl = await createDatabase();
-  const proxy = await startProxy(databaseUrl.hostname || "127.0.0.1", Number(databaseUrl.port || 5432));
+  const proxy = await startTcpProxy(databaseUrl.hostname || "127.0.0.1", Number(databaseUrl.port || 5432));
   const proxied = new URL(databaseUrl);
   proxied.hostname = "127.0.0.1";
   proxied.port = String(proxy.port);
@@ -142,42 +142,4 @@ export async function postgresTarget(adminUrl: string): Promise<DatabaseTarget> 
       }
     },
   };
-}
-
-/** A TCP proxy to `host:port` whose `cut` drops every connection and refuses new ones until `restore`. */
-async function startProxy(host: string, port: number): Promise<{ port: number; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let listenPort = 0;
-  async function listen(): Promise<void> {
-    const next = createServer((client) => {
-      const upstream = connect(port, host);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on("close", () => sockets.delete(socket));
-        socket.on("error", () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream);
-      upstream.pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      next.once("error", reject);
-      next.listen(listenPort, "127.0.0.1", () => resolve());
-    });
-    const address = next.address();
-    if (address && typeof address === "object") listenPort = address.port;
-    server = next;
-  }
-  async function stop(): Promise<void> {
-    const current = server;
-    server = undefined;
-    for (const socket of sockets) socket.destroy();
-    sockets.clear();
-    if (current) await new Promise<void>((resolve) => current.close(() => resolve()));
-  }
-  await listen();
-  return { port: listenPort, cut: stop, restore: listen, close: stop };
 }

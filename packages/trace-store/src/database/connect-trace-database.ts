@@ -5,6 +5,7 @@ import { acquireFileLock, defaultLockWaitMs } from "../acquire-file-lock.js";
 import { parseDatabaseUrl } from "../parse-database-url.js";
 import { TraceStoreError } from "../trace-store-error.js";
 import { createDrizzleTraceDatabase } from "./create-drizzle-trace-database.js";
+import { describeDatabaseError } from "./describe-database-error.js";
 import type { TraceDatabase } from "./trace-database.js";
 import type { TraceDatabaseOptions } from "./trace-database-options.js";
 import { traceMigrationsFolder } from "./trace-migrations-folder.js";
@@ -28,15 +29,17 @@ export async function connectTraceDatabase(options: TraceDatabaseOptions): Promi
 }
 
 async function openPglite(directory: string, migrationsFolder: string, lockWaitMs: number): Promise<TraceDatabase> {
-  const unavailable = (error: unknown, operation: string): Error =>
-    TraceStoreError.isInstance(error)
-      ? error
-      : new TraceStoreError({
-          code: "trace_database_unavailable",
-          message: `Could not ${operation} in the embedded trace database at ${directory}: ${(error as Error)?.message ?? String(error)}`,
-          location: directory,
-          cause: error,
-        });
+  const unavailable = (error: unknown, operation: string): Error => {
+    if (TraceStoreError.isInstance(error)) return error;
+    const cause = describeDatabaseError(error);
+    if (cause.refusedData) return refused(error, operation, directory, cause.message);
+    return new TraceStoreError({
+      code: "trace_database_unavailable",
+      message: `Could not ${operation} in the embedded trace database at ${directory}: ${cause.message}`,
+      location: directory,
+      cause: error,
+    });
+  };
   mkdirSync(dirname(directory), { recursive: true });
   const release = await acquireFileLock(`${directory}.lock`, { waitMs: lockWaitMs, what: `The trace database ${directory}`,
     code: "trace_database_unavailable",
@@ -88,18 +91,16 @@ async function openPostgres(value: string, migrationsFolder: string, options: Tr
   ]);
   const fail = (error: unknown, operation: string): Error => {
     if (TraceStoreError.isInstance(error)) return error;
-    const code = (error as { code?: unknown })?.code;
-    const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-    // SQLSTATE classes 08 (connection), 28 (login), 3D (no such database), 57P (shutting down).
-    const unreachable = sqlState === undefined || /^(08|28|3D|57P)/.test(sqlState);
+    const cause = describeDatabaseError(error);
+    if (cause.refusedData) return refused(error, operation, redacted, cause.message);
     return new TraceStoreError({
       code: "trace_database_unreachable",
-      message: unreachable
-        ? `Could not ${operation}: the trace database at ${redacted} is unreachable (${messageOf(error)}). Records wait in the spool until it is back.`
-        : `Could not ${operation} in the trace database at ${redacted}: ${messageOf(error)}`,
+      message: cause.connectionLost
+        ? `Could not ${operation}: the trace database at ${redacted} is unreachable (${cause.message}). Records wait in the spool until it is back.`
+        : `Could not ${operation} in the trace database at ${redacted}: ${cause.message}`,
       location: redacted,
       cause: error,
-      retryable: unreachable,
+      retryable: cause.connectionLost,
     });
   };
   const pool = new pg.Pool({
@@ -110,19 +111,31 @@ async function openPostgres(value: string, migrationsFolder: string, options: Tr
     idleTimeoutMillis: 10_000,
     allowExitOnIdle: true,
   });
-  // An idle connection that breaks (the server restarts) must not crash the process.
+  // A connection that breaks (the server dies or restarts) must not crash the process: pg
+  // emits `error` on an idle pool's client (the pool's listener), and on a checked-out
+  // client, where pg-pool listens to nothing. Every client gets its own listener when the
+  // pool makes it; the failed query rejects all the same, and the flush sees an outage.
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
   try {
     const client = await pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query("select pg_advisory_lock($1)", [migrationLockKey]);
       try {
         await migrate(drizzle({ client }), { migrationsFolder });
       } finally {
+        // The session's lock ends with the session when the connection is gone.
         await client.query("select pg_advisory_unlock($1)", [migrationLockKey]);
       }
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
     } finally {
-      client.release();
+      // A client that failed is destroyed, not handed back to the pool.
+      client.release(broken);
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
@@ -139,8 +152,13 @@ async function openPostgres(value: string, migrationsFolder: string, options: Tr
   });
 }
 
-function messageOf(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return messageOf(error.errors[0]);
-  if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
-  return String(error);
+/** The database refused the data of a statement: `trace_record_rejected`, not retryable. */
+function refused(error: unknown, operation: string, location: string, message: string): TraceStoreError {
+  return new TraceStoreError({
+    code: "trace_record_rejected",
+    message: `Could not ${operation}: the trace database at ${location} refused the data (${message}).`,
+    location,
+    cause: error,
+    retryable: false,
+  });
 }

@@ -4,6 +4,7 @@ import type { ToolInvocationRecord } from "../tool-invocation-record.js";
 import type { StoredToolInvocation } from "./stored-tool-invocation.js";
 import type { TraceDatabase, TraceDatabaseDriver } from "./trace-database.js";
 import type { TraceQuery } from "./trace-query.js";
+import { sanitizeToolInvocationRecord } from "./sanitize-tool-invocation-record.js";
 import { toolInvocationTable as table } from "./tool-invocation-table.js";
 
 const defaultLimit = 50;
@@ -35,7 +36,7 @@ export function createDrizzleTraceDatabase(input: {
       const rows = await run("insert trace records", () =>
         database
           .insert(table)
-          .values(records.map(toRow))
+          .values(records.map((record) => toRow(sanitizeToolInvocationRecord(record))))
           .onConflictDoNothing({ target: table.id })
           .returning({ id: table.id }),
       );

@@ -10,7 +10,12 @@ export interface TraceDatabase {
   readonly driver: TraceDatabaseDriver;
   /** The folder (PGlite) or the URL without its password (PostgreSQL). */
   readonly location: string;
-  /** Inserts records in order in one statement; an id already present is left alone. Resolves to the rows added. */
+  /**
+   * Inserts records in order in one statement; an id already present is left alone. Resolves
+   * to the rows added. Text Postgres cannot hold (NUL, lone surrogates) is replaced first
+   * (`retrievalDetails.sanitizedFields` names it). Rejects with `trace_record_rejected` when
+   * the database refuses the data of a record (the whole statement is then undone).
+   */
   insert(records: readonly ToolInvocationRecord[]): Promise<number>;
   list(query?: TraceQuery): Promise<StoredToolInvocation[]>;
   get(id: string): Promise<StoredToolInvocation | undefined>;

@@ -68,6 +68,7 @@ export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
 
   let current: { name: string; file: string; fd: number; bytes: number; dirty: boolean } | undefined;
   let closed = false;
+  let appendedBytes = 0;
 
   /**
    * fsyncs, closes and renames the current segment to `.jsonl`. A segment already gone (a
@@ -162,6 +163,7 @@ export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
           if (attempt < maxRewrites) continue;
           throw new Error(`the spool segment ${target.file} was removed while being written, ${maxRewrites} times in a row`);
         }
+        appendedBytes += line.length;
         if (target.bytes >= maxSegmentBytes) rotate();
         return;
       }
@@ -178,6 +180,9 @@ export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
 
   return {
     directory: traceDirectory,
+    get appendedBytes() {
+      return appendedBytes;
+    },
     append,
     record(invocation: ToolInvocationRecord): Promise<void> {
       try {

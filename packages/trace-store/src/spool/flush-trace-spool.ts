@@ -13,6 +13,7 @@ import {
   spoolDirectory,
   type SpoolSegment,
 } from "./spool-segment.js";
+import { insertSpooledBatch, reportQuarantine, type SpooledRecord } from "./insert-spooled-batch.js";
 import type { TraceFlushReport } from "./trace-flush-report.js";
 
 const newline = 0x0a;
@@ -40,7 +41,10 @@ const quotedLength = 200;
  * A crash before the offset is advanced makes the next flush insert those records again,
  * and the database ignores them: nothing is lost and nothing is duplicated. A line that is
  * not a record is skipped, kept in `spool/rejected.jsonl` and reported to `onSkipped`; the
- * lines after it go on. When `insert` fails (the database is unreachable), the flush stops
+ * lines after it go on. A record the database refuses (`trace_record_rejected`: a value out
+ * of range) is quarantined: kept in `rejected.jsonl` with the reason, counted in
+ * `quarantined` and reported once per flush to `onRejected`; the records after it go on.
+ * When `insert` fails otherwise (the database is unreachable), the flush stops
  * and rejects with that error; what was not committed stays in the spool for the next one.
  */
 export async function flushTraceSpool(input: {
@@ -49,6 +53,8 @@ export async function flushTraceSpool(input: {
   batchSize?: number;
   lockWaitMs?: number;
   onSkipped?: (error: TraceStoreError) => void;
+  /** Told once per flush of the records the database refused (`trace_record_rejected`); they are kept in `spool/rejected.jsonl`. */
+  onRejected?: (error: TraceStoreError) => void;
   /**
    * An open segment of another host or PID namespace counts as finished once unchanged for
    * this long (ms). Default 10 minutes.
@@ -57,8 +63,9 @@ export async function flushTraceSpool(input: {
 }): Promise<TraceFlushReport> {
   const directory = spoolDirectory(input.directory);
   const batchSize = input.batchSize ?? 500;
-  const report: TraceFlushReport = { flushed: 0, inserted: 0, skipped: [], segmentsRemoved: 0 };
+  const report: TraceFlushReport = { flushed: 0, inserted: 0, skipped: [], quarantined: 0, segmentsRemoved: 0 };
   if (listSpoolSegments(directory).length === 0) return report;
+  const firstRefusal: string[] = [];
   const release = await acquireFileLock(join(directory, "flush.lock"), {
     waitMs: input.lockWaitMs ?? defaultLockWaitMs,
     what: `The trace spool ${directory}`,
@@ -76,24 +83,28 @@ export async function flushTraceSpool(input: {
         report,
         insert: input.insert,
         onSkipped: input.onSkipped,
+        firstRefusal,
         foreignWriterIdleMs: input.foreignWriterIdleMs ?? defaultForeignWriterIdleMs,
       });
     }
     writeProgress(directory, progress);
   } finally {
     await release();
+    reportQuarantine(directory, report, firstRefusal, input.onRejected);
   }
   return report;
 }
 
 /** What a flush carries from segment to segment. */
-interface FlushContext {
+export interface FlushContext {
   directory: string;
   progress: Record<string, number>;
   batchSize: number;
   report: TraceFlushReport;
   insert: (records: ToolInvocationRecord[]) => Promise<number>;
   onSkipped: ((error: TraceStoreError) => void) | undefined;
+  /** The id and cause of the first record the database refused in this flush. */
+  firstRefusal: string[];
 }
 
 async function flushSegment(segment: SpoolSegment, context: FlushContext & { foreignWriterIdleMs: number }): Promise<void> {
@@ -149,15 +160,13 @@ async function flushLines(
 ): Promise<number> {
   const { directory, progress, report } = context;
   const bytes = readRange(fd, start, fstatSync(fd).size);
-  let batch: ToolInvocationRecord[] = [];
+  let batch: SpooledRecord[] = [];
   let batchEnd = start;
   let lineStart = 0;
 
   const commit = async (): Promise<void> => {
     if (batch.length > 0) {
-      const unique = [...new Map(batch.map((record) => [record.id, record])).values()];
-      report.inserted += await context.insert(unique);
-      report.flushed += batch.length;
+      await insertSpooledBatch(segment, batch, context);
       batch = [];
     }
     if (batchEnd !== (progress[segment.name] ?? 0)) {
@@ -176,7 +185,7 @@ async function flushLines(
     if (text.trim() === "") continue;
     const parsed = parseToolInvocationRecord(text);
     if ("reason" in parsed) skip(segment, offset, text, parsed.reason, context);
-    else batch.push(parsed.record);
+    else batch.push({ record: parsed.record, offset });
     if (batch.length >= context.batchSize) await commit();
   }
   await commit();

@@ -16,6 +16,8 @@ export interface TraceFlushReport {
   /** Of those, rows the database did not have yet. */
   inserted: number;
   skipped: SkippedSpoolLine[];
+  /** Records the database refused (a value out of range); kept in `spool/rejected.jsonl`, not retried. */
+  quarantined: number;
   /** Segments removed once all their records were in the database. */
   segmentsRemoved: number;
 }

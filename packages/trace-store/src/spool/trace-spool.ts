@@ -5,6 +5,8 @@ import type { TraceStore } from "../trace-store.js";
 export interface TraceSpool extends TraceStore {
   /** The trace folder. */
   readonly directory: string;
+  /** Bytes this spool has appended since it was made. */
+  readonly appendedBytes: number;
   /** Appends one record as one line; throws `TraceStoreError` when it cannot. */
   append(invocation: ToolInvocationRecord): void;
   /** `append`, as a promise: resolved once the line is written, rejected when it could not be. */
