@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { emptyL0Hints } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
+import type { L0Index } from "@lookup-knowledge/l0-hints";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { buildToolInvocationRecord } from "@lookup-knowledge/trace-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,5 +55,67 @@ describe("the gate reads the local port's answerability score", () => {
     expect(attempt?.answerability?.score).toBeLessThan(retriever.config.referenceThreshold);
     const record = buildToolInvocationRecord({ result, toolName: "lookup_knowledge", startedAt: new Date(), durationMs: 1 });
     expect(record.retrievalDetails.attempts[0]?.answerability).toEqual(attempt?.answerability);
+  });
+});
+
+describe("a caller filter (tenant) and the L0 filter, through the real local port", () => {
+  // globex's record matches the question better than anything of acme's.
+  const tenantDocuments: Array<[id: string, tenant: string, category: string, content: string]> = [
+    ["globex#webhooks", "globex", "webhooks", "How do I rotate the webhook signing secret? Rotate the webhook signing secret from the developer settings page; every webhook request carries a signature header."],
+    ["acme#webhooks", "acme", "webhooks", "Every webhook request carries a signature header computed with the signing secret; rotate the secret from the developer settings page."],
+    ["acme#exports", "acme", "exports", "Workspace owners can export all projects as a ZIP archive from the developer settings page; the download link is signed."],
+    ["acme#sso", "acme", "sso", "SAML single sign-on is configured per workspace: upload the identity provider metadata and map the email attribute."],
+  ];
+  let tenants: string;
+  let tenantPort: LocalSearchPort;
+  const question = "How do I rotate the webhook signing secret?";
+
+  beforeAll(async () => {
+    tenants = mkdtempSync(join(tmpdir(), "retriever-tenants-"));
+    const writer = await openLocalSearchPort({ directory: tenants, mode: "write", embeddings: createOfflineEmbeddings() });
+    await writer.upsert(
+      tenantDocuments.map(([id, tenant, category, content]) => ({
+        id,
+        content,
+        metadata: { docId: id.replace("#", "-"), chunkIndex: 0, title: category, source: `${id}.md`, tenant, category },
+      })),
+    );
+    await writer.commit();
+    await writer.close();
+    tenantPort = await openLocalSearchPort({ directory: tenants, embeddings: createOfflineEmbeddings(), minScore: 0 });
+  });
+
+  afterAll(async () => {
+    await tenantPort.close();
+    rmSync(tenants, { recursive: true, force: true });
+  });
+
+  it("R12: a lookup with a tenant filter and no L0 hint is not penalised by another tenant's better match", async () => {
+    const [best] = await tenantPort.search({ query: question, topK: 5 });
+    expect(best?.id).toBe("globex#webhooks");
+    const retriever = createKnowledgeRetriever({ searchPort: tenantPort });
+    const result = await retriever.lookup(question, { filter: { tenant: "acme" } });
+    expect(result.found).toBe(true);
+    expect(result.retrievalTrace.attempts).toHaveLength(1);
+    const [attempt] = result.retrievalTrace.attempts;
+    expect(attempt?.outcome).toBe("usable");
+    expect(attempt?.answerability?.signals).not.toHaveProperty("filterShare");
+    expect(JSON.stringify(result)).not.toContain("globex");
+  });
+
+  it("R9: an L0 filter that leaves the best evidence of the caller's scope out triggers the unfiltered retry, which keeps the caller filter", async () => {
+    const l0Index: L0Index = { size: 1, match: () => ({ ...emptyL0Hints(), domains: ["exports"], keywords: ["secret"] }) };
+    const retriever = createKnowledgeRetriever({ searchPort: tenantPort, l0Index });
+    const result = await retriever.lookup(question, { filter: { tenant: "acme" } });
+    const [first, retry] = result.retrievalTrace.attempts;
+    expect(first?.filter).toEqual({ $and: [{ tenant: "acme" }, { category: { $eq: "exports" } }] });
+    expect(first?.outcome).toBe("low_quality");
+    const share = first?.answerability?.signals["filterShare"] ?? 1;
+    expect(share).toBeLessThan(1);
+    expect(retry?.filter).toEqual({ tenant: "acme" });
+    expect(retry?.outcome).toBe("usable");
+    expect(result.found).toBe(true);
+    expect(JSON.stringify(result)).toContain("acme#webhooks");
+    expect(JSON.stringify(result)).not.toContain("globex");
   });
 });

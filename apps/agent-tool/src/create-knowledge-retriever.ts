@@ -125,6 +125,9 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
     signal?: AbortSignal;
   }): Promise<AttemptRun> {
     const filter = andFilters(input.callerFilter, input.l0Filter);
+    // An attempt steered by L0 names the caller's part as the scope, so the port judges the
+    // steered list only against the caller's records (R9), never against other tenants' (R12).
+    const scope = input.l0Filter ? { scopeFilter: input.callerFilter ?? {} } : {};
     const started = performance.now();
     const base = {
       attempt: input.attempt,
@@ -136,7 +139,7 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
     let hits: unknown;
     try {
       hits = await runWithTimeout(
-        (signal) => searchPort.search({ query: input.query, topK: config.retrieveK, ...(filter ? { filter } : {}), signal }),
+        (signal) => searchPort.search({ query: input.query, topK: config.retrieveK, ...(filter ? { filter } : {}), ...scope, signal }),
         { timeoutMs: config.l1TimeoutMs, operationName: "search port", ...(input.signal ? { signal: input.signal } : {}) },
       );
     } catch (error) {

@@ -10,6 +10,7 @@ describe("KnowledgeSearchPort", () => {
       query: string;
       topK: number;
       filter?: SearchRequest["filter"];
+      scopeFilter?: SearchRequest["filter"];
       signal?: AbortSignal;
     }>();
 
@@ -22,5 +23,17 @@ describe("KnowledgeSearchPort", () => {
       expect(hits).toHaveLength(1);
       expect(hits[0]).toMatchObject({ id: "v1", content: "Refunds take 5 days.", metadata: {} });
     }
+  });
+
+  it("R12: ports that do not judge answerability ignore scopeFilter; the scripted port records a deep copy of it", async () => {
+    const memory = createInMemorySearchPort([{ id: "v1", content: "Refunds take 5 days.", metadata: { tenant: "acme" } }]);
+    const plain = await memory.search({ query: "refunds", topK: 3, filter: { tenant: "acme" } });
+    const scoped = await memory.search({ query: "refunds", topK: 3, filter: { tenant: "acme" }, scopeFilter: { tenant: "acme" } });
+    expect(scoped).toEqual(plain);
+    const scripted = createScriptedSearchPort([[]]);
+    const scopeFilter = { tenant: "acme" };
+    await scripted.search({ query: "refunds", topK: 3, filter: scopeFilter, scopeFilter });
+    scopeFilter.tenant = "globex";
+    expect(scripted.requests[0]?.scopeFilter).toEqual({ tenant: "acme" });
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultRagConfig } from "@lookup-knowledge/core";
+import { defaultRagConfig, type MetadataFilter } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
@@ -144,7 +144,7 @@ describe("answerability", () => {
     await port.close();
   });
 
-  it("R9: a filter that leaves the best match out lowers the top score by the share of the best fused score it keeps; one that keeps it changes nothing", async () => {
+  it("R9: a steering filter (scopeFilter {}) that leaves the best match out lowers the top score by the share of the best fused score it keeps; one that keeps it changes nothing", async () => {
     const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0 });
     const query = "Does the tracking number come by email?";
     const [open] = await port.search({ query, topK: 5 });
@@ -152,12 +152,12 @@ describe("answerability", () => {
     expect(open?.answerability?.signals).not.toHaveProperty("filterShare");
 
     // The filtered list has other neighbours, so its signals differ, but nothing scales its judgement.
-    const [kept] = await port.search({ query, topK: 5, filter: { docId: { $eq: "shipping" } } });
+    const [kept] = await port.search({ query, topK: 5, filter: { docId: { $eq: "shipping" } }, scopeFilter: {} });
     expect(kept?.id).toBe(open?.id);
     expect(kept?.answerability?.signals["filterShare"]).toBe(1);
     expect(kept?.score).toBeCloseTo(scoreAnswerability(defaultAnswerabilityModel, kept?.answerability?.signals as AnswerabilitySignals), 3);
 
-    const [elsewhere] = await port.search({ query, topK: 5, filter: { docId: { $eq: "billing" } } });
+    const [elsewhere] = await port.search({ query, topK: 5, filter: { docId: { $eq: "billing" } }, scopeFilter: {} });
     const share = elsewhere?.answerability?.signals["filterShare"] ?? 1;
     expect(share).toBeGreaterThan(0);
     expect(share).toBeLessThan(1);
@@ -165,7 +165,96 @@ describe("answerability", () => {
     expect(elsewhere?.score).toBeCloseTo(modelled * share, 3);
     expect(elsewhere?.answerability?.score).toBe(elsewhere?.score);
     expect(elsewhere?.score ?? 1).toBeLessThan(open?.score ?? 0);
+    // The same filter without a scope is the caller's own: nothing scales it, nothing shows.
+    const [unscoped] = await port.search({ query, topK: 5, filter: { docId: { $eq: "billing" } } });
+    expect(unscoped?.id).toBe(elsewhere?.id);
+    expect(unscoped?.answerability?.signals).not.toHaveProperty("filterShare");
+    expect(unscoped?.score).toBeCloseTo(modelled, 3);
     await port.close();
+  });
+
+  describe("scoped filters (two tenants)", () => {
+    let tenants: string;
+    // The other tenant's record matches the query better than anything of acme's.
+    const tenantRecords: KnowledgeRecord[] = [
+      {
+        id: "globex#refunds",
+        content: "How long until refunds are paid back to my payment card? Refunds are paid back to the payment card five business days after the returned parcel arrives.",
+        metadata: { docId: "globex-refunds", tenant: "globex", category: "billing" },
+      },
+      {
+        id: "acme#refunds",
+        content: "Refunds reach the card in about a week once the returned parcel is checked.",
+        metadata: { docId: "acme-refunds", tenant: "acme", category: "billing" },
+      },
+      {
+        id: "acme#refunds-shipping",
+        content: "Refunds are paid back to the card after the parcel arrives at the warehouse.",
+        metadata: { docId: "acme-returns", tenant: "acme", category: "shipping" },
+      },
+      {
+        id: "acme#passwords",
+        content: "To reset a forgotten password, open the sign-in page and follow the emailed link.",
+        metadata: { docId: "acme-passwords", tenant: "acme", category: "account" },
+      },
+    ];
+    const query = "How long until refunds are paid back to my payment card after the returned parcel arrives?";
+
+    beforeAll(async () => {
+      tenants = mkdtempSync(join(tmpdir(), "local-port-tenants-"));
+      const writer = await openLocalSearchPort({ directory: tenants, mode: "write", embeddings: createOfflineEmbeddings() });
+      await writer.upsert(tenantRecords);
+      await writer.commit();
+      await writer.close();
+    });
+    afterAll(() => rmSync(tenants, { recursive: true, force: true }));
+
+    it("R12: a caller filter alone (a tenant) never lowers the score because other tenants' records match better, and filterShare is not in the trace", async () => {
+      const port = await openLocalSearchPort({ directory: tenants, embeddings: createOfflineEmbeddings(), minScore: 0 });
+      const [open] = await port.search({ query, topK: 5 });
+      expect(open?.id).toBe("globex#refunds");
+      const [mine] = await port.search({ query, topK: 5, filter: { tenant: "acme" } });
+      expect(mine?.metadata["tenant"]).toBe("acme");
+      expect(mine?.answerability?.signals).not.toHaveProperty("filterShare");
+      const modelled = scoreAnswerability(defaultAnswerabilityModel, mine?.answerability?.signals as AnswerabilitySignals);
+      expect(mine?.score).toBeCloseTo(modelled, 3);
+      // Naming the tenant as the scope changes nothing either: acme's best record is in the list.
+      const [scoped] = await port.search({ query, topK: 5, filter: { tenant: "acme" }, scopeFilter: { tenant: "acme" } });
+      expect(scoped?.id).toBe(mine?.id);
+      expect(scoped?.answerability?.signals["filterShare"]).toBe(1);
+      expect(scoped?.score).toBeCloseTo(modelled, 3);
+      await port.close();
+    });
+
+    it("R12: with filter = tenant and category and scopeFilter = tenant, only the tenant's records count for the share", async () => {
+      const port = await openLocalSearchPort({ directory: tenants, embeddings: createOfflineEmbeddings(), minScore: 0 });
+      const acme = { tenant: "acme" };
+      const [best] = await port.search({ query, topK: 5, filter: acme });
+      expect(best?.id).toBe("acme#refunds-shipping");
+      const [billing] = await port.search({ query, topK: 5, filter: { $and: [acme, { category: "billing" }] }, scopeFilter: acme });
+      expect(billing?.id).toBe("acme#refunds");
+      const share = billing?.answerability?.signals["filterShare"] ?? 1;
+      expect(share).toBeGreaterThan(0);
+      expect(share).toBeLessThan(1);
+      // The share is against acme's best record, not globex's better one.
+      const [raw] = await openRawScores(tenants, query, { $and: [acme, { category: "billing" }] });
+      const [rawBest] = await openRawScores(tenants, query, acme);
+      const [rawAll] = await openRawScores(tenants, query, undefined);
+      expect(rawAll?.id).toBe("globex#refunds");
+      expect(share).toBeCloseTo((raw?.score ?? 0) / (rawBest?.score ?? 1), 3);
+      const modelled = scoreAnswerability(defaultAnswerabilityModel, billing?.answerability?.signals as AnswerabilitySignals);
+      expect(billing?.score).toBeCloseTo(modelled * share, 3);
+      await port.close();
+    });
+
+    it("R12: a bad scopeFilter is refused with an error naming scopeFilter", async () => {
+      const port = await openLocalSearchPort({ directory: tenants, minScore: 0 });
+      await expect(port.search({ query, topK: 5, filter: { tenant: "acme" }, scopeFilter: { tenant: { $regex: "a" } } as never })).rejects.toThrow(
+        "scopeFilter.tenant.$regex",
+      );
+      await expect(port.search({ query, topK: 5, scopeFilter: 7 as never })).rejects.toThrow("at scopeFilter:");
+      await port.close();
+    });
   });
 
   it("a Chinese word the index never saw is looked up by the known words inside it, so it neither misses them nor counts as unseen", async () => {
@@ -309,3 +398,13 @@ describe("fitAnswerabilityModel", () => {
     expect(() => fitAnswerabilityModel(examples.filter((example) => example.answerable), { version: 1 })).toThrow(/at least 2 answerable and 2 unanswerable/);
   });
 });
+
+/** The top hits by fused score, without the answerability model. */
+async function openRawScores(directory: string, query: string, filter: MetadataFilter | undefined) {
+  const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0, answerability: false });
+  try {
+    return await port.search({ query, topK: 5, ...(filter === undefined ? {} : { filter }) });
+  } finally {
+    await port.close();
+  }
+}

@@ -611,7 +611,7 @@ function createPort(
   /** One search, on `pinned` (a reader's generation as the search started) or on the writer's current state. */
   async function searchOn(
     pinned: IndexSnapshot | undefined,
-    { filter, topK, query }: ReturnType<typeof readSearchRequest>,
+    { filter, scopeFilter, topK, query }: ReturnType<typeof readSearchRequest>,
     signal: AbortSignal | undefined,
   ): Promise<SearchHit[]> {
     const analysed = lexicalTerms(query);
@@ -635,11 +635,19 @@ function createPort(
     const terms = withUnseenCjkPieces(analysed, snapshot.lexical.terms);
     const accepts =
       filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);
-    const { slots, signals, filterShare } = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, accepts }, denseFloor);
+    // Only a steering filter is judged against its scope: without `scopeFilter` the filter
+    // is the caller's scope, and records outside it must not lower the score (R12).
+    const inScope =
+      filter === undefined || scopeFilter === undefined
+        ? undefined
+        : Object.keys(scopeFilter).length === 0
+          ? () => true
+          : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), scopeFilter);
+    const { slots, signals, filterShare } = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, accepts, inScope }, denseFloor);
     // The model judges the best hit; the others keep their fused score's ratio to it. Under a
-    // filter that left better matches out, the judgement is scaled by the share of the best
-    // fused score the filtered list reaches, so a filter that misses the evidence reads as
-    // low quality (R9) and the unfiltered retry runs.
+    // steering filter that left better matches of the caller's scope out, the judgement is
+    // scaled by the share of the scope's best fused score the filtered list reaches, so a
+    // filter that misses the evidence reads as low quality (R9) and the unfiltered retry runs.
     const modelled = answerability !== undefined && signals !== undefined ? scoreAnswerability(answerability, signals) : undefined;
     const judged = modelled === undefined ? undefined : modelled * (filterShare ?? 1);
     const best = slots[0]?.score ?? 1;
@@ -656,8 +664,8 @@ function createPort(
     }
     const first = hits[0];
     if (first !== undefined && judged !== undefined && signals !== undefined && answerability !== undefined) {
-      // A filtered search also shows how much of the best match its filter kept (the score's factor).
-      const shown = filter === undefined ? signals : { ...signals, filterShare: filterShare ?? 1 };
+      // A steered search also shows how much of its scope's best match the filter kept (the score's factor).
+      const shown = filterShare === undefined ? signals : { ...signals, filterShare };
       first.answerability = { score: judged, model: answerabilityModelName(answerability), signals: roundedSignals(shown) };
     }
     return hits;

@@ -14,6 +14,12 @@ export interface SnapshotQuery {
   topK: number;
   /** The filter, as a test on a slot; absent when there is none. */
   accepts?: (slot: number) => boolean;
+  /**
+   * The caller's scope, as a test on a slot, when the filter also steers (`scopeFilter`):
+   * the filtered list is compared with the best match inside it (`filterShare`). Every slot
+   * the filter accepts must be inside it. Absent: no comparison.
+   */
+  inScope?: (slot: number) => boolean;
 }
 
 const cjkCharacter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -31,9 +37,10 @@ export interface SnapshotResult {
   slots: ScoredSlot[];
   signals?: AnswerabilitySignals;
   /**
-   * The best hit's fused score over the best fused score of any record the search looked
-   * at, the records a filter refused included: 1 without a filter, or when the filter
-   * kept the best record; below 1 when the filter left better matches out.
+   * Only when the query has a scope (`inScope`): the best hit's fused score over the best
+   * fused score of any record inside the scope, the ones the filter refused included; 1
+   * when the filter kept the scope's best record, below 1 when it left better matches of
+   * the scope out. Records outside the scope never count.
    */
   filterShare?: number;
 }
@@ -135,6 +142,7 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   let bestLexical = 0;
   let bestDense = 0;
   let bestFused = 0;
+  const inScope = query.inScope;
   const consider = (slot: number): void => {
     const lexicalScore = lexical[slot] as number;
     const denseValue = dense === undefined ? 0 : denseScore(dense[slot] as number, denseFloor);
@@ -142,10 +150,12 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
     if (denseValue > bestDense) bestDense = denseValue;
     const score = dense === undefined ? lexicalScore : (1 - weight) * lexicalScore + weight * denseValue;
     if (!(score > 0)) return;
-    if (score > bestFused) bestFused = score;
-    if (!heap.wouldEnter(slot, score)) return;
-    if (query.accepts !== undefined && !query.accepts(slot)) return;
-    heap.push(slot, score, lexicalScore, denseValue);
+    const enters = heap.wouldEnter(slot, score);
+    const accepted = enters && (query.accepts === undefined || query.accepts(slot));
+    if (accepted) heap.push(slot, score, lexicalScore, denseValue);
+    // The scope is only asked about slots that would raise the best score (an accepted slot
+    // is inside the scope: the filter includes the scope).
+    if (inScope !== undefined && score > bestFused && (accepted || inScope(slot))) bestFused = score;
   };
   if (dense !== undefined) {
     for (let slot = 0; slot < snapshot.count; slot += 1) consider(slot);
@@ -159,7 +169,7 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   return {
     slots: ranked.slice(0, query.topK),
     signals: answerabilitySignals(snapshot, { terms, hits, bestLexical, bestDense }),
-    filterShare: bestFused > 0 ? Math.min(1, top.score / bestFused) : 1,
+    ...(inScope === undefined ? {} : { filterShare: bestFused > 0 ? Math.min(1, top.score / bestFused) : 1 }),
   };
 }
 

@@ -55,5 +55,6 @@ export function createScriptedSearchPort(
 function recordedCopy(request: SearchRequest): SearchRequest {
   const copy: SearchRequest = { ...request };
   if (request.filter !== undefined) copy.filter = structuredClone(request.filter);
+  if (request.scopeFilter !== undefined) copy.scopeFilter = structuredClone(request.scopeFilter);
   return copy;
 }

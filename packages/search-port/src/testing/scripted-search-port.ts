@@ -5,7 +5,7 @@ import type { SearchRequest } from "../search-request.js";
 export interface ScriptedSearchPort extends KnowledgeSearchPort {
   /**
    * Every request, in call order, recorded before it is answered: a shallow copy of the
-   * request (the same `signal`) whose `filter` is a deep copy, so later changes by the caller
+   * request (the same `signal`) whose `filter` and `scopeFilter` are deep copies, so later changes by the caller
    * do not rewrite history.
    */
   readonly requests: SearchRequest[];
