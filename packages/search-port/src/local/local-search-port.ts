@@ -2,6 +2,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { KnowledgeSearchPort } from "../knowledge-search-port.js";
 import type { KnowledgeWriter } from "../knowledge-writer.js";
 import type { AnswerabilityModel } from "./answerability-model.js";
+import type { RefreshError } from "./reader-refresh.js";
 
 /** Who made an index's vectors. Two identities are the same embedder when all three fields are equal. */
 export interface EmbedderIdentity {
@@ -66,6 +67,15 @@ export interface LocalSearchPortOptions {
    * Ignored by a writer (it makes the commits).
    */
   refreshIntervalMs?: number;
+  /**
+   * Called, once per commit, when a reader cannot load a newer commit (its files are
+   * corrupt, `CorruptIndexError`; or it was written with another embedder or analyser,
+   * `EmbedderMismatchError` / `AnalyzerMismatchError`). The reader keeps serving the
+   * generation it has and does not try that commit again: it tries again when the manifest
+   * changes (the next commit). `stats().refreshError` shows the failure until a later commit
+   * loads. Default: `console.warn`. Ignored by a writer.
+   */
+  onRefreshError?: (error: Error) => void;
 }
 
 /** What an index holds. */
@@ -80,6 +90,12 @@ export interface LocalIndexStats {
   bytesOnDisk: number;
   /** When the last commit happened (ISO 8601); absent before the first commit. */
   lastCommit?: string;
+  /**
+   * A reader only, and only while the newest commit could not be loaded: why (the code and
+   * message of the error), and when. The counts and `lastCommit` are then those of the
+   * generation still served. Cleared once a later commit loads.
+   */
+  refreshError?: RefreshError;
 }
 
 /**

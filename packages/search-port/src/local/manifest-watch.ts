@@ -30,7 +30,9 @@ export class ManifestWatch {
   /**
    * The manifest's new signature when it is time to check and the file changed since the
    * accepted one; undefined otherwise. Pass it to `accept` once the commit it names is
-   * loaded (a failed load leaves it unaccepted, so the next check tries again).
+   * loaded, or once its load failed and was reported (reader-refresh.ts): that commit is
+   * then not tried again, only the next one. A manifest that vanished meanwhile stays
+   * unaccepted, so the next check looks again.
    */
   changed(): string | undefined {
     const now = Date.now();

@@ -46,6 +46,8 @@ import { searchSnapshot } from "./search-snapshot.js";
 import { acquireWriteLock, lostLockError, staleMs } from "./write-lock.js";
 import { ManifestWatch, defaultRefreshIntervalMs } from "./manifest-watch.js";
 import { SnapshotLeases } from "./snapshot-leases.js";
+import { attemptRefresh, warnRefreshError } from "./reader-refresh.js";
+import type { RefreshError } from "./reader-refresh.js";
 import type { WriteLock } from "./write-lock.js";
 
 /**
@@ -79,6 +81,7 @@ interface Settings {
   minScore: number;
   answerability: AnswerabilityModel | undefined;
   refreshIntervalMs: number;
+  onRefreshError: (error: Error) => void;
 }
 
 /**
@@ -199,7 +202,11 @@ function readSettings(options: LocalSearchPortOptions): Settings {
   if (typeof refreshIntervalMs !== "number" || !Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0) {
     throw new ConfigurationError({ key: "refreshIntervalMs", value: refreshIntervalMs, reason: "expected milliseconds, 0 or more" });
   }
-  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore, answerability, refreshIntervalMs };
+  const onRefreshError = options.onRefreshError ?? warnRefreshError;
+  if (typeof onRefreshError !== "function") {
+    throw new ConfigurationError({ key: "onRefreshError", value: onRefreshError, reason: "expected a function" });
+  }
+  return { directory: resolve(options.directory), mode, embeddings, embedder, denseWeight, denseFloor, minScore, answerability, refreshIntervalMs, onRefreshError };
 }
 
 function readFraction(key: string, value: unknown, fallback: number): number {
@@ -321,19 +328,29 @@ function createPort(
   let queue: Promise<unknown> = Promise.resolve();
   /** A reader's snapshots in use by searches (a superseded one closes when the last lets go). */
   const leases = new SnapshotLeases();
+  /** A reader: why the newest commit could not be loaded (it serves the one it has), if it could not. */
+  let refreshError: RefreshError | undefined;
 
   /** A reader: switches to a newer committed generation, if the (throttled) check finds one. */
+  // A commit it cannot load leaves the reader on the one it has (reader-refresh.ts).
   function refresh(): void {
     const signature = watch?.changed();
     if (signature === undefined) return;
-    const onDisk = readManifest(directory);
-    if (onDisk !== undefined && !sameCommit(onDisk, manifest)) {
-      const next = openCommitted(settings);
-      if (next === undefined) return;
-      leases.retire(base);
-      ({ manifest, snapshot: base } = next);
-    }
-    watch?.accept(signature);
+    const outcome = attemptRefresh(
+      () => {
+        const onDisk = readManifest(directory);
+        if (onDisk !== undefined && !sameCommit(onDisk, manifest)) {
+          const next = openCommitted(settings);
+          if (next === undefined) return false;
+          leases.retire(base);
+          ({ manifest, snapshot: base } = next);
+        }
+        return true;
+      },
+      { loaded: manifest !== undefined, previous: refreshError, report: settings.onRefreshError },
+    );
+    refreshError = outcome.error;
+    if (outcome.accept) watch?.accept(signature);
   }
 
   /** The state searches see: the base with pending changes folded in. */
@@ -685,6 +702,7 @@ function createPort(
       ...(embedder === null ? {} : { embedder: { ...embedder } }),
       bytesOnDisk: manifest === undefined ? 0 : manifestBytes(manifest),
       ...(manifest === undefined ? {} : { lastCommit: manifest.committedAt }),
+      ...(refreshError === undefined ? {} : { refreshError: { ...refreshError } }),
     };
   }
 

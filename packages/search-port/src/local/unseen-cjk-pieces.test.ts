@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withUnseenCjkPieces } from "./unseen-cjk-pieces.js";
+import { maxPieceCharacters, withUnseenCjkPieces } from "./unseen-cjk-pieces.js";
 
 const lexicon = ["api", "发票", "同步", "开具", "插件", "漏桶", "限流"].sort();
 
@@ -16,5 +16,24 @@ describe("withUnseenCjkPieces", () => {
 
   it("keeps repeats, so a word asked twice still weighs twice", () => {
     expect(withUnseenCjkPieces(["开发票", "开发票"], lexicon)).toEqual(["发票", "发票"]);
+  });
+
+  it("splits a 5,000-character unseen CJK run in linear work, parts capped at eight characters", () => {
+    // 4 unknown characters then a known word, repeated: 5,000 characters in all.
+    const unit = "甲乙丙丁发票";
+    const run = unit.repeat(Math.ceil(5000 / unit.length)).slice(0, 5000);
+    expect([...run]).toHaveLength(5000);
+    const started = Date.now();
+    const pieces = withUnseenCjkPieces([run], lexicon);
+    // Generous: the uncapped search took minutes on such a run (~2·10^10 character copies).
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(pieces).toEqual(Array.from({ length: Math.floor(5000 / unit.length) }, () => "发票"));
+  }, 30_000);
+
+  it("does not find a known word longer than the cap as a part", () => {
+    const long = "一二三四五六七八九";
+    expect(maxPieceCharacters).toBe(8);
+    expect(withUnseenCjkPieces([`开${long}`], [...lexicon, long].sort())).toEqual([`开${long}`]);
+    expect(withUnseenCjkPieces([`开${long.slice(0, 8)}`], [...lexicon, long.slice(0, 8)].sort())).toEqual([long.slice(0, 8)]);
   });
 });

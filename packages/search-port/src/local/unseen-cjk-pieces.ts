@@ -9,7 +9,11 @@ const cjkRun = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  * without this the lexical search misses them and the answerability signals count the
  * word as unseen. Parts are found left to right, longest known word of two or more
  * characters first; characters no known word covers are dropped, and a word with no known
- * part stays as it is (still unseen).
+ * part stays as it is (still unseen). A part is at most `maxPieceCharacters` (8)
+ * characters long: only the pieces of two to eight characters starting at each position
+ * are looked up, so the work grows linearly with the length of the run (a run of 5,000
+ * unseen characters takes at most about 35,000 lookups, not millions of slices). Known
+ * words longer than eight characters are therefore never found as parts.
  */
 export function withUnseenCjkPieces(terms: readonly string[], lexicon: readonly string[]): string[] {
   const result: string[] = [];
@@ -25,6 +29,9 @@ export function withUnseenCjkPieces(terms: readonly string[], lexicon: readonly 
   return result;
 }
 
+/** The longest part `withUnseenCjkPieces` looks up, in characters (code points). */
+export const maxPieceCharacters = 8;
+
 function knownPieces(characters: readonly string[], lexicon: readonly string[]): string[] {
   const pieces: string[] = [];
   let start = 0;
@@ -32,6 +39,7 @@ function knownPieces(characters: readonly string[], lexicon: readonly string[]):
     let end = characters.length;
     // The whole run is unseen, so a piece is always shorter than it.
     if (start === 0) end -= 1;
+    end = Math.min(end, start + maxPieceCharacters);
     let found = false;
     for (; end - start >= 2; end -= 1) {
       const piece = characters.slice(start, end).join("");

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import { statSync } from "node:fs";
 import type { BigIntStats } from "node:fs";
 import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import { IndexLockedError } from "./index-locked-error.js";
 import { describeLockOwner, isLockOwnerGone, lockOwnerFileName, readLockOwner, removeLockOwner, writeLockOwner } from "./lock-owner.js";
 import type { LockOwner } from "./lock-owner.js";
@@ -62,22 +63,49 @@ function isLockedError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ELOCKED";
 }
 
+function errorCode(error: unknown): unknown {
+  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+function sameOwner(left: LockOwner | undefined, right: LockOwner): boolean {
+  return left !== undefined && left.pid === right.pid && left.hostname === right.hostname && left.acquiredAt === right.acquiredAt;
+}
+
 /**
- * Removes the lock folder of `owner`, a holder that is gone, unless it changed meanwhile
- * (another writer took it over and recorded itself). Returns whether the folder is gone.
+ * Removes the lock folder of `owner`, a holder that is gone, unless it is no longer that
+ * holder's. Returns whether the folder is gone. The folder is first claimed atomically: it
+ * is renamed to `write.lock.stale-<pid>-<random>`, and only the renamed folder is inspected
+ * and removed. So two writers taking over the same dead holder at once cannot remove each
+ * other's fresh lock (a check of the owner file followed by a removal of `write.lock` could
+ * remove a folder another writer made in between): if the claimed folder turns out to be
+ * another writer's (its owner file names someone else, or it has none yet), it is renamed
+ * back unchanged (the same folder, so that writer still finds its lock its own) and this
+ * writer gives up.
  */
-function removeAbandonedLock(lockPath: string, owner: LockOwner): boolean {
-  const now = readLockOwner(lockPath);
-  if (now === undefined || now.pid !== owner.pid || now.hostname !== owner.hostname || now.acquiredAt !== owner.acquiredAt) {
-    return false;
-  }
+export function removeAbandonedLock(lockPath: string, owner: LockOwner): boolean {
+  const claimed = `${lockPath}.stale-${process.pid}-${randomBytes(6).toString("hex")}`;
   try {
-    removeLockOwner(lockPath);
-    fs.rmdirSync(lockPath);
-    return true;
+    fs.renameSync(lockPath, claimed);
   } catch (error) {
-    return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ENOENT";
+    // Already gone (another writer removed it): try to take the lock.
+    return errorCode(error) === "ENOENT";
   }
+  if (sameOwner(readLockOwner(claimed), owner)) {
+    fs.rmSync(claimed, { recursive: true, force: true });
+    return true;
+  }
+  // Another writer's lock: put it back, unless a third one made a new lock meanwhile (then
+  // the claimed one is lost anyway, and that writer finds out before it commits).
+  if (!fs.existsSync(lockPath)) {
+    try {
+      fs.renameSync(claimed, lockPath);
+      return false;
+    } catch {
+      // Fall through: remove the claimed copy rather than leave it behind.
+    }
+  }
+  fs.rmSync(claimed, { recursive: true, force: true });
+  return false;
 }
 
 /**
@@ -86,8 +114,9 @@ function removeAbandonedLock(lockPath: string, owner: LockOwner): boolean {
  * process id and host name in `write.lock/owner.json`. A held lock throws
  * `IndexLockedError` at once (no waiting), naming its holder, unless the holder ran on this
  * host and its process is gone (`process.kill(pid, 0)` finds no such process): then the
- * lock is taken over at once. A lock without an owner file (an earlier release's) or of
- * another host keeps the stale-time rule. `proper-lockfile` is loaded only here, so
+ * lock is taken over at once (claimed by an atomic rename first, see `removeAbandonedLock`).
+ * A lock without an owner file (an earlier release's) or of another host keeps the
+ * stale-time rule. `proper-lockfile` is loaded only here, so
  * readers never pay for it.
  */
 export async function acquireWriteLock(directory: string): Promise<WriteLock> {
