@@ -7,6 +7,12 @@ const symbol = Symbol.for(marker);
 export type TraceStoreErrorCode =
   /** The PostgreSQL server did not answer, refused the connection or the login. Retryable. */
   | "trace_database_unreachable"
+  /**
+   * The database or its driver failed otherwise: an error with no SQLSTATE that is no known
+   * network error (a driver or serialiser bug), or a server error while opening or migrating.
+   * The records wait in the spool; the flusher tries again.
+   */
+  | "trace_database_failed"
   /** The embedded (PGlite) database could not be opened or used, or another process has it open. Retryable. */
   | "trace_database_unavailable"
   /** Another process is flushing the same spool (its flush lock is held). Retryable. */

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { LookupKnowledgeError } from "@lookup-knowledge/core";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDurableTraceStore, type DurableTraceStoreOptions } from "../src/create-durable-trace-store.js";
 import { createTraceRecorder } from "../src/create-trace-recorder.js";
@@ -17,6 +19,26 @@ import { privateQuery, privateQueryResult } from "./lookup-result-fixtures.js";
 import { makeRecord, window } from "./make-record.js";
 
 const distIndex = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+/** Runs one statement in the database of `storeOptions`, outside any store. */
+async function rawSql(storeOptions: Pick<DurableTraceStoreOptions, "databaseUrl" | "databaseDirectory">, text: string): Promise<void> {
+  if (storeOptions.databaseUrl) {
+    const client = new pg.Client({ connectionString: storeOptions.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const client = await PGlite.create(storeOptions.databaseDirectory ?? "");
+  try {
+    await client.exec(text);
+  } finally {
+    await client.close();
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -342,6 +364,36 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       } finally {
         await current.close();
       }
+    });
+
+    it("R29: a migrate that fails with a data error (SQLSTATE 23514) is the database's failure: no spooled record is quarantined, all go in once it is fixed", async () => {
+      const old = await target.openAtMigration(1);
+      // The second migration's bookkeeping row breaks this check: migrate fails with class 23.
+      try {
+        await old.sql("alter table drizzle.__drizzle_migrations add constraint lk_no_more_migrations check (id < 2)");
+      } finally {
+        await old.close();
+      }
+      const errors: LookupKnowledgeError[] = [];
+      const directory = mkdtempSync(join(root, "traces-"));
+      const store = createDurableTraceStore({ directory, ...old.storeOptions, flushIntervalMs: 0, idleCloseMs: 0, onError: (error) => errors.push(error) });
+      stores.push(store);
+      const { base, since, until } = window(2012);
+      for (let index = 0; index < 5; index += 1) await store.record(makeRecord(index, base));
+      const failure = await store.flush().then(
+        () => undefined,
+        (error: unknown) => error as LookupKnowledgeError,
+      );
+      expect(failure?.code).toBeDefined();
+      expect(failure?.code).not.toBe("trace_record_rejected");
+      expect(failure?.message).toMatch(/migrate/);
+      expect(errors.filter((error) => error.code === "trace_record_rejected")).toEqual([]);
+      expect(readdirSync(join(directory, "spool"))).not.toContain("rejected.jsonl");
+      // Fixed: every spooled record goes in.
+      await rawSql(old.storeOptions, "alter table drizzle.__drizzle_migrations drop constraint lk_no_more_migrations");
+      const report = await store.flush();
+      expect(report).toMatchObject({ flushed: 5, inserted: 5, quarantined: 0 });
+      expect(await store.list({ since, until, limit: 10 })).toHaveLength(5);
     });
   });
 }

@@ -4,7 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { acquireFileLock, defaultLockWaitMs } from "../acquire-file-lock.js";
 import { parseDatabaseUrl } from "../parse-database-url.js";
 import { TraceStoreError } from "../trace-store-error.js";
-import { createDrizzleTraceDatabase } from "./create-drizzle-trace-database.js";
+import { createDrizzleTraceDatabase, type TraceStatement } from "./create-drizzle-trace-database.js";
 import { describeDatabaseError } from "./describe-database-error.js";
 import type { TraceDatabase } from "./trace-database.js";
 import type { TraceDatabaseOptions } from "./trace-database-options.js";
@@ -29,10 +29,11 @@ export async function connectTraceDatabase(options: TraceDatabaseOptions): Promi
 }
 
 async function openPglite(directory: string, migrationsFolder: string, lockWaitMs: number): Promise<TraceDatabase> {
-  const unavailable = (error: unknown, operation: string): Error => {
+  // Open and migrate pass "other": their errors are the database's, never a record's.
+  const unavailable = (error: unknown, operation: string, statement: TraceStatement = "other"): Error => {
     if (TraceStoreError.isInstance(error)) return error;
     const cause = describeDatabaseError(error);
-    if (cause.refusedData) return refused(error, operation, directory, cause.message);
+    if (cause.refusedData && statement === "insert") return refused(error, operation, directory, cause.message);
     return new TraceStoreError({
       code: "trace_database_unavailable",
       message: `Could not ${operation} in the embedded trace database at ${directory}: ${cause.message}`,
@@ -89,18 +90,39 @@ async function openPostgres(value: string, migrationsFolder: string, options: Tr
     import("drizzle-orm/node-postgres"),
     import("drizzle-orm/node-postgres/migrator"),
   ]);
-  const fail = (error: unknown, operation: string): Error => {
+  // Open and migrate pass "other": their errors are an outage or the database's own trouble,
+  // never a refused record (the flush would quarantine every spooled record).
+  const fail = (error: unknown, operation: string, statement: TraceStatement = "other"): Error => {
     if (TraceStoreError.isInstance(error)) return error;
     const cause = describeDatabaseError(error);
-    if (cause.refusedData) return refused(error, operation, redacted, cause.message);
+    if (cause.refusedData && statement === "insert") return refused(error, operation, redacted, cause.message);
+    if (cause.connectionLost) {
+      return new TraceStoreError({
+        code: "trace_database_unreachable",
+        message: `Could not ${operation}: the trace database at ${redacted} is unreachable (${cause.message}). Records wait in the spool until it is back.`,
+        location: redacted,
+        cause: error,
+        retryable: true,
+      });
+    }
+    if (cause.sqlState !== undefined && /^(28|3D)/.test(cause.sqlState)) {
+      // Reached, but the login or the database name was turned down: check the URL.
+      return new TraceStoreError({
+        code: "trace_database_unreachable",
+        message: `Could not ${operation}: the trace database at ${redacted} turned the login down (${cause.message}, SQLSTATE ${cause.sqlState}). Records wait in the spool.`,
+        location: redacted,
+        cause: error,
+        retryable: true,
+      });
+    }
     return new TraceStoreError({
-      code: "trace_database_unreachable",
-      message: cause.connectionLost
-        ? `Could not ${operation}: the trace database at ${redacted} is unreachable (${cause.message}). Records wait in the spool until it is back.`
-        : `Could not ${operation} in the trace database at ${redacted}: ${cause.message}`,
+      code: "trace_database_failed",
+      message: cause.driverFailure
+        ? `Could not ${operation} in the trace database at ${redacted}: the PostgreSQL driver failed (${cause.message}), not the connection. Records wait in the spool.`
+        : `Could not ${operation} in the trace database at ${redacted}: the server answered with an error (${cause.message}, SQLSTATE ${cause.sqlState}). Records wait in the spool.`,
       location: redacted,
       cause: error,
-      retryable: cause.connectionLost,
+      retryable: cause.driverFailure,
     });
   };
   const pool = new pg.Pool({

@@ -9,6 +9,9 @@ import { toolInvocationTable as table } from "./tool-invocation-table.js";
 
 const defaultLimit = 50;
 
+/** Which statement failed: only the insert of records can have its data refused (`trace_record_rejected`). */
+export type TraceStatement = "insert" | "other";
+
 /**
  * The read and write queries of the trace store, written once against Drizzle's Postgres
  * dialect and run by either driver. `fail` turns a driver's error into the store's error.
@@ -17,15 +20,16 @@ export function createDrizzleTraceDatabase(input: {
   driver: TraceDatabaseDriver;
   location: string;
   database: PgDatabase<PgQueryResultHKT>;
-  fail: (error: unknown, operation: string) => Error;
+  /** `statement`: `insert` for the insert of records (whose refused data is the records'), `other` for any other statement. */
+  fail: (error: unknown, operation: string, statement: TraceStatement) => Error;
   close: () => Promise<void>;
 }): TraceDatabase {
   const { database, fail } = input;
-  async function run<T>(operation: string, query: () => Promise<T>): Promise<T> {
+  async function run<T>(operation: string, query: () => Promise<T>, statement: TraceStatement = "other"): Promise<T> {
     try {
       return await query();
     } catch (error) {
-      throw fail(error, operation);
+      throw fail(error, operation, statement);
     }
   }
   return {
@@ -39,6 +43,7 @@ export function createDrizzleTraceDatabase(input: {
           .values(records.map((record) => toRow(sanitizeToolInvocationRecord(record))))
           .onConflictDoNothing({ target: table.id })
           .returning({ id: table.id }),
+        "insert",
       );
       return rows.length;
     },

@@ -7,11 +7,26 @@ export interface DatabaseErrorDescription {
   message: string;
   /** The SQLSTATE, when the server (or PGlite) answered with one. */
   sqlState: string | undefined;
-  /** The server refused this data (SQLSTATE classes 22 data exception, 23 integrity, 54 limit exceeded): retrying cannot help. */
+  /**
+   * The server refused the data of the statement (SQLSTATE classes 22 data exception, 23
+   * integrity, 54 limit exceeded). Only an insert's caller may take this for a refused
+   * record: the same classes during open or migrate are the database's own trouble.
+   */
   refusedData: boolean;
-  /** The connection failed (no SQLSTATE, or classes 08, 28, 3D, 57P): an outage, retrying can help. */
+  /**
+   * The connection failed: a known network error (ECONNREFUSED, ECONNRESET, ETIMEDOUT, EPIPE,
+   * ENOTFOUND, EHOSTUNREACH, a connection terminated or timed out) or SQLSTATE classes 08 and
+   * 57P. An outage, retrying can help.
+   */
   connectionLost: boolean;
+  /** Neither a SQLSTATE nor a known network error: the driver (or its serialiser) failed by itself. */
+  driverFailure: boolean;
 }
+
+/** The `code` of a Node socket error that means the server cannot be reached (now). */
+const networkCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ECONNABORTED"]);
+/** What `pg` says, without a code, when the connection broke or could not be made in time. */
+const networkMessages = /^(Connection terminated|timeout expired|timeout exceeded when trying to connect|Connection timeout|Query read timeout|Client has encountered a connection error)|^connect E[A-Z]+ /i;
 
 /**
  * Looks through the wrappers of a driver error (Drizzle's `DrizzleQueryError`, whose message
@@ -21,12 +36,16 @@ export interface DatabaseErrorDescription {
 export function describeDatabaseError(error: unknown): DatabaseErrorDescription {
   const root = driverError(error);
   const code = (root as { code?: unknown } | undefined)?.code;
-  const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+  const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !networkCodes.has(code) ? code : undefined;
+  const message = oneLine(messageOf(root));
+  const network = sqlState === undefined && ((typeof code === "string" && networkCodes.has(code)) || networkMessages.test(message));
+  const connectionLost = network || (sqlState !== undefined && /^(08|57P)/.test(sqlState));
   return {
-    message: oneLine(messageOf(root)),
+    message,
     sqlState,
     refusedData: sqlState !== undefined && /^(22|23|54)/.test(sqlState),
-    connectionLost: sqlState === undefined || /^(08|28|3D|57P)/.test(sqlState),
+    connectionLost,
+    driverFailure: sqlState === undefined && !connectionLost,
   };
 }
 

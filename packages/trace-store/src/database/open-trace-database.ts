@@ -12,7 +12,8 @@ import type { TraceDatabaseOptions } from "./trace-database-options.js";
  *   turns on an advisory lock.
  *
  * Throws `TraceStoreError`: `trace_database_unreachable` (PostgreSQL refused, timed out or
- * turned the login down), `trace_database_unavailable` (the PGlite folder cannot be opened,
+ * turned the login down), `trace_database_failed` (PostgreSQL answered the migration with an
+ * error, or the driver failed by itself), `trace_database_unavailable` (the PGlite folder cannot be opened,
  * also when another process keeps the PGlite folder open past `lockWaitMs`); a bad URL throws
  * `ConfigurationError` naming `DATABASE_URL`.
  */

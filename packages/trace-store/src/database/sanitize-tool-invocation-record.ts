@@ -9,8 +9,9 @@ const maxListedFields = 20;
  * The record as Postgres can store it: in every string of it (keys of `retrievalDetails`
  * included), each NUL (`\u0000`) and each lone UTF-16 surrogate becomes U+FFFD (`�`).
  * A record that needed it says so in `retrievalDetails.sanitizedFields`, the paths of the
- * fields changed (`query`, `retrievalDetails.evidence.0.title`, ...). A clean record is
- * returned as it is.
+ * fields changed (`query`, `retrievalDetails.evidence.0.title`, ...). Two keys of one object
+ * that clean to the same key both stay: the later one gets a suffix (`~2`, `~3`, ...), and
+ * is listed under that name. A clean record is returned as it is.
  */
 export function sanitizeToolInvocationRecord(record: ToolInvocationRecord): ToolInvocationRecord {
   const changed: string[] = [];
@@ -40,19 +41,37 @@ function clean(value: unknown, path: string, changed: string[]): unknown {
     return copy ?? value;
   }
   if (typeof value === "object" && value !== null) {
-    let copy: Record<string, unknown> | undefined;
     const entries = Object.entries(value);
-    for (const [key, entry] of entries) {
-      const name = cleanText(key);
+    const names = uniqueNames(entries.map(([key]) => key));
+    let changedHere = false;
+    const cleaned = entries.map(([key, entry], index): [string, unknown] => {
+      const name = names[index] ?? key;
       const next = clean(entry, join(path, name), changed);
       if (name !== key) changed.push(join(path, name));
-      if (name !== key || next !== entry) copy ??= {};
-    }
-    if (!copy) return value;
-    for (const [key, entry] of entries) copy[cleanText(key)] = clean(entry, "", []);
-    return copy;
+      if (name !== key || next !== entry) changedHere = true;
+      return [name, next];
+    });
+    return changedHere ? Object.fromEntries(cleaned) : value;
   }
   return value;
+}
+
+/**
+ * The cleaned names of an object's keys, each one unique: a key that needed cleaning and
+ * then equals another key (`"k\u0000"` and `"k\ufffd"`, or two keys with different lone
+ * surrogates) gets a suffix, `~2`, `~3`, ..., so neither value overwrites the other. Keys
+ * that needed no cleaning keep their names.
+ */
+function uniqueNames(keys: string[]): string[] {
+  const names = keys.map(cleanText);
+  const taken = new Set(keys.filter((key, index) => names[index] === key));
+  return names.map((name, index) => {
+    if (name === keys[index]) return name;
+    let unique = name;
+    for (let suffix = 2; taken.has(unique); suffix += 1) unique = `${name}~${suffix}`;
+    taken.add(unique);
+    return unique;
+  });
 }
 
 function join(path: string, key: string): string {
