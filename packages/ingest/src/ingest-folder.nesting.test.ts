@@ -35,10 +35,16 @@ describe("ingestFolder on deeply nested Markdown", () => {
     const timings: Array<{ depth: number; bytes: number; milliseconds: number }> = [];
     for (const depth of [200, 400, 800, 3000]) {
       const text = nestedList(depth);
-      const result = await ingestOne(base, `list-${depth}`, text);
-      expect(result.failed).toEqual([]);
-      for (const level of [0, depth >> 1, depth - 1]) expect(result.content).toMatch(new RegExp(`item ${level}$`, "m"));
-      timings.push({ depth, bytes: text.length, milliseconds: result.milliseconds });
+      // The best of two runs for the sizes compared below, so one GC pause or a busy CI machine cannot decide the ratio.
+      const runs = depth >= 800 ? 2 : 1;
+      let milliseconds = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < runs; run += 1) {
+        const result = await ingestOne(base, `list-${depth}-${run}`, text);
+        expect(result.failed).toEqual([]);
+        for (const level of [0, depth >> 1, depth - 1]) expect(result.content).toMatch(new RegExp(`item ${level}$`, "m"));
+        milliseconds = Math.min(milliseconds, result.milliseconds);
+      }
+      timings.push({ depth, bytes: text.length, milliseconds });
     }
     console.log(timings.map((timing) => `depth ${timing.depth}: ${(timing.bytes / 1e6).toFixed(2)} MB in ${(timing.milliseconds / 1000).toFixed(2)} s`).join("; "));
     // Unbounded, time grew about 7x per doubling of the depth (4x the bytes) and depth 3,000 (8.7 MB) did not finish in

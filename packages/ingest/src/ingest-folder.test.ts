@@ -223,6 +223,33 @@ describe("ingestFolder", () => {
     await expect(readIngestManifest(data)).resolves.toBeUndefined();
   });
 
+  it("does not commit when aborted during the last write, and reports the commit phase before committing", async () => {
+    const controller = new AbortController();
+    const recording = createRecordingKnowledgeWriter();
+    const phases: string[] = [];
+    let commits = 0;
+    const writer = {
+      ...recording,
+      async upsert(batch: Parameters<typeof recording.upsert>[0]) {
+        await recording.upsert(batch);
+        // The signal arrives while the (last) batch is written: the writer call itself finishes.
+        controller.abort(new Error("interrupted"));
+      },
+      async commit() {
+        commits += 1;
+      },
+    };
+    const run = ingestFolder({ root, dataDirectory: data, writer, batchSize: 10_000, signal: controller.signal, onProgress: (event) => phases.push(event.phase) });
+    await expect(run).rejects.toThrow("interrupted");
+    expect(commits).toBe(0);
+    expect(phases).not.toContain("commit");
+    await expect(readIngestManifest(data)).resolves.toBeUndefined();
+
+    const finished: string[] = [];
+    await ingestFolder({ root, dataDirectory: data, writer: { ...recording, commit: async () => void finished.push("commit()") }, onProgress: (event) => finished.push(event.phase) });
+    expect(finished.slice(-3)).toEqual(["commit", "commit()", "done"]);
+  });
+
   it("refuses a missing root, a root that is a file, a corrupt manifest and bad settings", async () => {
     const writer = createRecordingKnowledgeWriter();
     const missing = await ingestFolder({ root: join(root, "nope"), dataDirectory: data, writer }).catch((error: unknown) => error);

@@ -30,8 +30,8 @@ import { writeIngestManifest } from "./write-ingest-manifest.js";
 /** Below this many files, worker threads cost more to start than they save. */
 const minimumFilesForWorkers = 16;
 /**
- * A file this large (in bytes) is parsed on a worker thread whatever the number of files (when
- * `parseWorkers` > 1), so the calling thread stays free to act on `signal` within a moment.
+ * A file this large (in bytes) is parsed on a worker thread whatever the number of files and
+ * `parseWorkers` (even 1), so the calling thread stays free to act on `signal` within a moment.
  */
 const largeFileBytes = 256 * 1024;
 
@@ -57,7 +57,9 @@ type FileOutcome =
  *    batches of `batchSize`, calling `onProgress` after each batch.
  * 5. Calls `writer.commit()` when the writer has one (the embedded index stages its writes),
  *    then writes the manifest: only after every writer call succeeded and was made durable,
- *    so a crash never leaves a manifest that records writes the store lost.
+ *    so a crash never leaves a manifest that records writes the store lost. `signal` is
+ *    checked once more just before; once the `commit` progress is reported, the commit and
+ *    the manifest write run to the end whatever the signal.
  *
  * Throws `IngestError` when the root is missing or not a folder or the manifest is corrupt,
  * `ConfigurationError` for bad options, and whatever the writer throws (nothing is recorded
@@ -66,7 +68,9 @@ type FileOutcome =
  *
  * `parseWorkers` (default: the number of CPUs, at most 4) parses on that many worker
  * threads when at least 16 files are scanned or a file has 256 KB or more; 1 parses on the
- * calling thread. Results do not depend on it. A parse on a worker that exceeds its time
+ * calling thread, except a file of 256 KB or more, which goes to one worker thread (when the
+ * built `parse-worker.js` is there: not when running from the TypeScript sources). Results do
+ * not depend on it. A parse on a worker that exceeds its time
  * limit (`parseTimeLimitMs`) is stopped and the file listed in `failed`.
  */
 export async function ingestFolder(input: {
@@ -172,12 +176,15 @@ export async function ingestFolder(input: {
       const empty = reusableNoContent[docId];
       if (empty !== undefined && empty.hash === hash && empty.source === source) return { kind: "noContent", docId, source, hash, parsed: false };
       const text = decodeUtf8(decoder, bytes, source);
-      if (pool === undefined && !poolUnavailable && workers > 1 && (sources.length >= minimumFilesForWorkers || bytes.length >= largeFileBytes)) {
+      const large = bytes.length >= largeFileBytes;
+      if (pool === undefined && !poolUnavailable && (large || (workers > 1 && sources.length >= minimumFilesForWorkers))) {
         pool = createParsePool(workers, options);
         poolUnavailable = pool === undefined;
       }
       signal?.throwIfAborted();
-      const document = pool === undefined ? parseMarkdownDocument(text, { source, options }) : await pool.parse(text, source);
+      // With one worker, only large files leave the calling thread.
+      const onWorker = pool !== undefined && (workers > 1 || large);
+      const document = onWorker && pool !== undefined ? await pool.parse(text, source) : parseMarkdownDocument(text, { source, options });
       // Nothing to index (no body text, no frontmatter title or description): not a document.
       if (document.chunks.length === 0) return { kind: "noContent", docId, source, hash, parsed: true };
       return { kind: "parsed", docId, hash, document };
@@ -263,6 +270,9 @@ export async function ingestFolder(input: {
     removed.length > 0 ||
     failed.length > 0 ||
     noContentChanged;
+  // Last chance to stop: from here the commit and the manifest run to the end (neither can be cut halfway).
+  signal?.throwIfAborted();
+  report("commit");
   // The first ingest commits even an empty folder, so the store exists afterwards.
   if ((stale.length > 0 || manifest === undefined || input.rebuild === true) && writer.commit) await writer.commit();
   if (dirty) await writeIngestManifest(input.dataDirectory, next);

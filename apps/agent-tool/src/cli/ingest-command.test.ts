@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { IngestReport } from "@lookup-knowledge/ingest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { exampleKnowledgeBase, runLookupKnowledge } from "../test/run-lookup-knowledge.js";
-import { describeIngestProgress, formatIngestReport } from "./ingest-command.js";
+import { createIngestInterrupt, describeIngestProgress, formatIngestReport, interruptedMessage } from "./ingest-command.js";
 
 // The real command, built (turbo builds the package before its tests).
 const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -38,6 +38,54 @@ describe("formatIngestReport", () => {
     expect(text).toContain("    empty.md");
     expect(text).toContain("    evil\uFFFD[2J.md");
     expect(text).not.toContain("\u001b");
+  });
+});
+
+describe("interruptedMessage", () => {
+  it("says nothing was committed only for the local index; other stores kept what was written before the signal", () => {
+    expect(interruptedMessage("SIGINT", "local")).toBe(
+      "lookup-knowledge: ingest interrupted by SIGINT; nothing of this run was committed; the index is as the last finished ingest left it",
+    );
+    for (const kind of ["pinecone", "langchain", "libsql"]) {
+      const text = interruptedMessage("SIGTERM", kind);
+      expect(text).toMatch(/^lookup-knowledge: ingest interrupted by SIGTERM; changes written before the interrupt were applied/);
+      expect(text).toContain("run ingest again to finish");
+      expect(text).not.toContain("nothing of this run was committed");
+    }
+  });
+});
+
+describe("createIngestInterrupt", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const progress = (phase: "write" | "commit" | "done") => ({ phase, filesTotal: 1, filesDone: 1, chunksTotal: 1, chunksWritten: 1 });
+
+  it("aborts on the first signal and forces the exit after the grace period while the run writes", () => {
+    vi.useFakeTimers();
+    const exits: number[] = [];
+    const interrupt = createIngestInterrupt((code) => exits.push(code), 1_500);
+    interrupt.onProgress(progress("write"));
+    interrupt.onSignal("SIGINT");
+    expect(interrupt.signal.aborted).toBe(true);
+    expect(interrupt.received).toBe("SIGINT");
+    vi.advanceTimersByTime(1_499);
+    expect(exits).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(exits).toEqual([130]);
+  });
+
+  it("neither arms nor fires the forced exit once the commit began: the commit and the manifest write finish", () => {
+    vi.useFakeTimers();
+    const exits: number[] = [];
+    const interrupt = createIngestInterrupt((code) => exits.push(code), 1_500);
+    interrupt.onProgress(progress("commit"));
+    interrupt.onSignal("SIGTERM");
+    expect(interrupt.received).toBe("SIGTERM");
+    vi.advanceTimersByTime(60_000);
+    expect(exits).toEqual([]);
+    interrupt.onSignal("SIGTERM");
+    expect(exits).toEqual([143]);
   });
 });
 

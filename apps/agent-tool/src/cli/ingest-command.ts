@@ -19,10 +19,14 @@ const interruptGraceMs = 1_500;
  * terminal that shows parsing, then writing; otherwise a line at each phase and every few
  * seconds), and returns the report.
  *
- * SIGINT or SIGTERM stops the run within a moment: parse workers are stopped, nothing is
- * committed and the manifest is not written, so the store stays as the last finished
- * ingest left it. It then resolves to `undefined` after saying so on stderr, with exit
- * code 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once.
+ * SIGINT or SIGTERM stops the run within a moment: parse workers are stopped and the manifest
+ * is not written. The local index stages its writes, so it stays as the last finished ingest
+ * left it; the other stores apply each delete and upsert at once, so what was written before
+ * the signal stays (changed documents may be missing until the next run finishes). It then
+ * resolves to `undefined` after saying so on stderr, with exit code 130 (SIGINT) or 143
+ * (SIGTERM). A signal that arrives once the commit has begun lets the commit and the manifest
+ * write finish (the forced exit is not armed then), and the run returns its report with that
+ * exit code. A second signal exits at once.
  */
 export async function runIngestCommand(
   folder: string,
@@ -32,40 +36,110 @@ export async function runIngestCommand(
   const root = resolve(folder);
   const mode: IngestProgressOutput = output.progress === true ? "bar" : output.progress === false ? "none" : output.progress;
   const display = mode === "bar" ? createProgressBar() : mode === "lines" ? createProgressLines() : undefined;
-  const controller = new AbortController();
-  let received: NodeJS.Signals | undefined;
-  const interrupt = (signal: NodeJS.Signals): void => {
-    const code = signal === "SIGINT" ? 130 : 143;
-    if (received !== undefined) process.exit(code);
-    received = signal;
-    controller.abort(new Error(`interrupted by ${signal}`));
-    // Whatever the run is doing, it is not committing: the store only changes at its commit, which is atomic.
-    setTimeout(() => process.exit(code), interruptGraceMs).unref();
-  };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
+  const interrupt = createIngestInterrupt();
+  const onSignal = (signal: NodeJS.Signals): void => interrupt.onSignal(signal);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   const options = output.followSymlinks ? { ...config.ingest, followSymlinks: true } : config.ingest;
+  const storeKind = config.store?.kind ?? "local";
   try {
-    return await ingestIntoStore({
+    const result = await ingestIntoStore({
       root,
       dataDirectory: config.dataDirectory,
       store: config.store,
       options,
-      signal: controller.signal,
-      ...(display ? { onProgress: display.update } : {}),
+      signal: interrupt.signal,
+      onProgress: (progress) => {
+        interrupt.onProgress(progress);
+        display?.update(progress);
+      },
       ...(output.replace ? { replace: true } : {}),
     });
+    const received = interrupt.received;
+    if (received !== undefined) {
+      display?.stop();
+      process.stderr.write(`lookup-knowledge: ${received} arrived while the ingest was committing; it finished first\n`);
+      process.exitCode = exitCodeOf(received);
+    }
+    return result;
   } catch (error) {
+    const received = interrupt.received;
     if (received === undefined) throw error;
     display?.stop();
-    process.stderr.write(`lookup-knowledge: ingest interrupted by ${received}; nothing of this run was committed, the knowledge base is as the last finished ingest left it\n`);
-    process.exitCode = received === "SIGINT" ? 130 : 143;
+    process.stderr.write(`${interruptedMessage(received, storeKind)}\n`);
+    process.exitCode = exitCodeOf(received);
     return undefined;
   } finally {
+    interrupt.dispose();
     display?.stop();
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", interrupt);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
+}
+
+function exitCodeOf(signal: NodeJS.Signals): number {
+  return signal === "SIGINT" ? 130 : 143;
+}
+
+/**
+ * What an interrupted ingest left, by store kind: only the local index stages its writes until
+ * its commit; the other stores (Pinecone, LangChain, libsql) apply each delete and upsert at once.
+ */
+export function interruptedMessage(signal: NodeJS.Signals, storeKind: string): string {
+  const left =
+    storeKind === "local"
+      ? "nothing of this run was committed; the index is as the last finished ingest left it"
+      : "changes written before the interrupt were applied (changed documents may be missing until the next finished ingest); run ingest again to finish";
+  return `lookup-knowledge: ingest interrupted by ${signal}; ${left}`;
+}
+
+/** The signal handling of an ingest run (see `runIngestCommand`), apart so it can be tested. */
+export interface IngestInterrupt {
+  readonly signal: AbortSignal;
+  readonly received: NodeJS.Signals | undefined;
+  onSignal(signal: NodeJS.Signals): void;
+  onProgress(progress: IngestProgress): void;
+  dispose(): void;
+}
+
+/**
+ * The first signal aborts the run and arms a forced exit after `graceMs`, unless the run is
+ * committing (its `commit` progress came): the commit and the manifest write are not cut, the
+ * forced exit is neither armed nor fired then. A second signal exits at once.
+ */
+export function createIngestInterrupt(exit: (code: number) => void = (code) => process.exit(code), graceMs = interruptGraceMs): IngestInterrupt {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  let committing = false;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    signal: controller.signal,
+    get received() {
+      return received;
+    },
+    onSignal(signal) {
+      const code = exitCodeOf(signal);
+      if (received !== undefined) {
+        exit(code);
+        return;
+      }
+      received = signal;
+      controller.abort(new Error(`interrupted by ${signal}`));
+      if (committing) return;
+      timer = setTimeout(() => {
+        if (!committing) exit(code);
+      }, graceMs);
+      timer.unref();
+    },
+    onProgress(progress) {
+      if (progress.phase !== "commit" && progress.phase !== "done") return;
+      committing = true;
+      clearTimeout(timer);
+    },
+    dispose() {
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** One line saying where an ingest is: `parsing 12/40 files`, `writing 300/4724 chunks (120 chunks/s)`. */
@@ -74,7 +148,8 @@ export function describeIngestProgress(progress: IngestProgress, writeSeconds: n
   if (progress.phase === "parse") return `parsing ${progress.filesDone}/${progress.filesTotal} files`;
   const rate = writeSeconds > 0 ? Math.round(progress.chunksWritten / writeSeconds) : 0;
   const written = `${progress.chunksWritten}/${progress.chunksTotal} chunks`;
-  return progress.phase === "write" ? `writing ${written} (${rate} chunks/s)` : `done: ${written} written`;
+  if (progress.phase === "write") return `writing ${written} (${rate} chunks/s)`;
+  return progress.phase === "commit" ? `committing ${written} written` : `done: ${written} written`;
 }
 
 interface ProgressDisplay {
@@ -86,7 +161,7 @@ interface ProgressDisplay {
 function writeClock(): (progress: IngestProgress) => number {
   let writeStarted: number | undefined;
   return (progress) => {
-    if (progress.phase !== "write" && progress.phase !== "done") return 0;
+    if (progress.phase === "scan" || progress.phase === "parse") return 0;
     writeStarted ??= performance.now();
     return (performance.now() - writeStarted) / 1000;
   };
@@ -108,7 +183,7 @@ function createProgressBar(): ProgressDisplay {
   return {
     update(progress) {
       if (stopped) return;
-      const writing = progress.phase === "write" || progress.phase === "done";
+      const writing = progress.phase !== "scan" && progress.phase !== "parse";
       const elapsed = seconds(progress);
       const rate = writing && elapsed > 0 ? ` | ${Math.round(progress.chunksWritten / elapsed)} chunks/s` : "";
       const payload = { phase: writing ? "writing" : "parsing", unit: writing ? "chunks" : "files", rate };

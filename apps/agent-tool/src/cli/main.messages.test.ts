@@ -44,14 +44,15 @@ describe("the lookup-knowledge CLI's messages", () => {
     expect(stderr).toMatch(/filtered_vector_no_evidence, filtered_vector_low_quality, filtered_vector_error/);
   });
 
-  it("query --filter that matches no chunk says the filter matched nothing", async () => {
+  it("query --filter that finds nothing says nothing matched the query with that filter, and to check its key and value", async () => {
     expect((await lookupKnowledge(cwd, "ingest", "--no-progress", "kb")).code).toBe(0);
     const unmatched = await lookupKnowledge(cwd, "query", "--filter", "category=bilking", "refund a paid invoice");
     expect(unmatched.stdout).toMatch(/found +false/);
-    expect(unmatched.stdout).toMatch(/The filter matched nothing: no chunk of the knowledge base has --filter category=bilking/);
+    expect(unmatched.stdout).toMatch(/Nothing matched this query with --filter category=bilking; check the filter's key and value \(`lookup-knowledge stats`/);
+    expect(unmatched.stdout).not.toMatch(/filter matched nothing|no chunk of the knowledge base has/);
     const matched = await lookupKnowledge(cwd, "query", "--filter", "category=billing", "refund a paid invoice");
     expect(matched.stdout).toMatch(/found +true/);
-    expect(matched.stdout).not.toMatch(/filter matched nothing/);
+    expect(matched.stdout).not.toMatch(/Nothing matched this query/);
   });
 
   it.each([
