@@ -11,6 +11,7 @@ export {
   errorMessage,
 } from "./errors.js";
 export type { EvidenceBlock, RetrievalLayer } from "./evidence-block.js";
+export { parseOptions } from "./parse-options.js";
 export { evidenceKey, readChunkIndex, readDocId } from "./evidence-key.js";
 export { emptyL0Hints, hasL0Hints } from "./l0-hints.js";
 export type { KnowledgeEntry, L0EntryMatch, L0Hints, L0MatchField } from "./l0-hints.js";

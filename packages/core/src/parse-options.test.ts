@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { describe, expect, it } from "vitest";
+import { ConfigurationError } from "./errors.js";
+import { parseOptions } from "./parse-options.js";
+
+const schema = z.strictObject({
+  limit: z.number().int().positive().optional(),
+  weights: z.strictObject({ latin: z.number().min(0).max(1) }).optional(),
+});
+
+function refusal(input: unknown): ConfigurationError {
+  try {
+    parseOptions(schema, input, "openThing");
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the options to be refused");
+}
+
+describe("parseOptions", () => {
+  it("returns the parsed options when they are valid", () => {
+    expect(parseOptions(schema, { limit: 3 }, "openThing")).toEqual({ limit: 3 });
+    expect(parseOptions(schema, {}, "openThing")).toEqual({});
+  });
+
+  it("names the key, the refused value and the reason of the first issue", () => {
+    const error = refusal({ limit: -2 });
+    expect(error.code).toBe("invalid_configuration");
+    expect(error.key).toBe("openThing.limit");
+    expect(error.value).toBe(-2);
+    expect(error.message).toMatch(/^Invalid configuration openThing\.limit=-2: /);
+  });
+
+  it("follows nested paths to the refused value", () => {
+    const error = refusal({ weights: { latin: 7 } });
+    expect(error.key).toBe("openThing.weights.latin");
+    expect(error.value).toBe(7);
+  });
+
+  it("names an unknown key and a value that is not an object", () => {
+    expect(refusal({ limt: 3 }).message).toMatch(/openThing/);
+    const notObject = refusal("nope");
+    expect(notObject.key).toBe("openThing");
+    expect(notObject.value).toBe("nope");
+  });
+});
