@@ -1,41 +1,27 @@
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
-import { describe, expect, it, vi } from "vitest";
-import { createKnowledgeRetriever } from "./create-knowledge-retriever.js";
+import { describe, expect, it } from "vitest";
+import { createRetrieverWithStages } from "./create-knowledge-retriever.js";
+import { defaultLookupStages, type LookupStages } from "./retriever/lookup-stages.js";
 import { billingEntries, hit } from "./test/fixtures.js";
 
-// The real stage functions, each wrapped to log when it runs.
-const events = vi.hoisted(() => [] as string[]);
-
-vi.mock("@lookup-knowledge/postprocess", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("@lookup-knowledge/postprocess")>();
-  const logged =
-    <A extends unknown[], R>(name: string, run: (...args: A) => R) =>
-    (...args: A): R => {
-      events.push(name);
-      return run(...args);
-    };
-  return {
-    ...actual,
-    normalizeHits: logged("identity", actual.normalizeHits),
-    postprocessCandidates: logged("post-processing", actual.postprocessCandidates),
-    packContext: logged("context packing", actual.packContext),
-    assessRelevance: logged("relevance", actual.assessRelevance),
-    assessCompleteness: logged("completeness", actual.assessCompleteness),
+// The real stage functions, each wrapped to log when it runs, injected into the retriever.
+const events: string[] = [];
+const logged =
+  <A extends unknown[], R>(name: string, run: (...args: A) => R) =>
+  (...args: A): R => {
+    events.push(name);
+    return run(...args);
   };
-});
-
-vi.mock("@lookup-knowledge/trace-store", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("@lookup-knowledge/trace-store")>();
-  return {
-    ...actual,
-    buildToolInvocationRecord: (...args: Parameters<typeof actual.buildToolInvocationRecord>) => {
-      events.push("trace record");
-      return actual.buildToolInvocationRecord(...args);
-    },
-  };
-});
+const stages: LookupStages = {
+  normalizeHits: logged("identity", defaultLookupStages.normalizeHits),
+  postprocessCandidates: logged("post-processing", defaultLookupStages.postprocessCandidates),
+  packContext: logged("context packing", defaultLookupStages.packContext),
+  assessRelevance: logged("relevance", defaultLookupStages.assessRelevance),
+  assessCompleteness: logged("completeness", defaultLookupStages.assessCompleteness),
+  buildToolInvocationRecord: logged("trace record", defaultLookupStages.buildToolInvocationRecord),
+};
 
 describe("stage order", () => {
   it("R1: transformation -> L0 -> L1 -> post-processing -> evidence -> packing -> assembly -> trace recording", async () => {
@@ -51,7 +37,7 @@ describe("stage order", () => {
         events.push(`store ${invocation.evidenceCount} blocks`);
       },
     };
-    const retriever = createKnowledgeRetriever({
+    const retriever = createRetrieverWithStages({
       searchPort: port,
       l0Index: {
         size: index.size,
@@ -61,7 +47,7 @@ describe("stage order", () => {
         },
       },
       traceStore: store,
-    });
+    }, stages);
     events.length = 0;
     const result = await retriever.lookup("  Who can\u0000 refund?  ");
     events.push("result returned");

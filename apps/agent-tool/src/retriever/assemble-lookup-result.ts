@@ -1,0 +1,105 @@
+import {
+  hasL0Hints,
+  type FallbackReason,
+  type L0Hints,
+  type LookupResult,
+  type RagConfig,
+  type RetrievalLayer,
+  type RetrievalTrace,
+} from "@lookup-knowledge/core";
+import type { TransformedQuery } from "../transform-query.js";
+import type { LookupStages } from "./lookup-stages.js";
+import type { AttemptRun } from "./run-attempt.js";
+
+/** Content characters every packed block gets at least, budget permitting. */
+const minPackedBlockChars = 160;
+
+export interface AssembleInput {
+  transformed: TransformedQuery;
+  hints: L0Hints;
+  attempts: AttemptRun[];
+  fallbackReason: FallbackReason | undefined;
+}
+
+/**
+ * Stages 5-7 of R1 on the usable attempt (the first one, if any): context packing within
+ * `rag.context-budget`, the relevance and completeness judgements, and the result with its
+ * retrieval trace. Without a usable attempt the result is `no_evidence`, with a message that
+ * says why (L1 off, every search failed, or the best score below the threshold).
+ */
+export function assembleLookupResult(config: Readonly<RagConfig>, stages: LookupStages, input: AssembleInput): LookupResult {
+  const { transformed, hints, attempts, fallbackReason } = input;
+  const usable = attempts.find((attempt) => attempt.usable);
+  const last = usable ?? attempts[attempts.length - 1];
+  const candidateCount = last?.trace.candidateCount ?? 0;
+  const layer: RetrievalLayer =
+    usable || candidateCount > 0 ? (hasL0Hints(hints) ? "L0+L1" : "L1") : hasL0Hints(hints) ? "L0" : "none";
+  const retrievalTrace: RetrievalTrace = {
+    query: {
+      received: transformed.received,
+      normalized: transformed.normalized,
+      transformed: transformed.transformed,
+      truncated: transformed.truncated,
+      addedTerms: transformed.addedTerms,
+    },
+    hints,
+    l1Enabled: config.l1Enabled,
+    retrievalLayer: layer,
+    attempts: attempts.map((attempt) => attempt.trace),
+    ...(fallbackReason ? { fallbackReason } : {}),
+    candidateCount,
+    evidenceCount: usable?.output?.evidenceBlocks.length ?? 0,
+    referenceThreshold: config.referenceThreshold,
+  };
+  if (!usable?.output) {
+    return {
+      found: false,
+      evidenceStatus: "no_evidence",
+      query: transformed.normalized,
+      message: noEvidenceMessage(attempts, config),
+      evidenceBlocks: [],
+      retrievalTrace,
+      relevanceLevel: "none",
+      completenessHint: { status: "none", notes: [] },
+    };
+  }
+  const { evidenceBlocks, rerankTrace, droppedByCap, droppedByReturnN } = usable.output;
+  const contextPack = stages.packContext(evidenceBlocks, {
+    budget: config.contextBudget,
+    minBlockChars: Math.min(minPackedBlockChars, config.contextBudget),
+  });
+  const relevance = stages.assessRelevance(evidenceBlocks, { referenceThreshold: config.referenceThreshold });
+  const completenessHint = stages.assessCompleteness({
+    contextPack,
+    droppedByCap: droppedByCap.length,
+    droppedByReturnN: droppedByReturnN.length,
+    rejectedHits: usable.rejectedHits,
+  });
+  const sources = new Set(evidenceBlocks.map((block) => block.source)).size;
+  return {
+    found: true,
+    evidenceStatus: "evidence",
+    query: transformed.normalized,
+    message: `Found ${evidenceBlocks.length} evidence block${evidenceBlocks.length === 1 ? "" : "s"} from ${sources} source${sources === 1 ? "" : "s"}. ${relevance.reason}`,
+    evidenceBlocks,
+    contextPack,
+    retrievalTrace,
+    rerankTrace,
+    relevanceLevel: relevance.relevanceLevel,
+    completenessHint,
+  };
+}
+
+function noEvidenceMessage(attempts: AttemptRun[], config: Readonly<RagConfig>): string {
+  const base = "No knowledge evidence was found for this query in the knowledge base.";
+  if (!config.l1Enabled) return `${base} Semantic retrieval (L1) is disabled by rag.l1-enabled=false; keyword hints are never evidence.`;
+  const outcomes = attempts.map((attempt) => attempt.trace);
+  if (outcomes.length > 0 && outcomes.every((attempt) => attempt.outcome === "error")) {
+    return `${base} The search failed on every attempt: ${outcomes.map((attempt) => attempt.error?.message).join("; ")}.`;
+  }
+  if (outcomes.some((attempt) => attempt.outcome === "low_quality")) {
+    const best = Math.max(...outcomes.map((attempt) => attempt.topScore ?? 0));
+    return `${base} The closest matches scored ${best.toFixed(3)}, below the reference threshold ${config.referenceThreshold}.`;
+  }
+  return base;
+}

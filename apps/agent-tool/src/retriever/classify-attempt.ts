@@ -1,0 +1,39 @@
+import type { AttemptOutcome, EvidenceBlock, FallbackReason } from "@lookup-knowledge/core";
+
+/**
+ * The outcome of one L1 attempt (R8, R9): no candidates at all, candidates but no evidence
+ * left after post-processing, evidence whose best score is below `rag.reference-threshold`
+ * (low quality), or usable evidence. A failed search is classified where it is caught.
+ */
+export function classifyAttempt(input: {
+  candidateCount: number;
+  evidenceCount: number;
+  topScore: number | undefined;
+  referenceThreshold: number;
+}): Exclude<AttemptOutcome, "error"> {
+  if (input.candidateCount === 0) return "no_candidates";
+  if (input.evidenceCount === 0) return "no_evidence";
+  if (input.topScore !== undefined && input.topScore < input.referenceThreshold) return "low_quality";
+  return "usable";
+}
+
+/** The best score among the evidence that survived post-processing, if any block has one. */
+export function topEvidenceScore(blocks: readonly EvidenceBlock[]): number | undefined {
+  let top: number | undefined;
+  for (const block of blocks) {
+    if (block.score !== undefined && (top === undefined || block.score > top)) top = block.score;
+  }
+  return top;
+}
+
+/** Why an L0-filtered attempt was not used and the unfiltered retry ran (R9). */
+export function fallbackReasonOf(outcome: AttemptOutcome): FallbackReason {
+  switch (outcome) {
+    case "error":
+      return "filtered_vector_error";
+    case "low_quality":
+      return "filtered_vector_low_quality";
+    default:
+      return "filtered_vector_no_evidence";
+  }
+}

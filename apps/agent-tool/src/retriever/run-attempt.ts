@@ -1,0 +1,120 @@
+import {
+  LookupKnowledgeError,
+  errorMessage,
+  type L0Hints,
+  type MetadataFilter,
+  type RagConfig,
+  type RetrievalAttempt,
+} from "@lookup-knowledge/core";
+import type { PostprocessOutput, RerankWeights } from "@lookup-knowledge/postprocess";
+import { andFilters, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
+import { runWithTimeout } from "../run-with-timeout.js";
+import { classifyAttempt, topEvidenceScore } from "./classify-attempt.js";
+import type { LookupStages } from "./lookup-stages.js";
+
+/** One L1 attempt: its trace entry, whether it is usable, and its post-processed evidence. */
+export interface AttemptRun {
+  trace: RetrievalAttempt;
+  usable: boolean;
+  output?: PostprocessOutput;
+  rejectedHits: number;
+}
+
+/** What every attempt of one retriever shares. */
+export interface AttemptContext {
+  searchPort: KnowledgeSearchPort;
+  config: Readonly<RagConfig>;
+  weights: RerankWeights;
+  stages: LookupStages;
+}
+
+export interface AttemptInput {
+  attempt: number;
+  /** The query sent to the port (expanded on the first attempt). */
+  query: string;
+  /** The normalised query the reranker reads. */
+  rawQuery: string;
+  hints: L0Hints;
+  callerFilter?: MetadataFilter;
+  l0Filter?: MetadataFilter;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one L1 search with the caller's filter and the L0 filter joined (R7, R12), under
+ * `rag.l1-timeout-ms`, then post-processes its hits and classifies the attempt. A port that
+ * throws, hangs or returns malformed hits gives an `error` attempt or rejected hits, never a
+ * throw; only the caller's own abort is rethrown.
+ */
+export async function runAttempt(context: AttemptContext, input: AttemptInput): Promise<AttemptRun> {
+  const { searchPort, config, weights, stages } = context;
+  const filter = andFilters(input.callerFilter, input.l0Filter);
+  // An attempt steered by L0 names the caller's part as the scope, so the port judges the
+  // steered list only against the caller's records (R9), never against other tenants' (R12).
+  const scope = input.l0Filter ? { scopeFilter: input.callerFilter ?? {} } : {};
+  const started = performance.now();
+  const base = {
+    attempt: input.attempt,
+    query: input.query,
+    topK: config.retrieveK,
+    ...(filter ? { filter } : {}),
+    ...(input.l0Filter ? { l0Filter: input.l0Filter } : {}),
+  };
+  let hits: unknown;
+  try {
+    hits = await runWithTimeout(
+      (signal) => searchPort.search({ query: input.query, topK: config.retrieveK, ...(filter ? { filter } : {}), ...scope, signal }),
+      { timeoutMs: config.l1TimeoutMs, operationName: "search port", ...(input.signal ? { signal: input.signal } : {}) },
+    );
+  } catch (error) {
+    if (input.signal?.aborted) throw input.signal.reason;
+    const code = LookupKnowledgeError.isInstance(error) ? error.code : "search_failed";
+    return {
+      trace: {
+        ...base,
+        candidateCount: 0,
+        evidenceCount: 0,
+        outcome: "error",
+        rejectedHits: [],
+        error: { code, message: errorMessage(error) },
+        durationMs: performance.now() - started,
+      },
+      usable: false,
+      rejectedHits: 0,
+    };
+  }
+  const { candidates, rejected } = stages.normalizeHits(hits, { attempt: input.attempt });
+  const output = stages.postprocessCandidates(candidates, {
+    query: input.rawQuery,
+    hints: input.hints,
+    maxChunksPerDocument: config.maxChunksPerDocument,
+    returnN: config.returnN,
+    weights,
+  });
+  // Judged on the evidence that survived, not on a candidate that post-processing cut.
+  const topScore = topEvidenceScore(output.evidenceBlocks);
+  // The port judges its best hit; that judgement (and its signals) explains the outcome.
+  const answerability = candidates.find((candidate) => candidate.portRank === 0)?.answerability;
+  const evidenceCount = output.evidenceBlocks.length;
+  const outcome = classifyAttempt({
+    candidateCount: candidates.length,
+    evidenceCount,
+    topScore,
+    referenceThreshold: config.referenceThreshold,
+  });
+  return {
+    trace: {
+      ...base,
+      candidateCount: candidates.length,
+      evidenceCount,
+      ...(topScore !== undefined ? { topScore } : {}),
+      ...(answerability !== undefined ? { answerability } : {}),
+      outcome,
+      rejectedHits: rejected,
+      durationMs: performance.now() - started,
+    },
+    usable: outcome === "usable",
+    output,
+    rejectedHits: rejected.length,
+  };
+}
