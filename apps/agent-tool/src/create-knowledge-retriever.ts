@@ -22,6 +22,7 @@ import { recordLookups } from "./retriever/record-lookups.js";
 import { retrieveWithFallback, type FallbackOutcome } from "./retriever/retrieve-with-fallback.js";
 import { runAttempt } from "./retriever/run-attempt.js";
 import { transformQuery } from "./transform-query.js";
+import type { AgentToolErrorCode } from "./agent-tool-error-code.js";
 
 export interface KnowledgeRetrieverOptions {
   searchPort: KnowledgeSearchPort;
@@ -82,7 +83,7 @@ export function createKnowledgeRetriever(options: KnowledgeRetrieverOptions): Kn
  */
 export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, stages: LookupStages): KnowledgeRetriever {
   if (!options || typeof options.searchPort?.search !== "function") {
-    throw new LookupKnowledgeError({
+    throw new LookupKnowledgeError<AgentToolErrorCode>({
       code: "invalid_retriever_options",
       message: "createKnowledgeRetriever needs a searchPort with a search(request) method",
     });

@@ -8,3 +8,4 @@ export type { NormalizedQuery } from "./normalize-query.js";
 export { renderEvidenceContent } from "./render-evidence-content.js";
 export { transformQuery } from "./transform-query.js";
 export type { TransformedQuery } from "./transform-query.js";
+export type { AgentToolErrorCode } from "./agent-tool-error-code.js";

@@ -16,4 +16,15 @@ describe("errors", () => {
     expect(new TimeoutError({ operation: "search port", timeoutMs: 5 }).retryable).toBe(true);
     expect(new InvalidQueryError({ value: "", reason: "empty" }).retryable).toBe(false);
   });
+
+  it("types codes: a package's union admits its codes and refuses one made up on the spot", () => {
+    type Codes = "index_locked" | "corrupt_index";
+    const error = new LookupKnowledgeError<Codes>({ code: "index_locked", message: "locked" });
+    const code: Codes = error.code;
+    expect(code).toBe("index_locked");
+    // @ts-expect-error: "made_up" is not one of the package's codes
+    expect(new LookupKnowledgeError<Codes>({ code: "made_up", message: "x" }).code).toBe("made_up");
+    const subclassCode: "invalid_configuration" = new ConfigurationError({ key: "k", value: 1, reason: "r" }).code;
+    expect(subclassCode).toBe("invalid_configuration");
+  });
 });

@@ -1,18 +1,23 @@
 const marker = "lookup-knowledge.error";
 const symbol = Symbol.for(marker);
 
+/** The codes of the errors `@lookup-knowledge/core` throws. */
+export type CoreErrorCode = "invalid_configuration" | "invalid_query" | "invalid_filter" | "timeout";
+
 /**
  * The base of every error this library throws. `code` is stable and meant for programs;
  * `message` is for people. `isInstance` works across bundles and realms, where
- * `instanceof` does not.
+ * `instanceof` does not. Each package names its codes in one union type (`CoreErrorCode`,
+ * `IngestErrorCode`, `SearchPortErrorCode`, ...) and throws `LookupKnowledgeError<ThatUnion>`
+ * or a subclass, so a code made up on the spot does not compile.
  */
-export class LookupKnowledgeError extends Error {
+export class LookupKnowledgeError<Code extends string = string> extends Error {
   private readonly [symbol] = true;
-  readonly code: string;
+  readonly code: Code;
   /** Whether trying the same call again can help (a timeout can, a bad value cannot). */
   readonly retryable: boolean;
 
-  constructor(options: { code: string; message: string; cause?: unknown; retryable?: boolean }) {
+  constructor(options: { code: Code; message: string; cause?: unknown; retryable?: boolean }) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "LookupKnowledgeError";
     this.code = options.code;
@@ -38,7 +43,7 @@ const configurationMarker = "lookup-knowledge.error.configuration";
 const configurationSymbol = Symbol.for(configurationMarker);
 
 /** A configuration value was refused. `key` is the flat key (`rag.return-n`) it was given under. */
-export class ConfigurationError extends LookupKnowledgeError {
+export class ConfigurationError extends LookupKnowledgeError<"invalid_configuration"> {
   private readonly [configurationSymbol] = true;
   readonly key: string;
   readonly value: unknown;
@@ -62,7 +67,7 @@ const queryMarker = "lookup-knowledge.error.invalid-query";
 const querySymbol = Symbol.for(queryMarker);
 
 /** The query cannot be looked up: not a string, or nothing left after normalisation. */
-export class InvalidQueryError extends LookupKnowledgeError {
+export class InvalidQueryError extends LookupKnowledgeError<"invalid_query"> {
   private readonly [querySymbol] = true;
   readonly value: unknown;
 
@@ -81,7 +86,7 @@ const filterMarker = "lookup-knowledge.error.invalid-filter";
 const filterSymbol = Symbol.for(filterMarker);
 
 /** A metadata filter is not a valid Pinecone-style filter. `path` points at the bad part. */
-export class InvalidFilterError extends LookupKnowledgeError {
+export class InvalidFilterError extends LookupKnowledgeError<"invalid_filter"> {
   private readonly [filterSymbol] = true;
   readonly path: string;
 
@@ -100,7 +105,7 @@ const timeoutMarker = "lookup-knowledge.error.timeout";
 const timeoutSymbol = Symbol.for(timeoutMarker);
 
 /** An operation ran past its time limit (`rag.l1-timeout-ms` for a search). */
-export class TimeoutError extends LookupKnowledgeError {
+export class TimeoutError extends LookupKnowledgeError<"timeout"> {
   private readonly [timeoutSymbol] = true;
   readonly operation: string;
   readonly timeoutMs: number;

@@ -1,6 +1,7 @@
 export type { Answerability } from "./answerability.js";
 export type { Candidate, HitReason, HitSignal, RejectedHit } from "./candidate.js";
 export type { ContextPack, PackedBlock } from "./context-pack.js";
+export type { CoreErrorCode } from "./errors.js";
 export {
   ConfigurationError,
   InvalidFilterError,

@@ -82,7 +82,7 @@ export const defaultRagConfig: Readonly<RagConfig> = Object.freeze({
 /** The flat key of a typed setting, e.g. `returnN` -> `rag.return-n`. */
 export function ragConfigKey(name: SettingName): string {
   const setting = byName.get(name);
-  if (!setting) throw new Error(`unknown setting ${name}`);
+  if (!setting) throw new ConfigurationError({ key: String(name), value: name, reason: "not a rag.* setting" });
   return setting.key;
 }
 

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { EmbeddingsErrorCode } from "./embeddings-error-code.js";
 
 const marker = "lookup-knowledge.error.corrupt-word-table";
 const symbol = Symbol.for(marker);
@@ -8,7 +9,7 @@ const symbol = Symbol.for(marker);
  * recorded in `word-table.json`. `file` is the path of the offending file. Reinstalling the
  * package (or rebuilding the table, see the README) is the fix; retrying is not.
  */
-export class CorruptWordTableError extends LookupKnowledgeError {
+export class CorruptWordTableError extends LookupKnowledgeError<"corrupt_word_table"> {
   private readonly [symbol] = true;
   readonly file: string;
 

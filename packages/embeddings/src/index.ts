@@ -6,3 +6,4 @@ export { loadWordTable } from "./load-word-table.js";
 export type { LoadWordTableOptions, WordTable, WordTableManifest } from "./load-word-table.js";
 export { OfflineEmbeddings } from "./offline-embeddings.js";
 export type { OfflineEmbeddingsOptions } from "./offline-embeddings.js";
+export type { EmbeddingsErrorCode } from "./embeddings-error-code.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ConfigurationError } from "@lookup-knowledge/core";
+import { ConfigurationError, LookupKnowledgeError } from "@lookup-knowledge/core";
 import { Embeddings } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
 import { createOfflineEmbeddings } from "./create-offline-embeddings.js";
@@ -58,6 +58,16 @@ describe("OfflineEmbeddings", () => {
     }
     const wider = new OfflineEmbeddings({ hashDimension: 1024 });
     expect(await wider.embedQuery("rate limits")).toHaveLength(1124);
+  });
+
+  it("refuses a text that is not a string with invalid_embedding_input, naming what it got", async () => {
+    const embeddings = createOfflineEmbeddings();
+    const refusal = await embeddings.embedQuery(42 as unknown as string).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(LookupKnowledgeError.isInstance(refusal) && refusal.code).toBe("invalid_embedding_input");
+    expect((refusal as Error).message).toMatch(/text must be a string \(got 42\)/);
   });
 
   it("is deterministic, across calls and instances", async () => {

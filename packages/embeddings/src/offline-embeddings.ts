@@ -1,4 +1,5 @@
-import { ConfigurationError, describeValue } from "@lookup-knowledge/core";
+import { ConfigurationError, LookupKnowledgeError, describeValue } from "@lookup-knowledge/core";
+import type { EmbeddingsErrorCode } from "./embeddings-error-code.js";
 import { Embeddings } from "@langchain/core/embeddings";
 import type { EmbedderIdentity } from "./embedder-identity.js";
 import { embeddingTerms, stemWord } from "@lookup-knowledge/text";
@@ -99,7 +100,10 @@ export class OfflineEmbeddings extends Embeddings {
 
   private embed(text: string, mode: Mode): number[] {
     if (typeof text !== "string") {
-      throw new TypeError(`OfflineEmbeddings: text must be a string (got ${describeValue(text)})`);
+      throw new LookupKnowledgeError<EmbeddingsErrorCode>({
+        code: "invalid_embedding_input",
+        message: `OfflineEmbeddings: text must be a string (got ${describeValue(text)})`,
+      });
     }
     const { words, continuesPhrase, cjkGrams } = embeddingTerms(text);
     const lexicalTerms = new Map<string, { count: number; weight: number }>();

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { IngestErrorCode } from "./ingest-error-code.js";
 
 const marker = "lookup-knowledge.error.invalid-document";
 const symbol = Symbol.for(marker);
@@ -8,7 +9,7 @@ const symbol = Symbol.for(marker);
  * wrong type) or bytes that are not UTF-8. `source` is the file's path relative to the
  * ingest root and `reason` says what is wrong. Retrying does not help; fix the file.
  */
-export class DocumentError extends LookupKnowledgeError {
+export class DocumentError extends LookupKnowledgeError<"invalid_document"> {
   private readonly [symbol] = true;
   readonly source: string;
   readonly reason: string;

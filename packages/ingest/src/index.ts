@@ -14,3 +14,4 @@ export { parseMarkdownDocument } from "./parse-markdown-document.js";
 export type { ParsedDocument } from "./parsed-document.js";
 export { readIngestManifest } from "./read-ingest-manifest.js";
 export { writeIngestManifest } from "./write-ingest-manifest.js";
+export type { IngestErrorCode } from "./ingest-error-code.js";

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { IngestErrorCode } from "./ingest-error-code.js";
 
 const marker = "lookup-knowledge.error.ingest";
 const symbol = Symbol.for(marker);
@@ -9,7 +10,7 @@ const symbol = Symbol.for(marker);
  * (`code` "invalid_ingest_manifest"), or the data directory holds the knowledge base of
  * another root folder (`code` "different_ingest_root"). `path` names the file or folder.
  */
-export class IngestError extends LookupKnowledgeError {
+export class IngestError extends LookupKnowledgeError<Exclude<IngestErrorCode, "invalid_document">> {
   private readonly [symbol] = true;
   readonly path: string;
   readonly reason: string;

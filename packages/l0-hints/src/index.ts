@@ -3,3 +3,4 @@ export type { L0Index } from "./l0-index.js";
 export { minimumTermEntries } from "./l0-index-options.js";
 export type { L0IndexOptions } from "./l0-index-options.js";
 export type { KnowledgeEntry, L0EntryMatch, L0Hints, L0MatchField } from "@lookup-knowledge/core";
+export type { L0HintsErrorCode } from "./l0-hints-error-code.js";

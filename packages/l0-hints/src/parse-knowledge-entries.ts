@@ -1,5 +1,6 @@
 import { LookupKnowledgeError, describeValue } from "@lookup-knowledge/core";
 import { z } from "zod";
+import type { L0HintsErrorCode } from "./l0-hints-error-code.js";
 
 /** An entry as the index keeps it: trimmed, blank terms dropped, nothing shared with the input. */
 export interface ParsedEntry {
@@ -75,8 +76,8 @@ export function parseKnowledgeEntries(entries: unknown): ParsedEntry[] {
   return parsed;
 }
 
-function invalidEntry(message: string): LookupKnowledgeError {
-  return new LookupKnowledgeError({ code: "invalid_knowledge_entry", message });
+function invalidEntry(message: string): LookupKnowledgeError<L0HintsErrorCode> {
+  return new LookupKnowledgeError<L0HintsErrorCode>({ code: "invalid_knowledge_entry", message });
 }
 
 function presentText(value: string | null | undefined): string | undefined {

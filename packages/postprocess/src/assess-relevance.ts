@@ -1,5 +1,6 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { EvidenceBlock, RelevanceLevel } from "@lookup-knowledge/core";
+import type { PostprocessErrorCode } from "./postprocess-error-code.js";
 
 function format(score: number): string {
   return score.toFixed(2);
@@ -21,7 +22,7 @@ export function assessRelevance(
 ): { relevanceLevel: Exclude<RelevanceLevel, "none">; reason: string } {
   const threshold = options.referenceThreshold;
   if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
-    throw new LookupKnowledgeError({
+    throw new LookupKnowledgeError<PostprocessErrorCode>({
       code: "invalid_argument",
       message: `referenceThreshold must be a number in 0..1, got ${String(threshold)}`,
     });

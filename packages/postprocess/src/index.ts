@@ -11,3 +11,4 @@ export { postprocessCandidates } from "./postprocess-candidates.js";
 export type { PostprocessOptions, PostprocessOutput } from "./postprocess-candidates.js";
 export { defaultRerankWeights, rerankCandidates, resolveRerankWeights } from "./rerank-candidates.js";
 export type { RankedCandidate, RerankWeights } from "./rerank-candidates.js";
+export type { PostprocessErrorCode } from "./postprocess-error-code.js";

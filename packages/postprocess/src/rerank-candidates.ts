@@ -4,6 +4,7 @@ import { mergeHitReasons } from "./internal/hit-reasons.js";
 import { roundTo } from "./internal/numbers.js";
 import { containsTerm, foldText, normalizeText, prepareTerms, queryTerms } from "@lookup-knowledge/text";
 import type { SearchTerm } from "@lookup-knowledge/text";
+import type { PostprocessErrorCode } from "./postprocess-error-code.js";
 
 /** The amount each rule signal adds per match, and the most one signal can add in total. */
 export interface RerankWeights {
@@ -61,7 +62,7 @@ export function resolveRerankWeights(weights: Partial<RerankWeights> | undefined
     const value = weights?.[name];
     if (value === undefined) continue;
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-      throw new LookupKnowledgeError({
+      throw new LookupKnowledgeError<PostprocessErrorCode>({
         code: "invalid_argument",
         message: `rerank weight ${name} must be a finite number of at least 0, got ${String(value)}`,
       });

@@ -10,6 +10,7 @@ import { collectAnswerabilitySamples, fitUserAnswerabilityModel, neutralAnswerab
 import type { EvaluationQuestion } from "./read-question-file.js";
 import { describeCalibration, resolveCalibration, setsReferenceThreshold, type CalibrationState } from "./resolve-calibration.js";
 import { fitReferenceThreshold, tableThresholds, thresholdTradeOff, type ThresholdRow } from "./threshold-trade-off.js";
+import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 /** The gate of one calibration at each threshold of the table. */
 export interface GateFigures {
@@ -61,7 +62,7 @@ export async function calibrateKnowledgeBase(options: {
   const answerable = options.questions.filter((question) => question.relevant.length > 0).length;
   const outOfScope = options.questions.length - answerable;
   if (answerable < minimumQuestions || outOfScope < minimumQuestions) {
-    throw new LookupKnowledgeError({
+    throw new LookupKnowledgeError<AgentToolErrorCode>({
       code: "too_few_questions",
       message: `Calibrating needs at least ${minimumQuestions} answerable and ${minimumQuestions} out-of-scope questions (relevant: []) in ${options.questionFile}; it has ${answerable} and ${outOfScope}.`,
     });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { ConfigurationError, LookupKnowledgeError } from "@lookup-knowledge/core";
 import { parseAnswerabilityModel, type AnswerabilityModel } from "@lookup-knowledge/search-port/local";
 import { z } from "zod";
+import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 /** The format version this release writes and reads. */
 export const calibrationFormatVersion = 1;
@@ -102,6 +103,6 @@ export async function writeCalibrationFile(stateDirectory: string, calibration: 
   return file;
 }
 
-function invalid(file: string, reason: string, cause?: unknown): LookupKnowledgeError {
-  return new LookupKnowledgeError({ code: "invalid_calibration", message: `The calibration file ${file} ${reason}.`, ...(cause === undefined ? {} : { cause }) });
+function invalid(file: string, reason: string, cause?: unknown): LookupKnowledgeError<AgentToolErrorCode> {
+  return new LookupKnowledgeError<AgentToolErrorCode>({ code: "invalid_calibration", message: `The calibration file ${file} ${reason}.`, ...(cause === undefined ? {} : { cause }) });
 }

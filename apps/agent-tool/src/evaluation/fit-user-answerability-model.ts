@@ -2,6 +2,7 @@ import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { fitAnswerabilityModel, type AnswerabilityModel, type AnswerabilitySignals } from "@lookup-knowledge/search-port/local";
 import type { EvaluationQuestion } from "./read-question-file.js";
+import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 /** A model that weighs nothing: a local port opened with it returns every signal with a constant score. */
 export const neutralAnswerabilityModel: AnswerabilityModel = Object.freeze({ kind: "logistic", version: 0, bias: 0, weights: Object.freeze({}) });
@@ -45,7 +46,7 @@ export function fitUserAnswerabilityModel(
   const answerable = usable.filter((sample) => sample.question.relevant.length > 0).length;
   const outOfScope = usable.length - answerable;
   if (answerable < 2 || outOfScope < 2) {
-    throw new LookupKnowledgeError({
+    throw new LookupKnowledgeError<AgentToolErrorCode>({
       code: "too_few_questions",
       message: `Fitting the answerability model needs at least 2 answerable and 2 out-of-scope questions whose search found a hit; ${answerable} and ${outOfScope} did.`,
     });

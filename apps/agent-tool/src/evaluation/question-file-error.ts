@@ -1,10 +1,11 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 const marker = "lookup-knowledge.error.question-file";
 const symbol = Symbol.for(marker);
 
 /** A question file that cannot be read or has a bad line; the message names the file and line. */
-export class QuestionFileError extends LookupKnowledgeError {
+export class QuestionFileError extends LookupKnowledgeError<"invalid_question_file"> {
   private readonly [symbol] = true;
   readonly file: string;
   /** The 1-based line, when one line is at fault. */

@@ -1,3 +1,5 @@
+import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 import type { QuestionOutcome } from "./evaluate-retriever.js";
 
 /** How a gate at one threshold treats the questions: answerable ones found, out-of-scope ones refused. */
@@ -45,7 +47,9 @@ export function thresholdTradeOff(outcomes: readonly QuestionOutcome[], threshol
 export function fitReferenceThreshold(outcomes: readonly QuestionOutcome[], thresholds: readonly number[] = fitThresholds): ThresholdRow {
   const rows = thresholdTradeOff(outcomes, [...thresholds].sort((a, b) => a - b));
   let best = rows[0];
-  if (best === undefined) throw new RangeError("fitReferenceThreshold needs at least one threshold");
+  if (best === undefined) {
+    throw new LookupKnowledgeError<AgentToolErrorCode>({ code: "invalid_argument", message: "fitReferenceThreshold needs at least one threshold" });
+  }
   for (const row of rows) if (row.balancedAccuracy > best.balancedAccuracy + 1e-12) best = row;
   return best;
 }

@@ -1,6 +1,7 @@
 import { LookupKnowledgeError, errorMessage, type LookupResult, type RagConfig } from "@lookup-knowledge/core";
 import { createTraceRecorder, type TraceStore } from "@lookup-knowledge/trace-store";
 import type { LookupStages } from "./lookup-stages.js";
+import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 export interface LookupRecording {
   /** Stage 8 of R1: records one lookup; never throws and never waits on the store (R29). */
@@ -41,7 +42,7 @@ export function recordLookups(options: LookupRecordingOptions): LookupRecording 
       );
     } catch (cause) {
       onTraceError(
-        new LookupKnowledgeError({
+        new LookupKnowledgeError<AgentToolErrorCode>({
           code: "trace_record_build_failed",
           message: `The trace record of a lookup could not be built: ${errorMessage(cause)}`,
           cause,
@@ -60,7 +61,7 @@ export function recordLookups(options: LookupRecordingOptions): LookupRecording 
         onTraceError(
           LookupKnowledgeError.isInstance(cause)
             ? cause
-            : new LookupKnowledgeError({ code: "trace_flush_failed", message: `The trace store could not flush: ${errorMessage(cause)}`, cause }),
+            : new LookupKnowledgeError<AgentToolErrorCode>({ code: "trace_flush_failed", message: `The trace store could not flush: ${errorMessage(cause)}`, cause }),
         );
       }
     }
@@ -73,7 +74,7 @@ export function recordLookups(options: LookupRecordingOptions): LookupRecording 
     if (pending === 0) return;
     const records = pending === 1 ? "1 trace record" : `${pending} trace records`;
     onTraceError(
-      new LookupKnowledgeError({
+      new LookupKnowledgeError<AgentToolErrorCode>({
         code: "trace_records_lost",
         message:
           `${records} could not be written and ${pending === 1 ? "is" : "are"} lost: the trace store still refused ` +
