@@ -44,4 +44,19 @@ describe("parseOptions", () => {
     expect(notObject.key).toBe("openThing");
     expect(notObject.value).toBe("nope");
   });
+
+  it("gives the bare path as the key when the options have no name", () => {
+    try {
+      parseOptions(schema, { limit: 0 }, "");
+      throw new Error("expected a refusal");
+    } catch (error) {
+      expect(ConfigurationError.isInstance(error) && error.key).toBe("limit");
+    }
+    try {
+      parseOptions(schema, 5, "");
+      throw new Error("expected a refusal");
+    } catch (error) {
+      expect(ConfigurationError.isInstance(error) && error.key).toBe("(options)");
+    }
+  });
 });

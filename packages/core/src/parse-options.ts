@@ -6,7 +6,8 @@ import { ConfigurationError } from "./errors.js";
  * becomes a `ConfigurationError` whose `key` is `name` followed by the issue's path
  * (`openLocalSearchPort.scoreExponents.cjk`), whose `value` is the refused value at that path,
  * and whose reason is zod's message. Every adapter and store reads its options through this one
- * function, so a bad option reads the same wherever it was given.
+ * function, so a bad option reads the same wherever it was given. With `name` "" the key is
+ * the path alone (`overlapChars`), for options documented by their bare names.
  */
 export function parseOptions<Schema extends z.ZodType>(
   schema: Schema,
@@ -17,7 +18,7 @@ export function parseOptions<Schema extends z.ZodType>(
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = issue?.path ?? [];
-  const key = [name, ...path.map((part) => String(part))].join(".");
+  const key = [name, ...path.map((part) => String(part))].filter((part) => part !== "").join(".") || "(options)";
   throw new ConfigurationError({ key, value: valueAt(input, path), reason: issue?.message ?? "invalid value" });
 }
 

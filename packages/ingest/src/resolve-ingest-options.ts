@@ -1,4 +1,4 @@
-import { ConfigurationError } from "@lookup-knowledge/core";
+import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import { z } from "zod";
 import type { IngestOptions } from "./ingest-options.js";
 
@@ -44,13 +44,7 @@ export function resolveIngestOptions(options: IngestOptions | undefined): Resolv
   if (cached !== undefined) return cached;
   const merged: Record<string, unknown> = { ...defaults };
   for (const [key, value] of Object.entries(options)) if (value !== undefined) merged[key] = value;
-  const result = optionsSchema.safeParse(merged);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const key = String(issue?.path[0] ?? "(options)");
-    throw new ConfigurationError({ key, value: merged[key], reason: issue?.message ?? "is invalid" });
-  }
-  const resolved = result.data;
+  const resolved = parseOptions(optionsSchema, merged, "");
   if (resolved.overlapChars * 2 > resolved.maxChunkChars) {
     throw new ConfigurationError({
       key: "overlapChars",

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "@lookup-knowledge/core";
+import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import { z } from "zod";
 import type { L0IndexOptions } from "./l0-index-options.js";
 
@@ -36,11 +36,7 @@ export function parseL0IndexOptions(options: L0IndexOptions | undefined): Resolv
   for (const name of Object.keys(settings) as Array<keyof typeof settings>) {
     const value: unknown = options[name];
     if (value === undefined) continue;
-    const result = settings[name].safeParse(value);
-    if (!result.success) {
-      throw new ConfigurationError({ key: name, value, reason: result.error.issues[0]?.message ?? "is invalid" });
-    }
-    resolved[name] = result.data;
+    resolved[name] = parseOptions(settings[name], value, name);
   }
   return resolved;
 }
