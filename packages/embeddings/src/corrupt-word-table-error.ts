@@ -1,5 +1,4 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
-import type { EmbeddingsErrorCode } from "./embeddings-error-code.js";
 
 const marker = "lookup-knowledge.error.corrupt-word-table";
 const symbol = Symbol.for(marker);

@@ -1,4 +1,4 @@
-import { toString } from "mdast-util-to-string";
+import { toString as mdastText } from "mdast-util-to-string";
 import { cleanHtmlBlock, cleanPhrasing, isMdxEsm } from "./clean-markup.js";
 import { nodeRange, parseMarkdownFull } from "./markdown-tree.js";
 import type { MarkdownHeading, MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
@@ -124,11 +124,11 @@ const headingAnchor = /\s*\{#[^}]*\}\s*$/;
  * the heading's cleaned source.
  */
 function headingText(heading: MarkdownHeading, markdown: string): string {
-  let text = toString(heading, { includeHtml: false });
+  let text = mdastText(heading, { includeHtml: false });
   // The block parse leaves emphasis, links, escapes and JSX as text: parse the cleaned heading again in full when it may hold them.
   if (heading.children.some((child) => child.type === "text" && fullSyntax.test(child.value))) {
     const reparsed = parseMarkdownFull(markdown).children[0];
-    text = reparsed?.type === "heading" ? toString(reparsed, { includeHtml: false }) : "";
+    text = reparsed?.type === "heading" ? mdastText(reparsed, { includeHtml: false }) : "";
   }
   return text.replace(headingAnchor, "").replace(/\s+/g, " ").trim();
 }

@@ -1,5 +1,4 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
-import type { IngestErrorCode } from "./ingest-error-code.js";
 
 const marker = "lookup-knowledge.error.invalid-document";
 const symbol = Symbol.for(marker);

@@ -209,8 +209,8 @@ describe("parseMarkdownDocument: chunking", () => {
   });
 
   it("never splits a code block or a table; an oversized one stays whole in one chunk", () => {
-    const bigCode = "```js\n" + Array.from({ length: 120 }, (_, index) => `console.log(${index});`).join("\n") + "\n```";
-    const table = "| a | b |\n| - | - |\n" + Array.from({ length: 40 }, (_, index) => `| row ${index} | value ${index} |`).join("\n");
+    const bigCode = `\`\`\`js\n${Array.from({ length: 120 }, (_, index) => `console.log(${index});`).join("\n")}\n\`\`\``;
+    const table = `| a | b |\n| - | - |\n${Array.from({ length: 40 }, (_, index) => `| row ${index} | value ${index} |`).join("\n")}`;
     const text = `# Doc\n\n## Code\n\n${prose("before", 6)}\n\n${bigCode}\n\n${prose("after", 6)}\n\n## Table\n\n${prose("table", 4)}\n\n${table}\n`;
     const document = parseMarkdownDocument(text, { source: "doc.md", options: { maxChunkChars: 500, overlapChars: 100 } });
     expect(document.chunks.filter((chunk) => chunk.content.includes(bigCode))).toHaveLength(1);

@@ -133,9 +133,13 @@ export function buildTermIndex(entries: ParsedEntry[], settings: TermIndexSettin
   entries.forEach((entry, entryIndex) => {
     builder.startEntry(entryIndex);
     if (entry.title !== undefined) builder.add(titleField, 0, entry.title);
-    entry.keywords.forEach((keyword, slot) => builder.add(keywordField, slot, keyword));
+    entry.keywords.forEach((keyword, slot) => {
+      builder.add(keywordField, slot, keyword);
+    });
     if (entry.domain !== undefined) builder.add(domainField, 0, entry.domain);
-    entry.entities.forEach((entity, slot) => builder.add(entityField, slot, entity));
+    entry.entities.forEach((entity, slot) => {
+      builder.add(entityField, slot, entity);
+    });
   });
   return builder.build();
 }

@@ -17,10 +17,10 @@ const hits: SearchHit[] = Array.from({ length: 100 }, (_, index) => ({
   id: `v${index}`,
   score: 1 - index / 200,
   content:
-    Array.from(
+    `${Array.from(
       { length: 200 },
       (_, position) => `${words[(index + position) % words.length]}${position % 17 ? " " : "\n"}`
-    ).join("") + "退款政策说明。",
+    ).join("")}退款政策说明。`,
   metadata: {
     docId: `doc-${index % 30}`,
     chunkIndex: index,

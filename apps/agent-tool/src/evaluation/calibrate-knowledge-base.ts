@@ -104,7 +104,7 @@ export async function calibrateKnowledgeBase(options: {
   let withoutHits = beforeOutcomes.filter((outcome) => outcome.gateScore === undefined).length;
   if (identity.kind === "local") {
     const store = await openSearchStore(settings, { ...common, mode: "read", localIndex: { answerability: neutralAnswerabilityModel, minScore: 0 } });
-    let samples;
+    let samples: Awaited<ReturnType<typeof collectAnswerabilitySamples>>;
     try {
       samples = await collectAnswerabilitySamples(store.port, options.questions);
     } finally {

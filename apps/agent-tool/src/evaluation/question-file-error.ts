@@ -1,5 +1,4 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
-import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 const marker = "lookup-knowledge.error.question-file";
 const symbol = Symbol.for(marker);
