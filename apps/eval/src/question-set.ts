@@ -4,7 +4,7 @@ import { z } from "zod";
 export interface Question {
   id: string;
   question: string;
-  language?: string;
+  language?: string | undefined;
   /** Files (relative to the knowledge base root) that answer it; empty for out-of-scope questions. */
   relevant: string[];
 }

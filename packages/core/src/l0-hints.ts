@@ -2,12 +2,12 @@
 export interface KnowledgeEntry {
   id: string;
   source: string;
-  title?: string;
-  keywords?: string[];
+  title?: string | undefined;
+  keywords?: string[] | undefined;
   /** The document's domain or category (matched against chunk metadata `category`). */
-  domain?: string;
+  domain?: string | undefined;
   /** Entity terms: product names, aliases, tags. */
-  entities?: string[];
+  entities?: string[] | undefined;
 }
 
 /** Which field of an entry a query term matched. */

@@ -19,7 +19,7 @@ export interface IngestManifestDocument {
 export interface IngestManifest {
   version: 1;
   /** The absolute path of the folder that was ingested (absent in manifests of older versions). */
-  root?: string;
+  root?: string | undefined;
   /** Hash of the options (and chunking rules version) the documents were chunked with. */
   optionsHash: string;
   /** By `docId`: every document, each with at least one chunk in the store. */
@@ -28,5 +28,5 @@ export interface IngestManifest {
    * By `docId`: files with nothing to index (no body text, no frontmatter title or
    * description), so an unchanged one is not parsed again. Not documents. Absent when none.
    */
-  noContent?: Record<string, { source: string; hash: string }>;
+  noContent?: Record<string, { source: string; hash: string }> | undefined;
 }

@@ -24,7 +24,7 @@ function nodesOf(text: string, types: ReadonlySet<string>): Array<[string, strin
     mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(["yaml"])],
   });
   const found: Array<[string, string]> = [];
-  const visit = (node: { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: unknown[] }): void => {
+  const visit = (node: { type: string; position?: { start: { offset?: number | undefined }; end: { offset?: number | undefined } } | undefined; children?: unknown[] | undefined }): void => {
     if (types.has(node.type)) found.push([node.type, text.slice(node.position?.start.offset, node.position?.end.offset)]);
     for (const child of node.children ?? []) visit(child as typeof node);
   };

@@ -46,7 +46,7 @@ export function parseTimeLimitMs(textLength: number): number {
 
 interface Slot {
   worker: Worker;
-  job?: Job;
+  job?: Job | undefined;
   /** Stops the worker when its job takes longer than the time limit. */
   timer?: NodeJS.Timeout;
   /** Stops and replaces the worker, rejecting its job with the reason. */

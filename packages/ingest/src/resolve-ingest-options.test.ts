@@ -1,5 +1,6 @@
 import { ConfigurationError } from "@lookup-knowledge/core";
 import { describe, expect, it } from "vitest";
+import type { IngestOptions } from "./ingest-options.js";
 import { resolveIngestOptions } from "./resolve-ingest-options.js";
 
 describe("resolveIngestOptions", () => {
@@ -15,7 +16,8 @@ describe("resolveIngestOptions", () => {
       overlapChars: 150,
       followSymlinks: false,
     });
-    expect(resolveIngestOptions({ maxChunkChars: 800, overlapChars: undefined })).toMatchObject({ maxChunkChars: 800, overlapChars: 150 });
+    // A JavaScript caller may pass an option as undefined: it takes its default.
+    expect(resolveIngestOptions({ maxChunkChars: 800, overlapChars: undefined } as unknown as IngestOptions)).toMatchObject({ maxChunkChars: 800, overlapChars: 150 });
   });
 
   it("refuses bad values with a ConfigurationError naming the option", () => {

@@ -205,7 +205,7 @@ function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
  */
 export function rerankCandidates(
   candidates: Candidate[],
-  context: { query: string; hints: L0Hints; weights?: Partial<RerankWeights> }
+  context: { query: string; hints: L0Hints; weights?: Partial<RerankWeights> | undefined }
 ): RankedCandidate[] {
   const weights = resolveRerankWeights(context.weights);
   const signals = prepareSignals(context.query, context.hints);
