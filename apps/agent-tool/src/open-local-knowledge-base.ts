@@ -6,11 +6,16 @@ import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
+import type { Calibration } from "./evaluation/calibration-file.js";
+import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
+import { storeIdentity } from "./open-search-store.js";
 
 export interface LocalKnowledgeBase {
   retriever: KnowledgeRetriever;
   searchPort: LocalSearchPort;
   l0Index: L0Index;
+  /** The folder's calibration (`lookup-knowledge calibrate`), when there is one, and whether it is used. */
+  calibration?: CalibrationState;
   /** Flushes traces and closes the index. */
   close(): Promise<void>;
 }
@@ -28,19 +33,32 @@ export function tracesDirectory(dataDirectory: string): string {
 /**
  * Opens the embedded default for lookups: the local hybrid index of `dataDirectory` with
  * the offline embedder, and the L0 index of the documents the last ingest recorded. No
- * server, no keys, nothing downloaded.
+ * server, no keys, nothing downloaded. The folder's calibration (`calibration.json`, written by
+ * `lookup-knowledge calibrate`) is applied as `openKnowledgeBase` applies it: the fitted
+ * answerability model of the index. `calibration: false` ignores it; a `Calibration` object
+ * is used instead of the file; one fitted for another store or embedder is ignored and
+ * `onWarning` (default `console.warn`) says so.
  */
 export async function openLocalKnowledgeBase(options: {
   dataDirectory: string;
   config?: RagConfigInput | FlatRagConfig;
   traceStore?: TraceStore;
+  calibration?: Calibration | false;
+  onWarning?: (message: string) => void;
 }): Promise<LocalKnowledgeBase> {
+  const applied = await resolveCalibration({
+    identity: storeIdentity({ kind: "local" }, options.dataDirectory),
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.calibration === undefined ? {} : { given: options.calibration }),
+    onWarning: options.onWarning ?? ((message) => console.warn(message)),
+  });
   const manifest = await readIngestManifest(options.dataDirectory);
   const entries = manifest ? Object.values(manifest.documents).map((document) => document.entry) : [];
   const searchPort = await openLocalSearchPort({
     directory: localIndexDirectory(options.dataDirectory),
     embeddings: createOfflineEmbeddings(),
     mode: "read",
+    ...(applied.answerability ? { answerability: applied.answerability } : {}),
   });
   let l0Index: L0Index;
   let retriever: KnowledgeRetriever;
@@ -50,7 +68,7 @@ export async function openLocalKnowledgeBase(options: {
       searchPort,
       l0Index,
       ...(options.traceStore ? { traceStore: options.traceStore } : {}),
-      ...(options.config ? { config: options.config } : {}),
+      ...(applied.config ? { config: applied.config } : {}),
     });
   } catch (error) {
     await searchPort.close();
@@ -60,6 +78,7 @@ export async function openLocalKnowledgeBase(options: {
     retriever,
     searchPort,
     l0Index,
+    ...(applied.state ? { calibration: applied.state } : {}),
     async close() {
       try {
         await retriever.close();
