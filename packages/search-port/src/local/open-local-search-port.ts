@@ -17,21 +17,17 @@ import { AnalyzerMismatchError } from "./analyzer-mismatch-error.js";
 import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
 import { rebuildLexicon } from "./rebuild-lexicon.js";
 import type { FileRecords } from "./file-records.js";
-import {
-  MissingDataFileError,
-  countDocuments,
-  loadGeneration,
-  manifestBytes,
-  manifestText,
-  openRecordFiles,
-  readManifest,
-  removeFiles,
-  removeUnreferencedFiles,
-  syncDirectory,
-  writeGeneration,
-  writeNewFileSync,
-} from "./index-files.js";
-import type { CommitHooks } from "./index-files.js";
+import type { CommitHooks } from "./commit-hooks.js";
+import { countDocuments } from "./count-documents.js";
+import { loadGeneration } from "./load-generation.js";
+import { manifestBytes, manifestText } from "./manifest-text.js";
+import { MissingDataFileError } from "./missing-data-file-error.js";
+import { openRecordFiles } from "./open-record-files.js";
+import { readManifest } from "./read-manifest.js";
+import { removeFiles, removeUnreferencedFiles } from "./remove-unreferenced-files.js";
+import { syncDirectory } from "./sync-directory.js";
+import { writeGeneration } from "./write-generation.js";
+import { writeNewFileSync } from "./write-new-file-sync.js";
 import { manifestFileName, manifestTemporaryName, newCommitId, recordedAnalyzerVersion, sameCommit } from "./index-manifest.js";
 import type { IndexManifest } from "./index-manifest.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
