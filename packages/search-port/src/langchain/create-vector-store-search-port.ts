@@ -1,3 +1,4 @@
+import { InvalidWriteError } from "../invalid-write-error.js";
 import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
 import type { MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 import type { DocumentInterface } from "@langchain/core/documents";
@@ -142,7 +143,7 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
   async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(records)) throw new TypeError("upsert: expected an array of records");
+    if (!Array.isArray(records)) throw new InvalidWriteError({ code: "invalid_argument", operation: "upsert", message: "upsert: expected an array of records" });
     for (const record of records) checkRecord(record);
     const latest = new Map(records.map((record) => [record.id, record]));
     const unique = [...latest.values()];
@@ -189,7 +190,7 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(docIds)) throw new TypeError("deleteDocuments: expected an array of document ids");
+    if (!Array.isArray(docIds)) throw new InvalidWriteError({ code: "invalid_argument", operation: "deleteDocuments", message: "deleteDocuments: expected an array of document ids" });
     const wanted = [...new Set(docIds.filter((docId): docId is string => typeof docId === "string" && docId !== ""))];
     if (wanted.length === 0) return 0;
     if (profile.removeDocuments !== undefined) {

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.analyzer-mismatch";
 const symbol = Symbol.for(marker);
@@ -11,6 +12,7 @@ const symbol = Symbol.for(marker);
  */
 export class AnalyzerMismatchError extends LookupKnowledgeError {
   private readonly [symbol] = true;
+  override readonly code: SearchPortErrorCode;
   readonly directory: string;
   /** The version the index records (a description when it records none). */
   readonly indexAnalyzer: string;
@@ -26,6 +28,7 @@ export class AnalyzerMismatchError extends LookupKnowledgeError {
         "Run the ingest again: opening the index for writing rebuilds it with this analyser.",
     });
     this.name = "AnalyzerMismatchError";
+    this.code = "analyzer_mismatch";
     this.directory = options.directory;
     this.indexAnalyzer = options.indexAnalyzer;
     this.libraryAnalyzer = options.libraryAnalyzer;

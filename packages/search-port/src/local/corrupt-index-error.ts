@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.corrupt-index";
 const symbol = Symbol.for(marker);
@@ -10,6 +11,7 @@ const symbol = Symbol.for(marker);
  */
 export class CorruptIndexError extends LookupKnowledgeError {
   private readonly [symbol] = true;
+  override readonly code: SearchPortErrorCode;
   readonly directory: string;
 
   constructor(options: { directory: string; reason: string; cause?: unknown }) {
@@ -19,6 +21,7 @@ export class CorruptIndexError extends LookupKnowledgeError {
       cause: options.cause,
     });
     this.name = "CorruptIndexError";
+    this.code = "corrupt_index";
     this.directory = options.directory;
   }
 

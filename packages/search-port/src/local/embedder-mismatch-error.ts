@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import type { EmbedderIdentity } from "./local-search-port.js";
 
 const marker = "lookup-knowledge.error.embedder-mismatch";
@@ -11,6 +12,7 @@ const symbol = Symbol.for(marker);
  */
 export class EmbedderMismatchError extends LookupKnowledgeError {
   private readonly [symbol] = true;
+  override readonly code: SearchPortErrorCode;
   readonly directory: string;
   /** The embedder the index was built with; `null` for a lexical-only index. */
   readonly indexEmbedder: EmbedderIdentity | null;
@@ -32,6 +34,7 @@ export class EmbedderMismatchError extends LookupKnowledgeError {
         ". Open it with the embedder it was built with, or rebuild it into a new folder.",
     });
     this.name = "EmbedderMismatchError";
+    this.code = "embedder_mismatch";
     this.directory = options.directory;
     this.indexEmbedder = options.indexEmbedder;
     this.givenEmbedder = options.givenEmbedder;

@@ -1,3 +1,4 @@
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { interactionPairs, type AnswerabilityModel, type InteractionName } from "./answerability-model.js";
 import { answerabilitySignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
@@ -39,19 +40,19 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   const positives = examples.filter((example) => example.answerable).length;
   if (positives < 2 || examples.length - positives < 2) {
     throw new LookupKnowledgeError({
-      code: "invalid_argument",
+      code: "invalid_argument" satisfies SearchPortErrorCode,
       message: `fitting the answerability model needs at least 2 answerable and 2 unanswerable examples, got ${positives} and ${examples.length - positives}`,
     });
   }
   examples.forEach((example, index) => {
     const weight = example.weight ?? 1;
     if (!Number.isFinite(weight) || weight <= 0) {
-      throw new LookupKnowledgeError({ code: "invalid_argument", message: `example ${index}: weight ${String(weight)} is not a finite number above 0` });
+      throw new LookupKnowledgeError({ code: "invalid_argument" satisfies SearchPortErrorCode, message: `example ${index}: weight ${String(weight)} is not a finite number above 0` });
     }
     for (const name of names) {
       const value = example.signals?.[name];
       if (typeof value !== "number" || !Number.isFinite(value)) {
-        throw new LookupKnowledgeError({ code: "invalid_argument", message: `example ${index}: signal ${name} is ${String(value)}, not a finite number` });
+        throw new LookupKnowledgeError({ code: "invalid_argument" satisfies SearchPortErrorCode, message: `example ${index}: signal ${name} is ${String(value)}, not a finite number` });
       }
     }
   });
@@ -111,7 +112,7 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
     bias -= weight * (means[column] as number);
   });
   if (!Number.isFinite(bias) || [...Object.values(raw), ...Object.values(products)].some((weight) => !Number.isFinite(weight))) {
-    throw new LookupKnowledgeError({ code: "fit_failed", message: "the answerability fit did not converge to finite parameters" });
+    throw new LookupKnowledgeError({ code: "fit_failed" satisfies SearchPortErrorCode, message: "the answerability fit did not converge to finite parameters" });
   }
   return {
     kind: "logistic",

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.index-locked";
 const symbol = Symbol.for(marker);
@@ -10,6 +11,7 @@ const symbol = Symbol.for(marker);
  */
 export class IndexLockedError extends LookupKnowledgeError {
   private readonly [symbol] = true;
+  override readonly code: SearchPortErrorCode;
   readonly directory: string;
 
   /** `holder`: who holds the lock, as its owner file names it (a process id and host), when known. */
@@ -26,6 +28,7 @@ export class IndexLockedError extends LookupKnowledgeError {
       retryable: true,
     });
     this.name = "IndexLockedError";
+    this.code = "index_locked";
     this.directory = options.directory;
   }
 

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.index-not-found";
 const symbol = Symbol.for(marker);
@@ -9,6 +10,7 @@ const symbol = Symbol.for(marker);
  */
 export class IndexNotFoundError extends LookupKnowledgeError {
   private readonly [symbol] = true;
+  override readonly code: SearchPortErrorCode;
   readonly directory: string;
 
   constructor(options: { directory: string }) {
@@ -19,6 +21,7 @@ export class IndexNotFoundError extends LookupKnowledgeError {
         'Build one first: open it with mode "write", upsert, then commit.',
     });
     this.name = "IndexNotFoundError";
+    this.code = "index_not_found";
     this.directory = options.directory;
   }
 

@@ -5,6 +5,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { ConfigurationError, InvalidFilterError, LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { MetadataFilter } from "@lookup-knowledge/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { InvalidWriteError } from "../invalid-write-error.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
@@ -351,6 +352,15 @@ describe("openLocalSearchPort: writes", () => {
     const writer = await open({ mode: "write" });
     await expect(writer.upsert([{ id: "", content: "x", metadata: {} }])).rejects.toThrow(/record 0 needs a non-empty string id/);
     await expect(writer.upsert([{ id: "a", content: 3, metadata: {} } as unknown as KnowledgeRecord])).rejects.toThrow(/\(a\) needs string content/);
+  });
+
+  it("refuses bad write arguments with an InvalidWriteError, never a plain TypeError", async () => {
+    const writer = await open({ mode: "write" });
+    await expect(writer.upsert([null as unknown as KnowledgeRecord])).rejects.toSatisfy(
+      (error: unknown) => InvalidWriteError.isInstance(error) && error.code === "invalid_record" && !(error instanceof TypeError),
+    );
+    await expect(writer.upsert("a" as unknown as KnowledgeRecord[])).rejects.toMatchObject({ code: "invalid_argument", operation: "upsert" });
+    await expect(writer.deleteDocuments("a" as unknown as string[])).rejects.toMatchObject({ code: "invalid_argument", operation: "deleteDocuments" });
   });
 
   it("does not apply an upsert whose signal aborts while embedding", async () => {

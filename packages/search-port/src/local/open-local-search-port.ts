@@ -1,3 +1,5 @@
+import { InvalidWriteError } from "../invalid-write-error.js";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import { mkdirSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
@@ -273,15 +275,16 @@ function indexedText(record: KnowledgeRecord): string {
   return typeof title === "string" && title.trim() !== "" ? `${title}\n${record.content}` : record.content;
 }
 
-/** The record, once its id and content are strings and its metadata an object; else a TypeError naming it. */
+/** The record, once its id and content are strings and its metadata an object; else an `InvalidWriteError` naming it. */
 function checkRecord(record: unknown, index: number): KnowledgeRecord {
+  const invalidRecord = (message: string) => new InvalidWriteError({ code: "invalid_record", operation: "upsert", message });
   const where = `upsert: record ${index}`;
-  if (typeof record !== "object" || record === null) throw new TypeError(`${where} is not an object`);
+  if (typeof record !== "object" || record === null) throw invalidRecord(`${where} is not an object`);
   const { id, content, metadata } = record as Partial<KnowledgeRecord>;
-  if (typeof id !== "string" || id === "") throw new TypeError(`${where} needs a non-empty string id (got ${JSON.stringify(id)})`);
-  if (typeof content !== "string") throw new TypeError(`${where} (${id}) needs string content`);
+  if (typeof id !== "string" || id === "") throw invalidRecord(`${where} needs a non-empty string id (got ${JSON.stringify(id)})`);
+  if (typeof content !== "string") throw invalidRecord(`${where} (${id}) needs string content`);
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
-    throw new TypeError(`${where} (${id}) needs a metadata object`);
+    throw invalidRecord(`${where} (${id}) needs a metadata object`);
   }
   return { id, content, metadata };
 }
@@ -389,7 +392,7 @@ function createPort(
 
   function closedError(): LookupKnowledgeError {
     return new LookupKnowledgeError({
-      code: "index_closed",
+      code: "index_closed" satisfies SearchPortErrorCode,
       message: state === "closing" ? `The local index at ${directory} is closing` : `The local index at ${directory} was closed`,
     });
   }
@@ -428,7 +431,7 @@ function createPort(
 
   async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
     ensureWritable("upsert", true);
-    if (!Array.isArray(records)) throw new TypeError("upsert: expected an array of records");
+    if (!Array.isArray(records)) throw new InvalidWriteError({ code: "invalid_argument", operation: "upsert", message: "upsert: expected an array of records" });
     // Everything is read from the records now: changing them later changes nothing here.
     const latest = new Map<string, { record: KnowledgeRecord; docId: string | null; text: string; metadataText: string }>();
     records.forEach((input, index) => {
@@ -507,7 +510,7 @@ function createPort(
 
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
     ensureWritable("deleteDocuments", true);
-    if (!Array.isArray(docIds)) throw new TypeError("deleteDocuments: expected an array of document ids");
+    if (!Array.isArray(docIds)) throw new InvalidWriteError({ code: "invalid_argument", operation: "deleteDocuments", message: "deleteDocuments: expected an array of document ids" });
     return exclusive(async () => {
       ensureWritable("deleteDocuments", false);
       throwIfAborted(options?.signal);

@@ -1,3 +1,4 @@
+import { InvalidWriteError } from "../invalid-write-error.js";
 import { ConfigurationError, describeValue } from "@lookup-knowledge/core";
 import type { MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
@@ -167,7 +168,7 @@ export function createPineconeSearchPort(options: PineconeSearchPortOptions): Pi
   async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(records)) throw new TypeError("upsert: expected an array of records");
+    if (!Array.isArray(records)) throw new InvalidWriteError({ code: "invalid_argument", operation: "upsert", message: "upsert: expected an array of records" });
     const prepared = records.map((record) => ({ record, metadata: pineconeMetadata(record, settings) }));
     if (prepared.length === 0) return;
     const batches: Array<typeof prepared> = [];
@@ -253,7 +254,7 @@ export function createPineconeSearchPort(options: PineconeSearchPortOptions): Pi
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(docIds)) throw new TypeError("deleteDocuments: expected an array of document ids");
+    if (!Array.isArray(docIds)) throw new InvalidWriteError({ code: "invalid_argument", operation: "deleteDocuments", message: "deleteDocuments: expected an array of document ids" });
     const wanted = [...new Set(docIds.filter((docId): docId is string => typeof docId === "string" && docId !== ""))];
     let removed = 0;
     await forEachBounded(
