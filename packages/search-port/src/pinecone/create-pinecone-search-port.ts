@@ -20,7 +20,7 @@ import { parseIndexDescription, parseMetric } from "./parse-index-description.js
 import type { IndexFacts } from "./parse-index-description.js";
 import { PineconePortError } from "./pinecone-port-error.js";
 import type { PineconeIndex, PineconeSearchMode, PineconeSearchPort, PineconeSearchPortOptions } from "./pinecone-search-port.js";
-import { toPineconeFilter } from "./to-pinecone-filter.js";
+import { toPineconeFilter } from "../internal/to-pinecone-filter.js";
 
 const defaultLexicalWeight = 0.3;
 const defaultTextKey = "text";
