@@ -1,0 +1,72 @@
+import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
+import type { VectorStoreInterface } from "@langchain/core/vectorstores";
+import { z } from "zod";
+import type { VectorStoreProfile } from "./vector-store-profile.js";
+import { vectorStoreProfiles } from "./vector-store-profiles.js";
+import type { VectorStoreSearchPortOptions } from "./vector-store-search-port.js";
+
+/** The name bad options are reported under: `createVectorStoreSearchPort.batchSize`. */
+const optionsName = "createVectorStoreSearchPort";
+const defaultIdKey = "recordId";
+const defaultBatchSize = 100;
+
+/** The options of `createVectorStoreSearchPort`, checked and with their defaults. */
+export interface VectorStoreSettings {
+  vectorStore: VectorStoreInterface;
+  profile: VectorStoreProfile;
+  idKey: string;
+  batchSize: number;
+}
+
+const optionsSchema = z.object(
+  {
+    vectorStore: z.custom<VectorStoreInterface>(
+      (value) =>
+        value !== null &&
+        typeof value === "object" &&
+        typeof (value as VectorStoreInterface).similaritySearchWithScore === "function" &&
+        typeof (value as VectorStoreInterface).addDocuments === "function",
+      { error: "expected a LangChain VectorStore (similaritySearchWithScore and addDocuments)" },
+    ),
+    profile: z
+      .custom<VectorStoreProfile>(
+        (value) =>
+          value !== null &&
+          typeof value === "object" &&
+          typeof (value as VectorStoreProfile).translateFilter === "function" &&
+          (typeof (value as VectorStoreProfile).score === "function" || typeof (value as VectorStoreProfile).score === "string"),
+        { error: "a profile needs score and translateFilter" },
+      )
+      .optional(),
+    idKey: z
+      .string({ error: 'expected a metadata key such as "recordId"' })
+      .refine((key) => key !== "" && !key.startsWith("$"), { error: 'expected a metadata key such as "recordId"' })
+      .optional(),
+    batchSize: z
+      .custom<number>((value) => typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 10_000, {
+        error: "expected an integer from 1 to 10000",
+      })
+      .optional(),
+  },
+  { error: "expected an options object" },
+);
+
+/**
+ * Reads the options of `createVectorStoreSearchPort` through zod (`parseOptions`) and picks
+ * the profile: the one given, or the built-in one for `vectorStore._vectorstoreType()`. A bad
+ * option is a `ConfigurationError` whose key is `createVectorStoreSearchPort.<option>`.
+ */
+export function readVectorStoreSettings(input: VectorStoreSearchPortOptions): VectorStoreSettings {
+  const options = parseOptions(optionsSchema, input, optionsName);
+  const { vectorStore } = options;
+  const storeType = typeof vectorStore._vectorstoreType === "function" ? vectorStore._vectorstoreType() : "unknown";
+  const profile = options.profile ?? vectorStoreProfiles[storeType];
+  if (profile === undefined) {
+    throw new ConfigurationError({
+      key: `${optionsName}.profile`,
+      value: storeType,
+      reason: `no built-in profile for vector store type ${JSON.stringify(storeType)} (built in: ${Object.keys(vectorStoreProfiles).join(", ")}); pass profile: { name, score, translateFilter }`,
+    });
+  }
+  return { vectorStore, profile, idKey: options.idKey ?? defaultIdKey, batchSize: options.batchSize ?? defaultBatchSize };
+}
