@@ -1,5 +1,6 @@
 import { errorMessage, parseOptions } from "@lookup-knowledge/core";
 import { z } from "zod";
+import { embeddingsSchema } from "../internal/embeddings-schema.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { importPeer } from "../internal/import-peer.js";
 import { createVectorStoreSearchPort } from "../langchain/create-vector-store-search-port.js";
@@ -32,14 +33,7 @@ const optionsSchema = z.object({
     .string({ error: "expected a plain SQL identifier (letters, digits, _)" })
     .regex(identifier, { error: "expected a plain SQL identifier (letters, digits, _)" })
     .default("vectors"),
-  embeddings: z.custom<EmbeddingsInterface>(
-    (value) =>
-      value !== null &&
-      typeof value === "object" &&
-      typeof (value as EmbeddingsInterface).embedQuery === "function" &&
-      typeof (value as EmbeddingsInterface).embedDocuments === "function",
-    { error: "expected a LangChain Embeddings (embedQuery and embedDocuments)" },
-  ),
+  embeddings: embeddingsSchema,
 });
 
 /** A libSQL URL fit to show: user information and query values (an `authToken`) hidden. */

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import { z } from "zod";
+import { embeddingsSchema } from "../internal/embeddings-schema.js";
 import { parseAnswerabilityModel, type AnswerabilityModel } from "./answerability-model.js";
 import { defaultAnswerabilityModel } from "./default-answerability-model.js";
 import type { EmbedderIdentity, LocalSearchPortOptions } from "./local-search-port.js";
@@ -63,15 +64,7 @@ const optionsSchema = z.object(
     denseWeight: fraction().optional(),
     minScore: fraction().optional(),
     denseFloor: fraction("expected a number from 0 to below 1", 1).optional(),
-    embeddings: z
-      .custom<EmbeddingsInterface>(
-        (value) =>
-          typeof value === "object" &&
-          value !== null &&
-          typeof (value as EmbeddingsInterface).embedQuery === "function" &&
-          typeof (value as EmbeddingsInterface).embedDocuments === "function",
-        { error: "expected a LangChain Embeddings (embedQuery and embedDocuments)" },
-      )
+    embeddings: embeddingsSchema
       .optional(),
     embedder: z.unknown().optional(),
     answerability: z.unknown().optional(),

@@ -1,6 +1,7 @@
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { z } from "zod";
+import { embeddingsSchema } from "../internal/embeddings-schema.js";
 import type { CallPolicy } from "./call-pinecone.js";
 import { normalizePineconeScore } from "./normalize-pinecone-score.js";
 import type { PineconeMetric } from "./normalize-pinecone-score.js";
@@ -44,15 +45,7 @@ const optionsSchema = z.object(
       { error: "expected the client's Index, e.g. new Pinecone({ apiKey }).index({ name }) (@pinecone-database/pinecone 8)" },
     ),
     namespace: z.string({ error: "expected a string" }).optional(),
-    embeddings: z
-      .custom<EmbeddingsInterface>(
-        (value) =>
-          value !== null &&
-          typeof value === "object" &&
-          typeof (value as EmbeddingsInterface).embedQuery === "function" &&
-          typeof (value as EmbeddingsInterface).embedDocuments === "function",
-        { error: "expected a LangChain Embeddings (embedQuery and embedDocuments)" },
-      )
+    embeddings: embeddingsSchema
       .optional(),
     integrated: z
       .union([z.literal(true), z.object({ textField: z.unknown() })], { error: "expected true or { textField }" })
