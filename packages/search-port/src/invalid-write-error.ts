@@ -10,16 +10,14 @@ const symbol = Symbol.for(marker);
  * an argument that is not what the call takes (`upsert` without an array of records,
  * `deleteDocuments` without an array of document ids). Retrying the same call cannot help.
  */
-export class InvalidWriteError extends LookupKnowledgeError {
+export class InvalidWriteError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "invalid_record" | "invalid_argument">> {
   private readonly [symbol] = true;
-  override readonly code: Extract<SearchPortErrorCode, "invalid_record" | "invalid_argument">;
   /** The call that refused it: `upsert` or `deleteDocuments`. */
   readonly operation: string;
 
   constructor(options: { code: Extract<SearchPortErrorCode, "invalid_record" | "invalid_argument">; operation: string; message: string }) {
     super({ code: options.code, message: options.message });
     this.name = "InvalidWriteError";
-    this.code = options.code;
     this.operation = options.operation;
   }
 

@@ -11,7 +11,7 @@ export type VectorStorePortErrorCode = Extract<
 >;
 
 /** An error of the LangChain adapter; `store` is the store's `_vectorstoreType()`, `operation` the call. */
-export class VectorStorePortError extends LookupKnowledgeError {
+export class VectorStorePortError extends LookupKnowledgeError<VectorStorePortErrorCode> {
   private readonly [symbol] = true;
   override readonly code: VectorStorePortErrorCode;
   readonly store: string;

@@ -10,9 +10,8 @@ const symbol = Symbol.for(marker);
  * were recorded. Its terms cannot be compared with a query's, so a reader refuses it; the
  * next writer open (an ingest) re-indexes every record with this analyser.
  */
-export class AnalyzerMismatchError extends LookupKnowledgeError {
+export class AnalyzerMismatchError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "analyzer_mismatch">> {
   private readonly [symbol] = true;
-  override readonly code: SearchPortErrorCode;
   readonly directory: string;
   /** The version the index records (a description when it records none). */
   readonly indexAnalyzer: string;
@@ -28,7 +27,6 @@ export class AnalyzerMismatchError extends LookupKnowledgeError {
         "Run the ingest again: opening the index for writing rebuilds it with this analyser.",
     });
     this.name = "AnalyzerMismatchError";
-    this.code = "analyzer_mismatch";
     this.directory = options.directory;
     this.indexAnalyzer = options.indexAnalyzer;
     this.libraryAnalyzer = options.libraryAnalyzer;

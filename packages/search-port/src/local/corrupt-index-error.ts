@@ -9,9 +9,8 @@ const symbol = Symbol.for(marker);
  * checksum differs from the manifest, a file is malformed, or it was written by a newer
  * format version. Rebuild the index (re-run ingest into an empty folder).
  */
-export class CorruptIndexError extends LookupKnowledgeError {
+export class CorruptIndexError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "corrupt_index">> {
   private readonly [symbol] = true;
-  override readonly code: SearchPortErrorCode;
   readonly directory: string;
 
   constructor(options: { directory: string; reason: string; cause?: unknown }) {
@@ -21,7 +20,6 @@ export class CorruptIndexError extends LookupKnowledgeError {
       cause: options.cause,
     });
     this.name = "CorruptIndexError";
-    this.code = "corrupt_index";
     this.directory = options.directory;
   }
 

@@ -10,9 +10,8 @@ const symbol = Symbol.for(marker);
  * the embedder returned vectors of the wrong size. Vectors of two embedders are never mixed
  * in one index: rebuild the index into a new folder, or open it with the embedder it names.
  */
-export class EmbedderMismatchError extends LookupKnowledgeError {
+export class EmbedderMismatchError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "embedder_mismatch">> {
   private readonly [symbol] = true;
-  override readonly code: SearchPortErrorCode;
   readonly directory: string;
   /** The embedder the index was built with; `null` for a lexical-only index. */
   readonly indexEmbedder: EmbedderIdentity | null;
@@ -34,7 +33,6 @@ export class EmbedderMismatchError extends LookupKnowledgeError {
         ". Open it with the embedder it was built with, or rebuild it into a new folder.",
     });
     this.name = "EmbedderMismatchError";
-    this.code = "embedder_mismatch";
     this.directory = options.directory;
     this.indexEmbedder = options.indexEmbedder;
     this.givenEmbedder = options.givenEmbedder;

@@ -9,9 +9,8 @@ const symbol = Symbol.for(marker);
  * this writer lost its lock. Readers never need the lock. Retrying can help once the other
  * writer has closed.
  */
-export class IndexLockedError extends LookupKnowledgeError {
+export class IndexLockedError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "index_locked">> {
   private readonly [symbol] = true;
-  override readonly code: SearchPortErrorCode;
   readonly directory: string;
 
   /** `holder`: who holds the lock, as its owner file names it (a process id and host), when known. */
@@ -28,7 +27,6 @@ export class IndexLockedError extends LookupKnowledgeError {
       retryable: true,
     });
     this.name = "IndexLockedError";
-    this.code = "index_locked";
     this.directory = options.directory;
   }
 

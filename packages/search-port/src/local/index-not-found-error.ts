@@ -8,9 +8,8 @@ const symbol = Symbol.for(marker);
  * A reader was pointed at a folder that holds no committed index (it does not exist, or no
  * writer has committed to it yet). Build the index first (mode "write", then `commit`).
  */
-export class IndexNotFoundError extends LookupKnowledgeError {
+export class IndexNotFoundError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "index_not_found">> {
   private readonly [symbol] = true;
-  override readonly code: SearchPortErrorCode;
   readonly directory: string;
 
   constructor(options: { directory: string }) {
@@ -21,7 +20,6 @@ export class IndexNotFoundError extends LookupKnowledgeError {
         'Build one first: open it with mode "write", upsert, then commit.',
     });
     this.name = "IndexNotFoundError";
-    this.code = "index_not_found";
     this.directory = options.directory;
   }
 

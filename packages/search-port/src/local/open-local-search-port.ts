@@ -120,8 +120,8 @@ function createPort(
   let refreshError: RefreshError | undefined;
 
   function closedError(): LookupKnowledgeError {
-    return new LookupKnowledgeError({
-      code: "index_closed" satisfies SearchPortErrorCode,
+    return new LookupKnowledgeError<SearchPortErrorCode>({
+      code: "index_closed",
       message: lifecycle === "closing" ? `The local index at ${directory} is closing` : `The local index at ${directory} was closed`,
     });
   }

@@ -15,7 +15,7 @@ export type PineconePortErrorCode = Extract<
  * `listPaginated`, ...), `status` the HTTP status when there was one, `attempts` how many
  * times the call was tried. `retryable` is true for `pinecone_unavailable`.
  */
-export class PineconePortError extends LookupKnowledgeError {
+export class PineconePortError extends LookupKnowledgeError<PineconePortErrorCode> {
   private readonly [symbol] = true;
   override readonly code: PineconePortErrorCode;
   readonly operation: string;
