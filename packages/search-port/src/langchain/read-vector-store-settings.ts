@@ -1,6 +1,8 @@
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { z } from "zod";
+import { integerFrom } from "../internal/integer-from.js";
+import { objectWithMethods } from "../internal/object-with-methods.js";
 import type { VectorStoreProfile } from "./vector-store-profile.js";
 import { vectorStoreProfiles } from "./vector-store-profiles.js";
 import type { VectorStoreSearchPortOptions } from "./vector-store-search-port.js";
@@ -20,13 +22,9 @@ export interface VectorStoreSettings {
 
 const optionsSchema = z.object(
   {
-    vectorStore: z.custom<VectorStoreInterface>(
-      (value) =>
-        value !== null &&
-        typeof value === "object" &&
-        typeof (value as VectorStoreInterface).similaritySearchWithScore === "function" &&
-        typeof (value as VectorStoreInterface).addDocuments === "function",
-      { error: "expected a LangChain VectorStore (similaritySearchWithScore and addDocuments)" },
+    vectorStore: objectWithMethods<VectorStoreInterface>(
+      ["similaritySearchWithScore", "addDocuments"],
+      "expected a LangChain VectorStore (similaritySearchWithScore and addDocuments)",
     ),
     profile: z
       .custom<VectorStoreProfile>(
@@ -42,11 +40,7 @@ const optionsSchema = z.object(
       .string({ error: 'expected a metadata key such as "recordId"' })
       .refine((key) => key !== "" && !key.startsWith("$"), { error: 'expected a metadata key such as "recordId"' })
       .optional(),
-    batchSize: z
-      .custom<number>((value) => typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 10_000, {
-        error: "expected an integer from 1 to 10000",
-      })
-      .optional(),
+    batchSize: integerFrom(1, 10_000).optional(),
   },
   { error: "expected an options object" },
 );

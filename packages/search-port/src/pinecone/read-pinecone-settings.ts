@@ -2,6 +2,8 @@ import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { z } from "zod";
 import { embeddingsSchema } from "../internal/embeddings-schema.js";
+import { integerFrom } from "../internal/integer-from.js";
+import { objectWithMethods } from "../internal/object-with-methods.js";
 import type { CallPolicy } from "./call-pinecone.js";
 import { normalizePineconeScore } from "./normalize-pinecone-score.js";
 import type { PineconeMetric } from "./normalize-pinecone-score.js";
@@ -31,18 +33,11 @@ export interface PineconeSettings {
 
 const indexMethods = ["query", "upsert", "deleteMany", "listPaginated", "describeIndexStats", "searchRecords", "upsertRecords"];
 
-function integerFrom(min: number, max: number) {
-  return z.custom<number>((value) => typeof value === "number" && Number.isInteger(value) && value >= min && value <= max, {
-    error: `expected an integer from ${min} to ${max}`,
-  });
-}
-
 const optionsSchema = z.object(
   {
-    index: z.custom<PineconeIndex>(
-      (value) =>
-        value !== null && typeof value === "object" && indexMethods.every((name) => typeof (value as Record<string, unknown>)[name] === "function"),
-      { error: "expected the client's Index, e.g. new Pinecone({ apiKey }).index({ name }) (@pinecone-database/pinecone 8)" },
+    index: objectWithMethods<PineconeIndex>(
+      indexMethods,
+      "expected the client's Index, e.g. new Pinecone({ apiKey }).index({ name }) (@pinecone-database/pinecone 8)",
     ),
     namespace: z.string({ error: "expected a string" }).optional(),
     embeddings: embeddingsSchema
