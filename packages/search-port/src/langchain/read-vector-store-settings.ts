@@ -2,6 +2,7 @@ import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { z } from "zod";
 import { integerFrom } from "../internal/integer-from.js";
+import { metadataKeySchema } from "../internal/metadata-key-schema.js";
 import { objectWithMethods } from "../internal/object-with-methods.js";
 import type { VectorStoreProfile } from "./vector-store-profile.js";
 import { vectorStoreProfiles } from "./vector-store-profiles.js";
@@ -36,10 +37,7 @@ const optionsSchema = z.object(
         { error: "a profile needs score and translateFilter" },
       )
       .optional(),
-    idKey: z
-      .string({ error: 'expected a metadata key such as "recordId"' })
-      .refine((key) => key !== "" && !key.startsWith("$"), { error: 'expected a metadata key such as "recordId"' })
-      .optional(),
+    idKey: metadataKeySchema("recordId").optional(),
     batchSize: integerFrom(1, 10_000).optional(),
   },
   { error: "expected an options object" },

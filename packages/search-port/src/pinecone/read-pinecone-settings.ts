@@ -3,6 +3,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { z } from "zod";
 import { embeddingsSchema } from "../internal/embeddings-schema.js";
 import { integerFrom } from "../internal/integer-from.js";
+import { metadataKeySchema } from "../internal/metadata-key-schema.js";
 import { objectWithMethods } from "../internal/object-with-methods.js";
 import type { CallPolicy } from "./call-pinecone.js";
 import { normalizePineconeScore } from "./normalize-pinecone-score.js";
@@ -62,10 +63,7 @@ const optionsSchema = z.object(
         { error: "expected true, false or { lexicalWeight }" },
       )
       .optional(),
-    textKey: z
-      .string({ error: 'expected a metadata key such as "text"' })
-      .refine((key) => key !== "" && !key.startsWith("$"), { error: 'expected a metadata key such as "text"' })
-      .optional(),
+    textKey: metadataKeySchema("text").optional(),
     normalizeScore: z
       .custom<(raw: number, metric: PineconeMetric) => number>((value) => typeof value === "function", {
         error: "expected a function (raw, metric) => 0..1",
