@@ -5,15 +5,12 @@ import { describe, expect, it } from "vitest";
 
 const sourceRoot = dirname(fileURLToPath(import.meta.url));
 
-/** The adapter folders: each may import the port, `internal/` and core, never another adapter's files. */
-const adapters = ["local", "pinecone", "langchain", "libsql"];
-
 /**
- * The one declared layer between adapters: `./libsql` is a store profile over the LangChain
- * adapter (it opens a `LibSQLVectorStore` and hands it to `createVectorStoreSearchPort`),
- * so it is built on `langchain/`, as an app is built on a package. No adapter imports `libsql/`.
+ * The adapter folders: each may import the port, `internal/` and core, never another adapter's
+ * files. `./libsql` is part of the LangChain adapter (`langchain/libsql/`: it opens a
+ * `LibSQLVectorStore` and hands it to `createVectorStoreSearchPort`).
  */
-const builtOn: Record<string, string[]> = { libsql: ["langchain"] };
+const adapters = ["local", "pinecone", "langchain"];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(sourceRoot, folder), { recursive: true, encoding: "utf8" })
@@ -45,7 +42,6 @@ describe("adapter imports", () => {
         for (const target of relativeImports(file)) {
           const folder = folderOf(target);
           if (folder === adapter || !adapters.includes(folder)) continue;
-          if (builtOn[adapter]?.includes(folder)) continue;
           crossings.push(`${file} -> ${target}`);
         }
       }

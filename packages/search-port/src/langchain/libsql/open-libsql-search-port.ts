@@ -1,11 +1,11 @@
 import { errorMessage, parseOptions } from "@lookup-knowledge/core";
 import { z } from "zod";
-import { embeddingsSchema } from "../internal/embeddings-schema.js";
+import { embeddingsSchema } from "../../internal/embeddings-schema.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { importPeer } from "../internal/import-peer.js";
-import { createVectorStoreSearchPort } from "../langchain/create-vector-store-search-port.js";
-import type { VectorStoreSearchPort } from "../langchain/vector-store-search-port.js";
-import { VectorStorePortError } from "../langchain/vector-store-port-error.js";
+import { importPeer } from "../../internal/import-peer.js";
+import { createVectorStoreSearchPort } from "../create-vector-store-search-port.js";
+import type { VectorStoreSearchPort } from "../vector-store-search-port.js";
+import { VectorStorePortError } from "../vector-store-port-error.js";
 
 export interface LibsqlSearchPortOptions {
   /** `file:knowledge.db` (a local file), `:memory:`, or a `libsql://` URL of a remote database. */
