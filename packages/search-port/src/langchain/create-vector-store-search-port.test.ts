@@ -89,7 +89,7 @@ describe("createVectorStoreSearchPort", () => {
     try {
       createVectorStoreSearchPort({ vectorStore: store });
     } catch (error) {
-      expect(error).toMatchObject({ key: "createVectorStoreSearchPort.profile", value: "custom" });
+      expect(error).toMatchObject({ key: "profile", value: "custom" });
     }
     const port = createVectorStoreSearchPort({
       vectorStore: store,

@@ -35,7 +35,7 @@ const removalProbe = "lookup-knowledge record";
  *
  * The store's type comes from `vectorStore._vectorstoreType()`; a store without a built-in
  * profile needs `profile`. Bad options throw `ConfigurationError` naming the option
- * (`createVectorStoreSearchPort.idKey`; `read-vector-store-settings.ts`).
+ * (`idKey`; `read-vector-store-settings.ts`).
  */
 export function createVectorStoreSearchPort(options: VectorStoreSearchPortOptions): VectorStoreSearchPort {
   const { vectorStore, profile, idKey, batchSize } = readVectorStoreSettings(options);

@@ -8,8 +8,6 @@ import type { VectorStoreProfile } from "./vector-store-profile.js";
 import { vectorStoreProfiles } from "./vector-store-profiles.js";
 import type { VectorStoreSearchPortOptions } from "./vector-store-search-port.js";
 
-/** The name bad options are reported under: `createVectorStoreSearchPort.batchSize`. */
-const optionsName = "createVectorStoreSearchPort";
 const defaultIdKey = "recordId";
 const defaultBatchSize = 100;
 
@@ -46,16 +44,16 @@ const optionsSchema = z.object(
 /**
  * Reads the options of `createVectorStoreSearchPort` through zod (`parseOptions`) and picks
  * the profile: the one given, or the built-in one for `vectorStore._vectorstoreType()`. A bad
- * option is a `ConfigurationError` whose key is `createVectorStoreSearchPort.<option>`.
+ * option is a `ConfigurationError` whose key is the option's name (`batchSize`).
  */
 export function readVectorStoreSettings(input: VectorStoreSearchPortOptions): VectorStoreSettings {
-  const options = parseOptions(optionsSchema, input, optionsName);
+  const options = parseOptions(optionsSchema, input, "");
   const { vectorStore } = options;
   const storeType = typeof vectorStore._vectorstoreType === "function" ? vectorStore._vectorstoreType() : "unknown";
   const profile = options.profile ?? vectorStoreProfiles[storeType];
   if (profile === undefined) {
     throw new ConfigurationError({
-      key: `${optionsName}.profile`,
+      key: "profile",
       value: storeType,
       reason: `no built-in profile for vector store type ${JSON.stringify(storeType)} (built in: ${Object.keys(vectorStoreProfiles).join(", ")}); pass profile: { name, score, translateFilter }`,
     });

@@ -44,11 +44,11 @@ describe("readLocalPortSettings", () => {
     [{ answerability: { kind: "linear" } }, "answerability.kind", /./],
   ])("a bad option %j names its key %s and the reason", (options, key, reason) => {
     expect(() => readLocalPortSettings({ directory: "index", ...options } as LocalSearchPortOptions)).toThrow(
-      expect.objectContaining({ name: "ConfigurationError", key: `openLocalSearchPort.${key}`, message: expect.stringMatching(reason) }),
+      expect.objectContaining({ name: "ConfigurationError", key, message: expect.stringMatching(reason) }),
     );
   });
 
   it("refuses options that are not an object", () => {
-    expect(() => readLocalPortSettings(undefined as never)).toThrow(/openLocalSearchPort=undefined: expected an object with a directory/);
+    expect(() => readLocalPortSettings(undefined as never)).toThrow(/\(options\)=undefined: expected an object with a directory/);
   });
 });

@@ -24,9 +24,6 @@ export const defaultDenseFloor = 0.3;
 /** The default minimum-evidence cut on the returned score (README, "Score"). */
 export const defaultMinScore = 0.2;
 
-/** The name bad options are reported under: `openLocalSearchPort.denseWeight`. */
-const optionsName = "openLocalSearchPort";
-
 /** The options of `openLocalSearchPort`, checked, resolved and with their defaults. */
 export interface LocalPortSettings {
   directory: string;
@@ -81,28 +78,28 @@ const embedderSchema = z.custom<EmbedderIdentity>((value) => identitySchema.safe
 /**
  * Reads the options of `openLocalSearchPort`: each one's shape through zod (`parseOptions`),
  * then the embedder identity (given, or the embeddings' own `identity`) and what depends on
- * several options. A bad option is a `ConfigurationError` whose key is
- * `openLocalSearchPort.<option>`.
+ * several options. A bad option is a `ConfigurationError` whose key is the option's name
+ * (`denseWeight`, `answerability.kind`), as the README documents it.
  */
 export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortSettings {
-  const options = parseOptions(optionsSchema, input, optionsName);
+  const options = parseOptions(optionsSchema, input, "");
   const mode = options.mode ?? "read";
   const { embeddings } = options;
   const declared = options.embedder ?? (embeddings as { identity?: unknown } | undefined)?.identity;
   let embedder: EmbedderIdentity | null = null;
   if (declared !== undefined) {
-    parseOptions(embedderSchema, declared, `${optionsName}.embedder`);
+    parseOptions(embedderSchema, declared, "embedder");
     embedder = identitySchema.parse(declared);
   } else if (embeddings !== undefined) {
     throw new ConfigurationError({
-      key: `${optionsName}.embedder`,
+      key: "embedder",
       value: undefined,
       reason: "these embeddings have no identity: pass embedder { id, version, dimension } so the index can record whose vectors it holds",
     });
   }
   if (mode === "write" && embedder !== null && embeddings === undefined) {
     throw new ConfigurationError({
-      key: `${optionsName}.embeddings`,
+      key: "embeddings",
       value: undefined,
       reason: "a writer given an embedder identity needs the embeddings too, to embed the records it upserts",
     });
@@ -112,7 +109,7 @@ export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortS
       ? undefined
       : options.answerability === undefined
         ? defaultAnswerabilityModel
-        : parseAnswerabilityModel(options.answerability, `${optionsName}.answerability`);
+        : parseAnswerabilityModel(options.answerability);
   return {
     directory: resolve(options.directory),
     mode,

@@ -17,8 +17,6 @@ export interface PineconeConnectionOptions extends Omit<PineconeSearchPortOption
   controllerHostUrl?: string;
 }
 
-const connectionOptionsName = "connectPineconeSearchPort";
-
 const url = (reason: string) => z.string({ error: reason }).regex(/^https?:\/\/\S+$/, { error: reason });
 
 const connectionSchema = z.object({
@@ -43,11 +41,11 @@ export async function connectPineconeSearchPort(options: PineconeConnectionOptio
   const { apiKey, indexName, host, controllerHostUrl, ...portOptions } = options;
   // By hand, not through parseOptions: the refused value is never shown, it may be a key.
   if (typeof apiKey !== "string" || apiKey.trim() === "") {
-    throw new ConfigurationError({ key: `${connectionOptionsName}.apiKey`, value: "(hidden)", reason: "the Pinecone API key is missing: set PINECONE_API_KEY" });
+    throw new ConfigurationError({ key: "apiKey", value: "(hidden)", reason: "the Pinecone API key is missing: set PINECONE_API_KEY" });
   }
-  parseOptions(connectionSchema, { indexName, host, controllerHostUrl }, connectionOptionsName);
+  parseOptions(connectionSchema, { indexName, host, controllerHostUrl }, "");
   if (indexName === undefined && host === undefined) {
-    throw new ConfigurationError({ key: `${connectionOptionsName}.indexName`, value: undefined, reason: "give the index name (or its host and metric)" });
+    throw new ConfigurationError({ key: "indexName", value: undefined, reason: "give the index name (or its host and metric)" });
   }
   const { Pinecone } = await importPeer(() => import("@pinecone-database/pinecone"), "@pinecone-database/pinecone@^8.2.0");
   const client = new Pinecone({ apiKey, maxRetries: 0, ...(controllerHostUrl === undefined ? {} : { controllerHostUrl }) });
@@ -55,7 +53,7 @@ export async function connectPineconeSearchPort(options: PineconeConnectionOptio
   let indexDescription: unknown;
   if (needsDescription) {
     if (indexName === undefined) {
-      throw new ConfigurationError({ key: `${connectionOptionsName}.metric`, value: undefined, reason: "an index given by its host needs its metric (cosine, dotproduct or euclidean), or its name" });
+      throw new ConfigurationError({ key: "metric", value: undefined, reason: "an index given by its host needs its metric (cosine, dotproduct or euclidean), or its name" });
     }
     indexDescription = await callPinecone(
       "describeIndex",

@@ -345,7 +345,7 @@ describe("createPineconeSearchPort options", () => {
       caught = error;
     }
     expect(ConfigurationError.isInstance(caught), `${key}: ${String(caught)}`).toBe(true);
-    expect(caught).toMatchObject({ key: `createPineconeSearchPort.${key}` });
+    expect(caught).toMatchObject({ key });
   };
 
   it("refuses bad options with a ConfigurationError naming the option", () => {

@@ -24,8 +24,7 @@ import { readPineconeSettings } from "./read-pinecone-settings.js";
  * best first, ties by id. Each call is retried on 429, 5xx, connection failures and
  * timeouts, with backoff, and bounded; a 4xx fails at once with a `PineconePortError`.
  *
- * Bad options throw `ConfigurationError` naming the option (`createPineconeSearchPort.batchSize`;
- * `read-pinecone-settings.ts`). The search is in `search-pinecone.ts`, the writer in `pinecone-writer.ts`.
+ * Bad options throw `ConfigurationError` naming the option (`batchSize`; `read-pinecone-settings.ts`). The search is in `search-pinecone.ts`, the writer in `pinecone-writer.ts`.
  */
 export function createPineconeSearchPort(options: PineconeSearchPortOptions): PineconeSearchPort {
   const settings = readPineconeSettings(options);

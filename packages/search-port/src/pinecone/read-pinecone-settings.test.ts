@@ -45,7 +45,7 @@ describe("readPineconeSettings", () => {
     [{ embeddings: undefined, integrated: { textField: "t" }, batchSize: 97 }, "batchSize", /from 1 to 96/],
   ])("a bad option %j names its key %s and the reason", (options, key, reason) => {
     expect(() => readPineconeSettings({ index, embeddings, metric: "cosine", ...options } as PineconeSearchPortOptions)).toThrow(
-      expect.objectContaining({ name: "ConfigurationError", key: `createPineconeSearchPort.${key}`, message: expect.stringMatching(reason) }),
+      expect.objectContaining({ name: "ConfigurationError", key, message: expect.stringMatching(reason) }),
     );
   });
 });

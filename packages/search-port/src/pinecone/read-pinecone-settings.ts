@@ -11,9 +11,6 @@ import type { PineconeMetric } from "./normalize-pinecone-score.js";
 import { parseIndexDescription } from "./parse-index-description.js";
 import type { PineconeIndex, PineconeSearchMode, PineconeSearchPortOptions } from "./pinecone-search-port.js";
 
-/** The name bad options are reported under: `createPineconeSearchPort.batchSize`. */
-export const pineconeOptionsName = "createPineconeSearchPort";
-
 const defaultLexicalWeight = 0.3;
 const defaultTextKey = "text";
 
@@ -83,15 +80,16 @@ const optionsSchema = z.object(
  * Reads the options of `createPineconeSearchPort`: each one's shape through zod
  * (`parseOptions`), then what depends on several (the mode, the metric against the index
  * description, hybrid on dotproduct only, the batch limit of integrated writes). A bad option
- * is a `ConfigurationError` whose key is `createPineconeSearchPort.<option>`.
+ * is a `ConfigurationError` whose key is the option's name (`batchSize`, `hybrid.lexicalWeight`),
+ * as the README documents it.
  */
 export function readPineconeSettings(input: PineconeSearchPortOptions): PineconeSettings {
-  const options = parseOptions(optionsSchema, input, pineconeOptionsName);
+  const options = parseOptions(optionsSchema, input, "");
   const refuse = (key: string, value: unknown, reason: string): never => {
-    throw new ConfigurationError({ key: `${pineconeOptionsName}.${key}`, value, reason });
+    throw new ConfigurationError({ key, value, reason });
   };
 
-  const facts = options.indexDescription === undefined ? undefined : parseIndexDescription(options.indexDescription, `${pineconeOptionsName}.indexDescription`);
+  const facts = options.indexDescription === undefined ? undefined : parseIndexDescription(options.indexDescription);
   const metric = options.metric ?? facts?.metric;
   if (metric === undefined) return refuse("metric", undefined, "give the index's metric, or indexDescription: await pc.describeIndex(name)");
   if (facts !== undefined && facts.metric !== metric) refuse("metric", metric, `the index description says ${facts.metric}`);

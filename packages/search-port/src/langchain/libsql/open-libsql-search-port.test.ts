@@ -70,6 +70,6 @@ describe("openLibsqlSearchPort", () => {
     [{ url: "file:x.db", table: "chunks; drop table x" }, "table"],
     [{ url: "file:x.db", embeddings: {} }, "embeddings"],
   ])("refuses bad options %j with an error naming %s", async (options, key) => {
-    await expect(openLibsqlSearchPort({ embeddings, ...options } as never)).rejects.toMatchObject({ key: `openLibsqlSearchPort.${key}` });
+    await expect(openLibsqlSearchPort({ embeddings, ...options } as never)).rejects.toMatchObject({ key });
   });
 });

@@ -63,7 +63,7 @@ function scrubSecrets(text: string, options: { url: string; authToken?: string }
  * the dimension); a table made for another dimension is refused with an error naming both.
  */
 export async function openLibsqlSearchPort(options: LibsqlSearchPortOptions): Promise<LibsqlSearchPort> {
-  const { table, embeddings } = parseOptions(optionsSchema, options, "openLibsqlSearchPort");
+  const { table, embeddings } = parseOptions(optionsSchema, options, "");
   const { createClient } = await importPeer(() => import("@libsql/client"), "@libsql/client@^0.17.0");
   const { LibSQLVectorStore } = await importPeer(
     () => import("@langchain/community/vectorstores/libsql"),
