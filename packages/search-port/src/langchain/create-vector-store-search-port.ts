@@ -1,9 +1,9 @@
-import { InvalidWriteError } from "../invalid-write-error.js";
 import { errorMessage } from "@lookup-knowledge/core";
 import type { MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
+import { requireArray } from "../internal/require-array.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
 import type { SearchRequest } from "../search-request.js";
@@ -105,7 +105,7 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
   async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(records)) throw new InvalidWriteError({ code: "invalid_argument", operation: "upsert", message: "upsert: expected an array of records" });
+    requireArray(records, "upsert");
     for (const record of records) checkRecord(record);
     const latest = new Map(records.map((record) => [record.id, record]));
     const unique = [...latest.values()];
@@ -152,7 +152,7 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(docIds)) throw new InvalidWriteError({ code: "invalid_argument", operation: "deleteDocuments", message: "deleteDocuments: expected an array of document ids" });
+    requireArray(docIds, "deleteDocuments");
     const wanted = [...new Set(docIds.filter((docId): docId is string => typeof docId === "string" && docId !== ""))];
     if (wanted.length === 0) return 0;
     if (profile.removeDocuments !== undefined) {

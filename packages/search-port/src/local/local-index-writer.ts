@@ -4,8 +4,8 @@ import { readDocId } from "@lookup-knowledge/core";
 import { ConfigurationError } from "@lookup-knowledge/core";
 import { lexicalTerms } from "@lookup-knowledge/text";
 import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
+import { requireArray } from "../internal/require-array.js";
 import { indexedText } from "../internal/indexed-text.js";
-import { InvalidWriteError } from "../invalid-write-error.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { checkRecord } from "./check-record.js";
 import type { CommitHooks } from "./commit-hooks.js";
@@ -96,7 +96,7 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
 
   async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
     ensureWritable("upsert", true);
-    if (!Array.isArray(records)) throw new InvalidWriteError({ code: "invalid_argument", operation: "upsert", message: "upsert: expected an array of records" });
+    requireArray(records, "upsert");
     // Everything is read from the records now: changing them later changes nothing here.
     const latest = new Map<string, { record: KnowledgeRecord; docId: string | null; text: string; metadataText: string }>();
     records.forEach((input, index) => {
@@ -175,7 +175,7 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
 
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
     ensureWritable("deleteDocuments", true);
-    if (!Array.isArray(docIds)) throw new InvalidWriteError({ code: "invalid_argument", operation: "deleteDocuments", message: "deleteDocuments: expected an array of document ids" });
+    requireArray(docIds, "deleteDocuments");
     return exclusive(async () => {
       ensureWritable("deleteDocuments", false);
       throwIfAborted(options?.signal);

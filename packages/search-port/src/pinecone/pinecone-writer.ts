@@ -3,8 +3,8 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { PineconeRecord, RecordMetadata } from "@pinecone-database/pinecone";
 import { z } from "zod";
 import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
+import { requireArray } from "../internal/require-array.js";
 import { indexedText } from "../internal/indexed-text.js";
-import { InvalidWriteError } from "../invalid-write-error.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { KnowledgeWriter } from "../knowledge-writer.js";
 import { callPinecone } from "./call-pinecone.js";
@@ -37,7 +37,7 @@ export function createPineconeWriter(settings: PineconeSettings): Pick<Knowledge
   async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(records)) throw new InvalidWriteError({ code: "invalid_argument", operation: "upsert", message: "upsert: expected an array of records" });
+    requireArray(records, "upsert");
     const prepared = records.map((record) => ({ record, metadata: pineconeMetadata(record, settings) }));
     if (prepared.length === 0) return;
     const batches: Array<typeof prepared> = [];
@@ -123,7 +123,7 @@ export function createPineconeWriter(settings: PineconeSettings): Pick<Knowledge
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(docIds)) throw new InvalidWriteError({ code: "invalid_argument", operation: "deleteDocuments", message: "deleteDocuments: expected an array of document ids" });
+    requireArray(docIds, "deleteDocuments");
     const wanted = [...new Set(docIds.filter((docId): docId is string => typeof docId === "string" && docId !== ""))];
     let removed = 0;
     await forEachBounded(
