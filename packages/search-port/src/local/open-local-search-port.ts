@@ -33,8 +33,6 @@ import type { WriteLock } from "./write-lock.js";
 // search-local-index.ts. This file wires them and holds the port's lifecycle
 // (open, closing, closed) and a reader's refresh.
 
-export { defaultDenseFloor, defaultDenseWeight, defaultMinScore } from "./read-local-port-settings.js";
-
 /**
  * Opens (a writer: creates) the local index in `options.directory` and returns a port that
  * searches it and, in mode `"write"`, changes it. See `LocalSearchPortOptions` and the
