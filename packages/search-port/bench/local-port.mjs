@@ -1,5 +1,6 @@
 // Benchmarks of `@lookup-knowledge/search-port/local` (run `pnpm bench` after `tsc -b`).
 // Prints numbers, asserts nothing.
+// One script over 300 lines on purpose: its four parts share the loaded collections and the timing helpers.
 //
 // 1. Scale: a 100k-chunk index made by replicating SciFact (5,183 abstracts x 20), embedded
 //    with the offline embedder: ingest chunks/s (tokenising + embedding + upsert), commit

@@ -1,10 +1,12 @@
 export type { FieldCondition, FilterValue, MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 export { andFilters } from "./and-filters.js";
 export { equalsFilter } from "./equals-filter.js";
+export { InvalidWriteError } from "./invalid-write-error.js";
 export { knowledgeRecordId } from "./knowledge-record.js";
 export type { KnowledgeRecord } from "./knowledge-record.js";
 export type { KnowledgeSearchPort } from "./knowledge-search-port.js";
 export type { KnowledgeWriter } from "./knowledge-writer.js";
 export { matchesFilter } from "./matches-filter.js";
+export type { SearchPortErrorCode } from "./search-port-error-code.js";
 export type { SearchRequest } from "./search-request.js";
 export { validateMetadataFilter } from "./validate-metadata-filter.js";

@@ -36,7 +36,7 @@ describe("subpath imports", () => {
   });
 
   it("R13: ./pinecone, ./langchain and ./libsql take SDK types only (the clients are loaded when a connection is opened); ./langchain loads nothing of @langchain/community", () => {
-    for (const entry of ["pinecone/index.ts", "langchain/index.ts", "libsql/index.ts"]) {
+    for (const entry of ["pinecone/index.ts", "langchain/index.ts", "langchain/libsql/index.ts"]) {
       const { packages, files } = runtimeImports(entry);
       expect([...packages], entry).toContain("@lookup-knowledge/core");
       expect([...packages].filter((name) => name.startsWith("@pinecone-database") || name.startsWith("@langchain") || name.startsWith("@libsql")), entry).toEqual([]);

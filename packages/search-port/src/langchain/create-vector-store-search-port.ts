@@ -1,20 +1,18 @@
-import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
+import { errorMessage } from "@lookup-knowledge/core";
 import type { MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
+import { requireArray } from "../internal/require-array.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
 import type { SearchRequest } from "../search-request.js";
 import { readSearchRequest } from "../internal/read-search-request.js";
 import { normalizeVectorStoreScore } from "./normalize-vector-store-score.js";
+import { readVectorStoreSettings } from "./read-vector-store-settings.js";
 import { VectorStorePortError } from "./vector-store-port-error.js";
-import type { VectorStoreProfile } from "./vector-store-profile.js";
-import { vectorStoreProfiles } from "./vector-store-profiles.js";
 import type { VectorStoreSearchPort, VectorStoreSearchPortOptions } from "./vector-store-search-port.js";
 
-const defaultIdKey = "recordId";
-const defaultBatchSize = 100;
 /** Records found and removed per round of a filtered removal. */
 const removalPage = 500;
 const maxRemovalRounds = 1000;
@@ -36,46 +34,11 @@ const removalProbe = "lookup-knowledge record";
  *   the store replaces by id; `deleteDocuments` removes every chunk of the documents.
  *
  * The store's type comes from `vectorStore._vectorstoreType()`; a store without a built-in
- * profile needs `profile`. Bad options throw `ConfigurationError` naming the option.
+ * profile needs `profile`. Bad options throw `ConfigurationError` naming the option
+ * (`idKey`; `read-vector-store-settings.ts`).
  */
 export function createVectorStoreSearchPort(options: VectorStoreSearchPortOptions): VectorStoreSearchPort {
-  if (options === null || typeof options !== "object") {
-    throw new ConfigurationError({ key: "options", value: options, reason: "expected an options object" });
-  }
-  const vectorStore = options.vectorStore;
-  if (
-    vectorStore === null ||
-    typeof vectorStore !== "object" ||
-    typeof vectorStore.similaritySearchWithScore !== "function" ||
-    typeof vectorStore.addDocuments !== "function"
-  ) {
-    throw new ConfigurationError({
-      key: "vectorStore",
-      value: vectorStore,
-      reason: "expected a LangChain VectorStore (similaritySearchWithScore and addDocuments)",
-    });
-  }
-  const storeType = typeof vectorStore._vectorstoreType === "function" ? vectorStore._vectorstoreType() : "unknown";
-  const chosen = options.profile ?? vectorStoreProfiles[storeType];
-  if (chosen === undefined) {
-    throw new ConfigurationError({
-      key: "profile",
-      value: storeType,
-      reason: `no built-in profile for vector store type ${JSON.stringify(storeType)} (built in: ${Object.keys(vectorStoreProfiles).join(", ")}); pass profile: { name, score, translateFilter }`,
-    });
-  }
-  if (typeof chosen.translateFilter !== "function" || (typeof chosen.score !== "function" && typeof chosen.score !== "string")) {
-    throw new ConfigurationError({ key: "profile", value: chosen, reason: "a profile needs score and translateFilter" });
-  }
-  const profile: VectorStoreProfile = chosen;
-  const idKey = options.idKey ?? defaultIdKey;
-  if (typeof idKey !== "string" || idKey === "" || idKey.startsWith("$")) {
-    throw new ConfigurationError({ key: "idKey", value: idKey, reason: 'expected a metadata key such as "recordId"' });
-  }
-  const batchSize = options.batchSize ?? defaultBatchSize;
-  if (typeof batchSize !== "number" || !Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
-    throw new ConfigurationError({ key: "batchSize", value: batchSize, reason: "expected an integer from 1 to 10000" });
-  }
+  const { vectorStore, profile, idKey, batchSize } = readVectorStoreSettings(options);
   const scoreKind = profile.score;
   const normalize = typeof scoreKind === "function" ? scoreKind : (raw: number) => normalizeVectorStoreScore(raw, scoreKind);
 
@@ -142,7 +105,7 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
   async function upsert(records: KnowledgeRecord[], options?: { signal?: AbortSignal }): Promise<void> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(records)) throw new TypeError("upsert: expected an array of records");
+    requireArray(records, "upsert");
     for (const record of records) checkRecord(record);
     const latest = new Map(records.map((record) => [record.id, record]));
     const unique = [...latest.values()];
@@ -189,7 +152,7 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
     const signal = options?.signal;
     throwIfAborted(signal);
-    if (!Array.isArray(docIds)) throw new TypeError("deleteDocuments: expected an array of document ids");
+    requireArray(docIds, "deleteDocuments");
     const wanted = [...new Set(docIds.filter((docId): docId is string => typeof docId === "string" && docId !== ""))];
     if (wanted.length === 0) return 0;
     if (profile.removeDocuments !== undefined) {

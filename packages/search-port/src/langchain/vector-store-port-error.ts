@@ -1,21 +1,17 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.vector-store-port";
 const symbol = Symbol.for(marker);
 
-/** What went wrong in the LangChain vector store adapter. */
-export type VectorStorePortErrorCode =
-  /** The store's filter language cannot express this filter; it is refused, never dropped. */
-  | "unsupported_filter"
-  /** The store returned a document the filter excludes: its filter was not applied as meant. */
-  | "filter_not_honoured"
-  /** The vector store threw; `cause` holds its error. */
-  | "vector_store_failed"
-  /** A record cannot be written as it is. */
-  | "invalid_record";
+/** What went wrong in the LangChain vector store adapter (the codes are described in `SearchPortErrorCode`). */
+export type VectorStorePortErrorCode = Extract<
+  SearchPortErrorCode,
+  "unsupported_filter" | "filter_not_honoured" | "vector_store_failed" | "invalid_record"
+>;
 
 /** An error of the LangChain adapter; `store` is the store's `_vectorstoreType()`, `operation` the call. */
-export class VectorStorePortError extends LookupKnowledgeError {
+export class VectorStorePortError extends LookupKnowledgeError<VectorStorePortErrorCode> {
   private readonly [symbol] = true;
   override readonly code: VectorStorePortErrorCode;
   readonly store: string;

@@ -1,7 +1,7 @@
 import { readDocId } from "@lookup-knowledge/core";
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
-import { toPineconeFilter } from "../pinecone/to-pinecone-filter.js";
+import { toPineconeFilter } from "../internal/to-pinecone-filter.js";
 import { functionFilter } from "./function-filter.js";
 import { toLibsqlFilter } from "./to-libsql-filter.js";
 import type { LibsqlFilter } from "./to-libsql-filter.js";

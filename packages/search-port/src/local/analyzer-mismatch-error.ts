@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.analyzer-mismatch";
 const symbol = Symbol.for(marker);
@@ -9,7 +10,7 @@ const symbol = Symbol.for(marker);
  * were recorded. Its terms cannot be compared with a query's, so a reader refuses it; the
  * next writer open (an ingest) re-indexes every record with this analyser.
  */
-export class AnalyzerMismatchError extends LookupKnowledgeError {
+export class AnalyzerMismatchError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "analyzer_mismatch">> {
   private readonly [symbol] = true;
   readonly directory: string;
   /** The version the index records (a description when it records none). */

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "@lookup-knowledge/core";
+import { parseOptions } from "@lookup-knowledge/core";
 import { z } from "zod";
 import { answerabilitySignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
 
@@ -63,13 +63,8 @@ const modelSchema = z.strictObject({
 
 /** Reads an answerability model from outside data (a settings or calibration file); a bad one is refused naming the field. */
 export function parseAnswerabilityModel(value: unknown, key = "answerability"): AnswerabilityModel {
-  const parsed = modelSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.path.length ? `${key}.${issue.path.join(".")}` : key;
-    throw new ConfigurationError({ key: path, value, reason: issue?.message ?? "not an answerability model" });
-  }
-  const { fittedOn, interactions, ...rest } = parsed.data;
+  const parsed = parseOptions(modelSchema, value, key);
+  const { fittedOn, interactions, ...rest } = parsed;
   return {
     ...rest,
     ...(interactions === undefined ? {} : { interactions: interactions as Partial<Record<InteractionName, number>> }),

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.corrupt-index";
 const symbol = Symbol.for(marker);
@@ -8,7 +9,7 @@ const symbol = Symbol.for(marker);
  * checksum differs from the manifest, a file is malformed, or it was written by a newer
  * format version. Rebuild the index (re-run ingest into an empty folder).
  */
-export class CorruptIndexError extends LookupKnowledgeError {
+export class CorruptIndexError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "corrupt_index">> {
   private readonly [symbol] = true;
   readonly directory: string;
 

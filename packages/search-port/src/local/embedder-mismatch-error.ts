@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import type { EmbedderIdentity } from "./local-search-port.js";
 
 const marker = "lookup-knowledge.error.embedder-mismatch";
@@ -9,7 +10,7 @@ const symbol = Symbol.for(marker);
  * the embedder returned vectors of the wrong size. Vectors of two embedders are never mixed
  * in one index: rebuild the index into a new folder, or open it with the embedder it names.
  */
-export class EmbedderMismatchError extends LookupKnowledgeError {
+export class EmbedderMismatchError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "embedder_mismatch">> {
   private readonly [symbol] = true;
   readonly directory: string;
   /** The embedder the index was built with; `null` for a lexical-only index. */

@@ -1,3 +1,4 @@
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { interactionPairs, type AnswerabilityModel, type InteractionName } from "./answerability-model.js";
 import { answerabilitySignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
@@ -38,7 +39,7 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   const penalty = options.penalty ?? 1;
   const positives = examples.filter((example) => example.answerable).length;
   if (positives < 2 || examples.length - positives < 2) {
-    throw new LookupKnowledgeError({
+    throw new LookupKnowledgeError<SearchPortErrorCode>({
       code: "invalid_argument",
       message: `fitting the answerability model needs at least 2 answerable and 2 unanswerable examples, got ${positives} and ${examples.length - positives}`,
     });
@@ -46,12 +47,12 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   examples.forEach((example, index) => {
     const weight = example.weight ?? 1;
     if (!Number.isFinite(weight) || weight <= 0) {
-      throw new LookupKnowledgeError({ code: "invalid_argument", message: `example ${index}: weight ${String(weight)} is not a finite number above 0` });
+      throw new LookupKnowledgeError<SearchPortErrorCode>({ code: "invalid_argument", message: `example ${index}: weight ${String(weight)} is not a finite number above 0` });
     }
     for (const name of names) {
       const value = example.signals?.[name];
       if (typeof value !== "number" || !Number.isFinite(value)) {
-        throw new LookupKnowledgeError({ code: "invalid_argument", message: `example ${index}: signal ${name} is ${String(value)}, not a finite number` });
+        throw new LookupKnowledgeError<SearchPortErrorCode>({ code: "invalid_argument", message: `example ${index}: signal ${name} is ${String(value)}, not a finite number` });
       }
     }
   });
@@ -111,7 +112,7 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
     bias -= weight * (means[column] as number);
   });
   if (!Number.isFinite(bias) || [...Object.values(raw), ...Object.values(products)].some((weight) => !Number.isFinite(weight))) {
-    throw new LookupKnowledgeError({ code: "fit_failed", message: "the answerability fit did not converge to finite parameters" });
+    throw new LookupKnowledgeError<SearchPortErrorCode>({ code: "fit_failed", message: "the answerability fit did not converge to finite parameters" });
   }
   return {
     kind: "logistic",

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.index-locked";
 const symbol = Symbol.for(marker);
@@ -8,7 +9,7 @@ const symbol = Symbol.for(marker);
  * this writer lost its lock. Readers never need the lock. Retrying can help once the other
  * writer has closed.
  */
-export class IndexLockedError extends LookupKnowledgeError {
+export class IndexLockedError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "index_locked">> {
   private readonly [symbol] = true;
   readonly directory: string;
 

@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.index-not-found";
 const symbol = Symbol.for(marker);
@@ -7,7 +8,7 @@ const symbol = Symbol.for(marker);
  * A reader was pointed at a folder that holds no committed index (it does not exist, or no
  * writer has committed to it yet). Build the index first (mode "write", then `commit`).
  */
-export class IndexNotFoundError extends LookupKnowledgeError {
+export class IndexNotFoundError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "index_not_found">> {
   private readonly [symbol] = true;
   readonly directory: string;
 

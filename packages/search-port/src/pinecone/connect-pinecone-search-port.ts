@@ -1,4 +1,5 @@
-import { ConfigurationError } from "@lookup-knowledge/core";
+import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
+import { z } from "zod";
 import { importPeer } from "../internal/import-peer.js";
 import { callPinecone } from "./call-pinecone.js";
 import { createPineconeSearchPort } from "./create-pinecone-search-port.js";
@@ -16,6 +17,17 @@ export interface PineconeConnectionOptions extends Omit<PineconeSearchPortOption
   controllerHostUrl?: string;
 }
 
+const url = (reason: string) => z.string({ error: reason }).regex(/^https?:\/\/\S+$/, { error: reason });
+
+const connectionSchema = z.object({
+  indexName: z
+    .string({ error: "expected the name of a Pinecone index" })
+    .refine((name) => name.trim() !== "", { error: "expected the name of a Pinecone index" })
+    .optional(),
+  host: url("expected the index host as a URL, https://<index>-<project>.svc.<region>.pinecone.io").optional(),
+  controllerHostUrl: url("expected a URL").optional(),
+});
+
 /**
  * Creates the Pinecone client (`@pinecone-database/pinecone` 8, loaded only now, with its
  * own retries off: the port retries) and the port over one of its indexes, for applications that configure
@@ -27,18 +39,11 @@ export interface PineconeConnectionOptions extends Omit<PineconeSearchPortOption
  */
 export async function connectPineconeSearchPort(options: PineconeConnectionOptions): Promise<PineconeSearchPort> {
   const { apiKey, indexName, host, controllerHostUrl, ...portOptions } = options;
+  // By hand, not through parseOptions: the refused value is never shown, it may be a key.
   if (typeof apiKey !== "string" || apiKey.trim() === "") {
     throw new ConfigurationError({ key: "apiKey", value: "(hidden)", reason: "the Pinecone API key is missing: set PINECONE_API_KEY" });
   }
-  if (indexName !== undefined && (typeof indexName !== "string" || indexName.trim() === "")) {
-    throw new ConfigurationError({ key: "indexName", value: indexName, reason: "expected the name of a Pinecone index" });
-  }
-  if (host !== undefined && (typeof host !== "string" || !/^https?:\/\/\S+$/.test(host))) {
-    throw new ConfigurationError({ key: "host", value: host, reason: "expected the index host as a URL, https://<index>-<project>.svc.<region>.pinecone.io" });
-  }
-  if (controllerHostUrl !== undefined && (typeof controllerHostUrl !== "string" || !/^https?:\/\/\S+$/.test(controllerHostUrl))) {
-    throw new ConfigurationError({ key: "controllerHostUrl", value: controllerHostUrl, reason: "expected a URL" });
-  }
+  parseOptions(connectionSchema, { indexName, host, controllerHostUrl }, "");
   if (indexName === undefined && host === undefined) {
     throw new ConfigurationError({ key: "indexName", value: undefined, reason: "give the index name (or its host and metric)" });
   }

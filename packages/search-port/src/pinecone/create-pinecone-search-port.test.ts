@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one suite against one real client and the local Pinecone server, sharing its
+// servers, records and helpers; the option checks are also tested alone in read-pinecone-settings.test.ts.
 import { ConfigurationError, InvalidFilterError, TimeoutError } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { Pinecone } from "@pinecone-database/pinecone";

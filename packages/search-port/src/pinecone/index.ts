@@ -13,5 +13,5 @@ export type {
   PineconeSearchPort,
   PineconeSearchPortOptions,
 } from "./pinecone-search-port.js";
-export { toPineconeFilter } from "./to-pinecone-filter.js";
-export type { PineconeFilter } from "./to-pinecone-filter.js";
+export { toPineconeFilter } from "../internal/to-pinecone-filter.js";
+export type { PineconeFilter } from "../internal/to-pinecone-filter.js";

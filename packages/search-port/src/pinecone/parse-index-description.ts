@@ -1,4 +1,4 @@
-import { ConfigurationError } from "@lookup-knowledge/core";
+import { parseOptions } from "@lookup-knowledge/core";
 import { z } from "zod";
 import type { PineconeMetric } from "./normalize-pinecone-score.js";
 
@@ -13,29 +13,26 @@ export interface IndexFacts {
 
 const metricSchema = z.enum(["cosine", "dotproduct", "euclidean"]);
 
-const descriptionSchema = z.object({
-  metric: metricSchema,
-  dimension: z.number().int().positive().nullish(),
-  vectorType: z.string().nullish(),
-  embed: z
-    .object({
-      fieldMap: z.record(z.string(), z.unknown()).nullish(),
-    })
-    .nullish(),
-});
+const descriptionSchema = z.object(
+  {
+    metric: metricSchema,
+    dimension: z.number().int().positive().nullish(),
+    vectorType: z.string().nullish(),
+    embed: z
+      .object({
+        fieldMap: z.record(z.string(), z.unknown()).nullish(),
+      })
+      .nullish(),
+  },
+  { error: "expected the result of pc.describeIndex(name)" },
+);
 
-/** Parses the output of `pc.describeIndex(name)`; refuses what it cannot use with a `ConfigurationError`. */
-export function parseIndexDescription(description: unknown): IndexFacts {
-  const result = descriptionSchema.safeParse(description);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new ConfigurationError({
-      key: `indexDescription${issue && issue.path.length > 0 ? `.${issue.path.join(".")}` : ""}`,
-      value: description,
-      reason: `expected the result of pc.describeIndex(name): ${issue?.message ?? "unreadable"}`,
-    });
-  }
-  const { metric, dimension, vectorType, embed } = result.data;
+/**
+ * Parses the output of `pc.describeIndex(name)`; refuses what it cannot use with a
+ * `ConfigurationError` whose key is `name` and the path of the bad field.
+ */
+export function parseIndexDescription(description: unknown, name = "indexDescription"): IndexFacts {
+  const { metric, dimension, vectorType, embed } = parseOptions(descriptionSchema, description, name);
   const textField = embed?.fieldMap?.["text"];
   return {
     metric,
@@ -43,10 +40,4 @@ export function parseIndexDescription(description: unknown): IndexFacts {
     ...(vectorType == null ? {} : { vectorType }),
     ...(typeof textField === "string" && textField !== "" ? { textField } : {}),
   };
-}
-
-export function parseMetric(value: unknown): PineconeMetric {
-  const result = metricSchema.safeParse(value);
-  if (result.success) return result.data;
-  throw new ConfigurationError({ key: "metric", value, reason: 'expected "cosine", "dotproduct" or "euclidean"' });
 }

@@ -1,27 +1,21 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { SearchPortErrorCode } from "../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.pinecone-port";
 const symbol = Symbol.for(marker);
 
-/** What went wrong in a call to Pinecone. */
-export type PineconePortErrorCode =
-  /** Pinecone refused the request (a 4xx other than 429): retrying the same request cannot help. */
-  | "pinecone_rejected"
-  /** Pinecone answered 429 or 5xx, or could not be reached, on every attempt. */
-  | "pinecone_unavailable"
-  /** Pinecone answered with a body that is not what its API promises. */
-  | "pinecone_malformed_response"
-  /** A record cannot be stored in Pinecone as it is (metadata type, size, missing text). */
-  | "pinecone_invalid_record"
-  /** The index returned a record that the request's filter excludes: the filter was not applied as meant. */
-  | "filter_not_honoured";
+/** What went wrong in a call to Pinecone (the codes are described in `SearchPortErrorCode`). */
+export type PineconePortErrorCode = Extract<
+  SearchPortErrorCode,
+  "pinecone_rejected" | "pinecone_unavailable" | "pinecone_malformed_response" | "pinecone_invalid_record" | "filter_not_honoured"
+>;
 
 /**
  * An error of the Pinecone adapter. `operation` names the call (`query`, `upsert`,
  * `listPaginated`, ...), `status` the HTTP status when there was one, `attempts` how many
  * times the call was tried. `retryable` is true for `pinecone_unavailable`.
  */
-export class PineconePortError extends LookupKnowledgeError {
+export class PineconePortError extends LookupKnowledgeError<PineconePortErrorCode> {
   private readonly [symbol] = true;
   override readonly code: PineconePortErrorCode;
   readonly operation: string;

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one in-process fake of the Pinecone data plane (query, upsert, list,
+// delete, records search, stats) with its fault injection, kept whole so the fake stays one thing to read.
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

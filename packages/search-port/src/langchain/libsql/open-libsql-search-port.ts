@@ -1,9 +1,11 @@
-import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
+import { errorMessage, parseOptions } from "@lookup-knowledge/core";
+import { z } from "zod";
+import { embeddingsSchema } from "../../internal/embeddings-schema.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { importPeer } from "../internal/import-peer.js";
-import { createVectorStoreSearchPort } from "../langchain/create-vector-store-search-port.js";
-import type { VectorStoreSearchPort } from "../langchain/vector-store-search-port.js";
-import { VectorStorePortError } from "../langchain/vector-store-port-error.js";
+import { importPeer } from "../../internal/import-peer.js";
+import { createVectorStoreSearchPort } from "../create-vector-store-search-port.js";
+import type { VectorStoreSearchPort } from "../vector-store-search-port.js";
+import { VectorStorePortError } from "../vector-store-port-error.js";
 
 export interface LibsqlSearchPortOptions {
   /** `file:knowledge.db` (a local file), `:memory:`, or a `libsql://` URL of a remote database. */
@@ -22,6 +24,17 @@ export interface LibsqlSearchPort extends VectorStoreSearchPort {
 }
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const optionsSchema = z.object({
+  url: z
+    .string({ error: "expected a libSQL URL such as file:knowledge.db" })
+    .refine((url) => url.trim() !== "", { error: "expected a libSQL URL such as file:knowledge.db" }),
+  table: z
+    .string({ error: "expected a plain SQL identifier (letters, digits, _)" })
+    .regex(identifier, { error: "expected a plain SQL identifier (letters, digits, _)" })
+    .default("vectors"),
+  embeddings: embeddingsSchema,
+});
 
 /** A libSQL URL fit to show: user information and query values (an `authToken`) hidden. */
 export function redactLibsqlUrl(url: string): string {
@@ -50,17 +63,7 @@ function scrubSecrets(text: string, options: { url: string; authToken?: string }
  * the dimension); a table made for another dimension is refused with an error naming both.
  */
 export async function openLibsqlSearchPort(options: LibsqlSearchPortOptions): Promise<LibsqlSearchPort> {
-  if (typeof options?.url !== "string" || options.url.trim() === "") {
-    throw new ConfigurationError({ key: "url", value: options?.url, reason: "expected a libSQL URL such as file:knowledge.db" });
-  }
-  const table = options.table ?? "vectors";
-  if (typeof table !== "string" || !identifier.test(table)) {
-    throw new ConfigurationError({ key: "table", value: table, reason: "expected a plain SQL identifier (letters, digits, _)" });
-  }
-  const { embeddings } = options;
-  if (typeof embeddings?.embedQuery !== "function" || typeof embeddings.embedDocuments !== "function") {
-    throw new ConfigurationError({ key: "embeddings", value: embeddings, reason: "expected a LangChain Embeddings (embedQuery and embedDocuments)" });
-  }
+  const { table, embeddings } = parseOptions(optionsSchema, options, "");
   const { createClient } = await importPeer(() => import("@libsql/client"), "@libsql/client@^0.17.0");
   const { LibSQLVectorStore } = await importPeer(
     () => import("@langchain/community/vectorstores/libsql"),

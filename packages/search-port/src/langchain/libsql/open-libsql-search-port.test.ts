@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describePortConformance } from "../testing/index.js";
+import { describePortConformance } from "../../testing/index.js";
 import { openLibsqlSearchPort, redactLibsqlUrl } from "./open-libsql-search-port.js";
 
 const test = { describe, it, beforeAll, afterAll };

@@ -1,0 +1,69 @@
+import { analyzerVersion, lexicalTerms } from "@lookup-knowledge/text";
+import { indexedText } from "../internal/indexed-text.js";
+import { AnalyzerMismatchError } from "./analyzer-mismatch-error.js";
+import { CorruptIndexError } from "./corrupt-index-error.js";
+import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
+import { manifestFileName, recordedAnalyzerVersion, sameCommit } from "./index-manifest.js";
+import type { IndexManifest } from "./index-manifest.js";
+import { recordContent, sharedMetadata } from "./index-snapshot.js";
+import type { IndexSnapshot } from "./index-snapshot.js";
+import { loadGeneration } from "./load-generation.js";
+import type { EmbedderIdentity } from "./local-search-port.js";
+import { MissingDataFileError } from "./missing-data-file-error.js";
+import { readManifest } from "./read-manifest.js";
+import type { LocalPortSettings } from "./read-local-port-settings.js";
+import { rebuildLexicon } from "./rebuild-lexicon.js";
+
+/** A committed generation as read; `analyzerStale`: a writer's, whose lexicon was rebuilt with this analyser. */
+export interface OpenedIndex {
+  manifest: IndexManifest;
+  snapshot: IndexSnapshot;
+  analyzerStale?: boolean;
+}
+
+function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | null): boolean {
+  if (left === null || right === null) return left === right;
+  return left.id === right.id && left.version === right.version && left.dimension === right.dimension;
+}
+
+/**
+ * Reads the committed generation, retrying when a writer removed its files meanwhile. An
+ * index of another analyser version is refused to a reader (`AnalyzerMismatchError`); a
+ * writer re-indexes all its records with this one.
+ */
+export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | undefined {
+  const { directory, mode, embedder, embeddings, denseWeight } = settings;
+  for (let attempt = 0; ; attempt += 1) {
+    const manifest = readManifest(directory);
+    if (manifest === undefined) return undefined;
+    if (manifest.chunks > 0) {
+      // A reader without an embedder searches an index with vectors lexically, and a reader
+      // with one searches a lexical-only index lexically. A writer never mixes: records with
+      // and without vectors (or of two embedders) in one index are refused.
+      const compatible =
+        mode === "read" && (embedder === null || manifest.embedder === null) ? true : sameEmbedder(manifest.embedder, embedder);
+      if (!compatible) {
+        throw new EmbedderMismatchError({ directory, indexEmbedder: manifest.embedder, givenEmbedder: embedder });
+      }
+    }
+    const indexAnalyzer = recordedAnalyzerVersion(manifest);
+    const analyzerStale = indexAnalyzer !== analyzerVersion;
+    if (analyzerStale && mode === "read") {
+      throw new AnalyzerMismatchError({ directory, indexAnalyzer, libraryAnalyzer: analyzerVersion });
+    }
+    const loadVectors =
+      embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0);
+    try {
+      const snapshot = loadGeneration(directory, manifest, loadVectors);
+      if (!analyzerStale) return { manifest, snapshot };
+      const textOf = (slot: number): string =>
+        indexedText({ id: "", content: recordContent(snapshot.records, slot), metadata: sharedMetadata(snapshot.records, slot, directory) });
+      return { manifest, snapshot: rebuildLexicon(snapshot, textOf, lexicalTerms), analyzerStale };
+    } catch (error) {
+      if (!(error instanceof MissingDataFileError)) throw error;
+      const now = readManifest(directory);
+      if (attempt < 5 && now !== undefined && !sameCommit(now, manifest)) continue;
+      throw new CorruptIndexError({ directory, reason: `${error.message}, listed in ${manifestFileName}, is missing` });
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import { resolve } from "node:path";
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
+import { z } from "zod";
+import { embeddingsSchema } from "../internal/embeddings-schema.js";
+import { parseAnswerabilityModel, type AnswerabilityModel } from "./answerability-model.js";
+import { defaultAnswerabilityModel } from "./default-answerability-model.js";
+import type { EmbedderIdentity, LocalSearchPortOptions } from "./local-search-port.js";
+import { defaultRefreshIntervalMs } from "./manifest-watch.js";
+import { warnRefreshError } from "./reader-refresh.js";
+
+/**
+ * The default weight of the dense score in the fused score, chosen on the dev halves of
+ * SciFact and Cranfield with the offline embedder (README, "Fusion"; `pnpm bench`).
+ */
+export const defaultDenseWeight = 0.3;
+
+/**
+ * The default cosine floor: about what unrelated texts reach with the offline embedder.
+ * The dense score is the cosine's excess over it, stretched to 0..1 (README, "Score").
+ */
+export const defaultDenseFloor = 0.3;
+
+/** The default minimum-evidence cut on the returned score (README, "Score"). */
+export const defaultMinScore = 0.2;
+
+/** The options of `openLocalSearchPort`, checked, resolved and with their defaults. */
+export interface LocalPortSettings {
+  directory: string;
+  mode: "read" | "write";
+  embeddings: EmbeddingsInterface | undefined;
+  embedder: EmbedderIdentity | null;
+  denseWeight: number;
+  denseFloor: number;
+  minScore: number;
+  answerability: AnswerabilityModel | undefined;
+  refreshIntervalMs: number;
+  onRefreshError: (error: Error) => void;
+}
+
+const identitySchema = z.strictObject({
+  id: z.string().min(1),
+  version: z.string(),
+  dimension: z.number().int().positive(),
+});
+
+const identityReason = "expected { id: non-empty string, version: string, dimension: positive integer }";
+
+function fraction(reason = "expected a number from 0 to 1", below = 1.5) {
+  return z.custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1 && value < below, {
+    error: reason,
+  });
+}
+
+const optionsSchema = z.object(
+  {
+    directory: z
+      .string({ error: "expected the path of the index folder" })
+      .refine((directory) => directory.trim() !== "", { error: "expected the path of the index folder" }),
+    mode: z.enum(["read", "write"], { error: 'expected "read" or "write"' }).optional(),
+    denseWeight: fraction().optional(),
+    minScore: fraction().optional(),
+    denseFloor: fraction("expected a number from 0 to below 1", 1).optional(),
+    embeddings: embeddingsSchema
+      .optional(),
+    embedder: z.unknown().optional(),
+    answerability: z.unknown().optional(),
+    refreshIntervalMs: z
+      .custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0, { error: "expected milliseconds, 0 or more" })
+      .optional(),
+    onRefreshError: z.custom<(error: Error) => void>((value) => typeof value === "function", { error: "expected a function" }).optional(),
+  },
+  { error: "expected an object with a directory" },
+);
+
+const embedderSchema = z.custom<EmbedderIdentity>((value) => identitySchema.safeParse(value).success, { error: identityReason });
+
+/**
+ * Reads the options of `openLocalSearchPort`: each one's shape through zod (`parseOptions`),
+ * then the embedder identity (given, or the embeddings' own `identity`) and what depends on
+ * several options. A bad option is a `ConfigurationError` whose key is the option's name
+ * (`denseWeight`, `answerability.kind`), as the README documents it.
+ */
+export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortSettings {
+  const options = parseOptions(optionsSchema, input, "");
+  const mode = options.mode ?? "read";
+  const { embeddings } = options;
+  const declared = options.embedder ?? (embeddings as { identity?: unknown } | undefined)?.identity;
+  let embedder: EmbedderIdentity | null = null;
+  if (declared !== undefined) {
+    parseOptions(embedderSchema, declared, "embedder");
+    embedder = identitySchema.parse(declared);
+  } else if (embeddings !== undefined) {
+    throw new ConfigurationError({
+      key: "embedder",
+      value: undefined,
+      reason: "these embeddings have no identity: pass embedder { id, version, dimension } so the index can record whose vectors it holds",
+    });
+  }
+  if (mode === "write" && embedder !== null && embeddings === undefined) {
+    throw new ConfigurationError({
+      key: "embeddings",
+      value: undefined,
+      reason: "a writer given an embedder identity needs the embeddings too, to embed the records it upserts",
+    });
+  }
+  const answerability =
+    options.answerability === false
+      ? undefined
+      : options.answerability === undefined
+        ? defaultAnswerabilityModel
+        : parseAnswerabilityModel(options.answerability);
+  return {
+    directory: resolve(options.directory),
+    mode,
+    embeddings,
+    embedder,
+    denseWeight: options.denseWeight ?? defaultDenseWeight,
+    denseFloor: options.denseFloor ?? defaultDenseFloor,
+    minScore: options.minScore ?? defaultMinScore,
+    answerability,
+    refreshIntervalMs: options.refreshIntervalMs ?? defaultRefreshIntervalMs,
+    onRefreshError: options.onRefreshError ?? warnRefreshError,
+  };
+}

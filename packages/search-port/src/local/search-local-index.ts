@@ -1,0 +1,99 @@
+import type { SearchHit } from "@lookup-knowledge/core";
+import { lexicalTerms } from "@lookup-knowledge/text";
+import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
+import type { readSearchRequest } from "../internal/read-search-request.js";
+import { matchesFilter } from "../matches-filter.js";
+import { answerabilityModelName, scoreAnswerability } from "./answerability-model.js";
+import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
+import { recordContent, recordMetadata, sharedMetadata } from "./index-snapshot.js";
+import type { IndexSnapshot } from "./index-snapshot.js";
+import type { LocalPortSettings } from "./read-local-port-settings.js";
+import { searchSnapshot } from "./search-snapshot.js";
+import { withUnseenCjkPieces } from "./unseen-cjk-pieces.js";
+
+/** What a search sees of the port that runs it. */
+export interface LocalSearchView {
+  /** A writer's vector dimension (0: it holds no vectors). */
+  dimension: number;
+  /** A writer's current state, pending changes folded in. */
+  current(): IndexSnapshot;
+  /** Refuses to go on once the port is closed. */
+  ensureNotClosed(): void;
+}
+
+/**
+ * One search of the local index, on `pinned` (a reader's generation as the search started) or
+ * on the writer's current state: the query embedded (when dense search is on), lexical and
+ * dense scores fused (`searchSnapshot`), the best hit judged by the answerability model and
+ * the list cut at `minScore` (README, "Score").
+ */
+export async function searchLocalIndex(
+  settings: LocalPortSettings,
+  view: LocalSearchView,
+  pinned: IndexSnapshot | undefined,
+  { filter, scopeFilter, topK, query }: ReturnType<typeof readSearchRequest>,
+  signal: AbortSignal | undefined,
+): Promise<SearchHit[]> {
+  const { directory, mode, embeddings, denseWeight, denseFloor, minScore, answerability } = settings;
+  const analysed = lexicalTerms(query);
+  let vector: number[] | undefined;
+  const denseReady = mode === "write" ? view.dimension > 0 : pinned?.vectors !== undefined;
+  if (embeddings !== undefined && denseWeight > 0 && denseReady && topK > 0) {
+    vector = await raceWithAbort(embeddings.embedQuery(query), signal);
+    if (!Array.isArray(vector) || vector.length !== settings.embedder?.dimension) {
+      throw new EmbedderMismatchError({
+        directory,
+        indexEmbedder: settings.embedder,
+        givenEmbedder: settings.embedder,
+        reason: `embedQuery returned a vector of ${Array.isArray(vector) ? vector.length : "no"} dimensions`,
+      });
+    }
+  }
+  throwIfAborted(signal);
+  view.ensureNotClosed();
+  // From here on everything is synchronous: no commit can swap the files underneath.
+  const snapshot = pinned ?? view.current();
+  const terms = withUnseenCjkPieces(analysed, snapshot.lexical.terms);
+  const accepts =
+    filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);
+  // Only a steering filter is judged against its scope: without `scopeFilter` the filter
+  // is the caller's scope, and records outside it must not lower the score (R12).
+  const inScope =
+    filter === undefined || scopeFilter === undefined
+      ? undefined
+      : Object.keys(scopeFilter).length === 0
+        ? () => true
+        : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), scopeFilter);
+  const { slots, signals, filterShare } = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, accepts, inScope }, denseFloor);
+  // The model judges the best hit; the others keep their fused score's ratio to it. Under a
+  // steering filter that left better matches of the caller's scope out, the judgement is
+  // scaled by the share of the scope's best fused score the filtered list reaches, so a
+  // filter that misses the evidence reads as low quality (R9) and the unfiltered retry runs.
+  const modelled = answerability !== undefined && signals !== undefined ? scoreAnswerability(answerability, signals) : undefined;
+  const judged = modelled === undefined ? undefined : modelled * (filterShare ?? 1);
+  const best = slots[0]?.score ?? 1;
+  const hits: SearchHit[] = [];
+  for (const { slot, score: fused } of slots) {
+    const score = judged === undefined ? fused : judged * (fused / best);
+    if (score < minScore) break;
+    hits.push({
+      id: snapshot.ids[slot] as string,
+      content: recordContent(snapshot.records, slot),
+      metadata: recordMetadata(snapshot.records, slot, directory),
+      score,
+    });
+  }
+  const first = hits[0];
+  if (first !== undefined && judged !== undefined && signals !== undefined && answerability !== undefined) {
+    // A steered search also shows how much of its scope's best match the filter kept (the score's factor).
+    const shown = filterShare === undefined ? signals : { ...signals, filterShare };
+    first.answerability = { score: judged, model: answerabilityModelName(answerability), signals: roundedSignals(shown) };
+  }
+  return hits;
+}
+
+function roundedSignals(signals: Readonly<Record<string, number>>): Record<string, number> {
+  const rounded: Record<string, number> = {};
+  for (const [name, value] of Object.entries(signals)) rounded[name] = Math.round(value * 10000) / 10000;
+  return rounded;
+}
