@@ -66,11 +66,28 @@ function makeDeadLockWithFifoOwner(): void {
   if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
 }
 
-/** Waits until B opens the owner file for reading, hands it `text`, and returns a function that ends that read. */
+/**
+ * Waits until B opens the owner file for reading, hands it `text`, and returns a function that
+ * ends that read. B may already have claimed the lock by renaming its folder to
+ * `write.lock.stale-*` (the FIFO moves with it), so the owner file is looked for there too.
+ */
 async function serveOwnerRead(text: string): Promise<() => Promise<void>> {
-  const pipe = await open(ownerFile, "w");
-  await pipe.write(text);
-  return () => pipe.close();
+  for (let tries = 0; ; tries += 1) {
+    const claimed = readdirSync(directory)
+      .filter((name) => name.startsWith("write.lock.stale-"))
+      .map((name) => join(directory, name, "owner.json"));
+    const path = [ownerFile, ...claimed].find((candidate) => existsSync(candidate));
+    try {
+      if (path === undefined) throw Object.assign(new Error("no owner file yet"), { code: "ENOENT" });
+      const pipe = await open(path, "w");
+      await pipe.write(text);
+      return () => pipe.close();
+    } catch (error) {
+      // Renamed between the look and the open: look again.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || tries >= 200) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
 }
 
 describe.skipIf(process.platform === "win32")("acquireWriteLock: two writers taking over the same dead holder", () => {
