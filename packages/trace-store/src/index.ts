@@ -26,5 +26,5 @@ export type { ToolInvocationRecord } from "./tool-invocation-record.js";
 export { TraceRecordError } from "./trace-record-error.js";
 export type { TraceRecorder } from "./trace-recorder.js";
 export { TraceStoreError } from "./trace-store-error.js";
-export type { TraceStoreErrorCode } from "./trace-store-error.js";
+export type { TraceRecordErrorCode, TraceStoreErrorCode, TraceStoreFailureCode } from "./trace-store-error-code.js";
 export type { TraceStore } from "./trace-store.js";

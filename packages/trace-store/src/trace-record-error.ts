@@ -1,5 +1,6 @@
 import { LookupKnowledgeError, errorMessage } from "@lookup-knowledge/core";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
+import type { TraceRecordErrorCode } from "./trace-store-error-code.js";
 
 const marker = "lookup-knowledge.error.trace-record";
 const symbol = Symbol.for(marker);
@@ -16,6 +17,7 @@ const symbol = Symbol.for(marker);
  */
 export class TraceRecordError extends LookupKnowledgeError {
   private readonly [symbol] = true;
+  override readonly code: TraceRecordErrorCode;
   /** The id of the record concerned. */
   readonly recordId: string;
   /** The record concerned. */
@@ -24,7 +26,7 @@ export class TraceRecordError extends LookupKnowledgeError {
   override readonly cause: unknown;
 
   constructor(options: {
-    code: "trace_record_failed" | "trace_record_dropped";
+    code: TraceRecordErrorCode;
     invocation: ToolInvocationRecord;
     cause: unknown;
     /** For a dropped record: the limit of waiting records that was passed. */
@@ -44,6 +46,7 @@ export class TraceRecordError extends LookupKnowledgeError {
       retryable: failed,
     });
     this.name = "TraceRecordError";
+    this.code = options.code;
     this.recordId = id;
     this.invocation = options.invocation;
     this.cause = options.cause;
