@@ -17,6 +17,6 @@ export interface SpoolingTraceStore extends TraceStore {
 
 /** Whether `store` declares itself a `SpoolingTraceStore`. */
 export function isSpoolingTraceStore(store: TraceStore): store is SpoolingTraceStore {
-  const candidate = store as Partial<SpoolingTraceStore>;
-  return candidate.durable === true && typeof candidate.append === "function";
+  const candidate = store as Partial<SpoolingTraceStore> | null | undefined;
+  return candidate?.durable === true && typeof candidate.append === "function";
 }
