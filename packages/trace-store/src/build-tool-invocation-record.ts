@@ -12,7 +12,7 @@ const previewLength = 160;
 const errorLength = 500;
 /** The longest received query kept, by default: core's default `rag.max-query-length`. */
 const defaultMaxQueryLength = defaultRagConfig.maxQueryLength;
-/** The shortest `maxQueryLength`: room for a few words and the `…` that marks a cut. */
+/** A given `maxQueryLength`: a whole number, 16 or more. */
 const maxQueryLengthSchema = wholeNumberOption(16);
 
 /**

@@ -1,9 +1,9 @@
 import { parseOptions, TimeoutError } from "@lookup-knowledge/core";
 import { z } from "zod";
+import { isSpoolingTraceStore } from "./spooling-trace-store.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 import { TraceRecordError } from "./trace-record-error.js";
 import type { TraceRecorder } from "./trace-recorder.js";
-import { isSpoolingTraceStore } from "./spooling-trace-store.js";
 import type { TraceStore } from "./trace-store.js";
 import { wholeNumberOption } from "./whole-number-option.js";
 
@@ -128,8 +128,9 @@ export function createTraceRecorder(
 
   /**
    * Writes one record and calls `done` once: at once for a spooling store (through `append`)
-   * and when the store throws synchronously, else when its promise settles or `writeTimeoutMs` passes, whichever comes first. The
-   * returned promise resolves after `done` ran; it never rejects.
+   * and when the store throws synchronously, else when its promise settles or
+   * `writeTimeoutMs` passes, whichever comes first. The returned promise resolves after
+   * `done` ran; it never rejects.
    */
   function write(entry: Entry, done: (ok: boolean, cause?: unknown) => void): Promise<void> {
     if (spooling) {
