@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LookupKnowledgeError } from "@lookup-knowledge/core";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSpoolFlusher } from "./create-spool-flusher.js";
 import type { TraceFlushReport } from "./spool/trace-flush-report.js";
 import { TraceStoreError } from "./trace-store-error.js";
 
-const root = mkdtempSync(join(tmpdir(), "spool-flusher-"));
+/** A trace folder that does not exist: no spool segments, so only `appended` makes work. */
+const directory = join(tmpdir(), `spool-flusher-absent-${process.pid}`);
 const report: TraceFlushReport = { flushed: 0, inserted: 0, skipped: [], quarantined: 0, segmentsRemoved: 0 };
 const unreachable = () => new TraceStoreError({ code: "trace_database_unreachable", message: "the database is down", location: "db" });
 const locked = () => new TraceStoreError({ code: "trace_store_locked", message: "another flusher", location: "lock" });
@@ -17,7 +17,7 @@ function flusherWith(outcome: () => "ok" | "down" | "locked", options: { afterRe
   const reports: LookupKnowledgeError[] = [];
   let calls = 0;
   const flusher = createSpoolFlusher({
-    directory: join(root, "traces"),
+    directory,
     location: "db",
     intervalMs: 1000,
     afterRecords: options.afterRecords ?? 0,
@@ -37,10 +37,6 @@ function flusherWith(outcome: () => "ok" | "down" | "locked", options: { afterRe
 
 afterEach(() => {
   vi.useRealTimers();
-});
-
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
 });
 
 describe("createSpoolFlusher", () => {
@@ -84,7 +80,7 @@ describe("createSpoolFlusher", () => {
     let running = 0;
     let mostRunning = 0;
     const flusher = createSpoolFlusher({
-      directory: join(root, "traces"),
+      directory,
       location: "db",
       intervalMs: 0,
       afterRecords: 0,

@@ -2,14 +2,16 @@ import { ConfigurationError } from "@lookup-knowledge/core";
 import { describe, expect, it } from "vitest";
 import { readDurableTraceStoreOptions, type DurableTraceStoreOptions } from "./durable-trace-store-options.js";
 
+/** The `ConfigurationError` that reading `options` throws. */
 function refusal(options: unknown): ConfigurationError {
+  let caught: unknown;
   try {
     readDurableTraceStoreOptions(options as DurableTraceStoreOptions);
   } catch (error) {
-    if (ConfigurationError.isInstance(error)) return error;
-    throw error;
+    caught = error;
   }
-  throw new Error("expected the options to be refused");
+  expect(ConfigurationError.isInstance(caught)).toBe(true);
+  return caught as ConfigurationError;
 }
 
 describe("readDurableTraceStoreOptions", () => {
