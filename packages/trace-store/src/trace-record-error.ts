@@ -15,9 +15,8 @@ const symbol = Symbol.for(marker);
  *   given up (`retryable` is false). `invocation` holds it, so a handler can still save it
  *   elsewhere.
  */
-export class TraceRecordError extends LookupKnowledgeError {
+export class TraceRecordError extends LookupKnowledgeError<TraceRecordErrorCode> {
   private readonly [symbol] = true;
-  override readonly code: TraceRecordErrorCode;
   /** The id of the record concerned. */
   readonly recordId: string;
   /** The record concerned. */
@@ -46,7 +45,6 @@ export class TraceRecordError extends LookupKnowledgeError {
       retryable: failed,
     });
     this.name = "TraceRecordError";
-    this.code = options.code;
     this.recordId = id;
     this.invocation = options.invocation;
     this.cause = options.cause;

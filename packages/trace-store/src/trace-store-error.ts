@@ -8,9 +8,8 @@ const symbol = Symbol.for(marker);
  * An error of the durable trace store. `location` names the database (a folder, or a
  * PostgreSQL URL without its password) or the spool file concerned.
  */
-export class TraceStoreError extends LookupKnowledgeError {
+export class TraceStoreError extends LookupKnowledgeError<TraceStoreFailureCode> {
   private readonly [symbol] = true;
-  override readonly code: TraceStoreFailureCode;
   readonly location: string;
 
   constructor(options: { code: TraceStoreFailureCode; message: string; location: string; cause?: unknown; retryable?: boolean }) {
@@ -21,7 +20,6 @@ export class TraceStoreError extends LookupKnowledgeError {
       retryable: options.retryable ?? (options.code !== "trace_spool_line_skipped" && options.code !== "trace_record_rejected"),
     });
     this.name = "TraceStoreError";
-    this.code = options.code;
     this.location = options.location;
   }
 
