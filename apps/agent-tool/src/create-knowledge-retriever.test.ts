@@ -8,7 +8,8 @@ import {
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import type { KnowledgeSearchPort, SearchRequest } from "@lookup-knowledge/search-port";
 import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing";
-import { createInMemoryTraceStore, type ToolInvocationRecord, type TraceStore } from "@lookup-knowledge/trace-store";
+import type { ToolInvocationRecord, TraceStore } from "@lookup-knowledge/trace-store";
+import { createInMemoryTraceStore } from "@lookup-knowledge/trace-store/testing";
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

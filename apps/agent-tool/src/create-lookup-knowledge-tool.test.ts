@@ -3,7 +3,7 @@ import { fakeModel } from "@langchain/core/testing";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing";
-import { createInMemoryTraceStore } from "@lookup-knowledge/trace-store";
+import { createInMemoryTraceStore } from "@lookup-knowledge/trace-store/testing";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "./create-knowledge-retriever.js";

@@ -1,4 +1,5 @@
 import { TraceStoreError } from "./trace-store-error.js";
+import type { TraceStoreFailureCode } from "./trace-store-error-code.js";
 
 /**
  * A lock goes stale when its holder has not refreshed it for this long (a crashed or killed
@@ -21,7 +22,7 @@ const pollMs = 100;
  */
 export async function acquireFileLock(
   lockPath: string,
-  options: { waitMs: number; what: string; code?: "trace_store_locked" | "trace_database_unavailable" },
+  options: { waitMs: number; what: string; code?: Extract<TraceStoreFailureCode, "trace_store_locked" | "trace_database_unavailable"> },
 ): Promise<() => Promise<void>> {
   const { default: lockfile } = await import("proper-lockfile");
   const retries = Math.max(0, Math.ceil(options.waitMs / pollMs));

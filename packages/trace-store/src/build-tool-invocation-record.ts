@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { ConfigurationError, defaultRagConfig, type EvidenceBlock, type LookupResult, type RetrievalAttempt } from "@lookup-knowledge/core";
+import { defaultRagConfig, parseOptions, type EvidenceBlock, type LookupResult, type RetrievalAttempt } from "@lookup-knowledge/core";
 import type { AttemptSummary } from "./attempt-summary.js";
 import type { EvidenceSummary } from "./evidence-summary.js";
 import type { RetrievalDetails } from "./retrieval-details.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
+import { wholeNumberOption } from "./whole-number-option.js";
 
 /** The longest evidence preview kept in a record, in UTF-16 code units, `…` included. */
 const previewLength = 160;
@@ -11,6 +12,8 @@ const previewLength = 160;
 const errorLength = 500;
 /** The longest received query kept, by default: core's default `rag.max-query-length`. */
 const defaultMaxQueryLength = defaultRagConfig.maxQueryLength;
+/** A given `maxQueryLength`: a whole number, 16 or more. */
+const maxQueryLengthSchema = wholeNumberOption(16);
 
 /**
  * Summarises a `LookupResult` as one tool invocation record (R27): the hints, the layer,
@@ -40,10 +43,10 @@ export function buildToolInvocationRecord(input: {
   /** The longest received query kept, in UTF-16 code units (16 or more). Default 1000. */
   maxQueryLength?: number;
 }): ToolInvocationRecord {
-  const maxQueryLength = input.maxQueryLength ?? defaultMaxQueryLength;
-  if (!Number.isSafeInteger(maxQueryLength) || maxQueryLength < 16) {
-    throw new ConfigurationError({ key: "maxQueryLength", value: maxQueryLength, reason: "must be a whole number, 16 or more" });
-  }
+  const maxQueryLength =
+    input.maxQueryLength === undefined
+      ? defaultMaxQueryLength
+      : parseOptions(maxQueryLengthSchema, input.maxQueryLength, "buildToolInvocationRecord.maxQueryLength");
   const { result } = input;
   const trace = result.retrievalTrace;
   const blocks: readonly EvidenceBlock[] = result.evidenceBlocks;

@@ -1,11 +1,21 @@
-import { ConfigurationError, TimeoutError } from "@lookup-knowledge/core";
+import { parseOptions, TimeoutError } from "@lookup-knowledge/core";
+import { z } from "zod";
+import { isSpoolingTraceStore } from "./spooling-trace-store.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 import { TraceRecordError } from "./trace-record-error.js";
 import type { TraceRecorder } from "./trace-recorder.js";
 import type { TraceStore } from "./trace-store.js";
+import { wholeNumberOption } from "./whole-number-option.js";
 
 /** The longest wait between two retry passes, unless `retryDelayMs` is longer. */
 const longestRetryDelayMs = 30_000;
+
+/** The numeric options of `createTraceRecorder`, with their defaults (`onError` is read as given). */
+const recorderOptionsSchema = z.object({
+  maxPending: wholeNumberOption(0).default(1000),
+  retryDelayMs: wholeNumberOption(0).default(500),
+  writeTimeoutMs: wholeNumberOption(1).default(5000),
+});
 
 interface Entry {
   /** The order `record` was called in; waiting records are kept sorted by it. */
@@ -38,6 +48,12 @@ interface Entry {
  *
  * A timed-out write may still land later and its record is written again, so the store
  * must be idempotent by record id (an upsert, or insert ignoring a duplicate id).
+ *
+ * A durable store (`SpoolingTraceStore`: the spool, `createDurableTraceStore`) is written
+ * through its synchronous `append`: the record is in its spool when `record` returns, with
+ * no write timeout and nothing in flight, and the queue and backoff above are not in front
+ * of it. They serve such a store only for a record its spool refused (a full disk, no
+ * permission), which would otherwise be lost.
  */
 export function createTraceRecorder(
   store: TraceStore,
@@ -51,11 +67,11 @@ export function createTraceRecorder(
     onError?: (error: TraceRecordError) => void;
   } = {},
 ): TraceRecorder {
-  const maxPending = wholeNumber("maxPending", options.maxPending, 1000, 0);
-  const retryDelayMs = wholeNumber("retryDelayMs", options.retryDelayMs, 500, 0);
-  const writeTimeoutMs = wholeNumber("writeTimeoutMs", options.writeTimeoutMs, 5000, 1);
+  const { maxPending, retryDelayMs, writeTimeoutMs } = parseOptions(recorderOptionsSchema, options, "createTraceRecorder");
   const maxRetryDelayMs = Math.max(retryDelayMs, longestRetryDelayMs);
   const onError = options.onError ?? ((error: TraceRecordError) => console.warn(error.message));
+  const spooling = isSpoolingTraceStore(store) ? store : undefined;
+  const written: Promise<void> = Promise.resolve();
 
   /** Records waiting for a retry pass, in call order. */
   const waiting: Entry[] = [];
@@ -111,11 +127,24 @@ export function createTraceRecorder(
   }
 
   /**
-   * Writes one record and calls `done` once: at once when the store throws synchronously,
-   * else when its promise settles or `writeTimeoutMs` passes, whichever comes first. The
-   * returned promise resolves after `done` ran; it never rejects.
+   * Writes one record and calls `done` once: at once for a spooling store (through `append`)
+   * and when the store throws synchronously, else when its promise settles or
+   * `writeTimeoutMs` passes, whichever comes first. The returned promise resolves after
+   * `done` ran; it never rejects.
    */
   function write(entry: Entry, done: (ok: boolean, cause?: unknown) => void): Promise<void> {
+    if (spooling) {
+      // Durable once append returns: nothing to time out, nothing in flight.
+      let ok = false;
+      try {
+        spooling.append(entry.invocation);
+        ok = true;
+      } catch (error) {
+        done(false, error);
+      }
+      if (ok) done(true);
+      return written;
+    }
     inFlight += 1;
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -170,6 +199,7 @@ export function createTraceRecorder(
       }
       enqueue(entry);
     });
+    if (spooling) return; // settled already
     const tracked = settled.finally(() => direct.delete(tracked));
     direct.add(tracked);
   }
@@ -245,12 +275,4 @@ export function createTraceRecorder(
       await flush();
     },
   };
-}
-
-function wholeNumber(key: string, value: number | undefined, fallback: number, least: number): number {
-  const chosen = value ?? fallback;
-  if (!Number.isSafeInteger(chosen) || chosen < least) {
-    throw new ConfigurationError({ key, value: chosen, reason: `must be a whole number, ${least} or more` });
-  }
-  return chosen;
 }

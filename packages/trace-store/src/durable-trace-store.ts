@@ -3,19 +3,21 @@ import type { TraceDatabaseDriver } from "./database/trace-database.js";
 import type { TraceQuery } from "./database/trace-query.js";
 import type { TraceFlushReport } from "./spool/trace-flush-report.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
-import type { TraceStore } from "./trace-store.js";
+import type { SpoolingTraceStore } from "./spooling-trace-store.js";
 
 /** Which tool invocations to read: `TraceQuery` without the hashes, which the store adds itself. */
 export type TraceListQuery = Omit<TraceQuery, "queryHashes">;
 
 /** A trace store that spools every record first and keeps it in PGlite or PostgreSQL (R27-R29). */
-export interface DurableTraceStore extends TraceStore {
+export interface DurableTraceStore extends SpoolingTraceStore {
   /** The trace folder: `spool/`, and `database/` for PGlite. */
   readonly directory: string;
   readonly driver: TraceDatabaseDriver;
   /** The PGlite folder, or the PostgreSQL URL without its password. */
   readonly databaseLocation: string;
-  /** Appends the record to the spool (microseconds; no database involved). */
+  /** Appends the record to the spool (microseconds; no database involved); throws when it cannot. */
+  append(invocation: ToolInvocationRecord): void;
+  /** `append`, as a promise. */
   record(invocation: ToolInvocationRecord): Promise<void>;
   /** Moves every spooled record into the database. Rejects when it is unreachable; the records stay spooled. */
   flush(): Promise<TraceFlushReport>;

@@ -11,6 +11,10 @@ const secretParameter = /password|secret|token|key/i;
  * `key` (default `DATABASE_URL`), with the same parts hidden.
  */
 export function parseDatabaseUrl(value: string, key = "DATABASE_URL"): { url: string; redacted: string } {
+  // Checked by hand, not by parseOptions: the refused value may hold a password.
+  if (typeof value !== "string") {
+    throw new ConfigurationError({ key, value: `(${typeof value})`, reason: "must be a string: postgres://user:password@host:5432/database" });
+  }
   let parsed: URL;
   try {
     parsed = new URL(value);

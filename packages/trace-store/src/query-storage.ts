@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigurationError } from "@lookup-knowledge/core";
+import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
+import { z } from "zod";
 import { hashQuery, hashQueryTerm } from "./hash-query.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 
@@ -13,10 +14,10 @@ export const queryHashKeyFile = "query-hash.key";
 
 /** Checks a `queryStorage` setting; anything but `text` or `hash` throws `ConfigurationError`. */
 export function resolveQueryStorage(value: unknown, key = "queryStorage"): QueryStorage {
-  if (value === undefined) return "text";
-  if (value === "text" || value === "hash") return value;
-  throw new ConfigurationError({ key, value, reason: 'must be "text" or "hash"' });
+  return parseOptions(queryStorageSchema, value, key);
 }
+
+const queryStorageSchema = z.enum(["text", "hash"], { error: 'must be "text" or "hash"' }).default("text");
 
 /**
  * The key of the query hashes of the trace folder `directory`: the given one, else the one
@@ -25,6 +26,7 @@ export function resolveQueryStorage(value: unknown, key = "queryStorage"): Query
  */
 export function resolveQueryHashKey(directory: string, options: { key?: string; create: boolean }): string | undefined {
   if (options.key !== undefined) {
+    // Checked by hand, not by parseOptions: the refused value is a secret and must not be shown.
     if (options.key.length < 16) {
       throw new ConfigurationError({ key: "queryHashKey", value: "(hidden)", reason: "must be at least 16 characters long" });
     }

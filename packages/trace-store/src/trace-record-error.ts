@@ -1,5 +1,6 @@
 import { LookupKnowledgeError, errorMessage } from "@lookup-knowledge/core";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
+import type { TraceRecordErrorCode } from "./trace-store-error-code.js";
 
 const marker = "lookup-knowledge.error.trace-record";
 const symbol = Symbol.for(marker);
@@ -14,7 +15,7 @@ const symbol = Symbol.for(marker);
  *   given up (`retryable` is false). `invocation` holds it, so a handler can still save it
  *   elsewhere.
  */
-export class TraceRecordError extends LookupKnowledgeError {
+export class TraceRecordError extends LookupKnowledgeError<TraceRecordErrorCode> {
   private readonly [symbol] = true;
   /** The id of the record concerned. */
   readonly recordId: string;
@@ -24,7 +25,7 @@ export class TraceRecordError extends LookupKnowledgeError {
   override readonly cause: unknown;
 
   constructor(options: {
-    code: "trace_record_failed" | "trace_record_dropped";
+    code: TraceRecordErrorCode;
     invocation: ToolInvocationRecord;
     cause: unknown;
     /** For a dropped record: the limit of waiting records that was passed. */

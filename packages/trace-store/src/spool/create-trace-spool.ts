@@ -1,36 +1,15 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigurationError } from "@lookup-knowledge/core";
-import { applyQueryStorage, resolveQueryHashKey, resolveQueryStorage, type QueryStorage } from "../query-storage.js";
+import { parseOptions } from "@lookup-knowledge/core";
+import { applyQueryStorage, resolveQueryHashKey, resolveQueryStorage } from "../query-storage.js";
 import type { ToolInvocationRecord } from "../tool-invocation-record.js";
 import { TraceStoreError } from "../trace-store-error.js";
 import type { TraceSpool } from "./trace-spool.js";
+import { traceSpoolOptionsSchema, type TraceSpoolOptions } from "./trace-spool-options.js";
 import { liveSegments, newSegmentName, openSuffix, sealedSuffix, spoolDirectory } from "./spool-segment.js";
 
 /** How many times a line is written into a new segment when its segment is removed under it. */
 const maxRewrites = 3;
-
-/** When a spool calls fsync: after every record, or when it is flushed or closed. */
-export type SpoolFsync = "always" | "on-flush";
-
-export interface TraceSpoolOptions {
-  /** The trace folder; records go to its `spool/` folder. */
-  directory: string;
-  /**
-   * `on-flush` (default): the file is fsync'd when the spool is flushed, rotated or closed.
-   * A crash of the process loses nothing (the operating system holds what was written); a
-   * crash of the machine may lose the records since the last fsync. `always`: every record
-   * is fsync'd before `record` returns, which survives that too and costs a disk write per
-   * lookup.
-   */
-  fsync?: SpoolFsync;
-  /** A segment larger than this is sealed and a new one begun. Default 1 MiB. */
-  maxSegmentBytes?: number;
-  /** `text` (default) keeps queries; `hash` keeps only their keyed hashes (see `hashQuery`). */
-  queryStorage?: QueryStorage;
-  /** The key of query hashes; default the one kept in the trace folder (made on first use). */
-  queryHashKey?: string;
-}
 
 /**
  * The write-ahead side of the durable trace store: `record` appends the record as one JSON
@@ -45,16 +24,9 @@ export interface TraceSpoolOptions {
  * replaced by a new segment and the line written again. `close` seals the segment.
  */
 export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
+  const { fsync: fsyncPolicy, maxSegmentBytes } = parseOptions(traceSpoolOptionsSchema, options, "createTraceSpool");
   const traceDirectory = options.directory;
   const directory = spoolDirectory(traceDirectory);
-  const fsyncPolicy = options.fsync ?? "on-flush";
-  if (fsyncPolicy !== "always" && fsyncPolicy !== "on-flush") {
-    throw new ConfigurationError({ key: "fsync", value: fsyncPolicy, reason: 'must be "always" or "on-flush"' });
-  }
-  const maxSegmentBytes = options.maxSegmentBytes ?? 1024 * 1024;
-  if (!Number.isSafeInteger(maxSegmentBytes) || maxSegmentBytes < 1) {
-    throw new ConfigurationError({ key: "maxSegmentBytes", value: maxSegmentBytes, reason: "must be a whole number, 1 or more" });
-  }
   const queryStorage = resolveQueryStorage(options.queryStorage);
   // A given key is checked now; the folder's own key is read (or made) on the first append,
   // so a spool that never writes never creates the trace folder.
@@ -180,6 +152,7 @@ export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
 
   return {
     directory: traceDirectory,
+    durable: true,
     get appendedBytes() {
       return appendedBytes;
     },

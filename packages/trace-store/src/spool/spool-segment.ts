@@ -47,10 +47,13 @@ function computeHostIdentity(): string {
   return createHash("sha256").update(`${hostname()}\n${namespace}`, "utf8").digest("hex").slice(0, 8);
 }
 
-/** The segments this process is writing (shared by every copy of this module in the process). */
-const liveKey = Symbol.for("lookup-knowledge.trace-spool.live-segments");
-const globals = globalThis as unknown as Record<symbol, Set<string> | undefined>;
-export const liveSegments: Set<string> = (globals[liveKey] ??= new Set<string>());
+/**
+ * The segment files this process is writing: a spool adds its segment when it opens it and
+ * removes it once sealed or abandoned. Module state, like `processToken`: a segment of this
+ * process is judged by the same copy of this module that wrote it (a second bundled copy has
+ * its own token, so it never consults this set; see docs/decisions/0002).
+ */
+export const liveSegments: Set<string> = new Set<string>();
 
 /** The spool folder of a trace folder. */
 export function spoolDirectory(traceDirectory: string): string {

@@ -1,8 +1,8 @@
 import type { ToolInvocationRecord } from "../tool-invocation-record.js";
-import type { TraceStore } from "../trace-store.js";
+import type { SpoolingTraceStore } from "../spooling-trace-store.js";
 
 /** Appends tool invocation records to the spool of a trace folder (see `createTraceSpool`). */
-export interface TraceSpool extends TraceStore {
+export interface TraceSpool extends SpoolingTraceStore {
   /** The trace folder. */
   readonly directory: string;
   /** Bytes this spool has appended since it was made. */

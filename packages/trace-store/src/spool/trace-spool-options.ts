@@ -1,0 +1,38 @@
+import { z } from "zod";
+import type { QueryStorage } from "../query-storage.js";
+import { wholeNumberOption } from "../whole-number-option.js";
+
+/** When a spool calls fsync: after every record, or when it is flushed or closed. */
+export type SpoolFsync = "always" | "on-flush";
+
+/** The zod schema of a `fsync` option. */
+export const spoolFsyncSchema = z.enum(["always", "on-flush"], { error: 'must be "always" or "on-flush"' });
+
+export interface TraceSpoolOptions {
+  /** The trace folder; records go to its `spool/` folder. */
+  directory: string;
+  /**
+   * `on-flush` (default): the file is fsync'd when the spool is flushed, rotated or closed.
+   * A crash of the process loses nothing (the operating system holds what was written); a
+   * crash of the machine may lose the records since the last fsync. `always`: every record
+   * is fsync'd before `record` returns, which survives that too and costs a disk write per
+   * lookup.
+   */
+  fsync?: SpoolFsync;
+  /** A segment larger than this is sealed and a new one begun. Default 1 MiB. */
+  maxSegmentBytes?: number;
+  /** `text` (default) keeps queries; `hash` keeps only their keyed hashes (see `hashQuery`). */
+  queryStorage?: QueryStorage;
+  /** The key of query hashes; default the one kept in the trace folder (made on first use). */
+  queryHashKey?: string;
+}
+
+/**
+ * The checked options of `createTraceSpool`, with their defaults. `queryStorage` and
+ * `queryHashKey` are checked by `query-storage.ts` (the key is a secret no error may show).
+ */
+export const traceSpoolOptionsSchema = z.object({
+  directory: z.string({ error: "must be the path of the trace folder" }),
+  fsync: spoolFsyncSchema.default("on-flush"),
+  maxSegmentBytes: wholeNumberOption(1).default(1024 * 1024),
+});

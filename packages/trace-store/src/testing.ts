@@ -1,0 +1,3 @@
+// Test doubles for code that records tool invocations: `@lookup-knowledge/trace-store/testing`.
+export { createInMemoryTraceStore } from "./create-in-memory-trace-store.js";
+export type { InMemoryTraceStore } from "./in-memory-trace-store.js";

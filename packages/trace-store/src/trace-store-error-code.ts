@@ -1,0 +1,33 @@
+/**
+ * Every code an error of trace-store carries: the codes of `TraceStoreError` (the durable
+ * store, its spool and its database) and of `TraceRecordError` (the recorder).
+ */
+export type TraceStoreErrorCode =
+  /** The PostgreSQL server did not answer, refused the connection or the login. Retryable. */
+  | "trace_database_unreachable"
+  /**
+   * The database or its driver failed otherwise: an error with no SQLSTATE that is no known
+   * network error (a driver or serialiser bug), or a server error while opening or migrating.
+   * The records wait in the spool; the flusher tries again.
+   */
+  | "trace_database_failed"
+  /** The embedded (PGlite) database could not be opened or used, or another process has it open. Retryable. */
+  | "trace_database_unavailable"
+  /** Another process is flushing the same spool (its flush lock is held). Retryable. */
+  | "trace_store_locked"
+  /** A record could not be appended to the spool (disk full, no permission). Retryable. */
+  | "trace_spool_write_failed"
+  /** A spool line that is not a record (a torn last line after a crash, a damaged file); skipped. */
+  | "trace_spool_line_skipped"
+  /** The database refused a record's data (a value out of range, text it cannot hold); the record is quarantined. Not retryable. */
+  | "trace_record_rejected"
+  /** The recorder: a write failed and an outage began; the record is kept and retried. Retryable. */
+  | "trace_record_failed"
+  /** The recorder: too many records were waiting, and the oldest was given up. Not retryable. */
+  | "trace_record_dropped";
+
+/** The codes of `TraceRecordError`. */
+export type TraceRecordErrorCode = Extract<TraceStoreErrorCode, "trace_record_failed" | "trace_record_dropped">;
+
+/** The codes of `TraceStoreError`: every code but the recorder's. */
+export type TraceStoreFailureCode = Exclude<TraceStoreErrorCode, TraceRecordErrorCode>;
