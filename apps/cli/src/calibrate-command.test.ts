@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exampleQuestionLines, writeQuestionFile } from "../test/question-files.js";
-import { exampleKnowledgeBase, runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
+import { exampleQuestionLines, writeQuestionFile } from "./test/question-files.js";
+import { exampleKnowledgeBase, runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 const question = "Who can issue a refund for a paid invoice?";
 

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The real command against other stores: the real Pinecone client against the local
 // Pinecone server, and a libSQL file through LangChain's LibSQLVectorStore.
-const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const knowledgeBase = fileURLToPath(new URL("../../../examples/knowledge-base", import.meta.url));
 const run = promisify(execFile);
 const apiKey = "pc-cli-secret-93d1e";
 const question = "Who can issue a refund for a paid invoice?";

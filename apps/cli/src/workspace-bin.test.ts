@@ -6,10 +6,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
+import { runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 const run = promisify(execFile);
-const workspaceRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+const workspaceRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 describe("lookup-knowledge from the workspace root", () => {
   let folder: string;

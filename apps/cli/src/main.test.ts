@@ -7,10 +7,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exampleKnowledgeBase as knowledgeBase, runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
+import { exampleKnowledgeBase as knowledgeBase, runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 // The real command, built (turbo builds the package before its tests), in a fresh folder.
-const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const run = promisify(execFile);
 
 describe("the lookup-knowledge CLI", () => {

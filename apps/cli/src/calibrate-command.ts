@@ -1,11 +1,15 @@
 import { resolve } from "node:path";
-import { calibrateKnowledgeBase, type CalibrationReport, type GateFigures } from "../evaluation/calibrate-knowledge-base.js";
-import { readQuestionFile } from "../evaluation/read-question-file.js";
+import {
+  calibrateKnowledgeBase,
+  readQuestionFile,
+  storeIdentity,
+  type CalibrationReport,
+  type GateFigures,
+} from "@lookup-knowledge/agent-tool/evaluation";
 import { readIngestManifest } from "@lookup-knowledge/ingest";
-import { storeIdentity } from "../open-search-store.js";
 import type { CliConfig } from "./cli-config.js";
 import { warnUnknownRelevant } from "./eval-command.js";
-import { printable } from "./printable.js";
+import { printable } from "@lookup-knowledge/agent-tool/format";
 
 /**
  * `lookup-knowledge calibrate --questions FILE`: fits the configured store's calibration on

@@ -4,7 +4,7 @@ import { ConfigurationError, LookupKnowledgeError, resolveRagConfig, type FlatRa
 import type { IngestOptions } from "@lookup-knowledge/ingest";
 import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store";
 import { z } from "zod";
-import { parseStoreSettings, type StoreSettings } from "../store-settings.js";
+import { parseStoreSettings, type StoreSettings } from "@lookup-knowledge/agent-tool/stores";
 
 /** The file the CLI reads its settings from, in the working folder unless `--config` says otherwise. */
 export const defaultConfigFile = "lookup-knowledge.config.json";

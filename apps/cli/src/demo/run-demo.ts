@@ -1,9 +1,8 @@
 import type { LookupResult } from "@lookup-knowledge/core";
 import type { IngestReport } from "@lookup-knowledge/ingest";
 import { createDurableTraceStore, type StoredToolInvocation } from "@lookup-knowledge/trace-store";
-import { createLookupKnowledgeTool } from "../create-lookup-knowledge-tool.js";
-import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
-import { openLocalKnowledgeBase, tracesDirectory } from "../open-local-knowledge-base.js";
+import { createLookupKnowledgeTool } from "@lookup-knowledge/agent-tool";
+import { ingestIntoLocalIndex, openLocalKnowledgeBase, tracesDirectory } from "@lookup-knowledge/agent-tool/local";
 
 export interface DemoLookup {
   label: string;

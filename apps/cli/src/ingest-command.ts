@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
 import type { IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import cliProgress from "cli-progress";
-import { ingestIntoStore } from "../open-knowledge-base.js";
+import { ingestIntoStore } from "@lookup-knowledge/agent-tool/stores";
 import type { CliConfig } from "./cli-config.js";
-import { printable } from "./printable.js";
+import { printable } from "@lookup-knowledge/agent-tool/format";
 
 /** How progress is shown: a bar (a terminal), a line on stderr every few seconds (no terminal), or nothing. */
 export type IngestProgressOutput = "bar" | "lines" | "none";

@@ -1,11 +1,17 @@
 import { resolve } from "node:path";
-import { openKnowledgeBase } from "../open-knowledge-base.js";
-import { evaluateRetriever, type QuestionOutcome, type RetrieverEvaluation } from "../evaluation/evaluate-retriever.js";
-import { readQuestionFile, type EvaluationQuestion } from "../evaluation/read-question-file.js";
-import { describeCalibration, type CalibrationState } from "../evaluation/resolve-calibration.js";
-import { unknownRelevantSources } from "../evaluation/unknown-relevant-sources.js";
+import {
+  describeCalibration,
+  evaluateRetriever,
+  readQuestionFile,
+  unknownRelevantSources,
+  type CalibrationState,
+  type EvaluationQuestion,
+  type QuestionOutcome,
+  type RetrieverEvaluation,
+} from "@lookup-knowledge/agent-tool/evaluation";
+import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import type { CliConfig } from "./cli-config.js";
-import { printable } from "./printable.js";
+import { printable } from "@lookup-knowledge/agent-tool/format";
 
 /** How many questions each list of misses names. */
 const listed = 10;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
+import { runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 // Clear screen, a window title, colours: what a hostile document, question file or folder name carries.
 const escapes = "\u001b[2J\u001b]0;pwned\u0007\u001b[31m";

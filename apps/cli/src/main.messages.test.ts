@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
+import { runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
 
-const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 describe("the lookup-knowledge CLI's messages", () => {

@@ -8,9 +8,9 @@ import {
   type StoredToolInvocation,
   type TraceSpool,
 } from "@lookup-knowledge/trace-store";
-import { tracesDirectory } from "../open-local-knowledge-base.js";
+import { tracesDirectory } from "@lookup-knowledge/agent-tool/local";
 import type { CliConfig } from "./cli-config.js";
-import { printable } from "./printable.js";
+import { printable } from "@lookup-knowledge/agent-tool/format";
 import { redactSecrets } from "./redact-secrets.js";
 
 /** The messages the trace store has reported on stderr, so the command's own error does not repeat one. */

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { formatIngestReport } from "../cli/ingest-command.js";
-import { formatLookupResult } from "../format-lookup-result.js";
+import { formatIngestReport } from "../ingest-command.js";
+import { formatLookupResult } from "@lookup-knowledge/agent-tool/format";
 import { runDemo } from "./run-demo.js";
 
 // `pnpm start`: ingest examples/knowledge-base into .lookup-knowledge/ at the repository

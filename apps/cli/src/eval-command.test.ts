@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeQuestionFile } from "../test/question-files.js";
-import { exampleKnowledgeBase, runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
+import { writeQuestionFile } from "./test/question-files.js";
+import { exampleKnowledgeBase, runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 interface EvalJson {
   store: string;

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatLookupResult } from "../format-lookup-result.js";
+import { formatLookupResult } from "@lookup-knowledge/agent-tool/format";
 import { demoQuestions, runDemo } from "./run-demo.js";
 
-const cliEntry = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const cliEntry = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 const run = promisify(execFile);
 
 const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The real command, built, with DATABASE_URL pointing at a fresh database on the test
 // PostgreSQL (`.ci/run` starts one and sets the variable; psql creates and drops the database).
-const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const knowledgeBase = fileURLToPath(new URL("../../../examples/knowledge-base", import.meta.url));
 const run = promisify(execFile);
 const variable = "LOOKUP_KNOWLEDGE_TEST_DATABASE_URL";
 const adminUrl = process.env[variable];

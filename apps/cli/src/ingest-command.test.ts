@@ -7,11 +7,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { IngestReport } from "@lookup-knowledge/ingest";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { exampleKnowledgeBase, runLookupKnowledge } from "../test/run-lookup-knowledge.js";
+import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 import { createIngestInterrupt, describeIngestProgress, formatIngestReport, interruptedMessage } from "./ingest-command.js";
 
 // The real command, built (turbo builds the package before its tests).
-const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const run = promisify(execFile);
 
 const report: IngestReport = {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exampleKnowledgeBase as knowledgeBase, runLookupKnowledge as lookupKnowledge } from "../test/run-lookup-knowledge.js";
+import { exampleKnowledgeBase as knowledgeBase, runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 describe("the lookup-knowledge CLI and the text analyser's version", () => {
   let cwd: string;

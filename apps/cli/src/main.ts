@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { Command, Option } from "commander";
-import { formatLookupResult } from "../format-lookup-result.js";
-import { openKnowledgeBase } from "../open-knowledge-base.js";
-import { storeKinds } from "../store-settings.js";
+import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/format";
+import { openKnowledgeBase, storeKinds } from "@lookup-knowledge/agent-tool/stores";
 import { runCalibrateCommand } from "./calibrate-command.js";
 import { loadCliConfig, type StoreFlags } from "./cli-config.js";
 import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
@@ -12,7 +11,6 @@ import { fallbackReasons } from "./fallback-reasons.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
 import { cliErrorMessage } from "./cli-error-message.js";
-import { printable } from "./printable.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { unmatchedFilterNote } from "./unmatched-filter-note.js";
 import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";

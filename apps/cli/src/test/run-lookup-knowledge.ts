@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 // The real command, built (turbo builds the package before its tests).
-const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 const run = promisify(execFile);
 
 /** The example knowledge base of the repository. */
