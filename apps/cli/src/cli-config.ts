@@ -1,10 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ConfigurationError, LookupKnowledgeError, resolveRagConfig, type FlatRagConfig, type RagConfig } from "@lookup-knowledge/core";
+import { ConfigurationError, resolveRagConfig, type FlatRagConfig, type RagConfig } from "@lookup-knowledge/core";
 import type { IngestOptions } from "@lookup-knowledge/ingest";
 import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store";
 import { z } from "zod";
 import { parseStoreSettings, type StoreSettings } from "@lookup-knowledge/agent-tool/stores";
+import { CliError } from "./cli-error.js";
 
 /** The file the CLI reads its settings from, in the working folder unless `--config` says otherwise. */
 export const defaultConfigFile = "lookup-knowledge.config.json";
@@ -71,7 +72,7 @@ export async function loadCliConfig(input: {
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT" || input.configFile !== undefined) {
-      throw new LookupKnowledgeError({ code: "invalid_configuration", message: `Cannot read the settings file ${file}: ${readFailure(error)}.` });
+      throw new CliError({ code: "invalid_configuration", message: `Cannot read the settings file ${file}: ${readFailure(error)}.` });
     }
   }
   let raw: unknown = {};
@@ -79,7 +80,7 @@ export async function loadCliConfig(input: {
     try {
       raw = JSON.parse(text) as unknown;
     } catch (error) {
-      throw new LookupKnowledgeError({ code: "invalid_configuration", message: `The settings file ${file} is not valid JSON: ${(error as Error).message}.` });
+      throw new CliError({ code: "invalid_configuration", message: `The settings file ${file} is not valid JSON: ${(error as Error).message}.` });
     }
   }
   const parsed = fileSchema.safeParse(raw);
@@ -87,7 +88,7 @@ export async function loadCliConfig(input: {
     const issue = parsed.error.issues[0];
     const path = issue?.path ?? [];
     if (path.length === 0) {
-      throw new LookupKnowledgeError({ code: "invalid_configuration", message: `The settings file ${file} must hold a JSON object: ${issue?.message ?? "invalid"}.` });
+      throw new CliError({ code: "invalid_configuration", message: `The settings file ${file} must hold a JSON object: ${issue?.message ?? "invalid"}.` });
     }
     // The value found at the issue's path (never the file name), and the file named once.
     const value = path.reduce<unknown>((object, step) => (typeof object === "object" && object !== null ? (object as Record<PropertyKey, unknown>)[step as PropertyKey] : undefined), raw);
@@ -143,7 +144,7 @@ function withFile<T>(file: string, fromFile: boolean, run: () => T): T {
     return run();
   } catch (error) {
     if (fromFile && ConfigurationError.isInstance(error) && !error.message.includes(file)) {
-      throw new LookupKnowledgeError({ code: error.code, message: `${error.message} (in ${file})`, cause: error });
+      throw new CliError({ code: "invalid_configuration", message: `${error.message} (in ${file})`, cause: error });
     }
     throw error;
   }

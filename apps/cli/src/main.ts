@@ -10,6 +10,7 @@ import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
 import { fallbackReasons } from "./fallback-reasons.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
+import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { unmatchedFilterNote } from "./unmatched-filter-note.js";
@@ -157,7 +158,7 @@ program
     try {
       const record = await store.get(id);
       if (!record) {
-        throw new LookupKnowledgeError({ code: "trace_not_found", message: `No recorded lookup has the id ${JSON.stringify(id)} (in ${store.databaseLocation}).` });
+        throw new CliError({ code: "trace_not_found", message: `No recorded lookup has the id ${JSON.stringify(id)} (in ${store.databaseLocation}).` });
       }
       console.log(options.json ? JSON.stringify(record, null, 2) : formatTraceDetails(record));
     } finally {

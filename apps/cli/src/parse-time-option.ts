@@ -1,10 +1,10 @@
-import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import { CliError } from "./cli-error.js";
 
 const units: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /**
  * Reads a CLI time option: an age before `now` (`90s`, `30m`, `1h`, `7d`, `2w`) or an ISO
- * date (`2025-03-14`, `2025-03-14T09:00:00Z`). Anything else throws a `LookupKnowledgeError`
+ * date (`2025-03-14`, `2025-03-14T09:00:00Z`). Anything else throws a `CliError`
  * (`invalid_option`) naming the option and the value.
  */
 export function parseTimeOption(option: string, value: string, now: Date = new Date()): Date {
@@ -18,7 +18,7 @@ export function parseTimeOption(option: string, value: string, now: Date = new D
     const time = Date.parse(text);
     if (!Number.isNaN(time)) return new Date(time);
   }
-  throw new LookupKnowledgeError({
+  throw new CliError({
     code: "invalid_option",
     message: `Invalid ${option} value ${JSON.stringify(value)}: expected an age like 30m, 1h, 7d or 2w, or an ISO date like 2025-03-14 or 2025-03-14T09:00:00Z.`,
   });
@@ -28,7 +28,7 @@ export function parseTimeOption(option: string, value: string, now: Date = new D
 export function parseCountOption(option: string, value: string): number {
   const count = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count < 1) {
-    throw new LookupKnowledgeError({ code: "invalid_option", message: `Invalid ${option} value ${JSON.stringify(value)}: expected a whole number, 1 or more.` });
+    throw new CliError({ code: "invalid_option", message: `Invalid ${option} value ${JSON.stringify(value)}: expected a whole number, 1 or more.` });
   }
   return count;
 }

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import {
   createDurableTraceStore,
   createTraceSpool,
@@ -10,6 +9,7 @@ import {
 } from "@lookup-knowledge/trace-store";
 import { tracesDirectory } from "@lookup-knowledge/agent-tool/local";
 import type { CliConfig } from "./cli-config.js";
+import { CliError } from "./cli-error.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";
 import { redactSecrets } from "./redact-secrets.js";
 
@@ -37,14 +37,14 @@ export function openCliTraceSpool(config: CliConfig): TraceSpool {
 export function openCliTraceStore(config: CliConfig, environment: NodeJS.ProcessEnv = process.env): DurableTraceStore {
   const databaseUrl = environment["DATABASE_URL"]?.trim();
   if (!databaseUrl && !existsSync(config.dataDirectory)) {
-    throw new LookupKnowledgeError({
+    throw new CliError({
       code: "traces_not_found",
       message: `There is no data folder at ${config.dataDirectory}, so no lookups were recorded there (set DATABASE_URL to read the traces kept in PostgreSQL).`,
     });
   }
   // A folder that exists but never held a lookup (a mistyped --data): no database is made in it.
   if (!databaseUrl && !existsSync(tracesDirectory(config.dataDirectory))) {
-    throw new LookupKnowledgeError({
+    throw new CliError({
       code: "traces_not_found",
       message: `No lookups were recorded in ${config.dataDirectory}: it has no ${join("traces", "")} folder (set DATABASE_URL to read the traces kept in PostgreSQL).`,
     });
