@@ -1,5 +1,5 @@
 import type { LookupResult } from "@lookup-knowledge/core";
-import { printable } from "./cli/printable.js";
+import { printable } from "./printable.js";
 
 /**
  * A readable, plain-text rendering of a lookup for people (the demo and the CLI's `query`).

@@ -7,7 +7,7 @@ import { type Calibration, writeCalibrationFile } from "./evaluation/calibration
 import { ingestIntoLocalIndex } from "./ingest-into-local-index.js";
 import { openLocalKnowledgeBase } from "./open-local-knowledge-base.js";
 import { storeIdentity } from "./open-search-store.js";
-import { exampleKnowledgeBase } from "./test/run-lookup-knowledge.js";
+import { exampleKnowledgeBase } from "./test/example-knowledge-base.js";
 
 const question = "Who can issue a refund for a paid invoice?";
 

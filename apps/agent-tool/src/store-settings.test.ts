@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadCliConfig } from "./cli/cli-config.js";
 import { describeStore, parseStoreSettings } from "./store-settings.js";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 
 describe("parseStoreSettings", () => {
   it("R13: is the local index without settings, and reads Pinecone and libSQL settings", () => {
@@ -45,22 +41,5 @@ describe("parseStoreSettings", () => {
   it("describes a store without its secrets", () => {
     expect(describeStore({ kind: "libsql", url: "libsql://user:pass@db.example.io?authToken=abc" })).toBe("libsql libsql://***@db.example.io?authToken=***, table vectors");
     expect(describeStore({ kind: "pinecone", host: "https://handbook-x.svc.pinecone.io" })).toBe("pinecone host https://handbook-x.svc.pinecone.io, namespace (default)");
-  });
-});
-
-describe("loadCliConfig store", () => {
-  it("R13: lays the command-line flags over the file's store, and a --store of another kind starts afresh", async () => {
-    const cwd = await mkdtemp(join(tmpdir(), "lookup-knowledge-store-config-"));
-    await writeFile(join(cwd, "lookup-knowledge.config.json"), JSON.stringify({ store: { kind: "pinecone", index: "handbook", metric: "cosine" } }));
-    expect((await loadCliConfig({ cwd })).store).toEqual({ kind: "pinecone", index: "handbook", metric: "cosine" });
-    expect((await loadCliConfig({ cwd, store: { namespace: "support" } })).store).toEqual({
-      kind: "pinecone",
-      index: "handbook",
-      metric: "cosine",
-      namespace: "support",
-    });
-    expect((await loadCliConfig({ cwd, store: { kind: "libsql", url: "file:kb.db" } })).store).toEqual({ kind: "libsql", url: "file:kb.db" });
-    expect((await loadCliConfig({ cwd, store: { kind: "local" } })).store).toEqual({ kind: "local" });
-    await rm(cwd, { recursive: true, force: true });
   });
 });

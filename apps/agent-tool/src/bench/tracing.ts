@@ -1,22 +1,14 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import { createInMemorySearchPort } from "@lookup-knowledge/search-port/testing";
 import { buildToolInvocationRecord, createTraceSpool } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever } from "../create-knowledge-retriever.js";
-import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
 
 // `pnpm bench`: what tracing costs a lookup (building the record and appending it to the
-// spool, which is all a lookup does for its trace), and the wall time of whole CLI
-// commands on an existing data folder: `query` (spools only) and `traces` (opens PGlite).
-
-const run = promisify(execFile);
-const cli = fileURLToPath(new URL("../cli/main.js", import.meta.url));
-const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
+// spool, which is all a lookup does for its trace). The wall time of whole CLI commands is
+// apps/cli's bench.
 
 function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN;
@@ -50,30 +42,9 @@ try {
   }
   await spool.close();
 
-  // 2. Whole CLI commands on an existing data folder.
-  const dataDirectory = join(root, "data");
-  await ingestIntoLocalIndex({ root: knowledgeBase, dataDirectory });
-  const { DATABASE_URL: _ignored, ...environment } = process.env;
-  const timed = async (...args: string[]): Promise<number> => {
-    const started = performance.now();
-    await run(process.execPath, [cli, "--data", dataDirectory, ...args], { env: environment });
-    return performance.now() - started;
-  };
-  const queries: number[] = [];
-  for (let index = 0; index < 10; index += 1) queries.push(await timed("query", "Who can issue a refund for a paid invoice?"));
-  const firstTraces = await timed("traces");
-  const traces: number[] = [];
-  for (let index = 0; index < 5; index += 1) {
-    await timed("query", "How long do refunds take?");
-    traces.push(await timed("traces"));
-  }
-
-  console.log(`Tracing on the lookup path and whole CLI commands, Node ${process.version}`);
+  console.log(`Tracing on the lookup path, Node ${process.version}`);
   console.log(`${"what".padEnd(54)} ${"median".padStart(9)} ${"p95".padStart(9)}`);
   console.log(row("tracing per lookup: build record + spool append (5000)", samples, "ms", 4));
-  console.log(row("CLI query on an existing data folder, wall (10)", queries, "ms", 0));
-  console.log(row("CLI traces after one query: flush + list, wall (5)", traces, "ms", 0));
-  console.log(`${"CLI traces, the first (creates the PGlite database)".padEnd(54)} ${firstTraces.toFixed(0).padStart(9)}            ms`);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -1,0 +1,254 @@
+#!/usr/bin/env node
+import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import { Command, Option } from "commander";
+import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/format";
+import { openKnowledgeBase, storeKinds } from "@lookup-knowledge/agent-tool/stores";
+import { runCalibrateCommand } from "./calibrate-command.js";
+import { loadCliConfig, type StoreFlags } from "./cli-config.js";
+import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
+import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
+import { fallbackReasons } from "./fallback-reasons.js";
+import { parseFilterOptions } from "./parse-filter-option.js";
+import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
+import { CliError } from "./cli-error.js";
+import { cliErrorMessage } from "./cli-error-message.js";
+import { redactSecrets } from "./redact-secrets.js";
+import { unmatchedFilterNote } from "./unmatched-filter-note.js";
+import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
+
+interface GlobalOptions {
+  config?: string;
+  data?: string;
+  store?: string;
+  index?: string;
+  namespace?: string;
+  host?: string;
+  storeUrl?: string;
+}
+
+const program = new Command()
+  .name("lookup-knowledge")
+  .description("Ingest a folder of Markdown and look knowledge up in it, with sources and reasons. No server, no keys.")
+  .option("-c, --config <file>", "settings file (default: lookup-knowledge.config.json in this folder)")
+  .option("-d, --data <dir>", "data folder for the index and manifests (default: .lookup-knowledge)")
+  .addOption(new Option("--store <kind>", "where the chunks are stored (default: local)").choices([...storeKinds]))
+  .option("--index <name>", "Pinecone: the index name (the key comes from PINECONE_API_KEY)")
+  .option("--namespace <name>", "Pinecone: the namespace")
+  .option("--host <url>", "Pinecone: the index host, instead of its name (give store.metric in the config file)")
+  .option("--store-url <url>", "libSQL: the database URL, e.g. file:knowledge.db (a remote token comes from LIBSQL_AUTH_TOKEN)")
+  .showHelpAfterError();
+
+program
+  .command("ingest")
+  .description("ingest a folder of .md/.mdx files (incremental: unchanged files are skipped)")
+  .argument("<dir>", "the folder to ingest")
+  .option("--no-progress", "no progress (a bar on a terminal, otherwise a line on stderr every few seconds)")
+  .option("--replace", "replace the documents of another folder held in the data folder")
+  .option("--follow-symlinks", "follow symbolic links whose target is inside the folder (each file is read once)")
+  .action(async (folder: string, options: { progress: boolean; replace?: boolean; followSymlinks?: boolean }) => {
+    const config = await loadCliConfig(globalOptions());
+    const report = await runIngestCommand(folder, config, {
+      progress: !options.progress ? "none" : process.stderr.isTTY === true ? "bar" : "lines",
+      ...(options.replace ? { replace: true } : {}),
+      ...(options.followSymlinks ? { followSymlinks: true } : {}),
+    });
+    // No report: interrupted (runIngestCommand said so and set the exit code).
+    if (report) console.log(formatIngestReport(report));
+  });
+
+program
+  .command("query")
+  .description("look a question up in the ingested knowledge base")
+  .argument("<text>", "the question")
+  .option("--json", "print the whole LookupResult as JSON")
+  .addOption(
+    new Option("-f, --filter <key=value>", "a caller filter on chunk metadata (repeatable; a number also matches as a number)")
+      .argParser(collect)
+      .default([]),
+  )
+  .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
+    const config = await loadCliConfig(globalOptions());
+    const filter = parseFilterOptions(options.filter);
+    // The lookup only appends its trace to the spool; `traces` moves it into the database.
+    const traceStore = openCliTraceSpool(config);
+    try {
+      const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, traceStore, onWarning: warn });
+      try {
+        const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
+        const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
+        console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
+      } finally {
+        await knowledgeBase.close();
+      }
+    } finally {
+      await traceStore.close();
+    }
+  });
+
+program
+  .command("eval")
+  .description("measure the whole retriever on your questions: nDCG@10, R@5, MRR@10, answerable found, out-of-scope refused")
+  .requiredOption("--questions <file>", 'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope')
+  .option("--json", "print the figures and every question's outcome as JSON")
+  .action(async (options: { questions: string; json?: boolean }) => {
+    const config = await loadCliConfig(globalOptions());
+    console.log(await runEvalCommand(config, { questions: options.questions, json: options.json === true, warn }));
+  });
+
+program
+  .command("calibrate")
+  .description("fit the store's calibration on your questions, print the found/refused trade-off, and write it into the data folder")
+  .requiredOption("--questions <file>", 'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope')
+  .action(async (options: { questions: string }) => {
+    const config = await loadCliConfig(globalOptions());
+    console.log(await runCalibrateCommand(config, { questions: options.questions, warn }));
+  });
+
+const traces = program
+  .command("traces")
+  .description("list recorded lookups, newest first (moves spooled records into the trace database first)")
+  .option("--since <when>", "only lookups since an age ago (30m, 1h, 7d) or an ISO date")
+  .option("--no-evidence", "only lookups that found no evidence")
+  .addOption(new Option("--reason <reason>", "only lookups with this fallback reason").choices(fallbackReasons))
+  .option("--query <text>", "only lookups whose query contains this text (the exact query when queries are stored as hashes)")
+  .option("--limit <n>", "at most this many", "20")
+  .option("--json", "print the records as JSON")
+  .action(async (options: { since?: string; evidence: boolean; reason?: string; query?: string; limit: string; json?: boolean }) => {
+    const config = await loadCliConfig(globalOptions());
+    const query = {
+      ...(options.since ? { since: parseTimeOption("--since", options.since) } : {}),
+      ...(options.evidence === false ? { found: false } : {}),
+      ...(options.reason ? { fallbackReason: options.reason } : {}),
+      ...(options.query ? { queryText: options.query } : {}),
+      limit: parseCountOption("--limit", options.limit),
+    };
+    const store = openCliTraceStore(config);
+    try {
+      const records = await store.list(query);
+      console.log(options.json ? JSON.stringify(records, null, 2) : formatTraceTable(records));
+    } finally {
+      await store.close();
+    }
+  });
+
+traces
+  .command("prune")
+  .description("delete recorded lookups older than an age (e.g. 30d) or an ISO date")
+  .requiredOption("--older-than <age>", "e.g. 30d, 12h, or an ISO date")
+  .action(async (options: { olderThan: string }) => {
+    const config = await loadCliConfig(globalOptions());
+    const cutoff = parseTimeOption("--older-than", options.olderThan);
+    const store = openCliTraceStore(config);
+    try {
+      const deleted = await store.prune(cutoff);
+      console.log(printable(`Deleted ${deleted} recorded lookup${deleted === 1 ? "" : "s"} from before ${cutoff.toISOString()} (${store.databaseLocation}).`));
+    } finally {
+      await store.close();
+    }
+  });
+
+program
+  .command("trace")
+  .description("show one recorded lookup whole: hints, attempts, rerank, evidence and context pack")
+  .argument("<id>", "the id `lookup-knowledge traces` shows")
+  .option("--json", "print the record as JSON")
+  .action(async (id: string, options: { json?: boolean }) => {
+    const config = await loadCliConfig(globalOptions());
+    const store = openCliTraceStore(config);
+    try {
+      const record = await store.get(id);
+      if (!record) {
+        throw new CliError({ code: "trace_not_found", message: `No recorded lookup has the id ${JSON.stringify(id)} (in ${store.databaseLocation}).` });
+      }
+      console.log(options.json ? JSON.stringify(record, null, 2) : formatTraceDetails(record));
+    } finally {
+      await store.close();
+    }
+  });
+
+program
+  .command("stats")
+  .description("what the knowledge base holds")
+  .action(async () => {
+    const config = await loadCliConfig(globalOptions());
+    const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, onWarning: warn });
+    try {
+      const local = knowledgeBase.store.localIndex?.stats();
+      const lines = [`data folder  ${config.dataDirectory}`, `store        ${knowledgeBase.store.description}`];
+      if (local) {
+        lines.push(
+          `documents    ${local.documents}`,
+          `chunks       ${local.chunks}`,
+          `L0 entries   ${knowledgeBase.l0Index.size}`,
+          `embedder     ${local.embedder ? `${local.embedder.id}@${local.embedder.version} (${local.embedder.dimension} dimensions)` : "none (lexical only)"}`,
+          `on disk      ${(local.bytesOnDisk / 1024 / 1024).toFixed(1)} MB`,
+          `last commit  ${local.lastCommit ?? "never"}`,
+        );
+      } else {
+        lines.push(`documents    ${knowledgeBase.documents} (recorded by the last ingest into this store)`, `L0 entries   ${knowledgeBase.l0Index.size}`);
+      }
+      lines.push(`calibration  ${describeCalibrationState(knowledgeBase.calibration)}`);
+      console.log(lines.map(printable).join("\n"));
+    } finally {
+      await knowledgeBase.close();
+    }
+  });
+
+function globalOptions(): { configFile?: string; dataDirectory?: string; store?: StoreFlags } {
+  const options = program.opts<GlobalOptions>();
+  const store: StoreFlags = {
+    ...(options.store ? { kind: options.store } : {}),
+    ...(options.index ? { index: options.index } : {}),
+    ...(options.namespace ? { namespace: options.namespace } : {}),
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.storeUrl ? { url: options.storeUrl } : {}),
+  };
+  return {
+    ...(options.config ? { configFile: options.config } : {}),
+    ...(options.data ? { dataDirectory: options.data } : {}),
+    ...(Object.keys(store).length > 0 ? { store } : {}),
+  };
+}
+
+/** A warning on stderr, one line, with control characters neutralised (it may quote a question or calibration file). */
+function warn(message: string): void {
+  console.error(`lookup-knowledge: warning: ${printable(redactSecrets(message))}`);
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+// What to do next, for the errors a user can fix.
+const hints: Record<string, string> = {
+  index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
+  analyzer_mismatch: "Run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's text analysis.",
+  different_ingest_root: "Use another data folder (--data <dir>), or `lookup-knowledge ingest --replace <folder>` to replace it.",
+  index_locked: "Wait for that ingest to finish, then run this command again (the lock of a crashed ingest on this machine is taken over at once; one from another machine goes stale after 30 s).",
+  trace_not_found: "List the recorded lookups and their ids with `lookup-knowledge traces`.",
+  traces_not_found: "Run `lookup-knowledge query \"...\"` first, or point --data at the data folder you used.",
+  trace_database_unreachable: "Check DATABASE_URL and that the server is up; lookups keep their records in the spool meanwhile.",
+  trace_database_failed: "Check DATABASE_URL and the files its options name (sslkey, sslcert, sslrootcert); lookups keep their records in the spool meanwhile.",
+  pinecone_rejected: "Check PINECONE_API_KEY, the index name or host, and that the index's dimension matches the embedder (356 for the offline one).",
+  pinecone_unavailable: "Pinecone did not answer in time on any attempt; try again later.",
+  trace_database_unavailable: "Another process may have the embedded trace database open; try again when it is done.",
+  invalid_calibration: "Run `lookup-knowledge calibrate --questions <file>` again to replace it, or delete it to use the defaults.",
+};
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  if (LookupKnowledgeError.isInstance(error)) {
+    const hint = hints[error.code];
+    const message = redactSecrets(cliErrorMessage(error));
+    // The trace store has already printed this one (its flush failed the same way): only the hint is new.
+    const said = reportedTraceStoreErrors.has(error.message) ? [] : [`lookup-knowledge: ${message.split("\n").map(printable).join("\n")}`];
+    console.error([...said, ...(hint ? [hint] : [])].join("\n"));
+    process.exitCode = 2;
+  } else {
+    // Not ours to explain: say what happened without a stack (DEBUG=lookup-knowledge shows it).
+    console.error(`lookup-knowledge: unexpected error: ${printable(redactSecrets(error instanceof Error ? error.message : String(error)))}`);
+    if (process.env.DEBUG?.includes("lookup-knowledge")) console.error(error);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,189 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import {
+  createDurableTraceStore,
+  createTraceSpool,
+  type DurableTraceStore,
+  type StoredToolInvocation,
+  type TraceSpool,
+} from "@lookup-knowledge/trace-store";
+import { tracesDirectory } from "@lookup-knowledge/agent-tool/local";
+import type { CliConfig } from "./cli-config.js";
+import { CliError } from "./cli-error.js";
+import { printable } from "@lookup-knowledge/agent-tool/format";
+import { redactSecrets } from "./redact-secrets.js";
+
+/** The messages the trace store has reported on stderr, so the command's own error does not repeat one. */
+export const reportedTraceStoreErrors = new Set<string>();
+
+/**
+ * The trace spool of the CLI's data folder: what `query` records into. Appending needs no
+ * database, so a lookup never opens one (`traces` moves the records in later).
+ */
+export function openCliTraceSpool(config: CliConfig): TraceSpool {
+  return createTraceSpool({
+    directory: tracesDirectory(config.dataDirectory),
+    queryStorage: config.traces.queryStorage,
+    ...(config.traces.queryHashKey ? { queryHashKey: config.traces.queryHashKey } : {}),
+  });
+}
+
+/**
+ * The durable trace store of the CLI's data folder, for the commands that read traces:
+ * PostgreSQL when `DATABASE_URL` is set, else the embedded database in `<data>/traces`.
+ * Only the embedded database needs the data folder: with `DATABASE_URL` and no data folder
+ * here, there is simply no spool to flush, and the records are read from PostgreSQL.
+ */
+export function openCliTraceStore(config: CliConfig, environment: NodeJS.ProcessEnv = process.env): DurableTraceStore {
+  const databaseUrl = environment["DATABASE_URL"]?.trim();
+  if (!databaseUrl && !existsSync(config.dataDirectory)) {
+    throw new CliError({
+      code: "traces_not_found",
+      message: `There is no data folder at ${config.dataDirectory}, so no lookups were recorded there (set DATABASE_URL to read the traces kept in PostgreSQL).`,
+    });
+  }
+  // A folder that exists but never held a lookup (a mistyped --data): no database is made in it.
+  if (!databaseUrl && !existsSync(tracesDirectory(config.dataDirectory))) {
+    throw new CliError({
+      code: "traces_not_found",
+      message: `No lookups were recorded in ${config.dataDirectory}: it has no ${join("traces", "")} folder (set DATABASE_URL to read the traces kept in PostgreSQL).`,
+    });
+  }
+  return createDurableTraceStore({
+    directory: tracesDirectory(config.dataDirectory),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    queryStorage: config.traces.queryStorage,
+    ...(config.traces.queryHashKey ? { queryHashKey: config.traces.queryHashKey } : {}),
+    flushIntervalMs: 0,
+    onError: (error) => {
+      if (reportedTraceStoreErrors.has(error.message)) return;
+      reportedTraceStoreErrors.add(error.message);
+      console.error(`lookup-knowledge: ${printable(redactSecrets(error.message, environment))}`);
+    },
+  });
+}
+
+/** The `traces` table: time, query, found, layer, fallback reason, evidence count, duration, id. */
+export function formatTraceTable(records: readonly StoredToolInvocation[]): string {
+  if (records.length === 0) return "No recorded lookups match.";
+  const rows = records.map((record) => [
+    record.createdAt.slice(0, 19).replace("T", " "),
+    cut(record.query.replace(/\s+/g, " ").trim(), 44),
+    record.found ? "yes" : "no",
+    record.retrievalLayer,
+    record.fallbackReason ?? "-",
+    String(record.evidenceCount),
+    `${record.durationMs.toFixed(1)} ms`,
+    record.id,
+  ]);
+  const header = ["time (UTC)", "query", "found", "layer", "fallback reason", "evidence", "duration", "id"];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => displayWidth(row[column] ?? ""))));
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, column) => (column === 5 || column === 6 ? cell.padStart(widths[column] ?? 0) : pad(cell, widths[column] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].map(printable).join("\n");
+}
+
+/** One recorded lookup, whole: the call, the hints, each attempt, the rerank trace, the evidence and the context pack. */
+export function formatTraceDetails(record: StoredToolInvocation): string {
+  const details = record.retrievalDetails;
+  const lines = [
+    `id           ${record.id}`,
+    `time         ${record.createdAt}${record.recordedAt ? ` (stored ${record.recordedAt})` : ""}`,
+    `tool         ${record.toolName}`,
+    `query        ${JSON.stringify(record.query)}`,
+    `transformed  ${JSON.stringify(record.transformedQuery)}`,
+    `found        ${record.found} (${record.evidenceStatus}), layer ${record.retrievalLayer}, relevance ${details.relevanceLevel}`,
+    `counts       ${record.candidateCount} candidates, ${record.evidenceCount} evidence blocks`,
+    `fallback     ${record.fallbackReason ?? "none"}`,
+    `duration     ${record.durationMs.toFixed(1)} ms`,
+  ];
+  if (record.error !== null) lines.push(`error        ${record.error}`);
+  if (!details.l1Enabled) lines.push("L1           disabled");
+
+  const hints = details.hints;
+  lines.push("", "L0 hints");
+  lines.push(`  keywords   ${list(hints.keywords)}`, `  domains    ${list(hints.domains)}`);
+  lines.push(`  entities   ${list(hints.entities)}`, `  titles     ${list(hints.titles)}`);
+  for (const entry of hints.entries) {
+    lines.push(`  entry      ${entry.id} (${[entry.source, entry.title, entry.domain].filter(Boolean).join(", ")})`);
+  }
+
+  lines.push("", "Attempts");
+  if (details.attempts.length === 0) lines.push("  none (L1 did not run)");
+  for (const attempt of details.attempts) {
+    const filter = attempt.filter === undefined ? "none" : JSON.stringify(attempt.filter);
+    const l0 = attempt.l0Filter === undefined ? "" : ` (L0 part ${JSON.stringify(attempt.l0Filter)})`;
+    const top = attempt.topScore === undefined ? "-" : attempt.topScore.toFixed(3);
+    lines.push(
+      `  #${attempt.attempt} ${attempt.outcome}: filter ${filter}${l0}`,
+      `     ${attempt.candidateCount} candidates, ${attempt.evidenceCount} evidence, top score ${top}, ${attempt.durationMs.toFixed(1)} ms` +
+        (attempt.rejectedHits > 0 ? `, ${attempt.rejectedHits} malformed hits refused` : ""),
+    );
+    if (attempt.answerability) {
+      const { score, model, signals } = attempt.answerability;
+      const named = Object.entries(signals)
+        .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+        .map(([name, value]) => `${name} ${typeof value === "number" ? value.toFixed(2) : "?"}`)
+        .join(", ");
+      lines.push(`     answerability ${typeof score === "number" ? score.toFixed(3) : "?"} (${model}): ${named}`);
+    }
+    if (attempt.error) lines.push(`     error: ${attempt.error}`);
+  }
+
+  lines.push("", "Rerank");
+  if (details.rerank.length === 0) lines.push("  none");
+  for (const entry of details.rerank) {
+    const boosts = entry.boosts.map((boost) => `${boost.signal} ${boost.amount >= 0 ? "+" : ""}${boost.amount.toFixed(2)}`).join(", ");
+    const base = entry.baseScore === undefined ? "-" : entry.baseScore.toFixed(3);
+    lines.push(`  ${entry.rank}. ${entry.evidenceKey} (${entry.source}) base ${base} -> ${entry.finalScore.toFixed(3)}${boosts ? ` [${boosts}]` : ""}`);
+  }
+
+  lines.push("", "Evidence");
+  if (details.evidence.length === 0) lines.push("  none");
+  for (const block of details.evidence) {
+    const score = block.score === undefined ? "" : `, score ${block.score.toFixed(3)}`;
+    lines.push(`  ${block.evidenceKey} (${block.source}${block.title ? `, "${block.title}"` : ""}${score}, ${block.retrievalLayer})`);
+    if (block.hitReasons.length > 0) lines.push(`     why: ${block.hitReasons.join("; ")}`);
+    if (block.preview) lines.push(`     ${block.preview}`);
+  }
+
+  if (details.contextPack) {
+    lines.push("", "Context pack");
+    lines.push(`  included   ${list(details.contextPack.includedSources)}`);
+    lines.push(`  omitted    ${list(details.contextPack.omittedSources)}`);
+    lines.push(`  truncated  ${list(details.contextPack.truncated)}`);
+  }
+  // Every line holds text from documents, ports or queries: no control character reaches the terminal.
+  return lines.map(printable).join("\n");
+}
+
+function list(values: readonly string[]): string {
+  return values.length === 0 ? "-" : values.join(", ");
+}
+
+/** East Asian wide and full-width characters take two columns of a terminal. */
+const wide = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+
+function displayWidth(text: string): number {
+  let width = 0;
+  for (const character of text) width += wide.test(character) ? 2 : 1;
+  return width;
+}
+
+/** `text` cut to at most `width` columns, `…` marking a cut. */
+function cut(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let kept = "";
+  for (const character of text) {
+    if (displayWidth(kept + character) > width - 1) break;
+    kept += character;
+  }
+  return `${kept}…`;
+}
+
+function pad(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}
