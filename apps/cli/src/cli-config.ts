@@ -158,6 +158,7 @@ function readFailure(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : String(error));
 }
 
-function stripUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+/** The object without its undefined fields, typed as such (what `exactOptionalPropertyTypes` asks of optional options). */
+function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 }

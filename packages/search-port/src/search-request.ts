@@ -7,7 +7,7 @@ export interface SearchRequest {
   /** How many hits the port should return at most (`rag.retrieve-k`). */
   topK: number;
   /** A Pinecone-style metadata filter; the caller's conditions and any L0-derived one, combined. */
-  filter?: MetadataFilter;
+  filter?: MetadataFilter | undefined;
   /**
    * The part of `filter` the caller imposes (tenant, access scope) when `filter` also carries
    * a steering filter such as an L0 hint. A port that judges answerability (the local port)
@@ -18,7 +18,7 @@ export interface SearchRequest {
    * (an `InvalidFilterError` whose path starts with `scopeFilter`); ports that do not judge
    * answerability ignore it and never pass it on.
    */
-  scopeFilter?: MetadataFilter;
+  scopeFilter?: MetadataFilter | undefined;
   /** Aborts the fetch; a port rejects promptly with `signal.reason`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }

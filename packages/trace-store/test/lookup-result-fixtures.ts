@@ -29,7 +29,8 @@ const hints: L0Hints = {
 const callerFilter = { tenant: { $eq: "acme" } };
 const l0Filter = { category: { $eq: "billing" } };
 
-function trace(overrides: Partial<RetrievalTrace> = {}): RetrievalTrace {
+/** A retrieval trace; an override set to undefined removes that field (as a record from an older writer lacks it). */
+function trace(overrides: { [K in keyof RetrievalTrace]?: RetrievalTrace[K] | undefined } = {}): RetrievalTrace {
   return {
     query: {
       received: "  How do Visa refunds work? ",
@@ -73,7 +74,7 @@ function trace(overrides: Partial<RetrievalTrace> = {}): RetrievalTrace {
     evidenceCount: 2,
     referenceThreshold: 0.6,
     ...overrides,
-  };
+  } as RetrievalTrace;
 }
 
 /** A lookup that found two blocks after a low-quality filtered attempt and an unfiltered retry. */

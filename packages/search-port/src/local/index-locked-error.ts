@@ -14,7 +14,7 @@ export class IndexLockedError extends LookupKnowledgeError<Extract<SearchPortErr
   readonly directory: string;
 
   /** `holder`: who holds the lock, as its owner file names it (a process id and host), when known. */
-  constructor(options: { directory: string; reason?: string; holder?: string; cause?: unknown }) {
+  constructor(options: { directory: string; reason?: string | undefined; holder?: string | undefined; cause?: unknown }) {
     const holder = options.holder === undefined ? "" : ` (${options.holder})`;
     super({
       code: "index_locked",

@@ -59,6 +59,11 @@ export type IndexManifest = z.infer<typeof indexManifestSchema>;
 export type IndexFileEntry = z.infer<typeof fileEntrySchema>;
 export type IndexFileKind = keyof IndexManifest["files"];
 
+/** The file entries a manifest lists (a lexical-only index has no vectors entry). */
+export function manifestFileEntries(manifest: IndexManifest): IndexFileEntry[] {
+  return Object.values(manifest.files).filter((entry): entry is IndexFileEntry => entry !== undefined);
+}
+
 /** The analyser version a manifest records, or a description of its absence (an index older than format 3). */
 export function recordedAnalyzerVersion(manifest: IndexManifest): string {
   if (manifest.analyzer !== undefined) return manifest.analyzer.version;

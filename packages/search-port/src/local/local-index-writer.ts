@@ -13,7 +13,7 @@ import { CorruptIndexError } from "./corrupt-index-error.js";
 import { quantiseVector, strideFor } from "./dense-matrix.js";
 import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
 import type { FileRecords } from "./file-records.js";
-import { manifestFileName, manifestTemporaryName, newCommitId, sameCommit } from "./index-manifest.js";
+import { manifestFileEntries, manifestFileName, manifestTemporaryName, newCommitId, sameCommit } from "./index-manifest.js";
 import type { IndexManifest } from "./index-manifest.js";
 import type { LocalIndexState } from "./local-index-state.js";
 import type { EmbedderIdentity, LocalSearchPort } from "./local-search-port.js";
@@ -248,7 +248,7 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
       syncDirectory(directory);
       state.manifest = written.manifest;
       dirty = false;
-      for (const entry of Object.values(written.manifest.files)) removable.add(entry.name);
+      for (const entry of manifestFileEntries(written.manifest)) removable.add(entry.name);
       hooks.afterManifest?.(written.manifest);
       let records: FileRecords;
       try {

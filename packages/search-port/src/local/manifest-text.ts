@@ -1,4 +1,4 @@
-import type { IndexManifest } from "./index-manifest.js";
+import { manifestFileEntries, type IndexManifest } from "./index-manifest.js";
 
 /** The manifest as it is written. */
 export function manifestText(manifest: IndexManifest): string {
@@ -8,6 +8,6 @@ export function manifestText(manifest: IndexManifest): string {
 /** Bytes of a committed generation: its data files and the manifest. */
 export function manifestBytes(manifest: IndexManifest): number {
   let total = Buffer.byteLength(manifestText(manifest), "utf8");
-  for (const entry of Object.values(manifest.files)) total += entry.bytes;
+  for (const entry of manifestFileEntries(manifest)) total += entry.bytes;
   return total;
 }

@@ -7,7 +7,7 @@ import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import type { SearchRequest } from "../search-request.js";
 import type { CommitHooks } from "./commit-hooks.js";
 import { countDocuments } from "./count-documents.js";
-import { sameCommit } from "./index-manifest.js";
+import { manifestFileEntries, sameCommit } from "./index-manifest.js";
 import { emptySnapshot } from "./index-snapshot.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { LocalIndexState } from "./local-index-state.js";
@@ -142,7 +142,7 @@ function createPort(
     vectorEmbedder,
     lifecycle: { ensureOpen, ensureNotClosed },
     dirty: opened?.analyzerStale === true,
-    openedFiles: opened === undefined ? [] : Object.values(opened.manifest.files).map((entry) => entry.name),
+    openedFiles: opened === undefined ? [] : manifestFileEntries(opened.manifest).map((entry) => entry.name),
   });
 
   /** A reader: switches to a newer committed generation, if the (throttled) check finds one. */

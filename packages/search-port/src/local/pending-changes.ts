@@ -11,7 +11,7 @@ export interface PendingRecord {
   /** Indexed terms in the record (its BM25 length). */
   length: number;
   /** int8 codes of the embedding (padded to the stride) and 1 / |codes|; absent when lexical only. */
-  codes?: Int8Array;
+  codes?: Int8Array | undefined;
   inverseNorm: number;
 }
 

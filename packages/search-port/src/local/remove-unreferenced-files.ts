@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ownedFilePattern } from "./index-manifest.js";
+import { manifestFileEntries, ownedFilePattern } from "./index-manifest.js";
 import type { IndexManifest } from "./index-manifest.js";
 
 /**
@@ -20,7 +20,7 @@ export function removeUnreferencedFiles(
   removable: Set<string>,
   staleMs: number,
 ): void {
-  const keep = new Set<string>(manifest === undefined ? [] : Object.values(manifest.files).map((entry) => entry.name));
+  const keep = new Set<string>(manifest === undefined ? [] : manifestFileEntries(manifest).map((entry) => entry.name));
   let names: string[];
   try {
     names = readdirSync(directory);

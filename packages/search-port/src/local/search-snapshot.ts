@@ -8,18 +8,18 @@ export interface SnapshotQuery {
   /** The query's terms (`tokenize`), repeats included. */
   terms: readonly string[];
   /** The query's embedding, when dense search takes part. */
-  vector?: ArrayLike<number>;
+  vector?: ArrayLike<number> | undefined;
   /** Weight of the dense score in the fused score, 0..1. */
   denseWeight: number;
   topK: number;
   /** The filter, as a test on a slot; absent when there is none. */
-  accepts?: (slot: number) => boolean;
+  accepts?: ((slot: number) => boolean) | undefined;
   /**
    * The caller's scope, as a test on a slot, when the filter also steers (`scopeFilter`):
    * the filtered list is compared with the best match inside it (`filterShare`). Every slot
    * the filter accepts must be inside it. Absent: no comparison.
    */
-  inScope?: (slot: number) => boolean;
+  inScope?: ((slot: number) => boolean) | undefined;
 }
 
 const cjkCharacter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;

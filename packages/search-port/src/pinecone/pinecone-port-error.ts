@@ -26,7 +26,7 @@ export class PineconePortError extends LookupKnowledgeError<PineconePortErrorCod
     code: PineconePortErrorCode;
     operation: string;
     message: string;
-    status?: number;
+    status?: number | undefined;
     attempts?: number;
     cause?: unknown;
   }) {

@@ -80,7 +80,7 @@ export function describePortConformance(
         return subject;
       };
       const searchAll = (filter?: MetadataFilter): Promise<SearchHit[]> =>
-        ready().port.search({ query: portConformanceProbe, topK: portConformanceRecords.length + 5, filter });
+        ready().port.search({ query: portConformanceProbe, topK: portConformanceRecords.length + 5, ...(filter ? { filter } : {}) });
 
       api.beforeAll(async () => {
         subject = await makePort();
