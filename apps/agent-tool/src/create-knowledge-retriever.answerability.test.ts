@@ -11,9 +11,17 @@ import { createKnowledgeRetriever } from "./create-knowledge-retriever.js";
 
 // A small knowledge base written for this test, searched through the real local port.
 const documents: Array<[docId: string, title: string, content: string]> = [
-  ["webhooks", "Webhook signatures", "Every webhook request carries a signature header computed with the endpoint's signing secret; rotate the secret from the developer settings page."],
+  [
+    "webhooks",
+    "Webhook signatures",
+    "Every webhook request carries a signature header computed with the endpoint's signing secret; rotate the secret from the developer settings page.",
+  ],
   ["exports", "Data exports", "Workspace owners can export all projects as a ZIP archive of JSON files from the administration console."],
-  ["sso", "Single sign-on", "SAML single sign-on is configured per workspace: upload the identity provider metadata and map the email attribute."],
+  [
+    "sso",
+    "Single sign-on",
+    "SAML single sign-on is configured per workspace: upload the identity provider metadata and map the email attribute.",
+  ],
 ];
 
 let directory: string;
@@ -22,7 +30,13 @@ let port: LocalSearchPort;
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "retriever-answerability-"));
   const writer = await openLocalSearchPort({ directory, mode: "write", embeddings: createOfflineEmbeddings() });
-  await writer.upsert(documents.map(([docId, title, content]) => ({ id: `${docId}#chunk-0`, content, metadata: { docId, chunkIndex: 0, title, source: `${docId}.md` } })));
+  await writer.upsert(
+    documents.map(([docId, title, content]) => ({
+      id: `${docId}#chunk-0`,
+      content,
+      metadata: { docId, chunkIndex: 0, title, source: `${docId}.md` },
+    })),
+  );
   await writer.commit();
   await writer.close();
   // No minimum-evidence cut, so an out-of-scope question still gets hits the gate must judge.
@@ -43,7 +57,11 @@ describe("the gate reads the local port's answerability score", () => {
     expect(attempt?.outcome).toBe("usable");
     expect(attempt?.answerability?.model).toMatch(/^answerability-logistic@\d+$/);
     expect(attempt?.answerability?.score).toBe(attempt?.topScore);
-    expect(attempt?.answerability?.signals).toMatchObject({ lexical: expect.any(Number), coverage: expect.any(Number), margin: expect.any(Number) });
+    expect(attempt?.answerability?.signals).toMatchObject({
+      lexical: expect.any(Number),
+      coverage: expect.any(Number),
+      margin: expect.any(Number),
+    });
   });
 
   it("R11: an out-of-scope question is refused as low quality, and the trace record keeps the signals that judged it", async () => {
@@ -61,10 +79,30 @@ describe("the gate reads the local port's answerability score", () => {
 describe("a caller filter (tenant) and the L0 filter, through the real local port", () => {
   // globex's record matches the question better than anything of acme's.
   const tenantDocuments: Array<[id: string, tenant: string, category: string, content: string]> = [
-    ["globex#webhooks", "globex", "webhooks", "How do I rotate the webhook signing secret? Rotate the webhook signing secret from the developer settings page; every webhook request carries a signature header."],
-    ["acme#webhooks", "acme", "webhooks", "Every webhook request carries a signature header computed with the signing secret; rotate the secret from the developer settings page."],
-    ["acme#exports", "acme", "exports", "Workspace owners can export all projects as a ZIP archive from the developer settings page; the download link is signed."],
-    ["acme#sso", "acme", "sso", "SAML single sign-on is configured per workspace: upload the identity provider metadata and map the email attribute."],
+    [
+      "globex#webhooks",
+      "globex",
+      "webhooks",
+      "How do I rotate the webhook signing secret? Rotate the webhook signing secret from the developer settings page; every webhook request carries a signature header.",
+    ],
+    [
+      "acme#webhooks",
+      "acme",
+      "webhooks",
+      "Every webhook request carries a signature header computed with the signing secret; rotate the secret from the developer settings page.",
+    ],
+    [
+      "acme#exports",
+      "acme",
+      "exports",
+      "Workspace owners can export all projects as a ZIP archive from the developer settings page; the download link is signed.",
+    ],
+    [
+      "acme#sso",
+      "acme",
+      "sso",
+      "SAML single sign-on is configured per workspace: upload the identity provider metadata and map the email attribute.",
+    ],
   ];
   let tenants: string;
   let tenantPort: LocalSearchPort;

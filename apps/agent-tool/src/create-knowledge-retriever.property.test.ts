@@ -16,7 +16,11 @@ const hitArbitrary = fc
     title: fc.constantFrom("Refunds", "Invoices", "Webhooks", undefined),
   })
   .map(({ docId, chunkIndex, score, category, title }) =>
-    hit(docId, chunkIndex, score, { ...(category ? { category } : {}), ...(title ? { title } : {}), content: `About ${docId}, refund and webhook.` }),
+    hit(docId, chunkIndex, score, {
+      ...(category ? { category } : {}),
+      ...(title ? { title } : {}),
+      content: `About ${docId}, refund and webhook.`,
+    }),
   );
 
 const answerArbitrary: fc.Arbitrary<ScriptedAnswer> = fc.oneof(
@@ -64,12 +68,15 @@ describe("retriever invariants", () => {
           expect(blocks.length).toBeLessThanOrEqual(returnN);
           expect(new Set(blocks.map((block) => block.evidenceKey)).size).toBe(blocks.length);
           const perDocument = new Map<string, number>();
-          for (const block of blocks) perDocument.set(block.docId ?? block.evidenceKey, (perDocument.get(block.docId ?? block.evidenceKey) ?? 0) + 1);
+          for (const block of blocks)
+            perDocument.set(block.docId ?? block.evidenceKey, (perDocument.get(block.docId ?? block.evidenceKey) ?? 0) + 1);
           expect(Math.max(...perDocument.values())).toBeLessThanOrEqual(maxChunks);
           // Every block is a port hit of the attempt it came from: never an L0 entry.
           const usable = attempts.find((attempt) => attempt.outcome === "usable");
           const answer = answers[(usable?.attempt ?? 1) - 1];
-          const keys = new Set(Array.isArray(answer) ? answer.map((h) => `${String(h.metadata.docId)}#chunk-${String(h.metadata.chunkIndex)}`) : []);
+          const keys = new Set(
+            Array.isArray(answer) ? answer.map((h) => `${String(h.metadata.docId)}#chunk-${String(h.metadata.chunkIndex)}`) : [],
+          );
           for (const block of blocks) expect(keys.has(block.evidenceKey)).toBe(true);
           // Relevance never claims support L1 did not give.
           expect(["high", "medium", "unscored"]).toContain(result.relevanceLevel);

@@ -37,17 +37,20 @@ describe("stage order", () => {
         events.push(`store ${invocation.evidenceCount} blocks`);
       },
     };
-    const retriever = createRetrieverWithStages({
-      searchPort: port,
-      l0Index: {
-        size: index.size,
-        match(query) {
-          events.push(`L0 "${query}"`);
-          return index.match(query);
+    const retriever = createRetrieverWithStages(
+      {
+        searchPort: port,
+        l0Index: {
+          size: index.size,
+          match(query) {
+            events.push(`L0 "${query}"`);
+            return index.match(query);
+          },
         },
+        traceStore: store,
       },
-      traceStore: store,
-    }, stages);
+      stages,
+    );
     events.length = 0;
     const result = await retriever.lookup("  Who can\u0000 refund?  ");
     events.push("result returned");

@@ -1,10 +1,4 @@
-import {
-  ConfigurationError,
-  InvalidFilterError,
-  InvalidQueryError,
-  type LookupResult,
-  type SearchHit,
-} from "@lookup-knowledge/core";
+import { ConfigurationError, InvalidFilterError, InvalidQueryError, type LookupResult, type SearchHit } from "@lookup-knowledge/core";
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import type { KnowledgeSearchPort, SearchRequest } from "@lookup-knowledge/search-port";
 import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing";
@@ -67,7 +61,10 @@ describe("createKnowledgeRetriever", () => {
       const retriever = createKnowledgeRetriever({ searchPort: port });
       const result = await retriever.lookup("\t Ｒｅｆｕｎｄ\u0007   window\u200b  \n");
       expect(port.requests[0]?.query).toBe("Refund window");
-      expect(result.retrievalTrace.query).toMatchObject({ received: "\t Ｒｅｆｕｎｄ\u0007   window\u200b  \n", normalized: "Refund window" });
+      expect(result.retrievalTrace.query).toMatchObject({
+        received: "\t Ｒｅｆｕｎｄ\u0007   window\u200b  \n",
+        normalized: "Refund window",
+      });
     });
 
     it("R3: bounds the query length at rag.max-query-length, cutting at a word, and says so", async () => {
@@ -135,10 +132,7 @@ describe("createKnowledgeRetriever", () => {
 
     it("R6: evidence blocks come only from port hits; hints only boost and explain them", async () => {
       const port = createScriptedSearchPort([
-        [
-          hit("other/doc", 0, 0.8, { category: "billing" }),
-          hit("billing/refunds", 0, 0.78, { category: "billing", title: "Refunds" }),
-        ],
+        [hit("other/doc", 0, 0.8, { category: "billing" }), hit("billing/refunds", 0, 0.78, { category: "billing", title: "Refunds" })],
       ]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
       const result = found(await retriever.lookup("refund"));
@@ -162,7 +156,13 @@ describe("createKnowledgeRetriever", () => {
       const port = createScriptedSearchPort([[hit("a", 0, 0.9)]]);
       const blankIndex: L0Index = {
         size: 1,
-        match: () => ({ titles: [], keywords: ["x"], domains: ["billing", "  ", ""], entities: [], entries: [{ id: "e", source: "e.md", matches: [] }] }),
+        match: () => ({
+          titles: [],
+          keywords: ["x"],
+          domains: ["billing", "  ", ""],
+          entities: [],
+          entries: [{ id: "e", source: "e.md", matches: [] }],
+        }),
       };
       await createKnowledgeRetriever({ searchPort: port, l0Index: blankIndex }).lookup("x");
       expect(port.requests[0]?.filter).toEqual(billingFilter);
@@ -349,7 +349,10 @@ describe("createKnowledgeRetriever", () => {
     });
 
     it("R23: the layer is L0+L1 when hints and L1 candidates both took part, L1 when only L1 did", async () => {
-      const withHints = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([[hit("billing/refunds", 0, 0.9, { category: "billing" })]]), l0Index });
+      const withHints = createKnowledgeRetriever({
+        searchPort: createScriptedSearchPort([[hit("billing/refunds", 0, 0.9, { category: "billing" })]]),
+        l0Index,
+      });
       expect((await withHints.lookup("refund")).retrievalTrace.retrievalLayer).toBe("L0+L1");
       const withoutHints = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([[hit("a", 0, 0.9)]]), l0Index });
       const plain = found(await withoutHints.lookup("weather today"));
@@ -368,7 +371,13 @@ describe("createKnowledgeRetriever", () => {
       await retriever.flushTraces();
       const [first, second] = store.list();
       expect(store.size).toBe(2);
-      expect(first).toMatchObject({ toolName: "lookup_knowledge", found: true, retrievalLayer: "L0+L1", fallbackReason: "filtered_vector_no_evidence", evidenceCount: 1 });
+      expect(first).toMatchObject({
+        toolName: "lookup_knowledge",
+        found: true,
+        retrievalLayer: "L0+L1",
+        fallbackReason: "filtered_vector_no_evidence",
+        evidenceCount: 1,
+      });
       const details = first!.retrievalDetails;
       expect(details.hints).toMatchObject({ keywords: ["refund"], domains: ["billing"], entities: ["Billing Admin"] });
       expect(details.attempts.map((attempt) => attempt.filter)).toEqual([billingFilter, undefined]);
@@ -393,7 +402,10 @@ describe("createKnowledgeRetriever", () => {
     it("R28: the record keeps evidence compact, never the full content", async () => {
       const store = createInMemoryTraceStore();
       const long = `${"the refund window is one hundred and eighty days ".repeat(200)}END-MARKER`;
-      const retriever = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([[hit("a", 0, 0.9, { content: long })]]), traceStore: store });
+      const retriever = createKnowledgeRetriever({
+        searchPort: createScriptedSearchPort([[hit("a", 0, 0.9, { content: long })]]),
+        traceStore: store,
+      });
       const result = found(await retriever.lookup("refund window"));
       expect(result.evidenceBlocks[0]?.content).toContain("END-MARKER");
       const json = JSON.stringify(store.list()[0]);
@@ -434,7 +446,11 @@ describe("createKnowledgeRetriever", () => {
           throw new Error("sync failure");
         },
       } as unknown as TraceStore;
-      const retriever = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([[hit("a", 0, 0.9)]]), traceStore: store, onTraceError: () => {} });
+      const retriever = createKnowledgeRetriever({
+        searchPort: createScriptedSearchPort([[hit("a", 0, 0.9)]]),
+        traceStore: store,
+        onTraceError: () => {},
+      });
       await expect(retriever.lookup("anything")).resolves.toMatchObject({ found: true });
       expect((await retriever.flushTraces()).pending).toBe(1);
     });
@@ -518,7 +534,12 @@ describe("createKnowledgeRetriever", () => {
 
     it("tolerates metadata of the wrong type without trusting it", async () => {
       const port = createScriptedSearchPort([
-        { hits: [{ id: "v1", content: "c", metadata: "not an object", score: 0.9 }, { id: "v2", content: "d", metadata: { title: 42, source: ["x"] }, score: 0.8 }] },
+        {
+          hits: [
+            { id: "v1", content: "c", metadata: "not an object", score: 0.9 },
+            { id: "v2", content: "d", metadata: { title: 42, source: ["x"] }, score: 0.8 },
+          ],
+        },
       ]);
       const result = found(await createKnowledgeRetriever({ searchPort: port }).lookup("anything"));
       expect(result.evidenceBlocks.map((block) => block.evidenceKey)).toEqual(["vector:v1", "vector:v2"]);

@@ -44,7 +44,9 @@ describe("the retriever with the durable trace store (embedded PGlite)", () => {
     let failed = 0;
     try {
       for (let index = 0; index < 1000; index += 1) {
-        const result = await retriever.lookup(index % 2 === 0 ? `How do I refund invoice ${index}?` : `Unrelated question ${index}`).catch(() => undefined);
+        const result = await retriever
+          .lookup(index % 2 === 0 ? `How do I refund invoice ${index}?` : `Unrelated question ${index}`)
+          .catch(() => undefined);
         if (result === undefined) failed += 1;
       }
       await retriever.flushTraces(); // the flush fails: reported, not thrown

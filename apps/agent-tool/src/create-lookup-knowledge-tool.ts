@@ -36,10 +36,7 @@ export const lookupKnowledgeInputSchema = z.object({
  * invoked with plain arguments, the tool throws instead. A failing search never throws. A
  * malformed bound filter is refused here, when the tool is created.
  */
-export function createLookupKnowledgeTool(
-  retriever: KnowledgeRetriever,
-  options: LookupKnowledgeToolOptions = {},
-): StructuredTool {
+export function createLookupKnowledgeTool(retriever: KnowledgeRetriever, options: LookupKnowledgeToolOptions = {}): StructuredTool {
   const filter = options.filter === undefined ? undefined : validateMetadataFilter(options.filter);
   const created = tool(
     async ({ query }, runConfig): Promise<[string, LookupResult]> => {

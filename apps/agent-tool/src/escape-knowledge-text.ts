@@ -26,13 +26,7 @@ const breaks = /[\p{Cc}\u2028\u2029]/gu;
  */
 export function escapeKnowledgeText(text: string, place: KnowledgeTextPlace): string {
   if (place === "content") return text.replace(lessThan, "&lt;");
-  const flat = text
-    .replace(format, "")
-    .replace(breaks, " ")
-    .replace(/&/g, "&amp;")
-    .replace(lessThan, "&lt;")
-    .replace(/\s+/g, " ")
-    .trim();
+  const flat = text.replace(format, "").replace(breaks, " ").replace(/&/g, "&amp;").replace(lessThan, "&lt;").replace(/\s+/g, " ").trim();
   // Double quotes become single ones: the value stays readable and cannot end the attribute.
   return place === "attribute" ? flat.replace(quote, "'") : flat;
 }

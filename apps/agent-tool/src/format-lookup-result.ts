@@ -27,9 +27,7 @@ export function formatLookupResult(result: LookupResult): string {
     const filter = attempt.filter ? JSON.stringify(attempt.filter) : "no filter";
     const top = attempt.topScore === undefined ? "-" : attempt.topScore.toFixed(3);
     const error = attempt.error ? `, error: ${attempt.error.message}` : "";
-    lines.push(
-      `attempt ${attempt.attempt}  ${filter}: ${attempt.candidateCount} candidates, top score ${top}, ${attempt.outcome}${error}`,
-    );
+    lines.push(`attempt ${attempt.attempt}  ${filter}: ${attempt.candidateCount} candidates, top score ${top}, ${attempt.outcome}${error}`);
   }
   if (trace.fallbackReason) lines.push(`fallback   ${trace.fallbackReason}`);
   if (!result.found) {

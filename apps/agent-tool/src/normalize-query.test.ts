@@ -18,7 +18,10 @@ describe("normalizeQuery", () => {
   });
 
   it("R3: padding before the text cannot push it past the bound", () => {
-    expect(normalizeQuery(`${" ".repeat(5000)}\u0000${"\u200b".repeat(500)}refund`, 100)).toEqual({ normalized: "refund", truncated: false });
+    expect(normalizeQuery(`${" ".repeat(5000)}\u0000${"\u200b".repeat(500)}refund`, 100)).toEqual({
+      normalized: "refund",
+      truncated: false,
+    });
   });
 
   it("R3: never cuts a surrogate pair in two", () => {
@@ -41,7 +44,14 @@ describe("transformQuery", () => {
     keywords: [],
     domains: [],
     entities: ["TiDB"],
-    entries: [{ id: "a", source: "a.md", entities: ["TiDB", "TiDB Server", "tidb-server", "PD", "TiKV"], matches: [{ field: "entity" as const, term: "TiDB" }] }],
+    entries: [
+      {
+        id: "a",
+        source: "a.md",
+        entities: ["TiDB", "TiDB Server", "tidb-server", "PD", "TiKV"],
+        matches: [{ field: "entity" as const, term: "TiDB" }],
+      },
+    ],
   };
 
   it("R3: leaves the query alone without expansion", () => {

@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { ConfigurationError } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import type { KnowledgeSearchPort, KnowledgeWriter } from "@lookup-knowledge/search-port";
-import { openLocalSearchPort, type AnswerabilityModel, type EmbedderIdentity, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
+import {
+  openLocalSearchPort,
+  type AnswerabilityModel,
+  type EmbedderIdentity,
+  type LocalSearchPort,
+} from "@lookup-knowledge/search-port/local";
 import { localIndexDirectory } from "./open-local-knowledge-base.js";
 import { describeStore, type StoreSettings } from "./store-settings.js";
 
@@ -142,6 +147,9 @@ function hashOf(identity: string): string {
  * nothing of a credential reaches a folder name; the hash tells identities apart.
  */
 function storeStateDirectory(dataDirectory: string, label: string, identity: string): string {
-  const readable = label.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 48);
+  const readable = label
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 48);
   return join(dataDirectory, "stores", `${readable}-${hashOf(identity).slice(0, 12)}`);
 }

@@ -9,24 +9,83 @@ import { evidenceToken, readEvidenceFences } from "./test/read-evidence-fences.j
 // Pieces of tags, their look-alikes (fullwidth, small forms), format characters (zero-width,
 // soft hyphen, bidi controls), every kind of line break, quotes and plain words.
 const pieces = [
-  "<", "</", "< /", ">", "/", "evidence", "EVIDENCE", "Evi", "dence", "\uff45\uff56\uff49\uff44\uff45\uff4e\uff43\uff45",
-  "\uff1c", "\ufe64", "\uff0f", "\uff1e", "\ufe65", "\u200b", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u202e", "\u202c", "\u2066", "\u2069", "\u200f",
-  "\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "\u000b", "\u000c", "\t", " ", '"', "\uff02", "'", "&", "&lt;", "=",
-  "SYSTEM:", "document_id=", "Approved.", "refund", "#chunk-0", "\u0000", "\u001b[2J",
+  "<",
+  "</",
+  "< /",
+  ">",
+  "/",
+  "evidence",
+  "EVIDENCE",
+  "Evi",
+  "dence",
+  "\uff45\uff56\uff49\uff44\uff45\uff4e\uff43\uff45",
+  "\uff1c",
+  "\ufe64",
+  "\uff0f",
+  "\uff1e",
+  "\ufe65",
+  "\u200b",
+  "\u200d",
+  "\u2060",
+  "\ufeff",
+  "\u00ad",
+  "\u202e",
+  "\u202c",
+  "\u2066",
+  "\u2069",
+  "\u200f",
+  "\n",
+  "\r",
+  "\r\n",
+  "\u2028",
+  "\u2029",
+  "\u0085",
+  "\u000b",
+  "\u000c",
+  "\t",
+  " ",
+  '"',
+  "\uff02",
+  "'",
+  "&",
+  "&lt;",
+  "=",
+  "SYSTEM:",
+  "document_id=",
+  "Approved.",
+  "refund",
+  "#chunk-0",
+  "\u0000",
+  "\u001b[2J",
 ];
 const adversarial = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(""));
 
 const hitArbitrary = fc
-  .record({ path: adversarial, chunkIndex: fc.integer({ min: 0, max: 2 }), title: adversarial, headings: fc.array(adversarial, { maxLength: 3 }), content: adversarial, score: fc.double({ min: 0.3, max: 1, noNaN: true }) })
+  .record({
+    path: adversarial,
+    chunkIndex: fc.integer({ min: 0, max: 2 }),
+    title: adversarial,
+    headings: fc.array(adversarial, { maxLength: 3 }),
+    content: adversarial,
+    score: fc.double({ min: 0.3, max: 1, noNaN: true }),
+  })
   .map(({ path, chunkIndex, title, headings, content, score }) =>
-    hit(`docs/${path}`, chunkIndex, score, { source: `docs/${path}.md`, title, breadcrumb: [title, ...headings].join(" > "), content: `${content} ${"filler ".repeat(20)}${content}` }),
+    hit(`docs/${path}`, chunkIndex, score, {
+      source: `docs/${path}.md`,
+      title,
+      breadcrumb: [title, ...headings].join(" > "),
+      content: `${content} ${"filler ".repeat(20)}${content}`,
+    }),
   );
 
 describe("renderEvidenceContent on adversarial documents", () => {
   it("R24, R25: no <evidence or </evidence token and no document line outside the fences, after NFKC and without format characters", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hitArbitrary, { minLength: 0, maxLength: 6 }), fc.integer({ min: 100, max: 600 }), async (hits, budget) => {
-        const retriever = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([hits, hits]), config: { "rag.context-budget": budget, "rag.return-n": 6 } });
+        const retriever = createKnowledgeRetriever({
+          searchPort: createScriptedSearchPort([hits, hits]),
+          config: { "rag.context-budget": budget, "rag.return-n": 6 },
+        });
         const result = await retriever.lookup("refund approval");
         const content = renderEvidenceContent(result);
         const fences = readEvidenceFences(content);

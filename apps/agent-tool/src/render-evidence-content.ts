@@ -38,7 +38,10 @@ export function renderEvidenceContent(result: LookupResult): string {
     lines.push("", `<evidence ${attributes}>`, escapeKnowledgeText(block.content, "content"), "</evidence>");
   }
   if (contextPack.summary.omitted.length > 0) {
-    lines.push("", `Omitted for the context budget: ${contextPack.summary.omitted.map((entry) => escapeKnowledgeText(entry.evidenceKey, "line")).join(", ")}`);
+    lines.push(
+      "",
+      `Omitted for the context budget: ${contextPack.summary.omitted.map((entry) => escapeKnowledgeText(entry.evidenceKey, "line")).join(", ")}`,
+    );
   }
   return lines.join("\n");
 }

@@ -23,15 +23,20 @@ describe("runWithTimeout", () => {
 
   it("turns a synchronous throw into a rejection", async () => {
     await expect(
-      runWithTimeout(() => {
-        throw new Error("boom");
-      }, { timeoutMs: 1000, operationName: "op" }),
+      runWithTimeout(
+        () => {
+          throw new Error("boom");
+        },
+        { timeoutMs: 1000, operationName: "op" },
+      ),
     ).rejects.toThrow("boom");
   });
 
   it("follows the caller's signal", async () => {
     const controller = new AbortController();
     controller.abort(new Error("already gone"));
-    await expect(runWithTimeout(async () => 1, { timeoutMs: 1000, operationName: "op", signal: controller.signal })).rejects.toThrow("already gone");
+    await expect(runWithTimeout(async () => 1, { timeoutMs: 1000, operationName: "op", signal: controller.signal })).rejects.toThrow(
+      "already gone",
+    );
   });
 });

@@ -39,7 +39,11 @@ describe("parseStoreSettings", () => {
   });
 
   it("describes a store without its secrets", () => {
-    expect(describeStore({ kind: "libsql", url: "libsql://user:pass@db.example.io?authToken=abc" })).toBe("libsql libsql://***@db.example.io?authToken=***, table vectors");
-    expect(describeStore({ kind: "pinecone", host: "https://handbook-x.svc.pinecone.io" })).toBe("pinecone host https://handbook-x.svc.pinecone.io, namespace (default)");
+    expect(describeStore({ kind: "libsql", url: "libsql://user:pass@db.example.io?authToken=abc" })).toBe(
+      "libsql libsql://***@db.example.io?authToken=***, table vectors",
+    );
+    expect(describeStore({ kind: "pinecone", host: "https://handbook-x.svc.pinecone.io" })).toBe(
+      "pinecone host https://handbook-x.svc.pinecone.io, namespace (default)",
+    );
   });
 });

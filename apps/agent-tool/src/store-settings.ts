@@ -40,7 +40,14 @@ const storeSchema = z.discriminatedUnion("kind", [
     mode: z.enum(["dense", "hybrid", "integrated"]).optional(),
     controllerHostUrl: url.optional(),
   }),
-  z.strictObject({ kind: z.literal("libsql"), url: z.string().min(1), table: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional() }),
+  z.strictObject({
+    kind: z.literal("libsql"),
+    url: z.string().min(1),
+    table: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
+  }),
 ]);
 
 /**
@@ -85,7 +92,10 @@ export function parseStoreSettings(raw: unknown, where: string): StoreSettings {
     });
   }
   const settings = parsed.data as StoreSettings;
-  if (settings.kind === "libsql" && (/\/\/[^@/?#]*@/.test(settings.url) || /[?&][^=&#]*(token|password|secret|key)[^=&#]*=/i.test(settings.url))) {
+  if (
+    settings.kind === "libsql" &&
+    (/\/\/[^@/?#]*@/.test(settings.url) || /[?&][^=&#]*(token|password|secret|key)[^=&#]*=/i.test(settings.url))
+  ) {
     throw new ConfigurationError({
       key: "store.url",
       value: "(hidden: it holds a credential)",
@@ -93,7 +103,11 @@ export function parseStoreSettings(raw: unknown, where: string): StoreSettings {
     });
   }
   if (settings.kind === "pinecone" && settings.index === undefined && settings.host === undefined) {
-    throw new ConfigurationError({ key: "store.index", value: undefined, reason: `a Pinecone store needs the index name (--index) or its host (--host) (in ${where})` });
+    throw new ConfigurationError({
+      key: "store.index",
+      value: undefined,
+      reason: `a Pinecone store needs the index name (--index) or its host (--host) (in ${where})`,
+    });
   }
   return settings;
 }

@@ -75,12 +75,21 @@ describe("lookup-knowledge calibrate", () => {
     expect(trace.stdout).toMatch(/answerability [01]\.\d{3} \(answerability-logistic@1001\)/);
 
     const evaluation = await lookupKnowledge(cwd, "eval", "--questions", questions, "--json");
-    const report = JSON.parse(evaluation.stdout) as { calibration: { status: string; fitted: string }; questions: Array<{ answerability?: { model: string } }> };
+    const report = JSON.parse(evaluation.stdout) as {
+      calibration: { status: string; fitted: string };
+      questions: Array<{ answerability?: { model: string } }>;
+    };
     expect(report.calibration).toMatchObject({ status: "used", fitted: "answerability-logistic@1001" });
-    expect(report.questions.filter((outcome) => outcome.answerability).every((outcome) => outcome.answerability?.model === "answerability-logistic@1001")).toBe(true);
+    expect(
+      report.questions
+        .filter((outcome) => outcome.answerability)
+        .every((outcome) => outcome.answerability?.model === "answerability-logistic@1001"),
+    ).toBe(true);
 
     const stats = await lookupKnowledge(cwd, "stats");
-    expect(stats.stdout).toMatch(/calibration +answerability-logistic@1001, fitted \d{4}-\d\d-\d\d \d\d:\d\d on questions\.jsonl \(8 answerable, 5 out of scope\)/);
+    expect(stats.stdout).toMatch(
+      /calibration +answerability-logistic@1001, fitted \d{4}-\d\d-\d\d \d\d:\d\d on questions\.jsonl \(8 answerable, 5 out of scope\)/,
+    );
   });
 
   it("a second calibration gets the next version and compares itself with the one in use", async () => {
@@ -96,7 +105,9 @@ describe("lookup-knowledge calibrate", () => {
     const before = await readFile(calibrationFile(), "utf8");
     const { code, stderr } = await lookupKnowledge(cwd, "calibrate", "--questions", few);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/Calibrating needs at least 2 answerable and 2 out-of-scope questions \(relevant: \[\]\) in .*few\.jsonl; it has 8 and 1\./);
+    expect(stderr).toMatch(
+      /Calibrating needs at least 2 answerable and 2 out-of-scope questions \(relevant: \[\]\) in .*few\.jsonl; it has 8 and 1\./,
+    );
     expect(await readFile(calibrationFile(), "utf8")).toBe(before);
   });
 
@@ -107,7 +118,9 @@ describe("lookup-knowledge calibrate", () => {
     await writeFile(calibrationFile(), JSON.stringify(other));
     const query = await lookupKnowledge(cwd, "query", "--json", question);
     expect(query.code).toBe(0);
-    expect(query.stderr).toMatch(/warning: The calibration in .*calibration\.json is ignored: it was fitted with the embedder acme\/other-embedder@7/);
+    expect(query.stderr).toMatch(
+      /warning: The calibration in .*calibration\.json is ignored: it was fitted with the embedder acme\/other-embedder@7/,
+    );
     const model = (JSON.parse(query.stdout) as LookupResult).retrievalTrace.attempts[0]?.answerability?.model;
     expect(model).toMatch(/^answerability-logistic@\d+$/);
     expect(model).not.toBe("answerability-logistic@1002");
@@ -152,7 +165,12 @@ describe("lookup-knowledge calibrate", () => {
       expect(stdout).toMatch(/Calibrated the libsql file:.*knowledge\.db, table vectors on .*questions\.jsonl/);
       expect(stdout).toMatch(/^0\.35 .*in use before$/m);
       const calibration = await readJson<CalibrationJson>(stateFile());
-      expect(calibration).toMatchObject({ version: 1, store: { kind: "libsql" }, embedder: { id: "lookup-knowledge/offline-hash-glove" }, fitted: { kind: "reference-threshold" } });
+      expect(calibration).toMatchObject({
+        version: 1,
+        store: { kind: "libsql" },
+        embedder: { id: "lookup-knowledge/offline-hash-glove" },
+        fitted: { kind: "reference-threshold" },
+      });
       const threshold = calibration.fitted.referenceThreshold as number;
       // On these questions the fitted cut refuses more out-of-scope questions than the default 0.35 (found by measurement).
       expect(threshold).not.toBe(0.35);
@@ -162,10 +180,15 @@ describe("lookup-knowledge calibrate", () => {
 
       const query = JSON.parse((await lookupKnowledge(cwd, ...libsql(), "query", "--json", question)).stdout) as LookupResult;
       expect(query.retrievalTrace.referenceThreshold).toBe(threshold);
-      const evaluation = JSON.parse((await lookupKnowledge(cwd, ...libsql(), "eval", "--questions", questions, "--json")).stdout) as { referenceThreshold: number; outOfScope: { refused: number } };
+      const evaluation = JSON.parse((await lookupKnowledge(cwd, ...libsql(), "eval", "--questions", questions, "--json")).stdout) as {
+        referenceThreshold: number;
+        outOfScope: { refused: number };
+      };
       expect(evaluation.referenceThreshold).toBe(threshold);
       expect(evaluation.outOfScope.refused).toBe(5);
-      expect((await lookupKnowledge(cwd, ...libsql(), "stats")).stdout).toMatch(new RegExp(`calibration +reference threshold ${threshold}, fitted `));
+      expect((await lookupKnowledge(cwd, ...libsql(), "stats")).stdout).toMatch(
+        new RegExp(`calibration +reference threshold ${threshold}, fitted `),
+      );
     });
 
     it("a rag.reference-threshold set in the settings wins over the fitted one, and stats says so", async () => {
@@ -174,7 +197,9 @@ describe("lookup-knowledge calibrate", () => {
       try {
         const query = JSON.parse((await lookupKnowledge(cwd, ...libsql(), "query", "--json", question)).stdout) as LookupResult;
         expect(query.retrievalTrace.referenceThreshold).toBe(0.3);
-        expect((await lookupKnowledge(cwd, ...libsql(), "stats")).stdout).toMatch(/not used: rag\.reference-threshold is set in the settings/);
+        expect((await lookupKnowledge(cwd, ...libsql(), "stats")).stdout).toMatch(
+          /not used: rag\.reference-threshold is set in the settings/,
+        );
         const calibrate = await lookupKnowledge(cwd, ...libsql(), "calibrate", "--questions", questions);
         expect(calibrate.stderr).toMatch(/rag\.reference-threshold is set in the settings \(0\.3\), so lookups keep it/);
         expect(calibrate.stdout).toMatch(/^0\.30 .*in use now$/m);

@@ -16,7 +16,10 @@ import { printable } from "@lookup-knowledge/agent-tool/format";
  * the file's questions, writes it into the data folder, and returns the found/refused
  * trade-off before and after at the thresholds of the table.
  */
-export async function runCalibrateCommand(config: CliConfig, options: { questions: string; warn: (message: string) => void }): Promise<string> {
+export async function runCalibrateCommand(
+  config: CliConfig,
+  options: { questions: string; warn: (message: string) => void },
+): Promise<string> {
   const file = resolve(options.questions);
   const questions = await readQuestionFile(file);
   // The documents the last ingest recorded, to catch relevant paths that name none of them.
@@ -53,13 +56,19 @@ export function formatCalibrationReport(report: CalibrationReport, file: string)
   const header = ["threshold", ...columns.flatMap(() => ["answerable found", "out-of-scope refused"])];
   const body = report.after.rows.map((row, index) => {
     const marks = [
-      sameRows && report.before.inUse.threshold === row.threshold && report.before.inUse.threshold !== report.after.inUse.threshold ? "in use before" : "",
+      sameRows && report.before.inUse.threshold === row.threshold && report.before.inUse.threshold !== report.after.inUse.threshold
+        ? "in use before"
+        : "",
       report.after.inUse.threshold === row.threshold ? "in use now" : "",
     ].filter(Boolean);
     return [row.threshold.toFixed(2), ...columns.flatMap((figures) => cells(figures, index)), marks.join(", ")];
   });
   const widths = header.map((title, index) => Math.max(title.length, ...body.map((line) => line[index]?.length ?? 0)));
-  const render = (line: string[]) => line.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join("  ").trimEnd();
+  const render = (line: string[]) =>
+    line
+      .map((cell, index) => cell.padEnd(widths[index] ?? 0))
+      .join("  ")
+      .trimEnd();
   if (sameRows && report.before.label !== report.after.label) {
     lines.push(`before (${report.before.label}) and after (${report.after.label}) give the same counts:`);
   }
@@ -87,6 +96,14 @@ function atThreshold(label: string, threshold: number): string {
   return label === `reference threshold ${threshold}` ? label : `${label} at ${threshold}`;
 }
 
-function sameCounts(left: { answerableFound: number; outOfScopeRefused: number; threshold: number }, right: typeof left | undefined): boolean {
-  return right !== undefined && left.threshold === right.threshold && left.answerableFound === right.answerableFound && left.outOfScopeRefused === right.outOfScopeRefused;
+function sameCounts(
+  left: { answerableFound: number; outOfScopeRefused: number; threshold: number },
+  right: typeof left | undefined,
+): boolean {
+  return (
+    right !== undefined &&
+    left.threshold === right.threshold &&
+    left.answerableFound === right.answerableFound &&
+    left.outOfScopeRefused === right.outOfScopeRefused
+  );
 }

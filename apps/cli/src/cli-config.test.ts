@@ -49,7 +49,10 @@ describe("loadCliConfig refusals", () => {
 describe("loadCliConfig store", () => {
   it("R13: lays the command-line flags over the file's store, and a --store of another kind starts afresh", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "lookup-knowledge-store-config-"));
-    await writeFile(join(cwd, "lookup-knowledge.config.json"), JSON.stringify({ store: { kind: "pinecone", index: "handbook", metric: "cosine" } }));
+    await writeFile(
+      join(cwd, "lookup-knowledge.config.json"),
+      JSON.stringify({ store: { kind: "pinecone", index: "handbook", metric: "cosine" } }),
+    );
     expect((await loadCliConfig({ cwd })).store).toEqual({ kind: "pinecone", index: "handbook", metric: "cosine" });
     expect((await loadCliConfig({ cwd, store: { namespace: "support" } })).store).toEqual({
       kind: "pinecone",
@@ -57,7 +60,10 @@ describe("loadCliConfig store", () => {
       metric: "cosine",
       namespace: "support",
     });
-    expect((await loadCliConfig({ cwd, store: { kind: "libsql", url: "file:kb.db" } })).store).toEqual({ kind: "libsql", url: "file:kb.db" });
+    expect((await loadCliConfig({ cwd, store: { kind: "libsql", url: "file:kb.db" } })).store).toEqual({
+      kind: "libsql",
+      url: "file:kb.db",
+    });
     expect((await loadCliConfig({ cwd, store: { kind: "local" } })).store).toEqual({ kind: "local" });
     await rm(cwd, { recursive: true, force: true });
   });

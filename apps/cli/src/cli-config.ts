@@ -80,7 +80,10 @@ export async function loadCliConfig(input: {
     try {
       raw = JSON.parse(text) as unknown;
     } catch (error) {
-      throw new CliError({ code: "invalid_configuration", message: `The settings file ${file} is not valid JSON: ${(error as Error).message}.` });
+      throw new CliError({
+        code: "invalid_configuration",
+        message: `The settings file ${file} is not valid JSON: ${(error as Error).message}.`,
+      });
     }
   }
   const parsed = fileSchema.safeParse(raw);
@@ -88,19 +91,32 @@ export async function loadCliConfig(input: {
     const issue = parsed.error.issues[0];
     const path = issue?.path ?? [];
     if (path.length === 0) {
-      throw new CliError({ code: "invalid_configuration", message: `The settings file ${file} must hold a JSON object: ${issue?.message ?? "invalid"}.` });
+      throw new CliError({
+        code: "invalid_configuration",
+        message: `The settings file ${file} must hold a JSON object: ${issue?.message ?? "invalid"}.`,
+      });
     }
     // The value found at the issue's path (never the file name), and the file named once.
-    const value = path.reduce<unknown>((object, step) => (typeof object === "object" && object !== null ? (object as Record<PropertyKey, unknown>)[step as PropertyKey] : undefined), raw);
+    const value = path.reduce<unknown>(
+      (object, step) =>
+        typeof object === "object" && object !== null ? (object as Record<PropertyKey, unknown>)[step as PropertyKey] : undefined,
+      raw,
+    );
     throw new ConfigurationError({ key: path.join("."), value, reason: `${issue?.message ?? "invalid"} (in ${file})` });
   }
   const { data, ingest, store: fileStore, ...rest } = parsed.data;
   const store = resolveStore(fileStore, input.store, text !== undefined ? file : undefined);
-  const traces: CliConfig["traces"] = { queryStorage: withFile(file, text !== undefined, () => resolveQueryStorage(rest[storeQueryKey], storeQueryKey)) };
+  const traces: CliConfig["traces"] = {
+    queryStorage: withFile(file, text !== undefined, () => resolveQueryStorage(rest[storeQueryKey], storeQueryKey)),
+  };
   const hashKey = rest[queryHashKeyKey];
   if (hashKey !== undefined) {
     if (typeof hashKey !== "string" || hashKey.length < 16) {
-      throw new ConfigurationError({ key: queryHashKeyKey, value: "(hidden)", reason: `must be a string of at least 16 characters (in ${file})` });
+      throw new ConfigurationError({
+        key: queryHashKeyKey,
+        value: "(hidden)",
+        reason: `must be a string of at least 16 characters (in ${file})`,
+      });
     }
     traces.queryHashKey = hashKey;
   }
@@ -160,5 +176,7 @@ function readFailure(error: unknown): string {
 
 /** The object without its undefined fields, typed as such (what `exactOptionalPropertyTypes` asks of optional options). */
 function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }

@@ -17,6 +17,8 @@ describe("cliErrorMessage", () => {
   });
 
   it("keeps every other message as it is", () => {
-    expect(cliErrorMessage(new LookupKnowledgeError({ code: "trace_not_found", message: "No recorded lookup has the id x." }))).toBe("No recorded lookup has the id x.");
+    expect(cliErrorMessage(new LookupKnowledgeError({ code: "trace_not_found", message: "No recorded lookup has the id x." }))).toBe(
+      "No recorded lookup has the id x.",
+    );
   });
 });

@@ -71,9 +71,14 @@ describe("lookup-knowledge eval", () => {
     const answerable = report.questions.filter((question) => question.answerable);
     expect(report.answerable.found).toBe(answerable.filter((question) => question.found).length);
     expect(report.outOfScope.refused).toBe(report.questions.filter((question) => !question.answerable && !question.found).length);
-    const mrr = answerable.reduce((sum, question) => sum + (question.firstRelevantRank ? 1 / question.firstRelevantRank : 0), 0) / answerable.length;
+    const mrr =
+      answerable.reduce((sum, question) => sum + (question.firstRelevantRank ? 1 / question.firstRelevantRank : 0), 0) / answerable.length;
     expect(report.scores.mrr10).toBeCloseTo(mrr);
-    expect(report.questions.find((question) => question.id === "oos-1")).toMatchObject({ found: false, sources: [], firstRelevantRank: null });
+    expect(report.questions.find((question) => question.id === "oos-1")).toMatchObject({
+      found: false,
+      sources: [],
+      firstRelevantRank: null,
+    });
   });
 
   it("R13: works the same on a libSQL store, whose plain scores carry no answerability signals", async () => {
@@ -87,7 +92,9 @@ describe("lookup-knowledge eval", () => {
   });
 
   it("warns about a relevant path that names no document of the knowledge base", async () => {
-    const file = await writeQuestionFile(cwd, "typo.jsonl", [{ id: "t1", query: "Who can issue a refund?", relevant: ["billing/refundz.md"] }]);
+    const file = await writeQuestionFile(cwd, "typo.jsonl", [
+      { id: "t1", query: "Who can issue a refund?", relevant: ["billing/refundz.md"] },
+    ]);
     const { code, stderr } = await lookupKnowledge(cwd, "eval", "--questions", file);
     expect(code).toBe(0);
     expect(stderr).toMatch(/warning: .*typo\.jsonl line 1: relevant "billing\/refundz\.md" is not a document of this knowledge base/);
@@ -97,8 +104,16 @@ describe("lookup-knowledge eval", () => {
     ["not JSON Lines", ['{"id":"a","query":"Who can refund?","relevant":[]}', "id,query,relevant"], /bad\.jsonl line 2: not a JSON object/],
     ["a missing query", ['{"id":"a","relevant":[]}'], /bad\.jsonl line 1: query: expected a non-empty string/],
     ["a missing id", ['{"query":"Who can refund?","relevant":[]}'], /bad\.jsonl line 1: id: expected a non-empty string/],
-    ["relevant not an array", ['{"id":"a","query":"Who can refund?","relevant":"billing/refunds.md"}'], /bad\.jsonl line 1: relevant: expected an array of document paths/],
-    ["a repeated id", ['{"id":"a","query":"q1","relevant":[]}', "", '{"id":"a","query":"q2","relevant":[]}'], /bad\.jsonl line 3: id "a" was already used on line 1/],
+    [
+      "relevant not an array",
+      ['{"id":"a","query":"Who can refund?","relevant":"billing/refunds.md"}'],
+      /bad\.jsonl line 1: relevant: expected an array of document paths/,
+    ],
+    [
+      "a repeated id",
+      ['{"id":"a","query":"q1","relevant":[]}', "", '{"id":"a","query":"q2","relevant":[]}'],
+      /bad\.jsonl line 3: id "a" was already used on line 1/,
+    ],
   ])("refuses a question file with %s in one line naming the file and line, and exits 2", async (_name, lines, message) => {
     const file = await writeQuestionFile(cwd, "bad.jsonl", lines);
     for (const command of ["eval", "calibrate"]) {

@@ -22,10 +22,18 @@ const listed = 10;
  * nDCG@10, R@5, MRR@10, answerable found and out-of-scope refused; `--json` adds every
  * question's outcome. Lookups are not traced.
  */
-export async function runEvalCommand(config: CliConfig, options: { questions: string; json: boolean; warn: (message: string) => void }): Promise<string> {
+export async function runEvalCommand(
+  config: CliConfig,
+  options: { questions: string; json: boolean; warn: (message: string) => void },
+): Promise<string> {
   const file = resolve(options.questions);
   const questions = await readQuestionFile(file);
-  const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, onWarning: options.warn });
+  const knowledgeBase = await openKnowledgeBase({
+    dataDirectory: config.dataDirectory,
+    store: config.store,
+    config: config.ragKeys,
+    onWarning: options.warn,
+  });
   let evaluation: RetrieverEvaluation;
   try {
     warnUnknownRelevant(file, questions, knowledgeBase.sources, options.warn);
@@ -45,7 +53,10 @@ export async function runEvalCommand(config: CliConfig, options: { questions: st
         scores: evaluation.scores,
         answerable: evaluation.answerable,
         outOfScope: evaluation.outOfScope,
-        questions: evaluation.questions.map(({ gateScore: _gate, ...outcome }) => ({ ...outcome, relevantFound: outcome.firstRelevantRank !== null })),
+        questions: evaluation.questions.map(({ gateScore: _gate, ...outcome }) => ({
+          ...outcome,
+          relevantFound: outcome.firstRelevantRank !== null,
+        })),
       },
       null,
       2,
@@ -55,9 +66,16 @@ export async function runEvalCommand(config: CliConfig, options: { questions: st
 }
 
 /** Warns, once a path, about `relevant` paths that name no document of the knowledge base. */
-export function warnUnknownRelevant(file: string, questions: readonly EvaluationQuestion[], sources: readonly string[], warn: (message: string) => void): void {
+export function warnUnknownRelevant(
+  file: string,
+  questions: readonly EvaluationQuestion[],
+  sources: readonly string[],
+  warn: (message: string) => void,
+): void {
   for (const { question, path } of unknownRelevantSources(questions, sources)) {
-    warn(`${file} line ${question.line}: relevant ${JSON.stringify(path)} is not a document of this knowledge base, so it can never be found.`);
+    warn(
+      `${file} line ${question.line}: relevant ${JSON.stringify(path)} is not a document of this knowledge base, so it can never be found.`,
+    );
   }
 }
 
@@ -70,10 +88,19 @@ export function describeCalibrationState(state: CalibrationState | undefined): s
 }
 
 function calibrationJson(state: CalibrationState) {
-  return { file: state.file ?? null, status: state.status, fitted: describeCalibration(state.calibration), ...(state.note ? { note: state.note } : {}), fittedAt: state.calibration.fittedAt };
+  return {
+    file: state.file ?? null,
+    status: state.status,
+    fitted: describeCalibration(state.calibration),
+    ...(state.note ? { note: state.note } : {}),
+    fittedAt: state.calibration.fittedAt,
+  };
 }
 
-function formatEvaluation(evaluation: RetrieverEvaluation, context: { file: string; store: string; calibration?: CalibrationState }): string {
+function formatEvaluation(
+  evaluation: RetrieverEvaluation,
+  context: { file: string; store: string; calibration?: CalibrationState },
+): string {
   const { scores, answerable, outOfScope } = evaluation;
   const lines = [
     `Evaluated ${evaluation.questions.length} questions of ${context.file} on the ${context.store}`,
@@ -92,9 +119,18 @@ function formatEvaluation(evaluation: RetrieverEvaluation, context: { file: stri
     }
     if (outcomes.length > listed) lines.push(`    ... and ${outcomes.length - listed} more (--json lists every question)`);
   };
-  missed("answerable, not found", evaluation.questions.filter((outcome) => outcome.answerable && !outcome.found));
-  missed("found, but no relevant source in the evidence", evaluation.questions.filter((outcome) => outcome.answerable && outcome.found && outcome.firstRelevantRank === null));
-  missed("out of scope, not refused", evaluation.questions.filter((outcome) => !outcome.answerable && outcome.found));
+  missed(
+    "answerable, not found",
+    evaluation.questions.filter((outcome) => outcome.answerable && !outcome.found),
+  );
+  missed(
+    "found, but no relevant source in the evidence",
+    evaluation.questions.filter((outcome) => outcome.answerable && outcome.found && outcome.firstRelevantRank === null),
+  );
+  missed(
+    "out of scope, not refused",
+    evaluation.questions.filter((outcome) => !outcome.answerable && outcome.found),
+  );
   // Question ids and queries, file and store names: no control character reaches the terminal.
   return lines.map(printable).join("\n");
 }

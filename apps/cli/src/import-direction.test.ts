@@ -15,10 +15,22 @@ const shown = (found: WorkspaceImport[]): string[] => found.map((edge) => `${edg
 describe("import direction", () => {
   it("sees the workspaces and the edges between them (so the checks below are not empty)", () => {
     expect(workspaces.map((workspace) => workspace.folder)).toEqual(
-      expect.arrayContaining(["packages/core", "packages/search-port", "apps/agent-tool", "apps/eval", "apps/cli", "tooling/vitest-config"]),
+      expect.arrayContaining([
+        "packages/core",
+        "packages/search-port",
+        "apps/agent-tool",
+        "apps/eval",
+        "apps/cli",
+        "tooling/vitest-config",
+      ]),
     );
     const pairs = new Set(edges.map((edge) => `${edge.from} -> ${edge.to}`));
-    for (const pair of ["apps/cli -> apps/agent-tool", "apps/eval -> apps/agent-tool", "apps/agent-tool -> packages/core", "packages/search-port -> packages/core"]) {
+    for (const pair of [
+      "apps/cli -> apps/agent-tool",
+      "apps/eval -> apps/agent-tool",
+      "apps/agent-tool -> packages/core",
+      "packages/search-port -> packages/core",
+    ]) {
       expect(pairs).toContain(pair);
     }
   });
@@ -29,14 +41,29 @@ describe("import direction", () => {
 
   it("a workspace reaches another only through its package name and exports map (apps/cli uses agent-tool's public entries)", () => {
     expect(shown(deepImports(edges, workspaces))).toEqual([]);
-    const cliEntries = new Set(edges.filter((edge) => edge.from === "apps/cli" && edge.to === "apps/agent-tool" && !edge.where.endsWith("package.json")).map((edge) => edge.specifier));
+    const cliEntries = new Set(
+      edges
+        .filter((edge) => edge.from === "apps/cli" && edge.to === "apps/agent-tool" && !edge.where.endsWith("package.json"))
+        .map((edge) => edge.specifier),
+    );
     expect([...cliEntries].sort()).toEqual(
-      expect.arrayContaining(["@lookup-knowledge/agent-tool/evaluation", "@lookup-knowledge/agent-tool/format", "@lookup-knowledge/agent-tool/local", "@lookup-knowledge/agent-tool/stores"]),
+      expect.arrayContaining([
+        "@lookup-knowledge/agent-tool/evaluation",
+        "@lookup-knowledge/agent-tool/format",
+        "@lookup-knowledge/agent-tool/local",
+        "@lookup-knowledge/agent-tool/stores",
+      ]),
     );
   });
 
   it("refuses each upward direction and each deep path (the rules, on made-up edges)", () => {
-    const edge = (from: string, to: string, specifier: string, relativePath = false): WorkspaceImport => ({ from, to, where: `${from}/src/x.ts:1`, specifier, relativePath });
+    const edge = (from: string, to: string, specifier: string, relativePath = false): WorkspaceImport => ({
+      from,
+      to,
+      where: `${from}/src/x.ts:1`,
+      specifier,
+      relativePath,
+    });
     const upward = [
       edge("packages/core", "apps/agent-tool", "@lookup-knowledge/agent-tool"),
       edge("packages/trace-store", "apps/cli", "@lookup-knowledge/cli"),
@@ -45,9 +72,16 @@ describe("import direction", () => {
       edge("apps/eval", "apps/cli", "@lookup-knowledge/cli"),
       edge("tooling/vitest-config", "apps/agent-tool", "@lookup-knowledge/agent-tool"),
     ];
-    const allowed = [edge("apps/cli", "apps/agent-tool", "@lookup-knowledge/agent-tool/stores"), edge("apps/eval", "apps/agent-tool", "@lookup-knowledge/agent-tool"), edge("apps/agent-tool", "packages/core", "@lookup-knowledge/core")];
+    const allowed = [
+      edge("apps/cli", "apps/agent-tool", "@lookup-knowledge/agent-tool/stores"),
+      edge("apps/eval", "apps/agent-tool", "@lookup-knowledge/agent-tool"),
+      edge("apps/agent-tool", "packages/core", "@lookup-knowledge/core"),
+    ];
     expect(upwardImports([...upward, ...allowed])).toEqual(upward);
-    const deep = [edge("apps/cli", "apps/agent-tool", "../../agent-tool/src/open-knowledge-base.js", true), edge("apps/cli", "apps/agent-tool", "@lookup-knowledge/agent-tool/src/store-settings.js")];
+    const deep = [
+      edge("apps/cli", "apps/agent-tool", "../../agent-tool/src/open-knowledge-base.js", true),
+      edge("apps/cli", "apps/agent-tool", "@lookup-knowledge/agent-tool/src/store-settings.js"),
+    ];
     expect(deepImports([...deep, ...allowed], workspaces)).toEqual(deep);
   });
 });

@@ -120,13 +120,20 @@ describe("lookup-knowledge ingest (the built CLI)", () => {
   }, 60_000);
 
   // `script` (util-linux) gives the command a terminal, so the bar is drawn.
-  it.skipIf(!existsSync("/usr/bin/script"))("on a terminal, the bar counts files while parsing, then chunks written of the chunks to write", async () => {
-    const command = [process.execPath, cli, "--data", join(base, "bar-data"), "ingest", root].map((part) => `'${part}'`).join(" ");
-    const { stdout } = await run("/usr/bin/script", ["-qec", command, "/dev/null"], { cwd: base, env: { ...process.env, NO_COLOR: "1" } });
-    const frames = stdout.split(/\r|\u001b\[1G/).filter((frame) => frame.startsWith("ingest "));
-    expect(frames.some((frame) => /^ingest parsing \|.*\| \d+\/[1-9]\d* files/.test(frame))).toBe(true);
-    expect(frames.some((frame) => /^ingest writing \|.*\| [1-9]\d*\/[1-9]\d* chunks \| \d+ chunks\/s/.test(frame))).toBe(true);
-  }, 60_000);
+  it.skipIf(!existsSync("/usr/bin/script"))(
+    "on a terminal, the bar counts files while parsing, then chunks written of the chunks to write",
+    async () => {
+      const command = [process.execPath, cli, "--data", join(base, "bar-data"), "ingest", root].map((part) => `'${part}'`).join(" ");
+      const { stdout } = await run("/usr/bin/script", ["-qec", command, "/dev/null"], {
+        cwd: base,
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+      const frames = stdout.split(/\r|\u001b\[1G/).filter((frame) => frame.startsWith("ingest "));
+      expect(frames.some((frame) => /^ingest parsing \|.*\| \d+\/[1-9]\d* files/.test(frame))).toBe(true);
+      expect(frames.some((frame) => /^ingest writing \|.*\| [1-9]\d*\/[1-9]\d* chunks \| \d+ chunks\/s/.test(frame))).toBe(true);
+    },
+    60_000,
+  );
 
   it("--follow-symlinks follows a link inside the folder; without it the link is reported, not followed", async () => {
     const linked = join(base, "linked");

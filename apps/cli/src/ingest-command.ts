@@ -107,7 +107,10 @@ export interface IngestInterrupt {
  * committing (its `commit` progress came): the commit and the manifest write are not cut, the
  * forced exit is neither armed nor fired then. A second signal exits at once.
  */
-export function createIngestInterrupt(exit: (code: number) => void = (code) => process.exit(code), graceMs = interruptGraceMs): IngestInterrupt {
+export function createIngestInterrupt(
+  exit: (code: number) => void = (code) => process.exit(code),
+  graceMs = interruptGraceMs,
+): IngestInterrupt {
   const controller = new AbortController();
   let received: NodeJS.Signals | undefined;
   let committing = false;

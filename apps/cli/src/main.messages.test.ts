@@ -15,7 +15,10 @@ describe("the lookup-knowledge CLI's messages", () => {
   beforeAll(async () => {
     cwd = await mkdtemp(join(tmpdir(), "lookup-knowledge-messages-"));
     await mkdir(join(cwd, "kb"));
-    await writeFile(join(cwd, "kb", "refunds.md"), "---\ncategory: billing\n---\n# Refunds\n\nOwners can refund a paid invoice for 180 days.\n");
+    await writeFile(
+      join(cwd, "kb", "refunds.md"),
+      "---\ncategory: billing\n---\n# Refunds\n\nOwners can refund a paid invoice for 180 days.\n",
+    );
   });
   afterAll(async () => {
     await rm(cwd, { recursive: true, force: true });
@@ -48,7 +51,9 @@ describe("the lookup-knowledge CLI's messages", () => {
     expect((await lookupKnowledge(cwd, "ingest", "--no-progress", "kb")).code).toBe(0);
     const unmatched = await lookupKnowledge(cwd, "query", "--filter", "category=bilking", "refund a paid invoice");
     expect(unmatched.stdout).toMatch(/found +false/);
-    expect(unmatched.stdout).toMatch(/Nothing matched this query with --filter category=bilking; check the filter's key and value \(`lookup-knowledge stats`/);
+    expect(unmatched.stdout).toMatch(
+      /Nothing matched this query with --filter category=bilking; check the filter's key and value \(`lookup-knowledge stats`/,
+    );
     expect(unmatched.stdout).not.toMatch(/filter matched nothing|no chunk of the knowledge base has/);
     const matched = await lookupKnowledge(cwd, "query", "--filter", "category=billing", "refund a paid invoice");
     expect(matched.stdout).toMatch(/found +true/);
@@ -62,7 +67,9 @@ describe("the lookup-knowledge CLI's messages", () => {
     ["never shows its sslkey path", "postgres://app:hunter22@127.0.0.1:1/traces?sslkey=/home/me/secret-prod.key", /driver failed \(ENOENT/],
   ])("an unusable DATABASE_URL %s, and no secret of it shows", async (_name, url, cause) => {
     const stderr = await new Promise<string>((done) => {
-      execFile(process.execPath, [cli, "traces"], { cwd, env: { ...process.env, DATABASE_URL: url } }, (_error, _stdout, text) => done(text));
+      execFile(process.execPath, [cli, "traces"], { cwd, env: { ...process.env, DATABASE_URL: url } }, (_error, _stdout, text) =>
+        done(text),
+      );
     });
     expect(stderr).toMatch(cause);
     expect(occurrences(stderr, "Could not open")).toBe(1);

@@ -15,7 +15,11 @@ const run = promisify(execFile);
 const variable = "LOOKUP_KNOWLEDGE_TEST_DATABASE_URL";
 const adminUrl = process.env[variable];
 
-async function lookupKnowledge(cwd: string, databaseUrl: string | undefined, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+async function lookupKnowledge(
+  cwd: string,
+  databaseUrl: string | undefined,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
   const { DATABASE_URL: _ignored, ...environment } = process.env;
   try {
     const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
@@ -85,7 +89,9 @@ if (adminUrl) {
 } else if (process.env.CI) {
   describe("the lookup-knowledge CLI with DATABASE_URL (PostgreSQL)", () => {
     it("R27: runs in CI against a real PostgreSQL", () => {
-      throw new Error(`${variable} is not set, so the CLI's PostgreSQL tests cannot run. CI must start PostgreSQL and set it (see .ci/run).`);
+      throw new Error(
+        `${variable} is not set, so the CLI's PostgreSQL tests cannot run. CI must start PostgreSQL and set it (see .ci/run).`,
+      );
     });
   });
 } else {

@@ -41,9 +41,22 @@ describe("the lookup-knowledge CLI on other stores", () => {
   });
 
   it("R13: --store pinecone ingests through the Pinecone port and answers from it; the key never shows", async () => {
-    await writeFile(join(cwd, "lookup-knowledge.config.json"), JSON.stringify({ store: { kind: "pinecone", controllerHostUrl: server.url } }));
+    await writeFile(
+      join(cwd, "lookup-knowledge.config.json"),
+      JSON.stringify({ store: { kind: "pinecone", controllerHostUrl: server.url } }),
+    );
     const environment = { PINECONE_API_KEY: apiKey };
-    const ingest = await lookupKnowledge(cwd, environment, "--index", "handbook", "--namespace", "kb", "ingest", "--no-progress", knowledgeBase);
+    const ingest = await lookupKnowledge(
+      cwd,
+      environment,
+      "--index",
+      "handbook",
+      "--namespace",
+      "kb",
+      "ingest",
+      "--no-progress",
+      knowledgeBase,
+    );
     expect(ingest.stderr).toBe("");
     expect(ingest.code).toBe(0);
     expect(ingest.stdout).toMatch(/into the pinecone index handbook, namespace kb/);
@@ -67,7 +80,16 @@ describe("the lookup-knowledge CLI on other stores", () => {
 
   it("R13: a refused Pinecone key is a clear error with a hint, without the key", async () => {
     const wrongKey = "pc-wrong-cli-secret-11aa";
-    const { code, stderr, stdout } = await lookupKnowledge(cwd, { PINECONE_API_KEY: wrongKey }, "--index", "handbook", "--namespace", "kb", "query", question);
+    const { code, stderr, stdout } = await lookupKnowledge(
+      cwd,
+      { PINECONE_API_KEY: wrongKey },
+      "--index",
+      "handbook",
+      "--namespace",
+      "kb",
+      "query",
+      question,
+    );
     expect(code).toBe(2);
     expect(stderr).toMatch(/401|refused|rejected/i);
     expect(stderr).toMatch(/Check PINECONE_API_KEY/);
@@ -82,7 +104,10 @@ describe("the lookup-knowledge CLI on other stores", () => {
 
   it("refuses a secret in the settings file, naming the key and not echoing the value", async () => {
     const folder = await mkdtemp(join(tmpdir(), "lookup-knowledge-cli-secret-"));
-    await writeFile(join(folder, "lookup-knowledge.config.json"), JSON.stringify({ store: { kind: "pinecone", index: "handbook", apiKey: "pc-in-file-secret" } }));
+    await writeFile(
+      join(folder, "lookup-knowledge.config.json"),
+      JSON.stringify({ store: { kind: "pinecone", index: "handbook", apiKey: "pc-in-file-secret" } }),
+    );
     const { code, stderr } = await lookupKnowledge(folder, { PINECONE_API_KEY: apiKey }, "query", question);
     expect(code).toBe(2);
     expect(stderr).toMatch(/store\.apiKey/);
@@ -103,7 +128,9 @@ describe("the lookup-knowledge CLI on other stores", () => {
     const result = JSON.parse(query.stdout) as LookupResult;
     expect(result.found).toBe(true);
     expect(result.evidenceBlocks[0]?.docId).toBe("billing/refunds");
-    const outOfScope = JSON.parse((await lookupKnowledge(folder, {}, ...store, "query", "--json", "What is the boiling point of ethanol?")).stdout) as LookupResult;
+    const outOfScope = JSON.parse(
+      (await lookupKnowledge(folder, {}, ...store, "query", "--json", "What is the boiling point of ethanol?")).stdout,
+    ) as LookupResult;
     expect(outOfScope.found).toBe(false);
     await rm(folder, { recursive: true, force: true });
   });

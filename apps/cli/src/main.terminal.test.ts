@@ -48,12 +48,19 @@ describe("the lookup-knowledge CLI in a terminal", () => {
 
   it("stats, eval, calibrate, traces and trace print no control character from folder names, question files or records", async () => {
     const outputs: string[] = [];
-    for (const args of [["stats"], ["eval", "--questions", `questions ${escapes}.jsonl`], ["calibrate", "--questions", `questions ${escapes}.jsonl`], ["traces"]]) {
+    for (const args of [
+      ["stats"],
+      ["eval", "--questions", `questions ${escapes}.jsonl`],
+      ["calibrate", "--questions", `questions ${escapes}.jsonl`],
+      ["traces"],
+    ]) {
       const { code, stdout, stderr } = await lookupKnowledge(cwd, "--data", data, ...args);
       expect({ args, code, stderr }).toMatchObject({ code: 0 });
       outputs.push(stdout, stderr);
     }
-    const [record] = JSON.parse((await lookupKnowledge(cwd, "--data", data, "traces", "--json", "--limit", "1")).stdout) as Array<{ id: string }>;
+    const [record] = JSON.parse((await lookupKnowledge(cwd, "--data", data, "traces", "--json", "--limit", "1")).stdout) as Array<{
+      id: string;
+    }>;
     const trace = await lookupKnowledge(cwd, "--data", data, "trace", record?.id ?? "");
     outputs.push(trace.stdout, trace.stderr);
     for (const output of outputs) expect(output).not.toMatch(control);

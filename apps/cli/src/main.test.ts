@@ -49,12 +49,23 @@ describe("the lookup-knowledge CLI", () => {
   });
 
   it("prints the fallback reason when the L0 filter found nothing usable", async () => {
-    const { stdout } = await lookupKnowledge(cwd, "query", "What VAT code mapping does the nightly sync need before it can post documents?");
+    const { stdout } = await lookupKnowledge(
+      cwd,
+      "query",
+      "What VAT code mapping does the nightly sync need before it can post documents?",
+    );
     expect(stdout).toMatch(/fallback +filtered_vector_(no_evidence|low_quality)/);
   });
 
   it("R12: --json prints the LookupResult, and --filter adds a caller filter kept on every attempt", async () => {
-    const { stdout } = await lookupKnowledge(cwd, "query", "--json", "--filter", "category=security", "Who can issue a refund for a paid invoice?");
+    const { stdout } = await lookupKnowledge(
+      cwd,
+      "query",
+      "--json",
+      "--filter",
+      "category=security",
+      "Who can issue a refund for a paid invoice?",
+    );
     const result = JSON.parse(stdout) as LookupResult;
     // The L0 domain (billing) and the caller's category cannot both hold: the retry drops only the L0 part.
     expect(result.retrievalTrace.attempts).toHaveLength(2);
@@ -131,11 +142,15 @@ describe("the lookup-knowledge CLI", () => {
     const none = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--no-evidence")).stdout) as Array<{ found: boolean }>;
     expect(none.length).toBeGreaterThan(0);
     for (const record of none) expect(record.found).toBe(false);
-    const fallback = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--reason", "filtered_vector_low_quality")).stdout) as Array<{
+    const fallback = JSON.parse(
+      (await lookupKnowledge(cwd, "traces", "--json", "--reason", "filtered_vector_low_quality")).stdout,
+    ) as Array<{
       fallbackReason: string;
     }>;
     for (const record of fallback) expect(record.fallbackReason).toBe("filtered_vector_low_quality");
-    const matched = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--query", "BOILING point")).stdout) as Array<{ query: string }>;
+    const matched = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--query", "BOILING point")).stdout) as Array<{
+      query: string;
+    }>;
     expect(matched.map((record) => record.query)).toContain("What is the boiling point of ethanol?");
     expect(JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--since", "2000-01-01")).stdout)).not.toEqual([]);
     const future = await lookupKnowledge(cwd, "traces", "--since", "2999-01-01");
@@ -143,17 +158,21 @@ describe("the lookup-knowledge CLI", () => {
   });
 
   it("R27: trace <id> shows one lookup whole: hints, attempts with filter and top score, rerank, evidence, context pack", async () => {
-    const [record] = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--query", "paid invoice", "--limit", "1")).stdout) as Array<{ id: string }>;
+    const [record] = JSON.parse(
+      (await lookupKnowledge(cwd, "traces", "--json", "--query", "paid invoice", "--limit", "1")).stdout,
+    ) as Array<{ id: string }>;
     const { code, stdout } = await lookupKnowledge(cwd, "trace", record?.id ?? "");
     expect(code).toBe(0);
     expect(stdout).toContain(`id           ${record?.id}`);
-    expect(stdout).toMatch(/L0 hints\n  keywords +.*\n  domains +billing/);
+    expect(stdout).toMatch(/L0 hints\n {2}keywords +.*\n {2}domains +billing/);
     expect(stdout).toMatch(/#1 \w+: filter \{"category":\{"\$eq":"billing"\}\} \(L0 part/);
     expect(stdout).toMatch(/top score [01]\.\d{3}/);
-    expect(stdout).toMatch(/answerability [01]\.\d{3} \(answerability-logistic@\d+\): cjk 0\.00, coverage [01]\.\d{2}, .*lexical [01]\.\d{2}, /);
-    expect(stdout).toMatch(/Rerank\n  1\. billing\/refunds#chunk-\d+ \(billing\/refunds\.md\) base [01]\.\d{3} -> /);
-    expect(stdout).toMatch(/Evidence\n  billing\/refunds#chunk-\d+/);
-    expect(stdout).toMatch(/Context pack\n  included +billing\/refunds\.md/);
+    expect(stdout).toMatch(
+      /answerability [01]\.\d{3} \(answerability-logistic@\d+\): cjk 0\.00, coverage [01]\.\d{2}, .*lexical [01]\.\d{2}, /,
+    );
+    expect(stdout).toMatch(/Rerank\n {2}1\. billing\/refunds#chunk-\d+ \(billing\/refunds\.md\) base [01]\.\d{3} -> /);
+    expect(stdout).toMatch(/Evidence\n {2}billing\/refunds#chunk-\d+/);
+    expect(stdout).toMatch(/Context pack\n {2}included +billing\/refunds\.md/);
   });
 
   it("names a bad --since, --older-than or DATABASE_URL and an unknown trace id, and exits 2", async () => {
@@ -167,9 +186,10 @@ describe("the lookup-knowledge CLI", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/No recorded lookup has the id "no-such-id"/);
     expect(unknown.stderr).toMatch(/lookup-knowledge traces/);
-    const url = await run(process.execPath, [cli, "traces"], { cwd, env: { ...process.env, DATABASE_URL: "mysql://root:hunter2@db/x" } }).catch(
-      (error: { stderr: string; code: number }) => error,
-    );
+    const url = await run(process.execPath, [cli, "traces"], {
+      cwd,
+      env: { ...process.env, DATABASE_URL: "mysql://root:hunter2@db/x" },
+    }).catch((error: { stderr: string; code: number }) => error);
     expect((url as { code: number }).code).toBe(2);
     expect((url as { stderr: string }).stderr).toMatch(/DATABASE_URL="mysql:\/\/root:\*\*\*@db\/x": the scheme mysql: is not supported/);
   });
@@ -190,7 +210,9 @@ describe("the lookup-knowledge CLI", () => {
       for (const entry of readdirSync(spool).filter((name) => name.endsWith(".jsonl"))) {
         expect(readFileSync(join(spool, entry), "utf8")).not.toContain("How long do refunds take");
       }
-      const [record] = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--query", "How long do refunds take?")).stdout) as Array<{
+      const [record] = JSON.parse(
+        (await lookupKnowledge(cwd, "traces", "--json", "--query", "How long do refunds take?")).stdout,
+      ) as Array<{
         query: string;
       }>;
       expect(record?.query).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);

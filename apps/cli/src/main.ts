@@ -72,7 +72,13 @@ program
     // The lookup only appends its trace to the spool; `traces` moves it into the database.
     const traceStore = openCliTraceSpool(config);
     try {
-      const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, traceStore, onWarning: warn });
+      const knowledgeBase = await openKnowledgeBase({
+        dataDirectory: config.dataDirectory,
+        store: config.store,
+        config: config.ragKeys,
+        traceStore,
+        onWarning: warn,
+      });
       try {
         const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
         const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
@@ -88,7 +94,10 @@ program
 program
   .command("eval")
   .description("measure the whole retriever on your questions: nDCG@10, R@5, MRR@10, answerable found, out-of-scope refused")
-  .requiredOption("--questions <file>", 'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope')
+  .requiredOption(
+    "--questions <file>",
+    'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope',
+  )
   .option("--json", "print the figures and every question's outcome as JSON")
   .action(async (options: { questions: string; json?: boolean }) => {
     const config = await loadCliConfig(globalOptions());
@@ -98,7 +107,10 @@ program
 program
   .command("calibrate")
   .description("fit the store's calibration on your questions, print the found/refused trade-off, and write it into the data folder")
-  .requiredOption("--questions <file>", 'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope')
+  .requiredOption(
+    "--questions <file>",
+    'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope',
+  )
   .action(async (options: { questions: string }) => {
     const config = await loadCliConfig(globalOptions());
     console.log(await runCalibrateCommand(config, { questions: options.questions, warn }));
@@ -141,7 +153,11 @@ traces
     const store = openCliTraceStore(config);
     try {
       const deleted = await store.prune(cutoff);
-      console.log(printable(`Deleted ${deleted} recorded lookup${deleted === 1 ? "" : "s"} from before ${cutoff.toISOString()} (${store.databaseLocation}).`));
+      console.log(
+        printable(
+          `Deleted ${deleted} recorded lookup${deleted === 1 ? "" : "s"} from before ${cutoff.toISOString()} (${store.databaseLocation}).`,
+        ),
+      );
     } finally {
       await store.close();
     }
@@ -158,7 +174,10 @@ program
     try {
       const record = await store.get(id);
       if (!record) {
-        throw new CliError({ code: "trace_not_found", message: `No recorded lookup has the id ${JSON.stringify(id)} (in ${store.databaseLocation}).` });
+        throw new CliError({
+          code: "trace_not_found",
+          message: `No recorded lookup has the id ${JSON.stringify(id)} (in ${store.databaseLocation}).`,
+        });
       }
       console.log(options.json ? JSON.stringify(record, null, 2) : formatTraceDetails(record));
     } finally {
@@ -171,7 +190,12 @@ program
   .description("what the knowledge base holds")
   .action(async () => {
     const config = await loadCliConfig(globalOptions());
-    const knowledgeBase = await openKnowledgeBase({ dataDirectory: config.dataDirectory, store: config.store, config: config.ragKeys, onWarning: warn });
+    const knowledgeBase = await openKnowledgeBase({
+      dataDirectory: config.dataDirectory,
+      store: config.store,
+      config: config.ragKeys,
+      onWarning: warn,
+    });
     try {
       const local = knowledgeBase.store.localIndex?.stats();
       const lines = [`data folder  ${config.dataDirectory}`, `store        ${knowledgeBase.store.description}`];
@@ -185,7 +209,10 @@ program
           `last commit  ${local.lastCommit ?? "never"}`,
         );
       } else {
-        lines.push(`documents    ${knowledgeBase.documents} (recorded by the last ingest into this store)`, `L0 entries   ${knowledgeBase.l0Index.size}`);
+        lines.push(
+          `documents    ${knowledgeBase.documents} (recorded by the last ingest into this store)`,
+          `L0 entries   ${knowledgeBase.l0Index.size}`,
+        );
       }
       lines.push(`calibration  ${describeCalibrationState(knowledgeBase.calibration)}`);
       console.log(lines.map(printable).join("\n"));
@@ -224,12 +251,15 @@ const hints: Record<string, string> = {
   index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
   analyzer_mismatch: "Run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's text analysis.",
   different_ingest_root: "Use another data folder (--data <dir>), or `lookup-knowledge ingest --replace <folder>` to replace it.",
-  index_locked: "Wait for that ingest to finish, then run this command again (the lock of a crashed ingest on this machine is taken over at once; one from another machine goes stale after 30 s).",
+  index_locked:
+    "Wait for that ingest to finish, then run this command again (the lock of a crashed ingest on this machine is taken over at once; one from another machine goes stale after 30 s).",
   trace_not_found: "List the recorded lookups and their ids with `lookup-knowledge traces`.",
-  traces_not_found: "Run `lookup-knowledge query \"...\"` first, or point --data at the data folder you used.",
+  traces_not_found: 'Run `lookup-knowledge query "..."` first, or point --data at the data folder you used.',
   trace_database_unreachable: "Check DATABASE_URL and that the server is up; lookups keep their records in the spool meanwhile.",
-  trace_database_failed: "Check DATABASE_URL and the files its options name (sslkey, sslcert, sslrootcert); lookups keep their records in the spool meanwhile.",
-  pinecone_rejected: "Check PINECONE_API_KEY, the index name or host, and that the index's dimension matches the embedder (356 for the offline one).",
+  trace_database_failed:
+    "Check DATABASE_URL and the files its options name (sslkey, sslcert, sslrootcert); lookups keep their records in the spool meanwhile.",
+  pinecone_rejected:
+    "Check PINECONE_API_KEY, the index name or host, and that the index's dimension matches the embedder (356 for the offline one).",
   pinecone_unavailable: "Pinecone did not answer in time on any attempt; try again later.",
   trace_database_unavailable: "Another process may have the embedded trace database open; try again when it is done.",
   invalid_calibration: "Run `lookup-knowledge calibrate --questions <file>` again to replace it, or delete it to use the defaults.",
@@ -247,7 +277,9 @@ try {
     process.exitCode = 2;
   } else {
     // Not ours to explain: say what happened without a stack (DEBUG=lookup-knowledge shows it).
-    console.error(`lookup-knowledge: unexpected error: ${printable(redactSecrets(error instanceof Error ? error.message : String(error)))}`);
+    console.error(
+      `lookup-knowledge: unexpected error: ${printable(redactSecrets(error instanceof Error ? error.message : String(error)))}`,
+    );
     if (process.env.DEBUG?.includes("lookup-knowledge")) console.error(error);
     process.exitCode = 1;
   }

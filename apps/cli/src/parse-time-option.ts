@@ -28,7 +28,10 @@ export function parseTimeOption(option: string, value: string, now: Date = new D
 export function parseCountOption(option: string, value: string): number {
   const count = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count < 1) {
-    throw new CliError({ code: "invalid_option", message: `Invalid ${option} value ${JSON.stringify(value)}: expected a whole number, 1 or more.` });
+    throw new CliError({
+      code: "invalid_option",
+      message: `Invalid ${option} value ${JSON.stringify(value)}: expected a whole number, 1 or more.`,
+    });
   }
   return count;
 }

@@ -16,7 +16,9 @@ describe("redactSecrets", () => {
   });
 
   it("hides API keys and tokens from the environment, and leaves other text alone", () => {
-    expect(redactSecrets("Pinecone said: key pc-0123456789 is invalid", { PINECONE_API_KEY: "pc-0123456789" })).toBe("Pinecone said: key *** is invalid");
+    expect(redactSecrets("Pinecone said: key pc-0123456789 is invalid", { PINECONE_API_KEY: "pc-0123456789" })).toBe(
+      "Pinecone said: key *** is invalid",
+    );
     expect(redactSecrets("libsql://db.example?authToken=abc.def.ghi refused", {})).toBe("libsql://db.example?authToken=*** refused");
     expect(redactSecrets("No index at /data/index", {})).toBe("No index at /data/index");
   });

@@ -1,5 +1,6 @@
 // Query parameters of database URLs whose values are secrets or name secret files.
-const secretParameters = /\b(password|passwd|pass|sslpassword|sslkey|sslcert|sslrootcert|sslcrl|authToken|auth_token|token|api[_-]?key|secret)=([^&\s'")]+)/giu;
+const secretParameters =
+  /\b(password|passwd|pass|sslpassword|sslkey|sslcert|sslrootcert|sslcrl|authToken|auth_token|token|api[_-]?key|secret)=([^&\s'")]+)/giu;
 // The password of a URL's user information: scheme://user:password@host.
 const userPassword = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@]+@/giu;
 

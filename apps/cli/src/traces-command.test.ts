@@ -20,7 +20,10 @@ describe("trace output in the terminal", () => {
     ]);
     const retriever = createKnowledgeRetriever({ searchPort: port });
     const result = await retriever.lookup(`query ${hostile}`);
-    const record = { ...buildToolInvocationRecord({ result, toolName: "lookup_knowledge", startedAt: new Date(), durationMs: 1 }), recordedAt: null };
+    const record = {
+      ...buildToolInvocationRecord({ result, toolName: "lookup_knowledge", startedAt: new Date(), durationMs: 1 }),
+      recordedAt: null,
+    };
     for (const text of [formatTraceDetails(record), formatTraceTable([record])]) {
       expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/u);
       expect(text).not.toMatch(/^SYSTEM:/mu);

@@ -138,7 +138,9 @@ export function formatTraceDetails(record: StoredToolInvocation): string {
   for (const entry of details.rerank) {
     const boosts = entry.boosts.map((boost) => `${boost.signal} ${boost.amount >= 0 ? "+" : ""}${boost.amount.toFixed(2)}`).join(", ");
     const base = entry.baseScore === undefined ? "-" : entry.baseScore.toFixed(3);
-    lines.push(`  ${entry.rank}. ${entry.evidenceKey} (${entry.source}) base ${base} -> ${entry.finalScore.toFixed(3)}${boosts ? ` [${boosts}]` : ""}`);
+    lines.push(
+      `  ${entry.rank}. ${entry.evidenceKey} (${entry.source}) base ${base} -> ${entry.finalScore.toFixed(3)}${boosts ? ` [${boosts}]` : ""}`,
+    );
   }
 
   lines.push("", "Evidence");

@@ -24,10 +24,14 @@ describe("lookup-knowledge from the workspace root", () => {
   });
 
   it("npx lookup-knowledge ... --json runs the workspace's CLI and prints only the JSON", async () => {
-    const { stdout } = await run("npx", ["--offline", "lookup-knowledge", "--data", join(folder, ".lookup-knowledge"), "query", "--json", "refund a paid invoice"], {
-      cwd: workspaceRoot,
-      env: { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false" },
-    });
+    const { stdout } = await run(
+      "npx",
+      ["--offline", "lookup-knowledge", "--data", join(folder, ".lookup-knowledge"), "query", "--json", "refund a paid invoice"],
+      {
+        cwd: workspaceRoot,
+        env: { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false" },
+      },
+    );
     expect(stdout.startsWith("{")).toBe(true);
     expect((JSON.parse(stdout) as LookupResult).found).toBe(true);
   });

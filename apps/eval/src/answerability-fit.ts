@@ -1,4 +1,9 @@
-import { fitAnswerabilityModel, scoreAnswerability, type AnswerabilityModel, type AnswerabilitySignalName } from "@lookup-knowledge/search-port/local";
+import {
+  fitAnswerabilityModel,
+  scoreAnswerability,
+  type AnswerabilityModel,
+  type AnswerabilitySignalName,
+} from "@lookup-knowledge/search-port/local";
 import type { AnswerabilitySample, SampleGroup } from "./answerability-samples.js";
 import type { Split } from "./split.js";
 
@@ -46,7 +51,12 @@ export interface GateCounts {
 }
 
 /** How the model's gate treats one half of the samples at `threshold`; a search without hits is never found. */
-export function gateCounts(samples: readonly AnswerabilitySample[], model: AnswerabilityModel, threshold: number, split: Split): GateCounts[] {
+export function gateCounts(
+  samples: readonly AnswerabilitySample[],
+  model: AnswerabilityModel,
+  threshold: number,
+  split: Split,
+): GateCounts[] {
   const counts = new Map<string, GateCounts>();
   for (const sample of samples) {
     if (sample.split !== split) continue;
@@ -61,7 +71,10 @@ export function gateCounts(samples: readonly AnswerabilitySample[], model: Answe
 
 /** Totals over sets: answerable found, near misses refused, cross-collection questions refused. */
 export function gateSummary(counts: readonly GateCounts[]): string {
-  const total = (group: SampleGroup) => counts.filter((entry) => entry.group === group).reduce((sum, entry) => ({ found: sum.found + entry.found, asked: sum.asked + entry.asked }), { found: 0, asked: 0 });
+  const total = (group: SampleGroup) =>
+    counts
+      .filter((entry) => entry.group === group)
+      .reduce((sum, entry) => ({ found: sum.found + entry.found, asked: sum.asked + entry.asked }), { found: 0, asked: 0 });
   const answerable = total("answerable");
   const near = total("near");
   const cross = total("cross");

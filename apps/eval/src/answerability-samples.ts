@@ -22,7 +22,6 @@ export interface AnswerabilitySample {
   topRelevant: boolean;
 }
 
-
 /**
  * Searches every set's index with its answerable and near-domain questions, and with the
  * questions of the sets it is paired with (`crossCollectionPairs`), and keeps the signals
@@ -32,7 +31,12 @@ export async function collectAnswerabilitySamples(sets: readonly EvaluationSet[]
   const samples: AnswerabilitySample[] = [];
   const byName = new Map(sets.map((set) => [set.name, set]));
   for (const set of sets) {
-    const port = await openLocalSearchPort({ directory: set.directory, embeddings: createOfflineEmbeddings(), minScore: 0, answerability: neutralAnswerabilityModel });
+    const port = await openLocalSearchPort({
+      directory: set.directory,
+      embeddings: createOfflineEmbeddings(),
+      minScore: 0,
+      answerability: neutralAnswerabilityModel,
+    });
     try {
       const ask = async (questions: readonly EvaluationQuestion[], group: SampleGroup, asked: string) => {
         for (const question of questions) {

@@ -9,7 +9,11 @@ export interface BeirCollection {
   queries: Array<{ id: string; text: string; judgments: Judgments }>;
 }
 
-const documentLine = z.object({ _id: z.union([z.string(), z.number()]).transform(String), title: z.string().default(""), text: z.string() });
+const documentLine = z.object({
+  _id: z.union([z.string(), z.number()]).transform(String),
+  title: z.string().default(""),
+  text: z.string(),
+});
 const queryLine = z.object({ _id: z.union([z.string(), z.number()]).transform(String), text: z.string() });
 
 /**
@@ -26,7 +30,8 @@ export async function readBeirCollection(directory: string, name: string): Promi
     if (index === 0 || line.trim() === "") continue;
     const [queryId, documentId, score] = line.split("\t");
     const gain = Number(score);
-    if (!queryId || !documentId || !Number.isFinite(gain)) throw new Error(`${name}/qrels.tsv line ${index + 1}: expected query-id, corpus-id, score`);
+    if (!queryId || !documentId || !Number.isFinite(gain))
+      throw new Error(`${name}/qrels.tsv line ${index + 1}: expected query-id, corpus-id, score`);
     if (gain <= 0) continue;
     const forQuery = judgments.get(queryId) ?? new Map<string, number>();
     forQuery.set(documentId, gain);

@@ -25,13 +25,17 @@ try {
     `development halves (odd ids) of ${sets.map((set) => set.name).join(", ")}: answerable questions, ` +
     `hand-written near-domain out-of-scope questions, and cross-collection questions (${crossCollectionPairs.map(([asked, of]) => `${asked} on ${of}`).join(", ")})`;
   const model = fitOnDevelopment(samples, { version, fittedOn });
-  console.log(`fitted: ${JSON.stringify({ bias: model.bias, weights: model.weights })} and ${Object.keys(model.interactions ?? {}).length} interaction weights`);
+  console.log(
+    `fitted: ${JSON.stringify({ bias: model.bias, weights: model.weights })} and ${Object.keys(model.interactions ?? {}).length} interaction weights`,
+  );
   for (const split of ["dev", "test"] as const) {
     const counts = gateCounts(samples, model, threshold, split);
     console.log(`${split === "dev" ? "development" : "test"} half at ${threshold}: ${gateSummary(counts)}`);
     for (const entry of counts) console.log(`  ${entry.set} ${entry.group}: found ${entry.found}/${entry.asked}`);
   }
-  console.log(`in use (${defaultAnswerabilityModel.version}), test half: ${gateSummary(gateCounts(samples, defaultAnswerabilityModel, threshold, "test"))}`);
+  console.log(
+    `in use (${defaultAnswerabilityModel.version}), test half: ${gateSummary(gateCounts(samples, defaultAnswerabilityModel, threshold, "test"))}`,
+  );
   console.log("ablation (refitted on the development halves without one signal; test half):");
   for (const left of answerabilitySignalNames) {
     const without = fitOnDevelopment(samples, { version, fittedOn, signals: answerabilitySignalNames.filter((name) => name !== left) });

@@ -69,7 +69,12 @@ async function buildSet(name: (typeof setNames)[number], dataDirectory: string):
     const collection = await readBeirCollection(join(datasetsDirectory, name), name);
     const directory = join(dataDirectory, "index");
     await writeCollection(collection.documents, directory);
-    const answerable = collection.queries.map((query) => ({ id: query.id, text: query.text, judgments: query.judgments, split: splitOf(query) }));
+    const answerable = collection.queries.map((query) => ({
+      id: query.id,
+      text: query.text,
+      judgments: query.judgments,
+      split: splitOf(query),
+    }));
     return { name, kind: "collection", directory, answerable, outOfScope: [] };
   }
   if (name === "examples") {
@@ -82,11 +87,16 @@ async function buildSet(name: (typeof setNames)[number], dataDirectory: string):
       console.error(`tidb-zh: ${file} is missing, skipped`);
       return undefined;
     }
-    const questions = [...(await readQuestionSet(file)), ...(await readQuestionSet(join(questionsDirectory, "tidb-zh-out-of-scope.jsonl")))];
+    const questions = [
+      ...(await readQuestionSet(file)),
+      ...(await readQuestionSet(join(questionsDirectory, "tidb-zh-out-of-scope.jsonl"))),
+    ];
     return docsSet(name, join(datasetsDirectory, "tidb-docs-cn"), dataDirectory, questions);
   }
   const language = name === "apisix-en" ? "en" : "zh";
-  const outOfScope = (await readQuestionSet(join(questionsDirectory, "out-of-scope.jsonl"))).filter((question) => question.language === language);
+  const outOfScope = (await readQuestionSet(join(questionsDirectory, "out-of-scope.jsonl"))).filter(
+    (question) => question.language === language,
+  );
   const questions = [...(await readQuestionSet(join(questionsDirectory, `${name}.jsonl`))), ...outOfScope];
   return docsSet(name, join(datasetsDirectory, "apisix-docs", "docs", language, "latest"), dataDirectory, questions);
 }

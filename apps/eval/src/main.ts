@@ -15,7 +15,9 @@ import { scoreRankings, type RankingScores } from "@lookup-knowledge/agent-tool/
 // how many near-domain out-of-scope questions it refused, and how many questions of other
 // sets asked of this one (cross-collection) it refused.
 
-const selected = new Set((process.argv[2] ?? setNames.join(",")).split(",").flatMap((name) => (name === "apisix" ? ["apisix-en", "apisix-zh"] : [name])));
+const selected = new Set(
+  (process.argv[2] ?? setNames.join(",")).split(",").flatMap((name) => (name === "apisix" ? ["apisix-en", "apisix-zh"] : [name])),
+);
 
 interface Row {
   set: string;
@@ -62,7 +64,8 @@ async function evaluateSet(set: EvaluationSet, cross: readonly EvaluationQuestio
   }
   const port = await openLocalSearchPort({ directory: set.directory, embeddings: createOfflineEmbeddings() });
   // A test collection is ranked as documents: one block per document, 20 of them.
-  const config: Record<string, number> = set.kind === "collection" ? { "rag.retrieve-k": 100, "rag.return-n": 20, "rag.max-chunks-per-document": 1 } : {};
+  const config: Record<string, number> =
+    set.kind === "collection" ? { "rag.retrieve-k": 100, "rag.return-n": 20, "rag.max-chunks-per-document": 1 } : {};
   const retriever = createKnowledgeRetriever({ searchPort: port, config, ...(set.entries ? { l0Index: createL0Index(set.entries) } : {}) });
   const runs = [];
   let found = 0;
@@ -113,7 +116,17 @@ function share(part: number, whole: number): string {
 
 function printTable(table: Row[]): void {
   console.log("Test halves (ids ending in an even number); parameters were fitted on the development halves only.\n");
-  const header = ["set", "system", "nDCG@10", "R@5", "R@20", "MRR@10", "answerable found", "near-domain refused", "cross-collection refused"];
+  const header = [
+    "set",
+    "system",
+    "nDCG@10",
+    "R@5",
+    "R@20",
+    "MRR@10",
+    "answerable found",
+    "near-domain refused",
+    "cross-collection refused",
+  ];
   const lines = table.map((row) => [
     row.set,
     row.system,
@@ -126,7 +139,11 @@ function printTable(table: Row[]): void {
     row.cross ?? "",
   ]);
   const widths = header.map((title, index) => Math.max(title.length, ...lines.map((line) => line[index]?.length ?? 0)));
-  const render = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join("  ").trimEnd();
+  const render = (cells: string[]) =>
+    cells
+      .map((cell, index) => cell.padEnd(widths[index] ?? 0))
+      .join("  ")
+      .trimEnd();
   console.log(render(header));
   console.log(widths.map((width) => "-".repeat(width)).join("  "));
   for (const line of lines) console.log(render(line));

@@ -47,7 +47,8 @@ export async function readExampleQuestions(file: string): Promise<Question[]> {
     throw new Error(`${file}: ${(error as Error).message}`);
   }
   const parsed = exampleQuestions.safeParse(raw);
-  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]?.message ?? "invalid"} at ${parsed.error.issues[0]?.path.join(".")}`);
+  if (!parsed.success)
+    throw new Error(`${file}: ${parsed.error.issues[0]?.message ?? "invalid"} at ${parsed.error.issues[0]?.path.join(".")}`);
   return parsed.data.map((question, index) => ({
     id: `example-${index + 1}`,
     question: question.question,

@@ -30,12 +30,7 @@ export class LookupKnowledgeError<Code extends string = string> extends Error {
 
   protected static hasMarker(error: unknown, name: string): boolean {
     const markerSymbol = Symbol.for(name);
-    return (
-      error != null &&
-      typeof error === "object" &&
-      markerSymbol in error &&
-      (error as Record<symbol, unknown>)[markerSymbol] === true
-    );
+    return error != null && typeof error === "object" && markerSymbol in error && (error as Record<symbol, unknown>)[markerSymbol] === true;
   }
 }
 

@@ -2,7 +2,11 @@
  * The identity of a chunk (R14): `{docId}#chunk-{chunkIndex}` when both are known, else
  * `vector:{id}` when the store gave an id. Returns undefined when neither is possible.
  */
-export function evidenceKey(identity: { docId?: string | undefined; chunkIndex?: number | undefined; vectorId?: string | undefined }): string | undefined {
+export function evidenceKey(identity: {
+  docId?: string | undefined;
+  chunkIndex?: number | undefined;
+  vectorId?: string | undefined;
+}): string | undefined {
   if (identity.docId !== undefined && identity.chunkIndex !== undefined) {
     return `${identity.docId}#chunk-${identity.chunkIndex}`;
   }

@@ -9,11 +9,7 @@ import { ConfigurationError } from "./errors.js";
  * function, so a bad option reads the same wherever it was given. With `name` "" the key is
  * the path alone (`overlapChars`), for options documented by their bare names.
  */
-export function parseOptions<Schema extends z.ZodType>(
-  schema: Schema,
-  input: unknown,
-  name: string,
-): z.output<Schema> {
+export function parseOptions<Schema extends z.ZodType>(schema: Schema, input: unknown, name: string): z.output<Schema> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -28,7 +28,9 @@ async function measure(label, texts, embed) {
   await embed(texts);
   const seconds = (performance.now() - start) / 1000;
   const words = texts.reduce((sum, text) => sum + text.split(/\s+/).length, 0) / texts.length;
-  console.log(`${label.padEnd(34)} ${String(texts.length).padStart(6)} texts (~${words.toFixed(0)} words) ${(texts.length / seconds).toFixed(0).padStart(7)} texts/s`);
+  console.log(
+    `${label.padEnd(34)} ${String(texts.length).padStart(6)} texts (~${words.toFixed(0)} words) ${(texts.length / seconds).toFixed(0).padStart(7)} texts/s`,
+  );
 }
 
 const shortTexts = Array.from({ length: 20_000 }, (_, position) => shortText(position));

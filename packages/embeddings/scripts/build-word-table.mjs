@@ -70,8 +70,7 @@ const selected = [];
 let skipped = 0;
 for (const word of source.words) {
   if (selected.length === wordLimit) break;
-  const usable =
-    wordShape.test(word) && hasLetter.test(word) && !cjk.test(word) && word.normalize("NFKC").toLowerCase() === word;
+  const usable = wordShape.test(word) && hasLetter.test(word) && !cjk.test(word) && word.normalize("NFKC").toLowerCase() === word;
   if (usable) selected.push(word);
   else skipped += 1;
 }

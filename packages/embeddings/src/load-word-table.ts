@@ -110,11 +110,7 @@ function readWordTable(directory: string): WordTable {
   const scales = new Float32Array(wordCount);
   const scaleView = new DataView(vectorBytes.buffer, vectorBytes.byteOffset + headerBytes, wordCount * 4);
   for (let rank = 0; rank < wordCount; rank += 1) scales[rank] = scaleView.getFloat32(rank * 4, true);
-  const values = new Int8Array(
-    vectorBytes.buffer,
-    vectorBytes.byteOffset + headerBytes + wordCount * 4,
-    wordCount * dimension,
-  );
+  const values = new Int8Array(vectorBytes.buffer, vectorBytes.byteOffset + headerBytes + wordCount * 4, wordCount * dimension);
 
   const text = wordBytes.toString("utf8");
   const words = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
@@ -156,11 +152,7 @@ function readBytes(path: string): Buffer {
   }
 }
 
-function readVerified(
-  path: string,
-  recorded: { bytes: number; sha256: string } | undefined,
-  manifestPath: string,
-): Buffer {
+function readVerified(path: string, recorded: { bytes: number; sha256: string } | undefined, manifestPath: string): Buffer {
   if (recorded === undefined) {
     throw new CorruptWordTableError({ file: manifestPath, reason: `records no checksum for ${path}` });
   }
@@ -199,8 +191,7 @@ function parseManifest(text: string, path: string): WordTableManifest {
   if (formatVersion !== supportedFormatVersion) {
     return bad(`formatVersion is ${JSON.stringify(formatVersion)}, this version reads ${supportedFormatVersion}`);
   }
-  const isCount = (value: unknown): value is number =>
-    typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+  const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
   if (!isCount(wordCount)) return bad(`wordCount must be a positive integer (got ${JSON.stringify(wordCount)})`);
   if (!isCount(dimension)) return bad(`dimension must be a positive integer (got ${JSON.stringify(dimension)})`);
   if (source === null || typeof source !== "object") return bad("source must be an object");

@@ -75,9 +75,7 @@ export class OfflineEmbeddings extends Embeddings {
     const customised = this.hashDimension !== defaultHashDimension || this.lexicalWeight !== defaultLexicalWeight;
     this.identity = {
       id: embedderId,
-      version: customised
-        ? `${methodVersion};hashDimension=${this.hashDimension};lexicalWeight=${this.lexicalWeight}`
-        : methodVersion,
+      version: customised ? `${methodVersion};hashDimension=${this.hashDimension};lexicalWeight=${this.lexicalWeight}` : methodVersion,
       dimension: this.hashDimension + this.table.dimension,
     };
   }
@@ -203,7 +201,7 @@ function commonDirectionOf(table: WordTable): Float64Array {
   if (known !== undefined) return known;
   const direction = new Float64Array(table.dimension);
   for (let rank = 0; rank < table.wordCount; rank += 1) {
-    const weight = ((1 / (rank + 1)) * ((rank + 1) / (rank + 1 + commonRank))) * (table.scales[rank] as number);
+    const weight = (1 / (rank + 1)) * ((rank + 1) / (rank + 1 + commonRank)) * (table.scales[rank] as number);
     const offset = rank * table.dimension;
     for (let column = 0; column < table.dimension; column += 1) {
       direction[column] = (direction[column] as number) + weight * (table.values[offset + column] as number);

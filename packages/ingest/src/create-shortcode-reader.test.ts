@@ -38,7 +38,7 @@ describe("createShortcodeReader", () => {
 
   it("reads every candidate of adversarial inputs (100k unclosed openers, one closer at the very end) without blowing up", () => {
     const unclosed = "{{<".repeat(100_000);
-    const mixed = `${"{{< a \"x ".repeat(50_000) + "{{% b '".repeat(50_000)}>}}`;
+    const mixed = `${'{{< a "x '.repeat(50_000) + "{{% b '".repeat(50_000)}>}}`;
     const spaces = `{{<${" ".repeat(200_000)}x`;
     for (const text of [unclosed, mixed, spaces]) {
       const read = createShortcodeReader(text);

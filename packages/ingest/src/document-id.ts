@@ -6,7 +6,10 @@ import { DocumentError } from "./document-error.js";
  * `"plugins/limit-req.md"` -> `"plugins/limit-req"`. Throws `DocumentError` for an empty path.
  */
 export function documentId(source: string): string {
-  const posix = source.normalize("NFC").replaceAll("\\", "/").replace(/^(?:\.\/|\/)+/, "");
+  const posix = source
+    .normalize("NFC")
+    .replaceAll("\\", "/")
+    .replace(/^(?:\.\/|\/)+/, "");
   const slash = posix.lastIndexOf("/");
   const dot = posix.lastIndexOf(".");
   const id = dot > slash + 1 ? posix.slice(0, dot) : posix;

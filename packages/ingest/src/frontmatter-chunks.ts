@@ -10,7 +10,11 @@ import { splitText } from "./split-text.js";
  * longer than `maxChunkChars`. Empty when the frontmatter has neither field: such a file
  * has no content and is not a document.
  */
-export function frontmatterChunks(fields: Pick<FrontmatterFields, "title" | "description">, title: string, maxChunkChars: number): ChunkText[] {
+export function frontmatterChunks(
+  fields: Pick<FrontmatterFields, "title" | "description">,
+  title: string,
+  maxChunkChars: number,
+): ChunkText[] {
   const text = [fields.title, fields.description].filter((part) => part !== undefined).join("\n\n");
   if (text === "") return [];
   return splitText(text, maxChunkChars).map((content) => ({ breadcrumb: title, content }));

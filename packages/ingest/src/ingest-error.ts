@@ -15,7 +15,12 @@ export class IngestError extends LookupKnowledgeError<Exclude<IngestErrorCode, "
   readonly path: string;
   readonly reason: string;
 
-  constructor(options: { code: "invalid_ingest_root" | "invalid_ingest_manifest" | "different_ingest_root"; path: string; reason: string; cause?: unknown }) {
+  constructor(options: {
+    code: "invalid_ingest_root" | "invalid_ingest_manifest" | "different_ingest_root";
+    path: string;
+    reason: string;
+    cause?: unknown;
+  }) {
     super({ code: options.code, message: `${options.reason}: ${options.path}`, cause: options.cause });
     this.name = "IngestError";
     this.path = options.path;

@@ -45,7 +45,11 @@ describe.skipIf(skipWithoutDatasets)(needsDatasets("ingestFolder on the real api
 
     // A second run over the same folder reads and hashes but writes nothing.
     writer.calls.length = 0;
-    const again = await ingestFolder({ root: join(datasetsDirectory, "apisix-docs/docs"), dataDirectory: join(dataDirectory, "apisix"), writer });
+    const again = await ingestFolder({
+      root: join(datasetsDirectory, "apisix-docs/docs"),
+      dataDirectory: join(dataDirectory, "apisix"),
+      writer,
+    });
     expect(again).toMatchObject({ parsed: 0, unchanged: report.parsed, chunksWritten: 0 });
     expect(writer.calls).toEqual([]);
   }, 120_000);

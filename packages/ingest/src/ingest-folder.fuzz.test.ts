@@ -10,7 +10,9 @@ import type { IngestReport } from "./ingest-report.js";
 /** A fragment of hostile or ordinary Markdown. */
 const fragment: fc.Arbitrary<string> = fc.oneof(
   fc.lorem({ maxCount: 30 }),
-  fc.integer({ min: 1, max: 1500 }).map((depth) => Array.from({ length: depth }, (_, level) => `${"  ".repeat(level)}- level ${level}`).join("\n")),
+  fc
+    .integer({ min: 1, max: 1500 })
+    .map((depth) => Array.from({ length: depth }, (_, level) => `${"  ".repeat(level)}- level ${level}`).join("\n")),
   fc.integer({ min: 1, max: 6000 }).map((depth) => `${">".repeat(depth)} quoted`),
   fc.integer({ min: 1, max: 400 }).map((depth) => Array.from({ length: depth }, (_, level) => `${"> ".repeat(level)}- item`).join("\n")),
   fc.integer({ min: 1, max: 50 }).map((rows) => `| a | b |\n| --- | --- |\n${"| x | y |\n".repeat(rows)}`),
@@ -18,10 +20,24 @@ const fragment: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 1000, max: 200_000 }).map((length) => "w".repeat(length)),
   fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)), maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 60 }),
-  fc.constantFrom("# Heading", "## *nested **emphasis** [link](x)*", "<Tabs>\n<TabItem>", "<!-- open comment", "{{< figure src=x >}}", "[".repeat(5000), "*a ".repeat(3000)),
+  fc.constantFrom(
+    "# Heading",
+    "## *nested **emphasis** [link](x)*",
+    "<Tabs>\n<TabItem>",
+    "<!-- open comment",
+    "{{< figure src=x >}}",
+    "[".repeat(5000),
+    "*a ".repeat(3000),
+  ),
 );
 
-const frontMatter = fc.constantFrom("", "---\ntitle: Fuzzed\nkeywords: [a, b]\n---\n\n", "---\ntitle: [broken\n---\n\n", "---\n- a list\n---\n\n", "---\ntitle: never closed\n");
+const frontMatter = fc.constantFrom(
+  "",
+  "---\ntitle: Fuzzed\nkeywords: [a, b]\n---\n\n",
+  "---\ntitle: [broken\n---\n\n",
+  "---\n- a list\n---\n\n",
+  "---\ntitle: never closed\n",
+);
 
 interface FuzzFile {
   frontMatter: string;

@@ -46,7 +46,11 @@ describe("ingestFolder on deeply nested Markdown", () => {
       }
       timings.push({ depth, bytes: text.length, milliseconds });
     }
-    console.log(timings.map((timing) => `depth ${timing.depth}: ${(timing.bytes / 1e6).toFixed(2)} MB in ${(timing.milliseconds / 1000).toFixed(2)} s`).join("; "));
+    console.log(
+      timings
+        .map((timing) => `depth ${timing.depth}: ${(timing.bytes / 1e6).toFixed(2)} MB in ${(timing.milliseconds / 1000).toFixed(2)} s`)
+        .join("; "),
+    );
     // Unbounded, time grew about 7x per doubling of the depth (4x the bytes) and depth 3,000 (8.7 MB) did not finish in
     // 10 minutes. Near-linear: the cost per byte of the 9 MB file is at most a few times that of the 0.65 MB one.
     const [, , depth800, depth3000] = timings as [unknown, unknown, (typeof timings)[number], (typeof timings)[number]];

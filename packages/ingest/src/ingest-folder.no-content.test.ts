@@ -87,7 +87,10 @@ describe("ingestFolder: files with only front matter, and files with no content"
     const manifest = await readIngestManifest(data);
     if (manifest === undefined) throw new Error("no manifest");
     const entry = { id: "broken", source: "broken.md", title: "Broken", keywords: [], entities: [] };
-    await writeIngestManifest(data, { ...manifest, documents: { ...manifest.documents, broken: { source: "broken.md", hash: "old", chunkCount: 0, entry } } });
+    await writeIngestManifest(data, {
+      ...manifest,
+      documents: { ...manifest.documents, broken: { source: "broken.md", hash: "old", chunkCount: 0, entry } },
+    });
     await put("broken.md", "---\ntitle: [unclosed\n---\n");
     const report = await ingestFolder({ root, dataDirectory: data, writer });
     expect(report.failed.map((failure) => failure.source)).toEqual(["broken.md"]);

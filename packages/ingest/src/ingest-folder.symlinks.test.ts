@@ -46,7 +46,10 @@ describe("ingestFolder and symbolic links", () => {
     expect(report.entries.map((entry) => entry.source)).toEqual(["guide.md", "sub/page.md"]);
     expect(report.files).toBe(2);
     expect(report.skipped).toEqual(
-      ["again.md", "secret.md", "shared.md", "sub/loop"].map((source) => ({ source, reason: expect.stringMatching(/^a symbolic link, not followed/) })),
+      ["again.md", "secret.md", "shared.md", "sub/loop"].map((source) => ({
+        source,
+        reason: expect.stringMatching(/^a symbolic link, not followed/),
+      })),
     );
   });
 
@@ -56,7 +59,10 @@ describe("ingestFolder and symbolic links", () => {
     expect(report.entries.map((entry) => entry.source)).toEqual(["guide.md", "shared.md", "sub/page.md"]);
     expect(report.skipped).toEqual([
       { source: "again.md", reason: "a symbolic link to guide.md, which is read already: not read twice" },
-      { source: "secret.md", reason: expect.stringMatching(/^a symbolic link to .*outside[/\\]secret\.md, outside the root: not followed$/) },
+      {
+        source: "secret.md",
+        reason: expect.stringMatching(/^a symbolic link to .*outside[/\\]secret\.md, outside the root: not followed$/),
+      },
       { source: "sub/loop", reason: "a symbolic link to the folder ., which is read already (a loop or a second path): not followed" },
     ]);
     const secret = await ingestAndSearch({ followSymlinks: true }, "password swordfish");

@@ -27,7 +27,10 @@ describe("ingestFolder", () => {
     await mkdir(root);
     await put("index.md", "---\ntitle: Home\nkeywords: [start]\n---\n\nWelcome.\n");
     await put("guides/install.md", `---\ntitle: Install\ntags: [setup]\n---\n\n${section("Linux", 40)}\n${section("macOS", 40)}`);
-    await put("guides/tabs.mdx", "import Tabs from '@theme/Tabs';\n\n# Tabs\n\n<Tabs>\n<TabItem value=\"a\">\n\nInside a tab.\n\n</TabItem>\n</Tabs>\n");
+    await put(
+      "guides/tabs.mdx",
+      "import Tabs from '@theme/Tabs';\n\n# Tabs\n\n<Tabs>\n<TabItem value=\"a\">\n\nInside a tab.\n\n</TabItem>\n</Tabs>\n",
+    );
     await put("broken-yaml.md", "---\ntitle: [unclosed\n---\n\nText.\n");
     await put("list-frontmatter.md", "---\n- a\n- b\n---\n\nText.\n");
     await put("bad-bytes.md", new Uint8Array([0x23, 0x20, 0x41, 0x0a, 0xff, 0xfe, 0x41, 0x0a]));
@@ -103,12 +106,25 @@ describe("ingestFolder", () => {
     ]);
     expect(report.parsed + report.unchanged + report.failed.length).toBe(report.files);
     expect(report.entries.map((entry) => entry.id)).toEqual(["guides/install", "guides/tabs", "index"]);
-    expect(report.entries[0]).toEqual({ id: "guides/install", source: "guides/install.md", title: "Install", keywords: [], domain: "guides", entities: ["setup"] });
+    expect(report.entries[0]).toEqual({
+      id: "guides/install",
+      source: "guides/install.md",
+      title: "Install",
+      keywords: [],
+      domain: "guides",
+      entities: ["setup"],
+    });
 
     const install = writer.recordsOf("guides/install");
     expect(install.length).toBeGreaterThan(2);
     expect(install.map((record) => record.id)).toEqual(install.map((_, index) => `guides/install#chunk-${index}`));
-    expect(install[0]?.metadata).toMatchObject({ docId: "guides/install", chunkIndex: 0, source: "guides/install.md", breadcrumb: "Install > Linux", category: "guides" });
+    expect(install[0]?.metadata).toMatchObject({
+      docId: "guides/install",
+      chunkIndex: 0,
+      source: "guides/install.md",
+      breadcrumb: "Install > Linux",
+      category: "guides",
+    });
     expect(writer.recordsOf("guides/tabs").map((record) => record.content)).toEqual(["# Tabs\n\nInside a tab."]);
     expect(report.chunksWritten).toBe(writer.records.size);
 
@@ -119,7 +135,13 @@ describe("ingestFolder", () => {
     const writes = progress.filter((event) => event.phase === "write" && event.chunksWritten > 0);
     expect(writes.map((event) => event.chunksWritten)).toEqual(upserts.map((_, index) => Math.min((index + 1) * 4, report.chunksWritten)));
     expect(progress[0]).toMatchObject({ phase: "scan" });
-    expect(progress.at(-1)).toEqual({ phase: "done", filesTotal: 6, filesDone: 6, chunksTotal: report.chunksWritten, chunksWritten: report.chunksWritten });
+    expect(progress.at(-1)).toEqual({
+      phase: "done",
+      filesTotal: 6,
+      filesDone: 6,
+      chunksTotal: report.chunksWritten,
+      chunksWritten: report.chunksWritten,
+    });
 
     const manifest = await readIngestManifest(data);
     expect(Object.keys(manifest?.documents ?? {})).toEqual(["guides/install", "guides/tabs", "index"]);
@@ -185,7 +207,10 @@ describe("ingestFolder", () => {
   it("refuses a second file with the same docId", async () => {
     await put("guides/install.mdx", "# Other install\n");
     const report = await ingestFolder({ root, dataDirectory: data, writer: createRecordingKnowledgeWriter() });
-    expect(report.failed).toContainEqual({ source: "guides/install.mdx", reason: 'its docId "guides/install" is already taken by guides/install.md' });
+    expect(report.failed).toContainEqual({
+      source: "guides/install.mdx",
+      reason: 'its docId "guides/install" is already taken by guides/install.md',
+    });
   });
 
   it("honours include and exclude globs", async () => {
@@ -239,14 +264,26 @@ describe("ingestFolder", () => {
         commits += 1;
       },
     };
-    const run = ingestFolder({ root, dataDirectory: data, writer, batchSize: 10_000, signal: controller.signal, onProgress: (event) => phases.push(event.phase) });
+    const run = ingestFolder({
+      root,
+      dataDirectory: data,
+      writer,
+      batchSize: 10_000,
+      signal: controller.signal,
+      onProgress: (event) => phases.push(event.phase),
+    });
     await expect(run).rejects.toThrow("interrupted");
     expect(commits).toBe(0);
     expect(phases).not.toContain("commit");
     await expect(readIngestManifest(data)).resolves.toBeUndefined();
 
     const finished: string[] = [];
-    await ingestFolder({ root, dataDirectory: data, writer: { ...recording, commit: async () => void finished.push("commit()") }, onProgress: (event) => finished.push(event.phase) });
+    await ingestFolder({
+      root,
+      dataDirectory: data,
+      writer: { ...recording, commit: async () => void finished.push("commit()") },
+      onProgress: (event) => finished.push(event.phase),
+    });
     expect(finished.slice(-3)).toEqual(["commit", "commit()", "done"]);
   });
 

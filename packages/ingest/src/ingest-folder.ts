@@ -41,7 +41,6 @@ type FileOutcome =
   | { kind: "parsed"; docId: string; hash: string; document: ParsedDocument }
   | { kind: "failed"; source: string; docId?: string; reason: string };
 
-
 /**
  * Ingests a folder of Markdown into a store, incrementally.
  *
@@ -174,7 +173,8 @@ export async function ingestFolder(input: {
       const known = reusable[docId];
       if (known !== undefined && known.hash === hash && known.source === source) return { kind: "unchanged", docId, known };
       const empty = reusableNoContent[docId];
-      if (empty !== undefined && empty.hash === hash && empty.source === source) return { kind: "noContent", docId, source, hash, parsed: false };
+      if (empty !== undefined && empty.hash === hash && empty.source === source)
+        return { kind: "noContent", docId, source, hash, parsed: false };
       const text = decodeUtf8(decoder, bytes, source);
       const large = bytes.length >= largeFileBytes;
       if (pool === undefined && !poolUnavailable && (large || (workers > 1 && sources.length >= minimumFilesForWorkers))) {
@@ -209,7 +209,12 @@ export async function ingestFolder(input: {
     } else if (outcome.kind === "parsed") {
       const { docId, document } = outcome;
       parsed.push(document);
-      documents[docId] = { source: document.source, hash: outcome.hash, chunkCount: document.chunks.length, entry: documentToEntry(document) };
+      documents[docId] = {
+        source: document.source,
+        hash: outcome.hash,
+        chunkCount: document.chunks.length,
+        entry: documentToEntry(document),
+      };
       if (before[docId] === undefined) added += 1;
       else changed += 1;
     } else if (outcome.kind === "noContent") {
@@ -221,7 +226,8 @@ export async function ingestFolder(input: {
       const previous = outcome.docId === undefined ? undefined : before[outcome.docId];
       // The old chunks stay in the store; an empty hash makes the next run try the file again.
       // (Older manifests may record documents without chunks: those are not kept.)
-      if (outcome.docId !== undefined && previous !== undefined && previous.chunkCount > 0) documents[outcome.docId] = { ...previous, hash: "" };
+      if (outcome.docId !== undefined && previous !== undefined && previous.chunkCount > 0)
+        documents[outcome.docId] = { ...previous, hash: "" };
     }
   }
   const removed = Object.keys(before).filter((docId) => documents[docId] === undefined);
@@ -230,7 +236,9 @@ export async function ingestFolder(input: {
   report("write");
   // Added documents (and files parsed as having no content) are deleted too: a run that stopped before saving its
   // manifest may have written some of their chunks.
-  const emptied = outcomes.flatMap((outcome) => (outcome.kind === "noContent" && outcome.parsed && before[outcome.docId] === undefined ? [outcome.docId] : []));
+  const emptied = outcomes.flatMap((outcome) =>
+    outcome.kind === "noContent" && outcome.parsed && before[outcome.docId] === undefined ? [outcome.docId] : [],
+  );
   const stale = [...parsed.map((document) => document.docId), ...emptied, ...removed];
   for (let index = 0; index < stale.length; index += batchSize) {
     signal?.throwIfAborted();
@@ -244,7 +252,7 @@ export async function ingestFolder(input: {
     progress.chunksWritten += batch.length;
     batch = [];
     progress.chunksTotal = parsed.reduce((total, document) => total + document.chunks.length, 0);
-  report("write");
+    report("write");
   };
   for (const document of parsed) {
     for (const chunk of document.chunks) {

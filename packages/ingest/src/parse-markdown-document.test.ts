@@ -24,7 +24,11 @@ function nodesOf(text: string, types: ReadonlySet<string>): Array<[string, strin
     mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(["yaml"])],
   });
   const found: Array<[string, string]> = [];
-  const visit = (node: { type: string; position?: { start: { offset?: number | undefined }; end: { offset?: number | undefined } } | undefined; children?: unknown[] | undefined }): void => {
+  const visit = (node: {
+    type: string;
+    position?: { start: { offset?: number | undefined }; end: { offset?: number | undefined } } | undefined;
+    children?: unknown[] | undefined;
+  }): void => {
     if (types.has(node.type)) found.push([node.type, text.slice(node.position?.start.offset, node.position?.end.offset)]);
     for (const child of node.children ?? []) visit(child as typeof node);
   };
@@ -71,7 +75,9 @@ describe("parseMarkdownDocument: identity and metadata", () => {
 
   it("takes the category from the configured field, else from the first folder; root files have none", () => {
     expect(parseMarkdownDocument("---\ncategory: billing\n---\nText.\n", { source: "plugins/a.md" }).category).toBe("billing");
-    expect(parseMarkdownDocument("---\nsection: ops\n---\nText.\n", { source: "plugins/a.md", options: { categoryField: "section" } }).category).toBe("ops");
+    expect(
+      parseMarkdownDocument("---\nsection: ops\n---\nText.\n", { source: "plugins/a.md", options: { categoryField: "section" } }).category,
+    ).toBe("ops");
     expect(parseMarkdownDocument("Text.\n", { source: "plugins/a.md" }).category).toBe("plugins");
     expect(parseMarkdownDocument("Text.\n", { source: "a.md" }).category).toBeUndefined();
     const chunk = parseMarkdownDocument("Text.\n", { source: "plugins/a.md" }).chunks[0];
@@ -235,35 +241,41 @@ describe("parseMarkdownDocument: chunking", () => {
     expect(document.chunks[0]?.content.startsWith("# Doc\n\n- Step 0:")).toBe(true);
   });
 
-  it.skipIf(skipWithoutDatasets)(needsDatasets("property: every fenced code block of real documents appears whole in a chunk, in exactly one when unique"), () => {
-    // Every second English apisix file (about a hundred, with well over a thousand code blocks).
-    const sources = globSync(["**/*.md"], { cwd: apisixEnglish })
-      .sort()
-      .filter((_, index) => index % 2 === 0);
-    expect(sources.length).toBeGreaterThan(90);
-    let codeBlocks = 0;
-    for (const source of sources) {
-      const text = readDataset(apisixEnglish, source);
-      const chunks = parseMarkdownDocument(text, { source }).chunks;
-      for (const [type, slice] of nodesOf(text, atomicTypes)) {
-        if (type === "code") {
-          codeBlocks += 1;
-          const holders = chunks.filter((chunk) => chunk.content.includes(slice)).length;
-          expect(holders, `${source}: ${slice.slice(0, 60)}`).toBeGreaterThanOrEqual(1);
-          if (text.split(slice).length === 2 && slice.length > 40) expect(holders, `${source}: ${slice.slice(0, 60)}`).toBe(1);
-        } else if (!slice.includes("<") && !slice.includes(":::")) {
-          // (cells with inline HTML or admonition markers are cleaned, so only clean tables are compared)
-          expect(chunks.some((chunk) => chunk.content.includes(slice)), `${source}: table`).toBe(true);
+  it.skipIf(skipWithoutDatasets)(
+    needsDatasets("property: every fenced code block of real documents appears whole in a chunk, in exactly one when unique"),
+    () => {
+      // Every second English apisix file (about a hundred, with well over a thousand code blocks).
+      const sources = globSync(["**/*.md"], { cwd: apisixEnglish })
+        .sort()
+        .filter((_, index) => index % 2 === 0);
+      expect(sources.length).toBeGreaterThan(90);
+      let codeBlocks = 0;
+      for (const source of sources) {
+        const text = readDataset(apisixEnglish, source);
+        const chunks = parseMarkdownDocument(text, { source }).chunks;
+        for (const [type, slice] of nodesOf(text, atomicTypes)) {
+          if (type === "code") {
+            codeBlocks += 1;
+            const holders = chunks.filter((chunk) => chunk.content.includes(slice)).length;
+            expect(holders, `${source}: ${slice.slice(0, 60)}`).toBeGreaterThanOrEqual(1);
+            if (text.split(slice).length === 2 && slice.length > 40) expect(holders, `${source}: ${slice.slice(0, 60)}`).toBe(1);
+          } else if (!slice.includes("<") && !slice.includes(":::")) {
+            // (cells with inline HTML or admonition markers are cleaned, so only clean tables are compared)
+            expect(
+              chunks.some((chunk) => chunk.content.includes(slice)),
+              `${source}: table`,
+            ).toBe(true);
+          }
+        }
+        for (const chunk of chunks) {
+          if (chunk.content.length <= 1500) continue;
+          const atomic = nodesOf(chunk.content, atomicTypes).map(([, slice]) => slice.length);
+          expect(Math.max(0, ...atomic), `${source} #${chunk.chunkIndex}`).toBeGreaterThan(1500 - 200);
         }
       }
-      for (const chunk of chunks) {
-        if (chunk.content.length <= 1500) continue;
-        const atomic = nodesOf(chunk.content, atomicTypes).map(([, slice]) => slice.length);
-        expect(Math.max(0, ...atomic), `${source} #${chunk.chunkIndex}`).toBeGreaterThan(1500 - 200);
-      }
-    }
-    expect(codeBlocks).toBeGreaterThan(1000);
-  });
+      expect(codeBlocks).toBeGreaterThan(1000);
+    },
+  );
 
   it("works on CJK documents with Chinese headings", () => {
     const paragraph = "限流插件使用漏桶算法限制请求速率。".repeat(40);
@@ -302,7 +314,7 @@ describe("parseMarkdownDocument: cleaning", () => {
       "```sh\n<Tabs> stays in code\n```",
       "</TabItem>\n</Tabs>",
       ":::tip\n\nUse `<TabItem>` in docs.\n\n:::",
-      "A <span class=\"mark\">marked</span> word and a <your-key> placeholder.<br/>",
+      'A <span class="mark">marked</span> word and a <your-key> placeholder.<br/>',
     ].join("\n\n");
     const document = parseMarkdownDocument(text, { source: "x.mdx" });
     const content = document.chunks.map((chunk) => chunk.content).join("\n\n");
@@ -311,28 +323,31 @@ describe("parseMarkdownDocument: cleaning", () => {
     );
   });
 
-  it.skipIf(skipWithoutDatasets)(needsDatasets("cleans real apisix files: licence comment, <head>, imports and <Tabs> gone, inner text kept"), () => {
-    const candidates = globSync(["**/*.md"], { cwd: apisixEnglish })
-      .sort()
-      .filter((source) => {
+  it.skipIf(skipWithoutDatasets)(
+    needsDatasets("cleans real apisix files: licence comment, <head>, imports and <Tabs> gone, inner text kept"),
+    () => {
+      const candidates = globSync(["**/*.md"], { cwd: apisixEnglish })
+        .sort()
+        .filter((source) => {
+          const text = readDataset(apisixEnglish, source);
+          return text.includes("<!--") && text.includes("<head>") && text.includes("import Tabs") && text.includes("<TabItem");
+        });
+      expect(candidates.length).toBeGreaterThan(5);
+      for (const source of candidates) {
         const text = readDataset(apisixEnglish, source);
-        return text.includes("<!--") && text.includes("<head>") && text.includes("import Tabs") && text.includes("<TabItem");
-      });
-    expect(candidates.length).toBeGreaterThan(5);
-    for (const source of candidates) {
-      const text = readDataset(apisixEnglish, source);
-      const { chunks } = parseMarkdownDocument(text, { source });
-      const outsideCode = chunks.map((chunk) => chunk.content.replace(/```[\s\S]*?```/g, "")).join("\n");
-      expect(outsideCode, source).not.toContain("Licensed to the Apache Software Foundation");
-      expect(outsideCode, source).not.toMatch(/<\/?head>|<link rel=/);
-      expect(outsideCode, source).not.toMatch(/^import .* from '@theme/m);
-      expect(outsideCode, source).not.toMatch(/<\/?Tabs|<\/?TabItem/);
-      // The text inside the tabs stays: every fenced code block is still there.
-      for (const [type, code] of nodesOf(text, atomicTypes)) {
-        if (type === "code") expect(chunks.some((chunk) => chunk.content.includes(code))).toBe(true);
+        const { chunks } = parseMarkdownDocument(text, { source });
+        const outsideCode = chunks.map((chunk) => chunk.content.replace(/```[\s\S]*?```/g, "")).join("\n");
+        expect(outsideCode, source).not.toContain("Licensed to the Apache Software Foundation");
+        expect(outsideCode, source).not.toMatch(/<\/?head>|<link rel=/);
+        expect(outsideCode, source).not.toMatch(/^import .* from '@theme/m);
+        expect(outsideCode, source).not.toMatch(/<\/?Tabs|<\/?TabItem/);
+        // The text inside the tabs stays: every fenced code block is still there.
+        for (const [type, code] of nodesOf(text, atomicTypes)) {
+          if (type === "code") expect(chunks.some((chunk) => chunk.content.includes(code))).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   it.skipIf(skipWithoutDatasets)(needsDatasets("cleans a real file exactly where the noise was (plugins/limit-req.md)"), () => {
     const text = readDataset(apisixEnglish, "plugins/limit-req.md");

@@ -57,7 +57,8 @@ function parseBoundedDocument(text: string, input: { source: string; options?: I
   const first = tree.children[0];
   let fields: FrontmatterFields = { keywords: [], entities: [] };
   if (first?.type === "yaml") fields = readFrontmatter(first.value, source, options);
-  else if (/^---[ \t]*\r?\n[ \t]*[\w-]+[ \t]*:/.test(body)) throw new DocumentError({ source, reason: "frontmatter is not closed (no second --- line)" });
+  else if (/^---[ \t]*\r?\n[ \t]*[\w-]+[ \t]*:/.test(body))
+    throw new DocumentError({ source, reason: "frontmatter is not closed (no second --- line)" });
 
   const blocks = documentBlocks(body, tree);
   const firstHeading = blocks.find((block) => block.kind === "heading" && block.text !== "");
@@ -94,7 +95,10 @@ function parseBoundedDocument(text: string, input: { source: string; options?: I
 }
 
 function firstFolder(source: string): string | undefined {
-  const parts = source.replaceAll("\\", "/").replace(/^(?:\.\/|\/)+/, "").split("/");
+  const parts = source
+    .replaceAll("\\", "/")
+    .replace(/^(?:\.\/|\/)+/, "")
+    .split("/");
   return parts.length > 1 && parts[0] !== "" ? parts[0] : undefined;
 }
 

@@ -77,7 +77,9 @@ export function createParsePool(
   let broken: string | undefined;
 
   const start = (): Slot => {
-    const slot: Slot = { worker: new Worker(script, { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } }) };
+    const slot: Slot = {
+      worker: new Worker(script, { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } }),
+    };
     slot.worker.on("message", (response: ParseResponse) => {
       const job = slot.job;
       if (job === undefined || job.id !== response.id) return;
@@ -109,7 +111,8 @@ export function createParsePool(
         pump();
       } else if (slots.length === 0) {
         broken = reason;
-        for (const queued of queue.splice(0)) queued.reject(new DocumentError({ source: queued.source, reason: `the parser crashed (${reason})` }));
+        for (const queued of queue.splice(0))
+          queued.reject(new DocumentError({ source: queued.source, reason: `the parser crashed (${reason})` }));
       }
     };
     slot.fail = fail;
@@ -127,7 +130,11 @@ export function createParsePool(
       if (job === undefined) return;
       slot.job = job;
       const limit = timeLimitMs(job.text.length);
-      slot.timer = setTimeout(() => slot.fail?.(`parsing took longer than ${formatSeconds(limit)} s, the limit for a file of ${job.text.length} characters`, true), limit);
+      slot.timer = setTimeout(
+        () =>
+          slot.fail?.(`parsing took longer than ${formatSeconds(limit)} s, the limit for a file of ${job.text.length} characters`, true),
+        limit,
+      );
       slot.timer.unref();
       const request: ParseRequest = { id: job.id, text: job.text, source: job.source };
       slot.worker.postMessage(request);

@@ -39,7 +39,10 @@ export function readFrontmatter(yamlText: string, source: string, options: Resol
   if (value == null) return { keywords: [], entities: [] };
   const mapping = mappingSchema.safeParse(value);
   if (!mapping.success || Array.isArray(value)) {
-    throw new DocumentError({ source, reason: `frontmatter is not a mapping (got ${Array.isArray(value) ? "a list" : describeValue(value)})` });
+    throw new DocumentError({
+      source,
+      reason: `frontmatter is not a mapping (got ${Array.isArray(value) ? "a list" : describeValue(value)})`,
+    });
   }
   const fields = mapping.data;
   const title = readText(fields, "title", source);

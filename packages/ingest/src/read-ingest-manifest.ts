@@ -42,13 +42,23 @@ export async function readIngestManifest(directory: string): Promise<IngestManif
     text = await readFile(path, "utf8");
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new IngestError({ code: "invalid_ingest_manifest", path, reason: `Cannot read the ingest manifest (${errorMessage(cause)})`, cause });
+    throw new IngestError({
+      code: "invalid_ingest_manifest",
+      path,
+      reason: `Cannot read the ingest manifest (${errorMessage(cause)})`,
+      cause,
+    });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new IngestError({ code: "invalid_ingest_manifest", path, reason: `The ingest manifest is not valid JSON (${errorMessage(cause)}); delete it to re-ingest everything`, cause });
+    throw new IngestError({
+      code: "invalid_ingest_manifest",
+      path,
+      reason: `The ingest manifest is not valid JSON (${errorMessage(cause)}); delete it to re-ingest everything`,
+      cause,
+    });
   }
   const result = manifestSchema.safeParse(value);
   if (!result.success) {

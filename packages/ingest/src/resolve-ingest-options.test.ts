@@ -17,7 +17,10 @@ describe("resolveIngestOptions", () => {
       followSymlinks: false,
     });
     // A JavaScript caller may pass an option as undefined: it takes its default.
-    expect(resolveIngestOptions({ maxChunkChars: 800, overlapChars: undefined } as unknown as IngestOptions)).toMatchObject({ maxChunkChars: 800, overlapChars: 150 });
+    expect(resolveIngestOptions({ maxChunkChars: 800, overlapChars: undefined } as unknown as IngestOptions)).toMatchObject({
+      maxChunkChars: 800,
+      overlapChars: 150,
+    });
   });
 
   it("refuses bad values with a ConfigurationError naming the option", () => {

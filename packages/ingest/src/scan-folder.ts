@@ -27,7 +27,10 @@ const notFollowed = "a symbolic link, not followed (links inside the root are fo
  * file and folder is read once, by its real path (a link to a file already found, or to a
  * folder already read, such as `sub/loop -> ..`, is skipped, saying so).
  */
-export async function scanFolder(root: string, options: { include: string[]; exclude: string[]; followSymlinks: boolean }): Promise<FolderScan> {
+export async function scanFolder(
+  root: string,
+  options: { include: string[]; exclude: string[]; followSymlinks: boolean },
+): Promise<FolderScan> {
   const base = resolve(root);
   const realRoot = await realpath(base);
   const included = picomatch(options.include, { dot: true });
@@ -89,7 +92,10 @@ export async function scanFolder(root: string, options: { include: string[]; exc
     const inside = relative(realRoot, target).split(sep).join("/") || ".";
     if (isFolder) {
       if (visited.has(target)) {
-        skipped.push({ source: link.source, reason: `a symbolic link to the folder ${inside}, which is read already (a loop or a second path): not followed` });
+        skipped.push({
+          source: link.source,
+          reason: `a symbolic link to the folder ${inside}, which is read already (a loop or a second path): not followed`,
+        });
         return;
       }
       visited.add(target);

@@ -22,7 +22,10 @@ describe("splitText", () => {
   });
 
   it("cuts CJK text after full stops and never inside a surrogate pair", () => {
-    expect(splitText("第一句话在这里。第二句话在这里。第三句话在这里。", 17)).toEqual(["第一句话在这里。第二句话在这里。", "第三句话在这里。"]);
+    expect(splitText("第一句话在这里。第二句话在这里。第三句话在这里。", 17)).toEqual([
+      "第一句话在这里。第二句话在这里。",
+      "第三句话在这里。",
+    ]);
     const emoji = "😀".repeat(30);
     for (const piece of splitText(emoji, 11)) expect(piece).toMatch(/^(?:😀)+$/u);
   });

@@ -15,7 +15,14 @@ const manifest: IngestManifest = {
       source: "plugins/limit-req.md",
       hash: "bytes",
       chunkCount: 4,
-      entry: { id: "plugins/limit-req", source: "plugins/limit-req.md", title: "Rate limits", keywords: [], domain: "plugins", entities: [] },
+      entry: {
+        id: "plugins/limit-req",
+        source: "plugins/limit-req.md",
+        title: "Rate limits",
+        keywords: [],
+        domain: "plugins",
+        entities: [],
+      },
     },
   },
 };

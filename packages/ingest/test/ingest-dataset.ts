@@ -7,11 +7,16 @@ import { createRecordingKnowledgeWriter } from "./recording-knowledge-writer.js"
 import type { RecordingKnowledgeWriter } from "./recording-knowledge-writer.js";
 
 /** Ingests a whole real dataset (under ../shared/datasets) into an in-memory writer and logs the speed. */
-export async function ingestDataset(relativeRoot: string, dataDirectory: string): Promise<{ report: IngestReport; writer: RecordingKnowledgeWriter }> {
+export async function ingestDataset(
+  relativeRoot: string,
+  dataDirectory: string,
+): Promise<{ report: IngestReport; writer: RecordingKnowledgeWriter }> {
   const writer = createRecordingKnowledgeWriter();
   const report = await ingestFolder({ root: join(datasetsDirectory, relativeRoot), dataDirectory, writer });
   const perSecond = Math.round((report.chunksWritten / report.durationMs) * 1000);
-  console.log(`${relativeRoot}: ${report.files} files, ${report.chunksWritten} chunks, ${report.failed.length} failed, ${Math.round(report.durationMs)} ms, ${perSecond} chunks/s`);
+  console.log(
+    `${relativeRoot}: ${report.files} files, ${report.chunksWritten} chunks, ${report.failed.length} failed, ${Math.round(report.durationMs)} ms, ${perSecond} chunks/s`,
+  );
   return { report, writer };
 }
 
@@ -27,4 +32,3 @@ export function expectWellFormed(report: IngestReport, writer: RecordingKnowledg
     expect(String(record.metadata["breadcrumb"]).startsWith(String(record.metadata["title"]))).toBe(true);
   }
 }
-

@@ -6,7 +6,9 @@ import { createL0Index } from "../dist/index.js";
 const entryCount = 100_000;
 const domains = ["billing", "search", "identity", "storage", "network", "analytics", "mobile", "payments", "support", "compliance"];
 const words = ["cache", "quota", "webhook", "token", "replica", "index", "backup", "invoice", "refund", "session", "schema", "cluster"];
-const hanzi = [...new Set("云数据库网关存储计算安全监控日志告警备份恢复迁移容器集群节点镜像权限审计账单发票订支付退款消息队列缓索引搜推荐")];
+const hanzi = [
+  ...new Set("云数据库网关存储计算安全监控日志告警备份恢复迁移容器集群节点镜像权限审计账单发票订支付退款消息队列缓索引搜推荐"),
+];
 
 const pick = (list, position) => list[position % list.length];
 const hanziOf = (position) =>

@@ -114,9 +114,7 @@ describe("createL0Index", () => {
 
     it("matches a title of several words when all its significant words occur, in any order", () => {
       const index = createL0Index(catalog);
-      expect(index.match("retries of webhook delivery keep failing").titles).toEqual([
-        "Webhook Delivery and Retries",
-      ]);
+      expect(index.match("retries of webhook delivery keep failing").titles).toEqual(["Webhook Delivery and Retries"]);
       expect(index.match("webhook delivery").titles).toEqual([]);
     });
 
@@ -147,9 +145,7 @@ describe("createL0Index", () => {
     });
 
     it("matches a plural term from a singular query word, and common -ies/-es plurals", () => {
-      const index = createL0Index([
-        { id: "a", source: "a.md", keywords: ["access policies", "indexes", "classes", "cookies"] },
-      ]);
+      const index = createL0Index([{ id: "a", source: "a.md", keywords: ["access policies", "indexes", "classes", "cookies"] }]);
       expect(index.match("edit the access policy").keywords).toEqual(["access policies"]);
       expect(index.match("rebuild the index").keywords).toEqual(["indexes"]);
       expect(index.match("which class").keywords).toEqual(["classes"]);
@@ -206,12 +202,15 @@ describe("createL0Index", () => {
     });
 
     it("trims domains and ignores blank ones", () => {
-      const index = createL0Index([
-        { id: "a", source: "a.md", keywords: ["export"], domain: "  reporting " },
-        { id: "b", source: "b.md", keywords: ["export"], domain: "   " },
-        { id: "c", source: "c.md", keywords: ["export"] },
-        { id: "d", source: "d.md", keywords: ["export"], domain: "reporting" },
-      ], { maxTermShare: 1 });
+      const index = createL0Index(
+        [
+          { id: "a", source: "a.md", keywords: ["export"], domain: "  reporting " },
+          { id: "b", source: "b.md", keywords: ["export"], domain: "   " },
+          { id: "c", source: "c.md", keywords: ["export"] },
+          { id: "d", source: "d.md", keywords: ["export"], domain: "reporting" },
+        ],
+        { maxTermShare: 1 },
+      );
       const hints = index.match("export to csv");
       expect(hints.domains).toEqual(["reporting"]);
       expect(hints.entries.map((entry) => entry.domain)).toEqual(["reporting", undefined, undefined, "reporting"]);
@@ -246,11 +245,7 @@ describe("createL0Index", () => {
       for (let round = 0; round < 5; round += 1) {
         expect(again.match("Stripe webhook retries and refund policy in billing")).toEqual(first);
       }
-      expect(first.entries.map((entry) => entry.id)).toEqual([
-        "billing-refunds",
-        "billing-invoices",
-        "platform-webhooks",
-      ]);
+      expect(first.entries.map((entry) => entry.id)).toEqual(["billing-refunds", "billing-invoices", "platform-webhooks"]);
     });
 
     it("lists each matched term once even when the query repeats it", () => {

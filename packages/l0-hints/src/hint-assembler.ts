@@ -71,7 +71,8 @@ export class HintAssembler {
       });
       const lists = this.termLists(patterns);
       const domains = this.domains(touched);
-      const otherDomains = generic.length === 0 ? [] : this.domains(this.withEntriesOf(generic, touched)).filter((domain) => !domains.includes(domain));
+      const otherDomains =
+        generic.length === 0 ? [] : this.domains(this.withEntriesOf(generic, touched)).filter((domain) => !domains.includes(domain));
       return {
         titles: lists.title,
         keywords: lists.keyword,

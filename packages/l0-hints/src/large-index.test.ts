@@ -6,7 +6,9 @@ import type { L0Index } from "./l0-index.js";
 const entryCount = 100_000;
 const domains = ["billing", "search", "identity", "storage", "network", "analytics", "mobile", "payments", "support", "compliance"];
 const syllables = ["ka", "lo", "mi", "ra", "ve", "tu", "no", "bi", "ze", "po", "di", "fa", "ku", "re", "to", "ma", "le", "gi", "wo", "ne"];
-const hanzi = [...new Set("云数据库网关存储计算安全监控日志告警备份恢复迁移容器集群节点镜像权限审计账单发票订支付退款消息队列缓索引搜推荐")];
+const hanzi = [
+  ...new Set("云数据库网关存储计算安全监控日志告警备份恢复迁移容器集群节点镜像权限审计账单发票订支付退款消息队列缓索引搜推荐"),
+];
 
 /** A made-up word unique to `position`, e.g. "kalomira". */
 function nameOf(position: number): string {
@@ -48,7 +50,10 @@ describe("an index of 100k entries", () => {
 
   beforeAll(() => {
     // Every term may match here, however many entries hold it: these tests are about scale.
-    index = createL0Index(Array.from({ length: entryCount }, (_, position) => generatedEntry(position)), { maxTermShare: 1 });
+    index = createL0Index(
+      Array.from({ length: entryCount }, (_, position) => generatedEntry(position)),
+      { maxTermShare: 1 },
+    );
   });
 
   it("holds every entry", () => {
@@ -88,12 +93,8 @@ describe("an index of 100k entries", () => {
   it("caps a query that names a domain of 10k entries at the best 20, in input order", () => {
     const hints = index.match("billing");
     expect(hints.domains).toEqual(["billing"]);
-    expect(hints.entries.map((entry) => entry.id)).toEqual(
-      Array.from({ length: 20 }, (_, rank) => `doc-${rank * domains.length}`),
-    );
-    expect(hints.entries.every((entry) => entry.matches.length === 1 && entry.matches[0]?.field === "domain")).toBe(
-      true,
-    );
+    expect(hints.entries.map((entry) => entry.id)).toEqual(Array.from({ length: 20 }, (_, rank) => `doc-${rank * domains.length}`));
+    expect(hints.entries.every((entry) => entry.matches.length === 1 && entry.matches[0]?.field === "domain")).toBe(true);
   });
 
   it("ranks the entry with the most matches first when a common keyword is involved", () => {

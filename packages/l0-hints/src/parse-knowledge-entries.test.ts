@@ -14,26 +14,23 @@ function refusal(entries: unknown): LookupKnowledgeError {
 
 describe("knowledge entry validation", () => {
   it("refuses an entry without an id, naming its index and the field", () => {
-    const error = refusal([{ id: "ok", source: "a.md" }, { source: "b.md", title: "No id" }]);
+    const error = refusal([
+      { id: "ok", source: "a.md" },
+      { source: "b.md", title: "No id" },
+    ]);
     expect(error.code).toBe("invalid_knowledge_entry");
-    expect(error.message).toBe(
-      "Invalid knowledge entry at index 1: id must be a non-empty string (got undefined)",
-    );
+    expect(error.message).toBe("Invalid knowledge entry at index 1: id must be a non-empty string (got undefined)");
   });
 
   it("refuses a blank source, naming the entry's id", () => {
     const error = refusal([{ id: "doc-7", source: "   " }]);
     expect(error.code).toBe("invalid_knowledge_entry");
-    expect(error.message).toBe(
-      'Invalid knowledge entry at index 0 (id "doc-7"): source must be a non-empty string (got "   ")',
-    );
+    expect(error.message).toBe('Invalid knowledge entry at index 0 (id "doc-7"): source must be a non-empty string (got "   ")');
   });
 
   it("refuses a keyword that is not a string, naming its position", () => {
     const error = refusal([{ id: "doc-1", source: "a.md", keywords: ["fine", 42] }]);
-    expect(error.message).toBe(
-      'Invalid knowledge entry at index 0 (id "doc-1"): keywords[1] must be a string (got 42)',
-    );
+    expect(error.message).toBe('Invalid knowledge entry at index 0 (id "doc-1"): keywords[1] must be a string (got 42)');
   });
 
   it("refuses optional fields of the wrong type", () => {

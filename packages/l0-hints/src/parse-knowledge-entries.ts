@@ -16,9 +16,7 @@ const requiredText = z
   .string({ error: "must be a non-empty string" })
   .refine((value) => value.trim() !== "", { error: "must be a non-empty string" });
 const optionalText = z.string({ error: "must be a string" }).nullish();
-const optionalTerms = z
-  .array(z.string({ error: "must be a string" }), { error: "must be an array of strings" })
-  .nullish();
+const optionalTerms = z.array(z.string({ error: "must be a string" }), { error: "must be an array of strings" }).nullish();
 
 const knowledgeEntrySchema = z.object(
   {

@@ -1,14 +1,6 @@
 import type { L0MatchField } from "@lookup-knowledge/core";
 import type { ParsedEntry } from "./parse-knowledge-entries.js";
-import {
-  characterCount,
-  compactText,
-  containsCjk,
-  isWordCharacter,
-  normalizeText,
-  stemWord,
-  wordTokens,
-} from "@lookup-knowledge/text";
+import { characterCount, compactText, containsCjk, isWordCharacter, normalizeText, stemWord, wordTokens } from "@lookup-knowledge/text";
 import { isSignificantWord } from "./is-significant-word.js";
 
 /** Field codes in the order matches are listed: title, keyword, domain, entity. */
@@ -177,9 +169,7 @@ class TermIndexBuilder {
 
   add(field: number, slot: number, term: string): void {
     const normalized = normalizeText(term);
-    const pattern = containsCjk(normalized)
-      ? this.cjkPattern(normalized)
-      : this.wordPattern(normalized, field === titleField);
+    const pattern = containsCjk(normalized) ? this.cjkPattern(normalized) : this.wordPattern(normalized, field === titleField);
     if (pattern === undefined) return;
     const seenKey = pattern * 4 + field;
     if (this.seenInEntry.includes(seenKey)) return;

@@ -1,26 +1,16 @@
 import type { L0Hints, SearchHit } from "@lookup-knowledge/core";
 import { bench, describe } from "vitest";
-import {
-  assessCompleteness,
-  assessRelevance,
-  normalizeHits,
-  packContext,
-  postprocessCandidates,
-  rerankCandidates,
-} from "../src/index.js";
+import { assessCompleteness, assessRelevance, normalizeHits, packContext, postprocessCandidates, rerankCandidates } from "../src/index.js";
 
-const words =
-  "the refund policy explains how billing works when a webhook fails and rate limit applies to API calls".split(" ");
+const words = "the refund policy explains how billing works when a webhook fails and rate limit applies to API calls".split(" ");
 
 /** 100 hits of ~1,100 characters over 30 documents, mixed English and Chinese. */
 const hits: SearchHit[] = Array.from({ length: 100 }, (_, index) => ({
   id: `v${index}`,
   score: 1 - index / 200,
-  content:
-    `${Array.from(
-      { length: 200 },
-      (_, position) => `${words[(index + position) % words.length]}${position % 17 ? " " : "\n"}`
-    ).join("")}退款政策说明。`,
+  content: `${Array.from({ length: 200 }, (_, position) => `${words[(index + position) % words.length]}${position % 17 ? " " : "\n"}`).join(
+    "",
+  )}退款政策说明。`,
   metadata: {
     docId: `doc-${index % 30}`,
     chunkIndex: index,

@@ -24,7 +24,7 @@ export function assessCompleteness(input: {
     notes.push(
       `${count(truncated, "evidence block was", "evidence blocks were")} truncated to fit rag.context-budget (${
         contextPack.budget
-      } characters).`
+      } characters).`,
     );
   }
   if (omitted > 0) {
@@ -32,8 +32,8 @@ export function assessCompleteness(input: {
       `${count(
         omitted,
         "evidence block was",
-        "evidence blocks were"
-      )} omitted from the context by rag.context-budget (${contextPack.budget} characters).`
+        "evidence blocks were",
+      )} omitted from the context by rag.context-budget (${contextPack.budget} characters).`,
     );
   }
   if (droppedByCap > 0) {
@@ -41,19 +41,15 @@ export function assessCompleteness(input: {
       `${count(
         droppedByCap,
         "chunk was",
-        "chunks were"
-      )} dropped because their document already had the most chunks allowed by rag.max-chunks-per-document.`
+        "chunks were",
+      )} dropped because their document already had the most chunks allowed by rag.max-chunks-per-document.`,
     );
   }
   if (droppedByReturnN > 0) {
-    notes.push(
-      `${count(droppedByReturnN, "ranked candidate was", "ranked candidates were")} left out by rag.return-n.`
-    );
+    notes.push(`${count(droppedByReturnN, "ranked candidate was", "ranked candidates were")} left out by rag.return-n.`);
   }
   if (rejectedHits > 0) {
-    notes.push(
-      `${count(rejectedHits, "search hit was", "search hits were")} rejected as malformed (see the retrieval trace).`
-    );
+    notes.push(`${count(rejectedHits, "search hit was", "search hits were")} rejected as malformed (see the retrieval trace).`);
   }
   return { status: notes.length > 0 ? "partial" : "complete", notes };
 }

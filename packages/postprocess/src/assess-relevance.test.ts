@@ -30,7 +30,7 @@ describe("assessRelevance", () => {
           content: "Refund policy for Stripe payments.",
         }),
       ],
-      { title: 0.5, domain: 0.3, maxPerSignal: 0.5, maxBoostShare: 10 }
+      { title: 0.5, domain: 0.3, maxPerSignal: 0.5, maxBoostShare: 10 },
     );
     // Boosted far past the high mark (0.675) by hints alone...
     expect(blocks[0]?.rankScore).toBeGreaterThan(0.9);
@@ -38,15 +38,11 @@ describe("assessRelevance", () => {
     // ...it is still judged by the port's 0.2: never "high", and the reason says it is weak.
     const assessment = assessRelevance(blocks, { referenceThreshold: 0.35 });
     expect(assessment.relevanceLevel).toBe("low");
-    expect(assessment.reason).toBe(
-      "Top similarity 0.20 is below the reference threshold 0.35; the evidence is weakly supported."
-    );
+    expect(assessment.reason).toBe("Top similarity 0.20 is below the reference threshold 0.35; the evidence is weakly supported.");
   });
 
   it("R22: unscored evidence stays unscored however it was boosted", () => {
-    const blocks = blocksOf([
-      hit("refunds", 0, { title: "Refunds", category: "billing", content: "Refund policy, Stripe." }),
-    ]);
+    const blocks = blocksOf([hit("refunds", 0, { title: "Refunds", category: "billing", content: "Refund policy, Stripe." })]);
     expect(assessRelevance(blocks, { referenceThreshold: 0.35 }).relevanceLevel).toBe("unscored");
   });
 

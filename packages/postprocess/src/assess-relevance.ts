@@ -18,7 +18,7 @@ function format(score: number): string {
  */
 export function assessRelevance(
   blocks: EvidenceBlock[],
-  options: { referenceThreshold: number }
+  options: { referenceThreshold: number },
 ): { relevanceLevel: Exclude<RelevanceLevel, "none">; reason: string } {
   const threshold = options.referenceThreshold;
   if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
@@ -42,23 +42,19 @@ export function assessRelevance(
   if (top >= high) {
     return {
       relevanceLevel: "high",
-      reason: `Top similarity ${format(top)} is at or above the high mark ${format(high)} (reference threshold ${format(
-        threshold
-      )}).`,
+      reason: `Top similarity ${format(top)} is at or above the high mark ${format(high)} (reference threshold ${format(threshold)}).`,
     };
   }
   if (top >= threshold) {
     return {
       relevanceLevel: "medium",
       reason: `Top similarity ${format(top)} is at or above the reference threshold ${format(
-        threshold
+        threshold,
       )} but below the high mark ${format(high)}.`,
     };
   }
   return {
     relevanceLevel: "low",
-    reason: `Top similarity ${format(top)} is below the reference threshold ${format(
-      threshold
-    )}; the evidence is weakly supported.`,
+    reason: `Top similarity ${format(top)} is below the reference threshold ${format(threshold)}; the evidence is weakly supported.`,
   };
 }

@@ -14,10 +14,9 @@ describe("buildEvidenceBlocks", () => {
         content: "Refunds take five days.",
       }),
     ]);
-    const blocks = buildEvidenceBlocks(
-      rerankCandidates(candidates, { query: "q", hints: hintsOf({ titles: ["Refunds"] }) }),
-      { retrievalLayer: "L0+L1" }
-    );
+    const blocks = buildEvidenceBlocks(rerankCandidates(candidates, { query: "q", hints: hintsOf({ titles: ["Refunds"] }) }), {
+      retrievalLayer: "L0+L1",
+    });
     expect(blocks).toEqual([
       {
         evidenceKey: "refunds#chunk-2",
@@ -42,7 +41,7 @@ describe("buildEvidenceBlocks", () => {
       retrievalLayer: "L1",
     });
     expect(Object.keys(block ?? {}).sort()).toEqual(
-      ["content", "evidenceKey", "hitReasons", "rank", "rankScore", "retrievalLayer", "source"].sort()
+      ["content", "evidenceKey", "hitReasons", "rank", "rankScore", "retrievalLayer", "source"].sort(),
     );
     expect(block?.hitReasons).toEqual(["semantic match (unscored)"]);
   });

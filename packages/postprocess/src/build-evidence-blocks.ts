@@ -10,7 +10,7 @@ import type { RankedCandidate } from "./rerank-candidates.js";
  */
 export function buildEvidenceBlocks(
   ranked: RankedCandidate[],
-  options: { retrievalLayer: Extract<RetrievalLayer, "L0+L1" | "L1"> }
+  options: { retrievalLayer: Extract<RetrievalLayer, "L0+L1" | "L1"> },
 ): EvidenceBlock[] {
   return ranked.map((candidate, index): EvidenceBlock => {
     const block: EvidenceBlock = {

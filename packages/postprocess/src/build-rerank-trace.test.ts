@@ -10,7 +10,7 @@ describe("buildRerankTrace", () => {
       { id: "v2", content: "Unscored refunds text.", metadata: { source: "loose.md" } },
       hit("b", 1, { score: 0.66, title: "Refunds", source: "guides/refunds.md" }),
     ]),
-    { query: "q", hints: hintsOf({ titles: ["Refunds"] }) }
+    { query: "q", hints: hintsOf({ titles: ["Refunds"] }) },
   );
 
   it("R19: records final rank, source, base score, each boost with reason and amount, and the port rank", () => {

@@ -5,15 +5,7 @@ import { capPerDocument } from "./cap-per-document.js";
 const keys = (items: Array<{ evidenceKey: string }>) => items.map((item) => item.evidenceKey);
 
 describe("capPerDocument", () => {
-  const ranked = candidatesOf([
-    hit("a", 0),
-    hit("a", 1),
-    hit("b", 0),
-    hit("a", 2),
-    hit("b", 1),
-    hit("b", 2),
-    hit("c", 0),
-  ]);
+  const ranked = candidatesOf([hit("a", 0), hit("a", 1), hit("b", 0), hit("a", 2), hit("b", 1), hit("b", 2), hit("c", 0)]);
 
   it("R16: keeps at most 2 chunks per document, the best ranked, in input order", () => {
     const { kept, dropped } = capPerDocument(ranked, 2);

@@ -5,10 +5,7 @@ import { requireWholeNumber } from "./internal/numbers.js";
  * `max` of each `docId` in the given (ranked) order survive. An item without a `docId` is
  * its own document. Both lists keep the input order.
  */
-export function capPerDocument<T extends { docId?: string; evidenceKey: string }>(
-  ranked: T[],
-  max: number
-): { kept: T[]; dropped: T[] } {
+export function capPerDocument<T extends { docId?: string; evidenceKey: string }>(ranked: T[], max: number): { kept: T[]; dropped: T[] } {
   requireWholeNumber("maxChunksPerDocument", max, 1);
   const counts = new Map<string, number>();
   const kept: T[] = [];

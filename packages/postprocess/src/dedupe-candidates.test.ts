@@ -33,16 +33,11 @@ describe("dedupeCandidates", () => {
 
   it("R15: a reason with the same signal and detail is kept once", () => {
     const candidates = candidatesOf([hit("a", 0, { score: 0.5 }), hit("a", 0, { score: 0.5 })]);
-    expect(dedupeCandidates(candidates)[0]?.hitReasons).toEqual([
-      { signal: "semantic", detail: "semantic match 0.50" },
-    ]);
+    expect(dedupeCandidates(candidates)[0]?.hitReasons).toEqual([{ signal: "semantic", detail: "semantic match 0.50" }]);
   });
 
   it("R15: the copy the port ranked higher wins even when it comes later in the input", () => {
-    const [first, second] = candidatesOf([
-      hit("a", 0, { content: "ranked first" }),
-      hit("a", 0, { content: "ranked second" }),
-    ]);
+    const [first, second] = candidatesOf([hit("a", 0, { content: "ranked first" }), hit("a", 0, { content: "ranked second" })]);
     if (!first || !second) throw new Error("fixture");
     expect(dedupeCandidates([second, first])[0]?.content).toBe("ranked first");
   });

@@ -22,7 +22,14 @@ describe("normalizeHits: a port's answerability judgement", () => {
     ["a judgement whose score is not the hit's score", [hit(0, { answerability: { ...judgement, score: 0.1 } })]],
     ["a model name holding free text", [hit(0, { answerability: { ...judgement, model: "how do I reset my password" } })]],
     ["a signal name holding free text", [hit(0, { answerability: { ...judgement, signals: { "reset my password": 1 } } })]],
-    ["too many signals", [hit(0, { answerability: { ...judgement, signals: Object.fromEntries(Array.from({ length: 33 }, (_, index) => [`s${index}`, 1])) } })]],
+    [
+      "too many signals",
+      [
+        hit(0, {
+          answerability: { ...judgement, signals: Object.fromEntries(Array.from({ length: 33 }, (_, index) => [`s${index}`, 1])) },
+        }),
+      ],
+    ],
     ["a signal that is not a finite number", [hit(0, { answerability: { ...judgement, signals: { lexical: "high" } } })]],
   ])("R28: drops %s and keeps the hit", (_, hits) => {
     const { candidates, rejected } = normalizeHits(hits);

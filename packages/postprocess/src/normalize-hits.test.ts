@@ -87,9 +87,7 @@ describe("normalizeHits", () => {
     });
 
     it("joins a breadcrumb given as a list of headings", () => {
-      const { candidates } = normalizeHits([
-        { id: "v", content: "x", metadata: { breadcrumb: ["Billing", "Refunds"] } },
-      ]);
+      const { candidates } = normalizeHits([{ id: "v", content: "x", metadata: { breadcrumb: ["Billing", "Refunds"] } }]);
       expect(candidates[0]?.breadcrumb).toBe("Billing > Refunds");
     });
 
@@ -133,7 +131,7 @@ describe("normalizeHits", () => {
     it("rejects scores that are NaN, infinite, not numbers or outside 0..1, naming the value", () => {
       const scores: unknown[] = [Number.NaN, Number.POSITIVE_INFINITY, 1.7, -0.1, "0.5", null];
       const { candidates, rejected } = normalizeHits(
-        scores.map((score, index) => ({ id: `v${index}`, content: "x", score, metadata: {} }))
+        scores.map((score, index) => ({ id: `v${index}`, content: "x", score, metadata: {} })),
       );
       expect(candidates).toEqual([]);
       expect(rejected.map((rejection) => rejection.reason)).toEqual([
@@ -158,9 +156,7 @@ describe("normalizeHits", () => {
 
     it("reads missing, null, array or scalar metadata as {} without rejecting the hit", () => {
       const metadatas: unknown[] = [undefined, null, ["docId"], "docId=1", 7];
-      const { candidates, rejected } = normalizeHits(
-        metadatas.map((metadata, index) => ({ id: `v${index}`, content: "x", metadata }))
-      );
+      const { candidates, rejected } = normalizeHits(metadatas.map((metadata, index) => ({ id: `v${index}`, content: "x", metadata })));
       expect(rejected).toEqual([]);
       expect(candidates.map((candidate) => candidate.metadata)).toEqual([{}, {}, {}, {}, {}]);
       expect(candidates.map((candidate) => candidate.evidenceKey)).toEqual([

@@ -10,9 +10,7 @@ function kindOf(value: unknown): string {
 }
 
 function showValue(value: unknown): string {
-  return typeof value === "string"
-    ? JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)
-    : String(value);
+  return typeof value === "string" ? JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value) : String(value);
 }
 
 /** A store id: a non-blank string, or a finite number turned into one. Anything else is ignored. */
@@ -31,8 +29,7 @@ const hitSchema = z.object(
     id: z.unknown().optional().transform(readId),
     content: z
       .string({
-        error: (issue) =>
-          issue.input === undefined ? "content is missing" : `content is ${kindOf(issue.input)}, not a string`,
+        error: (issue) => (issue.input === undefined ? "content is missing" : `content is ${kindOf(issue.input)}, not a string`),
       })
       .refine((content) => content.trim() !== "", { error: "content is blank" }),
     score: z
@@ -62,7 +59,7 @@ const hitSchema = z.object(
     // Missing, null, array or scalar metadata is read as {}: the hit may still have an id.
     metadata: z.record(z.string(), z.unknown()).catch(() => ({})),
   },
-  { error: (issue) => `hit is ${kindOf(issue.input)}, not an object` }
+  { error: (issue) => `hit is ${kindOf(issue.input)}, not an object` },
 );
 
 /** A non-blank string metadata field, trimmed; anything else is ignored. */
@@ -93,10 +90,7 @@ function readBreadcrumb(metadata: Record<string, unknown>): string | undefined {
  * `options.attempt` is accepted so callers can pass the attempt number along; it does not
  * change the result.
  */
-export function normalizeHits(
-  hits: unknown,
-  options: { attempt?: number } = {}
-): { candidates: Candidate[]; rejected: RejectedHit[] } {
+export function normalizeHits(hits: unknown, options: { attempt?: number } = {}): { candidates: Candidate[]; rejected: RejectedHit[] } {
   void options;
   if (!Array.isArray(hits)) {
     return { candidates: [], rejected: [{ index: -1, reason: `port returned ${kindOf(hits)}, not an array` }] };

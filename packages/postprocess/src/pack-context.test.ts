@@ -98,10 +98,7 @@ describe("packContext", () => {
     ];
     const pack = packContext(blocks, { budget: 1000 });
     expect(pack.blocks.map((packed) => packed.evidenceKey)).toEqual(["guide#chunk-0", "guide#chunk-1"]);
-    expect(pack.blocks.map((packed) => packed.content)).toEqual([
-      "First part of the guide.",
-      "Second part of the guide.",
-    ]);
+    expect(pack.blocks.map((packed) => packed.content)).toEqual(["First part of the guide.", "Second part of the guide."]);
     expect(pack.summary.includedSources).toEqual(["guide.md"]);
     expect(pack.summary.omitted).toEqual([]);
   });
@@ -137,8 +134,7 @@ describe("packContext", () => {
 
   it("never splits a surrogate pair", () => {
     const emoji = "😀".repeat(200);
-    const content =
-      packContext([block("e#chunk-0", emoji)], { budget: 100, minBlockChars: 10 }).blocks[0]?.content ?? "";
+    const content = packContext([block("e#chunk-0", emoji)], { budget: 100, minBlockChars: 10 }).blocks[0]?.content ?? "";
     expect(content.length).toBeLessThanOrEqual(100);
     expect(content.slice(0, -1)).toBe("😀".repeat((content.length - 1) / 2));
   });

@@ -10,9 +10,7 @@ const boundarySlack = 0.25;
  * blocks keep their whole content, the rest get an equal share of what is left.
  */
 function allot(lengths: readonly number[], budget: number): number[] {
-  const order = lengths
-    .map((length, index) => ({ length, index }))
-    .sort((a, b) => a.length - b.length || a.index - b.index);
+  const order = lengths.map((length, index) => ({ length, index })).sort((a, b) => a.length - b.length || a.index - b.index);
   const allotments = new Array<number>(lengths.length).fill(0);
   let remaining = budget;
   let left = lengths.length;
@@ -103,7 +101,7 @@ export function packContext(blocks: EvidenceBlock[], options: { budget: number; 
   const omitted = unique.slice(fitting);
   const allotments = allot(
     included.map((block) => block.content.length),
-    budget
+    budget,
   );
 
   const packed: PackedBlock[] = included.map((block, index) => {

@@ -6,9 +6,7 @@ const keys = (items: Array<{ evidenceKey: string }>) => items.map((item) => item
 
 describe("postprocessCandidates", () => {
   it("R17: 20 candidates in, at most 5 evidence blocks out (retrieve-k 20, return-n 5)", () => {
-    const candidates = candidatesOf(
-      Array.from({ length: 20 }, (_, index) => hit(`doc-${index}`, 0, { score: 0.9 - index / 100 }))
-    );
+    const candidates = candidatesOf(Array.from({ length: 20 }, (_, index) => hit(`doc-${index}`, 0, { score: 0.9 - index / 100 })));
     const output = postprocessCandidates(candidates, {
       query: "q",
       hints: noHints,
@@ -88,11 +86,7 @@ describe("postprocessCandidates", () => {
       [1, "refunds#chunk-0", 2],
       [2, "shipping#chunk-0", 1],
     ]);
-    expect(output.rerankTrace.entries[0]?.boosts.map((boost) => boost.signal)).toEqual([
-      "title",
-      "domain",
-      "query_term",
-    ]);
+    expect(output.rerankTrace.entries[0]?.boosts.map((boost) => boost.signal)).toEqual(["title", "domain", "query_term"]);
     expect(keys(output.droppedByReturnN)).toEqual(["misc#chunk-0"]);
   });
 

@@ -31,7 +31,6 @@ export interface PostprocessOutput {
   duplicatesMerged: number;
 }
 
-
 /**
  * Post-processing in the order of R1, after identity (`normalizeHits`): dedup by evidence
  * key (R15) -> per-document cap (R16) -> rule rerank (R18) -> return width (R17) ->

@@ -8,20 +8,7 @@ import { packContext } from "./pack-context.js";
 import { postprocessCandidates } from "./postprocess-candidates.js";
 import { rerankCandidates } from "./rerank-candidates.js";
 
-const words = [
-  "refund",
-  "webhook",
-  "rate",
-  "limit",
-  "billing",
-  "退款",
-  "政策",
-  "API",
-  "retry",
-  "invoice",
-  "the",
-  "and",
-];
+const words = ["refund", "webhook", "rate", "limit", "billing", "退款", "政策", "API", "retry", "invoice", "the", "and"];
 const word = fc.constantFrom(...words);
 const text = (maxLength: number) => fc.array(word, { minLength: 1, maxLength }).map((parts) => parts.join(" "));
 
@@ -69,7 +56,7 @@ const shuffledArbitrary = candidatesArbitrary.chain((candidates) =>
       .map((candidate, index) => ({ candidate, key: order[index] ?? 0, index }))
       .sort((x, y) => x.key - y.key || x.index - y.index)
       .map((entry) => entry.candidate),
-  }))
+  })),
 );
 
 describe("postprocess properties", () => {
@@ -80,7 +67,7 @@ describe("postprocess properties", () => {
         const keys = deduped.map((candidate) => candidate.evidenceKey);
         expect(new Set(keys).size).toBe(keys.length);
         expect(new Set(keys)).toEqual(new Set(candidates.map((candidate) => candidate.evidenceKey)));
-      })
+      }),
     );
   });
 
@@ -88,13 +75,11 @@ describe("postprocess properties", () => {
     fc.assert(
       fc.property(candidatesArbitrary, optionsArbitrary, (candidates, options) => {
         const output = postprocessCandidates(candidates, options);
-        const placed = [...output.ranked, ...output.droppedByCap, ...output.droppedByReturnN].map(
-          (item) => item.evidenceKey
-        );
+        const placed = [...output.ranked, ...output.droppedByCap, ...output.droppedByReturnN].map((item) => item.evidenceKey);
         expect(placed.length).toBe(new Set(placed).size);
         expect(new Set(placed)).toEqual(new Set(candidates.map((candidate) => candidate.evidenceKey)));
         expect(output.duplicatesMerged).toBe(candidates.length - placed.length);
-      })
+      }),
     );
   });
 
@@ -108,7 +93,7 @@ describe("postprocess properties", () => {
           perDocument.set(document, (perDocument.get(document) ?? 0) + 1);
         }
         for (const count of perDocument.values()) expect(count).toBeLessThanOrEqual(options.maxChunksPerDocument);
-      })
+      }),
     );
   });
 
@@ -117,15 +102,13 @@ describe("postprocess properties", () => {
       fc.property(candidatesArbitrary, optionsArbitrary, (candidates, options) => {
         const output = postprocessCandidates(candidates, options);
         expect(output.evidenceBlocks.length).toBeLessThanOrEqual(options.returnN);
-        expect(output.evidenceBlocks.map((block) => block.rank)).toEqual(
-          output.evidenceBlocks.map((_, index) => index + 1)
-        );
+        expect(output.evidenceBlocks.map((block) => block.rank)).toEqual(output.evidenceBlocks.map((_, index) => index + 1));
         expect(output.rerankTrace.entries.map((entry) => entry.evidenceKey)).toEqual(
-          output.evidenceBlocks.map((block) => block.evidenceKey)
+          output.evidenceBlocks.map((block) => block.evidenceKey),
         );
         const scores = output.ranked.map((candidate) => candidate.rankScore);
         expect(scores).toEqual([...scores].sort((x, y) => y - x));
-      })
+      }),
     );
   });
 
@@ -135,7 +118,7 @@ describe("postprocess properties", () => {
         const first = postprocessCandidates(candidates, options);
         expect(postprocessCandidates(candidates, options)).toEqual(first);
         expect(postprocessCandidates(shuffled, options)).toEqual(first);
-      })
+      }),
     );
   });
 
@@ -147,10 +130,9 @@ describe("postprocess properties", () => {
         fc.integer({ min: 0, max: 3000 }),
         fc.integer({ min: 1, max: 400 }),
         (candidates, hints, budget, minBlockChars) => {
-          const blocks = buildEvidenceBlocks(
-            rerankCandidates(dedupeCandidates(candidates), { query: "refund", hints }),
-            { retrievalLayer: "L0+L1" }
-          );
+          const blocks = buildEvidenceBlocks(rerankCandidates(dedupeCandidates(candidates), { query: "refund", hints }), {
+            retrievalLayer: "L0+L1",
+          });
           const pack = packContext(blocks, { budget, minBlockChars });
           expect(pack.used).toBeLessThanOrEqual(budget);
           expect(pack.used).toBe(pack.blocks.reduce((sum, packed) => sum + packed.content.length, 0));
@@ -172,8 +154,8 @@ describe("postprocess properties", () => {
           }
           const accounted = [...pack.summary.included, ...pack.summary.omitted.map((omitted) => omitted.evidenceKey)];
           expect(accounted).toEqual(blocks.map((block) => block.evidenceKey));
-        }
-      )
+        },
+      ),
     );
   });
 });

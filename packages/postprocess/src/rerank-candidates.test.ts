@@ -6,11 +6,7 @@ const keys = (items: Array<{ evidenceKey: string }>) => items.map((item) => item
 
 describe("rerankCandidates", () => {
   it("R18: without hints or matching query terms the order is the port's score order", () => {
-    const candidates = candidatesOf([
-      hit("a", 0, { score: 0.5 }),
-      hit("b", 0, { score: 0.9 }),
-      hit("c", 0, { score: 0.7 }),
-    ]);
+    const candidates = candidatesOf([hit("a", 0, { score: 0.5 }), hit("b", 0, { score: 0.9 }), hit("c", 0, { score: 0.7 })]);
     const ranked = rerankCandidates(candidates, { query: "anything", hints: noHints });
     expect(keys(ranked)).toEqual(["b#chunk-0", "c#chunk-0", "a#chunk-0"]);
     expect(ranked.map((candidate) => candidate.boosts)).toEqual([[], [], []]);
@@ -18,11 +14,7 @@ describe("rerankCandidates", () => {
   });
 
   it("R18: same input, same order, and ties break by port rank then evidence key", () => {
-    const candidates = candidatesOf([
-      hit("z", 0, { score: 0.6 }),
-      hit("a", 0, { score: 0.6 }),
-      hit("m", 0, { score: 0.6 }),
-    ]);
+    const candidates = candidatesOf([hit("z", 0, { score: 0.6 }), hit("a", 0, { score: 0.6 }), hit("m", 0, { score: 0.6 })]);
     const first = rerankCandidates(candidates, { query: "q", hints: noHints });
     const second = rerankCandidates([...candidates].reverse(), { query: "q", hints: noHints });
     expect(keys(first)).toEqual(["z#chunk-0", "a#chunk-0", "m#chunk-0"]);
@@ -70,9 +62,7 @@ describe("rerankCandidates", () => {
   });
 
   it("R18: query terms in the breadcrumb and title give heading and query_term boosts", () => {
-    const [candidate] = candidatesOf([
-      hit("hooks", 0, { score: 0.5, title: "Webhook retries", breadcrumb: "API > Webhook > Retries" }),
-    ]);
+    const [candidate] = candidatesOf([hit("hooks", 0, { score: 0.5, title: "Webhook retries", breadcrumb: "API > Webhook > Retries" })]);
     if (!candidate) throw new Error("fixture");
     const [ranked] = rerankCandidates([candidate], { query: "How do webhook retries work?", hints: noHints });
     expect(ranked?.boosts).toEqual([
@@ -145,7 +135,10 @@ describe("rerankCandidates", () => {
     expect(second?.rankScore).toBeCloseTo(0.72, 5);
     expect(second?.boosts.map((boost) => boost.signal)).toEqual(["title", "keyword", "keyword", "entity", "domain"]);
     // A near tie is still reordered.
-    const near = rerankCandidates(candidatesOf([hit("clear", 0, { score: 0.62, content: "Unrelated words only." }), hit("boosted", 1, boosted)]), { query: "q", hints });
+    const near = rerankCandidates(
+      candidatesOf([hit("clear", 0, { score: 0.62, content: "Unrelated words only." }), hit("boosted", 1, boosted)]),
+      { query: "q", hints },
+    );
     expect(near.map((candidate) => candidate.docId)).toEqual(["boosted", "clear"]);
   });
 
@@ -160,9 +153,7 @@ describe("rerankCandidates", () => {
       maxPerSignal: 0.09,
       maxBoostShare: 0.2,
     });
-    expect(() => rerankCandidates([], { query: "q", hints: noHints, weights: { title: -1 } })).toThrow(
-      /rerank weight title/
-    );
+    expect(() => rerankCandidates([], { query: "q", hints: noHints, weights: { title: -1 } })).toThrow(/rerank weight title/);
   });
 });
 

@@ -140,11 +140,7 @@ function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: Reran
   }
   for (const keyword of signals.keywords) {
     if (!collector.open("keyword", weights.keyword)) break;
-    if (
-      containsTerm(title, keyword) ||
-      containsTerm(breadcrumb, keyword) ||
-      containsTerm(normalizedContent(), keyword)
-    ) {
+    if (containsTerm(title, keyword) || containsTerm(breadcrumb, keyword) || containsTerm(normalizedContent(), keyword)) {
       collector.add("keyword", weights.keyword, `keyword "${keyword.display}" (L0 hint)`);
     }
   }
@@ -162,8 +158,7 @@ function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: Reran
   if (breadcrumb !== "") {
     for (const term of signals.queryTerms) {
       if (!collector.open("heading", weights.heading)) break;
-      if (containsTerm(breadcrumb, term))
-        collector.add("heading", weights.heading, `heading mentions "${term.display}"`);
+      if (containsTerm(breadcrumb, term)) collector.add("heading", weights.heading, `heading mentions "${term.display}"`);
     }
   }
   if (title !== "") {
@@ -205,7 +200,7 @@ function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
  */
 export function rerankCandidates(
   candidates: Candidate[],
-  context: { query: string; hints: L0Hints; weights?: Partial<RerankWeights> | undefined }
+  context: { query: string; hints: L0Hints; weights?: Partial<RerankWeights> | undefined },
 ): RankedCandidate[] {
   const weights = resolveRerankWeights(context.weights);
   const signals = prepareSignals(context.query, context.hints);

@@ -37,7 +37,12 @@ function markdownFiles(directory) {
 function frontMatterField(block, field) {
   const match = block.match(new RegExp(`^${field}:\\s*(.+)$`, "m"));
   if (match === null) return undefined;
-  return match[1].trim().replace(/^(['"])(.*)\1$/, "$2").trim() || undefined;
+  return (
+    match[1]
+      .trim()
+      .replace(/^(['"])(.*)\1$/, "$2")
+      .trim() || undefined
+  );
 }
 
 const pages = [];
@@ -67,15 +72,23 @@ function build(mode) {
     let length = 0;
     for (const frequency of counted.frequencies) length += frequency;
     pending.added.set(page.id, {
-      id: page.id, docId: page.id, content: "", metadataText: "{}",
-      terms: counted.terms, frequencies: counted.frequencies, length, inverseNorm: 0,
+      id: page.id,
+      docId: page.id,
+      content: "",
+      metadataText: "{}",
+      terms: counted.terms,
+      frequencies: counted.frequencies,
+      length,
+      inverseNorm: 0,
     });
   }
   return mergeSnapshot(emptySnapshot(), pending, 0);
 }
 
 function topScores(snapshot, mode, queries) {
-  return queries.map((query) => searchSnapshot(snapshot, { terms: tokenize(query, mode), denseWeight: 0, topK: 1, minScore: 0 }, 0)[0]?.score ?? 0);
+  return queries.map(
+    (query) => searchSnapshot(snapshot, { terms: tokenize(query, mode), denseWeight: 0, topK: 1, minScore: 0 }, 0)[0]?.score ?? 0,
+  );
 }
 
 function auc(positives, negatives) {
@@ -106,7 +119,9 @@ function evaluate(snapshot, mode, field) {
   return { mrr10: reciprocal / n, success1: first / n, success10: top10 / n };
 }
 
-console.log(`tidb-docs-cn self-retrieval: ${pages.length} pages with title and summary; ${outOfScope.length} out-of-scope APISIX descriptions`);
+console.log(
+  `tidb-docs-cn self-retrieval: ${pages.length} pages with title and summary; ${outOfScope.length} out-of-scope APISIX descriptions`,
+);
 console.log("| segmentation | query | MRR@10 | success@1 | success@10 | index ms | terms |");
 console.log("|---|---|---|---|---|---|---|");
 const calibration = [];
@@ -120,7 +135,11 @@ for (const mode of ["bigrams", "words", "words+bigrams"]) {
       `| ${mode} | ${field} | ${result.mrr10.toFixed(3)} | ${result.success1.toFixed(3)} | ${result.success10.toFixed(3)} | ${indexMs.toFixed(0)} | ${snapshot.lexical.terms.length} |`,
     );
   }
-  const inScope = topScores(snapshot, mode, pages.map((page) => page.summary));
+  const inScope = topScores(
+    snapshot,
+    mode,
+    pages.map((page) => page.summary),
+  );
   const outside = topScores(snapshot, mode, outOfScope);
   calibration.push(`| ${mode} | ${auc(inScope, outside).toFixed(3)} | ${quantiles(inScope)} | ${quantiles(outside)} |`);
 }

@@ -33,14 +33,20 @@ const replicas = Number(process.env.BENCH_REPLICAS ?? 20);
 const embeddings = createOfflineEmbeddings();
 
 function readJsonLines(path) {
-  return readFileSync(path, "utf8").split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
 }
 
 function loadCollection(name) {
   const corpus = readJsonLines(join(datasets, name, "corpus.jsonl"));
   const queries = readJsonLines(join(datasets, name, "queries.jsonl"));
   const qrels = new Map();
-  for (const line of readFileSync(join(datasets, name, "qrels.tsv"), "utf8").trim().split("\n").slice(1)) {
+  for (const line of readFileSync(join(datasets, name, "qrels.tsv"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)) {
     const [query, document, grade] = line.split("\t");
     if (Number(grade) <= 0) continue;
     if (!qrels.has(query)) qrels.set(query, new Map());
@@ -52,7 +58,12 @@ function loadCollection(name) {
 const record = (document, suffix = "") => ({
   id: `${document._id}${suffix}#chunk-0`,
   content: document.text,
-  metadata: { docId: `${document._id}${suffix}`, chunkIndex: 0, title: document.title, replica: suffix === "" ? 0 : Number(suffix.slice(2)) },
+  metadata: {
+    docId: `${document._id}${suffix}`,
+    chunkIndex: 0,
+    title: document.title,
+    replica: suffix === "" ? 0 : Number(suffix.slice(2)),
+  },
 });
 
 const percentile = (values, p) => {
@@ -127,7 +138,9 @@ const cranfield = loadCollection("cranfield");
 if (process.env.BENCH_SKIP_SCALE !== "1") {
   const directory = join(workspace, "scifact-x20");
   const total = scifact.corpus.length * replicas;
-  console.log(`\n## Scale: ${total} chunks (SciFact x ${replicas}), offline embedder ${embeddings.identity.id} (${embeddings.identity.dimension} dimensions)\n`);
+  console.log(
+    `\n## Scale: ${total} chunks (SciFact x ${replicas}), offline embedder ${embeddings.identity.id} (${embeddings.identity.dimension} dimensions)\n`,
+  );
   const writer = await openLocalSearchPort({ directory, mode: "write", embeddings });
   let started = performance.now();
   const batch = [];
@@ -151,7 +164,9 @@ if (process.env.BENCH_SKIP_SCALE !== "1") {
   started = performance.now();
   const lexical = await openLocalSearchPort({ directory, denseWeight: 0 });
   const reopenLexicalMs = performance.now() - started;
-  console.log(`- ingest (tokenise + embed + upsert, batches of 1000): ${(total / ingestSeconds).toFixed(0)} chunks/s (${ingestSeconds.toFixed(1)} s)`);
+  console.log(
+    `- ingest (tokenise + embed + upsert, batches of 1000): ${(total / ingestSeconds).toFixed(0)} chunks/s (${ingestSeconds.toFixed(1)} s)`,
+  );
   console.log(`- commit: ${ms(commitMs)}; on disk: ${mb(stats.bytesOnDisk)} (${stats.chunks} chunks, ${stats.documents} documents)`);
   console.log(`- reopen: hybrid (vectors loaded) ${ms(reopenHybridMs)}, lexical only ${ms(reopenLexicalMs)}`);
   console.log(`- query, hybrid (embed query + BM25 + dense scan + fusion), topK 10: ${await timeQueries(hybrid, scifact.queries)}`);
@@ -172,7 +187,10 @@ if (process.env.BENCH_SKIP_SCALE !== "1") {
 // 2. Quality
 function ndcg10(ranking, grades) {
   const gain = ranking.slice(0, 10).reduce((sum, id, rank) => sum + (grades.get(id) ?? 0) / Math.log2(rank + 2), 0);
-  const ideal = [...grades.values()].sort((left, right) => right - left).slice(0, 10).reduce((sum, grade, rank) => sum + grade / Math.log2(rank + 2), 0);
+  const ideal = [...grades.values()]
+    .sort((left, right) => right - left)
+    .slice(0, 10)
+    .reduce((sum, grade, rank) => sum + grade / Math.log2(rank + 2), 0);
   return gain / ideal;
 }
 
@@ -221,13 +239,25 @@ async function quality(collection) {
     }
     const fused = new Map();
     for (const list of [rankings["BM25 alone"], rankings["dense alone (int8, as stored)"]]) {
-      list.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (60 + rank + 1)));
+      list.forEach((id, rank) => {
+        fused.set(id, (fused.get(id) ?? 0) + 1 / (60 + rank + 1));
+      });
     }
-    rrf.push(ndcg10([...fused].sort((left, right) => right[1] - left[1]).map(([id]) => id), grades));
+    rrf.push(
+      ndcg10(
+        [...fused].sort((left, right) => right[1] - left[1]).map(([id]) => id),
+        grades,
+      ),
+    );
     const vector = await embeddings.embedQuery(query.text);
     const cosines = floats.map((row, index) => [index, row.reduce((sum, value, position) => sum + value * vector[position], 0)]);
     cosines.sort((left, right) => right[1] - left[1]);
-    floatDense.push(ndcg10(cosines.slice(0, 10).map(([index]) => records[index].metadata.docId), grades));
+    floatDense.push(
+      ndcg10(
+        cosines.slice(0, 10).map(([index]) => records[index].metadata.docId),
+        grades,
+      ),
+    );
   }
   for (const [name, values] of Object.entries(results)) add(name, values);
   add("dense alone (float32)", floatDense);
@@ -292,11 +322,22 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
 // 4. Calibration
 {
   const everyday = [
-    "How do I reset my router password?", "What is the best recipe for sourdough bread?", "Who won the football world cup in 2014?",
-    "How can I get a refund for my flight ticket?", "What time does the train to Paris leave?", "How do I configure the Kubernetes ingress controller?",
-    "What is the capital of Australia?", "Can I bring my dog on the plane?", "How to install Python on Windows?", "What are the lyrics of the national anthem?",
-    "How do I change the oil in my car?", "Which programming language is best for web development?", "What is the weather like tomorrow?",
-    "How do I file my taxes online?", "What is the price of bitcoin today?", "How to set up two-factor authentication for my email account?",
+    "How do I reset my router password?",
+    "What is the best recipe for sourdough bread?",
+    "Who won the football world cup in 2014?",
+    "How can I get a refund for my flight ticket?",
+    "What time does the train to Paris leave?",
+    "How do I configure the Kubernetes ingress controller?",
+    "What is the capital of Australia?",
+    "Can I bring my dog on the plane?",
+    "How to install Python on Windows?",
+    "What are the lyrics of the national anthem?",
+    "How do I change the oil in my car?",
+    "Which programming language is best for web development?",
+    "What is the weather like tomorrow?",
+    "How do I file my taxes online?",
+    "What is the price of bitcoin today?",
+    "How to set up two-factor authentication for my email account?",
   ];
   const open = (collection, options) => openLocalSearchPort({ directory: join(workspace, collection.name), embeddings, ...options });
   const top = async (port, texts) => {
@@ -307,13 +348,28 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
   const inScope = [];
   const outOfScope = [];
   const relevantScores = [];
-  for (const [own, other] of [[scifact, cranfield], [cranfield, scifact]]) {
+  for (const [own, other] of [
+    [scifact, cranfield],
+    [cranfield, scifact],
+  ]) {
     const port = await open(own, { minScore: 0 });
-    inScope.push(...(await top(port, own.queries.map((query) => query.text))));
-    outOfScope.push(...(await top(port, other.queries.map((query) => query.text))), ...(await top(port, everyday)));
+    inScope.push(
+      ...(await top(
+        port,
+        own.queries.map((query) => query.text),
+      )),
+    );
+    outOfScope.push(
+      ...(await top(
+        port,
+        other.queries.map((query) => query.text),
+      )),
+      ...(await top(port, everyday)),
+    );
     for (const query of own.queries) {
       const grades = own.qrels.get(query._id);
-      for (const hit of await port.search({ query: query.text, topK: 10 })) if (grades.has(hit.metadata.docId)) relevantScores.push(hit.score);
+      for (const hit of await port.search({ query: query.text, topK: 10 }))
+        if (grades.has(hit.metadata.docId)) relevantScores.push(hit.score);
     }
     await port.close();
   }
@@ -324,14 +380,22 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
     const accuracy = (share(inScope, (score) => score >= threshold) + share(outOfScope, (score) => score < threshold)) / 2;
     if (accuracy > best.accuracy) best = { threshold, accuracy };
   }
-  console.log(`\n## Calibration (defaults: denseWeight 0.3, denseFloor 0.3, score = answerability model v${defaultAnswerabilityModel.version})\n`);
+  console.log(
+    `\n## Calibration (defaults: denseWeight 0.3, denseFloor 0.3, score = answerability model v${defaultAnswerabilityModel.version})\n`,
+  );
   console.log(`| | in scope (${inScope.length}) | out of scope (${outOfScope.length}) |`);
   console.log(`|---|---|---|`);
   console.log(`| top score, 10th / 50th / 90th percentile | ${quantiles(inScope)} | ${quantiles(outOfScope)} |`);
-  console.log(`| share at or above 0.35 | ${(100 * share(inScope, (score) => score >= 0.35)).toFixed(0)}% | ${(100 * share(outOfScope, (score) => score >= 0.35)).toFixed(0)}% |`);
-  console.log(`| share with no hit at minScore 0.2 | ${(100 * share(inScope, (score) => score < 0.2)).toFixed(0)}% | ${(100 * share(outOfScope, (score) => score < 0.2)).toFixed(0)}% |`);
+  console.log(
+    `| share at or above 0.35 | ${(100 * share(inScope, (score) => score >= 0.35)).toFixed(0)}% | ${(100 * share(outOfScope, (score) => score >= 0.35)).toFixed(0)}% |`,
+  );
+  console.log(
+    `| share with no hit at minScore 0.2 | ${(100 * share(inScope, (score) => score < 0.2)).toFixed(0)}% | ${(100 * share(outOfScope, (score) => score < 0.2)).toFixed(0)}% |`,
+  );
   console.log(`\n- best separating threshold: ${best.threshold.toFixed(2)} (balanced accuracy ${best.accuracy.toFixed(3)})`);
-  console.log(`- relevant hits in the top 10 that minScore 0.2 removes: ${(100 * share(relevantScores, (score) => score < 0.2)).toFixed(1)}% of ${relevantScores.length}`);
+  console.log(
+    `- relevant hits in the top 10 that minScore 0.2 removes: ${(100 * share(relevantScores, (score) => score < 0.2)).toFixed(1)}% of ${relevantScores.length}`,
+  );
 }
 
 rmSync(workspace, { recursive: true, force: true });

@@ -35,7 +35,7 @@ function asFilters(value: unknown): MetadataFilter[] {
 }
 
 function fieldValue(metadata: Record<string, unknown>, field: string): unknown {
-  return Object.prototype.hasOwnProperty.call(metadata, field) ? metadata[field] : undefined;
+  return Object.hasOwn(metadata, field) ? metadata[field] : undefined;
 }
 
 function matchesField(value: unknown, condition: FilterValue | FieldCondition): boolean {

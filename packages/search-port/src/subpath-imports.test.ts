@@ -39,7 +39,12 @@ describe("subpath imports", () => {
     for (const entry of ["pinecone/index.ts", "langchain/index.ts", "langchain/libsql/index.ts"]) {
       const { packages, files } = runtimeImports(entry);
       expect([...packages], entry).toContain("@lookup-knowledge/core");
-      expect([...packages].filter((name) => name.startsWith("@pinecone-database") || name.startsWith("@langchain") || name.startsWith("@libsql")), entry).toEqual([]);
+      expect(
+        [...packages].filter(
+          (name) => name.startsWith("@pinecone-database") || name.startsWith("@langchain") || name.startsWith("@libsql"),
+        ),
+        entry,
+      ).toEqual([]);
       expect([...files].map((file) => relative(sourceRoot, file)).filter((file) => file.startsWith("local/"))).toEqual([]);
     }
   });

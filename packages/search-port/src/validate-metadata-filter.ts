@@ -39,7 +39,10 @@ const fieldSchema = z.union([filterValueSchema, conditionSchema], {
 
 function logicalOperand(operator: "$and" | "$or") {
   return z
-    .array(z.lazy(() => filterSchema), { error: `${operator} needs a non-empty array of filters` })
+    .array(
+      z.lazy(() => filterSchema),
+      { error: `${operator} needs a non-empty array of filters` },
+    )
     .min(1, { error: `${operator} needs a non-empty array of filters` })
     .optional();
 }

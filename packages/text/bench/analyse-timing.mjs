@@ -23,7 +23,11 @@ function coldStart(query) {
     const result = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
     runs.push({ ...result, processMs: performance.now() - wall });
   }
-  const median = (key) => runs.map((run) => run[key]).sort((left, right) => left - right)[3].toFixed(1);
+  const median = (key) =>
+    runs
+      .map((run) => run[key])
+      .sort((left, right) => left - right)[3]
+      .toFixed(1);
   return `| ${JSON.stringify(query)} | ${median("importMs")} | ${median("firstQueryMs")} | ${median("processMs")} |`;
 }
 
@@ -49,7 +53,9 @@ for (const language of ["en", "zh"]) {
     .filter((name) => name.endsWith(".md"))
     .map((name) => readFileSync(join(root, name), "utf8"));
   const characters = texts.reduce((sum, text) => sum + text.length, 0);
-  console.log(`\nThroughput over apisix-docs/${language} (${texts.length} files, ${(characters / 1e6).toFixed(1)} M characters), best of 3:\n`);
+  console.log(
+    `\nThroughput over apisix-docs/${language} (${texts.length} files, ${(characters / 1e6).toFixed(1)} M characters), best of 3:\n`,
+  );
   console.log("| view | M characters/s |");
   console.log("|---|---|");
   for (const [name, analyse] of views) {

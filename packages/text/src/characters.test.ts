@@ -12,7 +12,16 @@ describe("characters and normalisation", () => {
   });
 
   it("tells word characters of spaced scripts from CJK characters and separators", () => {
-    expect(["a", "é", "7", "я", "集", "-", " ", undefined].map(isWordCharacter)).toEqual([true, true, true, true, false, false, false, false]);
+    expect(["a", "é", "7", "я", "集", "-", " ", undefined].map(isWordCharacter)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("folds width and case with NFKC and lower case", () => {

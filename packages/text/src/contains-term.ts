@@ -75,8 +75,7 @@ export function containsTerm(text: string, term: SearchTerm): boolean {
 
 function onBoundaries(text: string, term: SearchTerm, start: number, end: number): boolean {
   return (
-    (!term.boundedStart || !isWordCodePoint(lastCodePointOf(text, start))) &&
-    (!term.boundedEnd || !isWordCodePoint(text.codePointAt(end)))
+    (!term.boundedStart || !isWordCodePoint(lastCodePointOf(text, start))) && (!term.boundedEnd || !isWordCodePoint(text.codePointAt(end)))
   );
 }
 

@@ -3,11 +3,7 @@ import { queryTerms } from "./query-terms.js";
 
 describe("queryTerms", () => {
   it("keeps words of 3+ characters that are not stop words", () => {
-    expect(queryTerms("How do I get a refund for the Webhook API?").map((term) => term.normalized)).toEqual([
-      "refund",
-      "webhook",
-      "api",
-    ]);
+    expect(queryTerms("How do I get a refund for the Webhook API?").map((term) => term.normalized)).toEqual(["refund", "webhook", "api"]);
   });
 
   it("keeps CJK dictionary words of 2+ characters that are not question or function words", () => {

@@ -26,13 +26,27 @@ describe("splitWords", () => {
   it("splits at case changes only when asked", () => {
     expect(texts("getUserName HTTPServer X509Certificate")).toEqual(["getusername", "httpserver", "x509certificate"]);
     expect(texts("getUserName HTTPServer X509Certificate", { caseChanges: true })).toEqual([
-      "get", "user", "name", "http", "server", "x509", "certificate",
+      "get",
+      "user",
+      "name",
+      "http",
+      "server",
+      "x509",
+      "certificate",
     ]);
   });
 
   it("gives the joined compound after the parts of snake, kebab, dotted and camel case names when asked", () => {
     expect(texts("rate_limit rate-limit rateLimit", { caseChanges: true, compounds: true })).toEqual([
-      "rate", "limit", "ratelimit", "rate", "limit", "ratelimit", "rate", "limit", "ratelimit",
+      "rate",
+      "limit",
+      "ratelimit",
+      "rate",
+      "limit",
+      "ratelimit",
+      "rate",
+      "limit",
+      "ratelimit",
     ]);
     expect(texts("node.js", { compounds: true })).toEqual(["node", "js", "nodejs"]);
   });

@@ -36,7 +36,22 @@ export const chineseStopWords: ReadonlySet<string> = new Set(
  * straddle 如何. Only words that hardly occur inside other words are listed, longest first.
  */
 export const chineseQuestionWords: readonly string[] = [
-  "为什么", "怎么样", "什么", "怎么", "怎样", "如何", "哪些", "哪个", "哪里", "是否", "能否", "可否", "请问", "吗", "呢", "吧",
+  "为什么",
+  "怎么样",
+  "什么",
+  "怎么",
+  "怎样",
+  "如何",
+  "哪些",
+  "哪个",
+  "哪里",
+  "是否",
+  "能否",
+  "可否",
+  "请问",
+  "吗",
+  "呢",
+  "吧",
 ];
 
 /** Whether a normalised word is a stop word of English or Chinese. */

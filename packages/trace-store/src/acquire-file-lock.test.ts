@@ -16,7 +16,10 @@ async function holdDatabase(directory: string): Promise<{ kill(): Promise<void> 
     await openTraceDatabase({ directory: process.env.DIRECTORY });
     console.log("holding");
     setInterval(() => undefined, 1000);`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, DIRECTORY: directory }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    env: { ...process.env, DIRECTORY: directory },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
@@ -45,23 +48,19 @@ describe("acquireFileLock", () => {
     expect(lockStaleMs).toBeLessThan(defaultLockWaitMs);
   });
 
-  it(
-    "R29: after kill -9 of the process holding the embedded database, the next open takes its lock over within the default wait",
-    async () => {
-      const directory = join(root, "database");
-      await (await openTraceDatabase({ directory })).close(); // created here; the holder only opens it
-      const holder = await holdDatabase(directory);
-      await expect(acquireFileLock(`${directory}.lock`, { waitMs: 300, what: "The test database" })).rejects.toMatchObject({
-        code: "trace_store_locked",
-      });
-      await holder.kill();
-      const database = await openTraceDatabase({ directory }); // the default wait
-      try {
-        expect(await database.count()).toBe(0);
-      } finally {
-        await database.close();
-      }
-    },
-    60_000,
-  );
+  it("R29: after kill -9 of the process holding the embedded database, the next open takes its lock over within the default wait", async () => {
+    const directory = join(root, "database");
+    await (await openTraceDatabase({ directory })).close(); // created here; the holder only opens it
+    const holder = await holdDatabase(directory);
+    await expect(acquireFileLock(`${directory}.lock`, { waitMs: 300, what: "The test database" })).rejects.toMatchObject({
+      code: "trace_store_locked",
+    });
+    await holder.kill();
+    const database = await openTraceDatabase({ directory }); // the default wait
+    try {
+      expect(await database.count()).toBe(0);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
 });

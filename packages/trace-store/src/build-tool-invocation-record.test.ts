@@ -58,7 +58,9 @@ describe("buildToolInvocationRecord", () => {
 
   it("rejects a maxQueryLength that is not a whole number of 16 or more, naming it", () => {
     for (const maxQueryLength of [0, 15, 1.5, Number.NaN]) {
-      expect(() => buildToolInvocationRecord({ result: foundResult(), startedAt, durationMs: 1, maxQueryLength })).toThrow(/maxQueryLength/);
+      expect(() => buildToolInvocationRecord({ result: foundResult(), startedAt, durationMs: 1, maxQueryLength })).toThrow(
+        /maxQueryLength/,
+      );
     }
   });
 

@@ -37,7 +37,15 @@ describe("the durable trace store's background flush", () => {
     // The timer never gets its turn within the test, and the byte trigger is off: only the
     // record count can start a flush.
     const flushAfterRecords = 200;
-    const store = createDurableTraceStore({ directory, databaseDirectory, flushIntervalMs: 3_600_000, flushAfterRecords, flushAfterBytes: 0, idleCloseMs: 5_000, onError: () => undefined });
+    const store = createDurableTraceStore({
+      directory,
+      databaseDirectory,
+      flushIntervalMs: 3_600_000,
+      flushAfterRecords,
+      flushAfterBytes: 0,
+      idleCloseMs: 5_000,
+      onError: () => undefined,
+    });
     const { base, since, until } = window(2601);
     const total = 4000;
     const lineBytes = Buffer.byteLength(`${JSON.stringify(makeRecord(0, base))}\n`);
@@ -76,7 +84,15 @@ describe("the durable trace store's background flush", () => {
     // Just enough records to pass the bound in bytes; in UTF-16 units they stay well below it.
     const total = Math.ceil(flushAfterBytes / lineBytes) + 2;
     expect(total * (line.length + 8)).toBeLessThan(flushAfterBytes);
-    const store = createDurableTraceStore({ directory, databaseDirectory, flushIntervalMs: 3_600_000, flushAfterRecords: 0, flushAfterBytes, idleCloseMs: 5_000, onError: () => undefined });
+    const store = createDurableTraceStore({
+      directory,
+      databaseDirectory,
+      flushIntervalMs: 3_600_000,
+      flushAfterRecords: 0,
+      flushAfterBytes,
+      idleCloseMs: 5_000,
+      onError: () => undefined,
+    });
     for (let index = 0; index < total; index += 1) {
       await store.record(cjk(index));
       await stat(directory);
@@ -92,7 +108,15 @@ describe("the durable trace store's background flush", () => {
   it("R29: a flush also starts once flushAfterBytes were appended; both bounds must be whole numbers", async () => {
     const directory = mkdtempSync(join(root, "traces-"));
     const { base } = window(2602);
-    const store = createDurableTraceStore({ directory, databaseDirectory, flushIntervalMs: 3_600_000, flushAfterRecords: 0, flushAfterBytes: 64 * 1024, idleCloseMs: 5_000, onError: () => undefined });
+    const store = createDurableTraceStore({
+      directory,
+      databaseDirectory,
+      flushIntervalMs: 3_600_000,
+      flushAfterRecords: 0,
+      flushAfterBytes: 64 * 1024,
+      idleCloseMs: 5_000,
+      onError: () => undefined,
+    });
     for (let index = 0; index < 600; index += 1) {
       await store.record(makeRecord(index, base));
       await stat(directory);

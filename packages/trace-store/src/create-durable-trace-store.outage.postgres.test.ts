@@ -74,7 +74,12 @@ if (url) {
     }
 
     /** Opens, migrates and flushes `recordsPerRound` records through `proxy`, cut after `cutAfter` chunks (none when undefined). */
-    async function round(index: number, proxy: TcpProxy, direct: URL, cutAfter: number | undefined): Promise<{ missing: string[]; unexpected: string[]; stored: number; rejected: string[]; failedFirst: boolean }> {
+    async function round(
+      index: number,
+      proxy: TcpProxy,
+      direct: URL,
+      cutAfter: number | undefined,
+    ): Promise<{ missing: string[]; unexpected: string[]; stored: number; rejected: string[]; failedFirst: boolean }> {
       const proxied = new URL(direct);
       proxied.hostname = "127.0.0.1";
       proxied.port = String(proxy.port);
@@ -130,7 +135,10 @@ if (url) {
       // not hold it too; an outage must quarantine nothing at all.
       const rejectedPath = join(directory, "spool", "rejected.jsonl");
       const rejected = existsSync(rejectedPath)
-        ? readFileSync(rejectedPath, "utf8").split("\n").filter((line) => line !== "").map((line) => String((JSON.parse(line) as { record?: { id?: string } }).record?.id))
+        ? readFileSync(rejectedPath, "utf8")
+            .split("\n")
+            .filter((line) => line !== "")
+            .map((line) => String((JSON.parse(line) as { record?: { id?: string } }).record?.id))
         : [];
       return {
         missing: appended.filter((id) => !stored.has(id)),
@@ -160,7 +168,10 @@ if (url) {
           // The stored ids are exactly the appended ones (none lost, none foreign), each row
           // one record, and none both quarantined and stored.
           expect(outcome, `kill ${index} after ${cutAfter} of ${span} chunks (${replay})`).toMatchObject(whole);
-          expect(outcome.rejected.filter((id) => !outcome.missing.includes(id)), `kill ${index}: quarantined and stored (${replay})`).toEqual([]);
+          expect(
+            outcome.rejected.filter((id) => !outcome.missing.includes(id)),
+            `kill ${index}: quarantined and stored (${replay})`,
+          ).toEqual([]);
         }
         console.info(`${kills} kills within ${span} chunks: ${failures} interrupted a flush, ${crashes.length} crashes`);
         expect(failures, replay).toBeGreaterThan(kills / 2);
@@ -174,7 +185,9 @@ if (url) {
 } else if (process.env.CI) {
   describe("the durable trace store when PostgreSQL is killed", () => {
     it("R29: runs in CI against a real PostgreSQL", () => {
-      throw new Error(`${testDatabaseUrlVariable} is not set, so the PostgreSQL outage test cannot run. CI must start PostgreSQL and set it (see .ci/run).`);
+      throw new Error(
+        `${testDatabaseUrlVariable} is not set, so the PostgreSQL outage test cannot run. CI must start PostgreSQL and set it (see .ci/run).`,
+      );
     });
   });
 } else {

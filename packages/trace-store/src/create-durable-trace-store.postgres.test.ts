@@ -11,7 +11,9 @@ if (url) {
 } else if (process.env.CI) {
   describe("the durable trace store on PostgreSQL", () => {
     it("R29: runs in CI against a real PostgreSQL", () => {
-      throw new Error(`${testDatabaseUrlVariable} is not set, so the PostgreSQL suite cannot run. CI must start PostgreSQL and set it (see .ci/run).`);
+      throw new Error(
+        `${testDatabaseUrlVariable} is not set, so the PostgreSQL suite cannot run. CI must start PostgreSQL and set it (see .ci/run).`,
+      );
     });
   });
 } else {

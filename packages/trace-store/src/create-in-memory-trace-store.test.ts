@@ -3,8 +3,7 @@ import { foundResult } from "../test/lookup-result-fixtures.js";
 import { buildToolInvocationRecord } from "./build-tool-invocation-record.js";
 import { createInMemoryTraceStore } from "./create-in-memory-trace-store.js";
 
-const record = (id: string) =>
-  buildToolInvocationRecord({ result: foundResult(), id, startedAt: new Date(0), durationMs: 1 });
+const record = (id: string) => buildToolInvocationRecord({ result: foundResult(), id, startedAt: new Date(0), durationMs: 1 });
 
 describe("createInMemoryTraceStore", () => {
   it("keeps records in order and finds them by id", async () => {

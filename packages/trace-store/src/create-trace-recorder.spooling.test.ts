@@ -78,7 +78,9 @@ describe("createTraceRecorder with a durable (spooling) store", () => {
     const recorder = createTraceRecorder(spool);
     recorder.record(record("spooled-1"));
     const [segment] = readdirSync(join(directory, "spool")).filter((name) => name.endsWith(".open"));
-    const lines = readFileSync(join(directory, "spool", segment ?? ""), "utf8").trim().split("\n");
+    const lines = readFileSync(join(directory, "spool", segment ?? ""), "utf8")
+      .trim()
+      .split("\n");
     expect(lines.map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(["spooled-1"]);
     await recorder.close();
     await spool.close();

@@ -294,11 +294,7 @@ describe("createTraceRecorder", () => {
     const { errors, onError } = collectErrors();
     const recorder = createTraceRecorder(store, { maxPending: 2, onError });
     for (const id of ["r1", "r2", "r3", "r4"]) recorder.record(record(id));
-    expect(errors.map((error) => error.code)).toEqual([
-      "trace_record_failed",
-      "trace_record_dropped",
-      "trace_record_dropped",
-    ]);
+    expect(errors.map((error) => error.code)).toEqual(["trace_record_failed", "trace_record_dropped", "trace_record_dropped"]);
     const dropped = errors.filter((error) => error.code === "trace_record_dropped");
     expect(dropped.map((error) => error.recordId)).toEqual(["r1", "r2"]);
     expect(dropped[0]?.retryable).toBe(false);
@@ -343,10 +339,13 @@ describe("createTraceRecorder", () => {
   });
 
   it("R29: a store that hangs does not block record()", async () => {
-    const recorder = createTraceRecorder({ record: () => new Promise<void>(() => {}) }, {
-      writeTimeoutMs: 20,
-      onError: () => {},
-    });
+    const recorder = createTraceRecorder(
+      { record: () => new Promise<void>(() => {}) },
+      {
+        writeTimeoutMs: 20,
+        onError: () => {},
+      },
+    );
     recorder.record(record("r1"));
     expect(recorder.pending).toBe(1);
     await expect(recorder.close()).resolves.toBeUndefined();

@@ -169,10 +169,7 @@ export function createTraceRecorder(
       return whenSettled;
     }
     timer = setTimeout(() => {
-      finish(
-        false,
-        new TimeoutError({ operation: `The trace store write of ${entry.invocation.id}`, timeoutMs: writeTimeoutMs }),
-      );
+      finish(false, new TimeoutError({ operation: `The trace store write of ${entry.invocation.id}`, timeoutMs: writeTimeoutMs }));
     }, writeTimeoutMs);
     timer.unref?.();
     Promise.resolve(outcome).then(

@@ -29,7 +29,10 @@ describe("readDurableTraceStoreOptions", () => {
       database: undefined,
     });
     expect(settings.pgliteDirectory.replaceAll("\\", "/")).toBe("traces/database");
-    expect(readDurableTraceStoreOptions({ directory: "traces", flushIntervalMs: 0 })).toMatchObject({ flushAfterRecords: 0, flushAfterBytes: 0 });
+    expect(readDurableTraceStoreOptions({ directory: "traces", flushIntervalMs: 0 })).toMatchObject({
+      flushAfterRecords: 0,
+      flushAfterBytes: 0,
+    });
   });
 
   it("names the refused option after the function, with the reason it always gave", () => {
@@ -37,7 +40,9 @@ describe("readDurableTraceStoreOptions", () => {
     expect(error.key).toBe("createDurableTraceStore.batchSize");
     expect(error.value).toBe(0);
     expect(error.message).toMatch(/must be a whole number, 1 or more/);
-    expect(refusal({ directory: "traces", fsync: "sometimes" }).message).toMatch(/createDurableTraceStore\.fsync="sometimes": must be "always" or "on-flush"/);
+    expect(refusal({ directory: "traces", fsync: "sometimes" }).message).toMatch(
+      /createDurableTraceStore\.fsync="sometimes": must be "always" or "on-flush"/,
+    );
   });
 
   it("refuses a directory that is not a string with ConfigurationError, not a TypeError", () => {

@@ -13,7 +13,11 @@ const secretParameter = /password|secret|token|key/i;
 export function parseDatabaseUrl(value: string, key = "DATABASE_URL"): { url: string; redacted: string } {
   // Checked by hand, not by parseOptions: the refused value may hold a password.
   if (typeof value !== "string") {
-    throw new ConfigurationError({ key, value: `(${typeof value})`, reason: "must be a string: postgres://user:password@host:5432/database" });
+    throw new ConfigurationError({
+      key,
+      value: `(${typeof value})`,
+      reason: "must be a string: postgres://user:password@host:5432/database",
+    });
   }
   let parsed: URL;
   try {
@@ -33,7 +37,11 @@ export function parseDatabaseUrl(value: string, key = "DATABASE_URL"): { url: st
     });
   }
   if (parsed.hostname === "" && !parsed.searchParams.has("host")) {
-    throw new ConfigurationError({ key, value: redactLoosely(value), reason: "names no host; expected postgres://user:password@host:5432/database" });
+    throw new ConfigurationError({
+      key,
+      value: redactLoosely(value),
+      reason: "names no host; expected postgres://user:password@host:5432/database",
+    });
   }
   const shown = new URL(value);
   if (shown.password !== "") shown.password = "***";
@@ -45,17 +53,20 @@ export function parseDatabaseUrl(value: string, key = "DATABASE_URL"): { url: st
 /** `?a=1&password=***`: the query string with the values of secret parameters hidden, as written otherwise. */
 function redactQuery(search: string): string {
   if (search === "" || search === "?") return "";
-  const parts = search.slice(1).split("&").map((part) => {
-    const equals = part.indexOf("=");
-    const name = equals === -1 ? part : part.slice(0, equals);
-    let decoded = name;
-    try {
-      decoded = decodeURIComponent(name.replace(/\+/g, " "));
-    } catch {
-      // A malformed escape: judged as written.
-    }
-    return equals !== -1 && secretParameter.test(decoded) ? `${name}=***` : part;
-  });
+  const parts = search
+    .slice(1)
+    .split("&")
+    .map((part) => {
+      const equals = part.indexOf("=");
+      const name = equals === -1 ? part : part.slice(0, equals);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, " "));
+      } catch {
+        // A malformed escape: judged as written.
+      }
+      return equals !== -1 && secretParameter.test(decoded) ? `${name}=***` : part;
+    });
   return `?${parts.join("&")}`;
 }
 

@@ -32,11 +32,7 @@ export function parseToolInvocationRecord(text: string): { record: ToolInvocatio
   expect("candidateCount", isCount, "a count");
   expect("evidenceCount", isCount, "a count");
   expect("error", (entry) => entry === null || typeof entry === "string", "a string or null");
-  expect(
-    "retrievalDetails",
-    (entry) => typeof entry === "object" && entry !== null && !Array.isArray(entry),
-    "an object",
-  );
+  expect("retrievalDetails", (entry) => typeof entry === "object" && entry !== null && !Array.isArray(entry), "an object");
   if (problems.length > 0) return { reason: problems.join("; ") };
   return { record: value as ToolInvocationRecord };
 }

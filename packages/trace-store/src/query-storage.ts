@@ -99,7 +99,10 @@ export function applyQueryStorage(record: ToolInvocationRecord, storage: QuerySt
         entries: details.hints.entries.map((entry) => (entry.title === undefined ? entry : { ...entry, title: term(entry.title) })),
       },
       attempts: details.attempts.map((attempt) => (attempt.error === undefined ? attempt : { ...attempt, error: scrub(attempt.error) })),
-      evidence: details.evidence.map((block) => ({ ...block, hitReasons: block.hitReasons.map((reason) => cutTexts(hashQuotedTerms(reason, term), texts)) })),
+      evidence: details.evidence.map((block) => ({
+        ...block,
+        hitReasons: block.hitReasons.map((reason) => cutTexts(hashQuotedTerms(reason, term), texts)),
+      })),
     },
   };
 }

@@ -106,7 +106,9 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       expect(fallback).toHaveLength(5);
       expect(await store.list({ since, until, fallbackReason: "filtered_vector_error" })).toHaveLength(0);
       // Case does not matter; % and _ are literal.
-      expect((await store.list({ since, until, queryText: "100% refund_" })).map((record) => record.query)).toEqual(["100% Refund_window?"]);
+      expect((await store.list({ since, until, queryText: "100% refund_" })).map((record) => record.query)).toEqual([
+        "100% Refund_window?",
+      ]);
       expect(await store.list({ since, until, queryText: "1000%" })).toHaveLength(0);
       expect(await store.list({ since, until, queryText: "VISA REFUNDS" })).toHaveLength(5);
       expect(await store.list({ since, until, limit: 3 })).toHaveLength(3);
@@ -224,7 +226,10 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       writeFileSync(join(spool, "000000000000001-1-ab-000001.jsonl"), `${lines.join("\n")}\n`);
       const report = await store.flush();
       expect(report.flushed).toBe(3);
-      expect(report.skipped.map((line) => line.reason)).toEqual([expect.stringMatching(/^not JSON/), expect.stringMatching(/toolName is not a string/)]);
+      expect(report.skipped.map((line) => line.reason)).toEqual([
+        expect.stringMatching(/^not JSON/),
+        expect.stringMatching(/toolName is not a string/),
+      ]);
       expect(await store.list({ since, until })).toHaveLength(3);
     });
 
@@ -328,7 +333,9 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
         entries: [{ id: "herds", source: "docs/fauna/herds.md", title: hashQueryTerm("Migration Timeline", key), domain: "fauna" }],
       });
       expect(hashQueryTerm("zebra", key)).toMatch(/^hash:[0-9a-f]{12}$/);
-      expect(details?.attempts[0]?.error).toBe('search_failed: the index refused "[query] [query] [query] [query]? [query]": [query] is not allowed');
+      expect(details?.attempts[0]?.error).toBe(
+        'search_failed: the index refused "[query] [query] [query] [query]? [query]": [query] is not allowed',
+      );
       expect(stored?.error).toBe('the port quoted "[query]" and then "[query] [query]"');
       expect(await store.list({ since, until, queryText: privateQuery })).toHaveLength(1);
     });
@@ -343,12 +350,25 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
              retrieval_layer, fallback_reason, candidate_count, evidence_count, error, retrieval_details)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
           [
-            record.id, record.toolName, record.query, record.transformedQuery, record.createdAt, record.durationMs, record.found,
-            record.evidenceStatus, record.retrievalLayer, record.fallbackReason, record.candidateCount, record.evidenceCount,
-            record.error, JSON.stringify(record.retrievalDetails),
+            record.id,
+            record.toolName,
+            record.query,
+            record.transformedQuery,
+            record.createdAt,
+            record.durationMs,
+            record.found,
+            record.evidenceStatus,
+            record.retrievalLayer,
+            record.fallbackReason,
+            record.candidateCount,
+            record.evidenceCount,
+            record.error,
+            JSON.stringify(record.retrievalDetails),
           ],
         );
-        expect(await old.sql("select indexname from pg_indexes where tablename = 'tool_invocation' and indexname like '%created_at%'")).toEqual([]);
+        expect(
+          await old.sql("select indexname from pg_indexes where tablename = 'tool_invocation' and indexname like '%created_at%'"),
+        ).toEqual([]);
       } finally {
         await old.close();
       }
@@ -376,7 +396,13 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       }
       const errors: LookupKnowledgeError[] = [];
       const directory = mkdtempSync(join(root, "traces-"));
-      const store = createDurableTraceStore({ directory, ...old.storeOptions, flushIntervalMs: 0, idleCloseMs: 0, onError: (error) => errors.push(error) });
+      const store = createDurableTraceStore({
+        directory,
+        ...old.storeOptions,
+        flushIntervalMs: 0,
+        idleCloseMs: 0,
+        onError: (error) => errors.push(error),
+      });
       stores.push(store);
       const { base, since, until } = window(2012);
       for (let index = 0; index < 5; index += 1) await store.record(makeRecord(index, base));

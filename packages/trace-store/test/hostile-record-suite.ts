@@ -54,7 +54,10 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
         retrievalDetails: {
           ...clean.retrievalDetails,
           evidence,
-          attempts: clean.retrievalDetails.attempts.map((attempt) => ({ ...attempt, filter: { "cate\u0000gory": { $eq: "bill\u0000ing" } } })),
+          attempts: clean.retrievalDetails.attempts.map((attempt) => ({
+            ...attempt,
+            filter: { "cate\u0000gory": { $eq: "bill\u0000ing" } },
+          })),
         },
       });
       await store.record(hostile);
@@ -63,10 +66,19 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
       expect(report).toMatchObject({ flushed: 5, inserted: 5, quarantined: 0 });
       const stored = await store.get(hostile.id);
       expect(stored?.query).toBe("refund\ufffd policy \ufffd");
-      expect(stored?.retrievalDetails.evidence[0]).toMatchObject({ title: "Re\ufffdfunds", source: "docs/\ufffdbilling.md", preview: "half \ufffd pair" });
+      expect(stored?.retrievalDetails.evidence[0]).toMatchObject({
+        title: "Re\ufffdfunds",
+        source: "docs/\ufffdbilling.md",
+        preview: "half \ufffd pair",
+      });
       expect(stored?.retrievalDetails.attempts[0]?.filter).toEqual({ "cate\ufffdgory": { $eq: "bill\ufffding" } });
       expect(stored?.retrievalDetails.sanitizedFields).toEqual(
-        expect.arrayContaining(["query", "retrievalDetails.evidence.0.title", "retrievalDetails.evidence.0.source", "retrievalDetails.evidence.0.preview"]),
+        expect.arrayContaining([
+          "query",
+          "retrievalDetails.evidence.0.title",
+          "retrievalDetails.evidence.0.source",
+          "retrievalDetails.evidence.0.preview",
+        ]),
       );
       expect((await store.get(makeRecord(1, base).id))?.retrievalDetails.sanitizedFields).toBeUndefined();
       expect(await store.list({ since, until })).toHaveLength(5);
@@ -88,7 +100,9 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
       expect((await store.list({ since, until })).map((record) => record.id).sort()).toEqual(
         [0, 1, 3, 4, 5, 6].map((index) => makeRecord(index, base).id),
       );
-      const rejected = readFileSync(join(store.directory, "spool", "rejected.jsonl"), "utf8").trim().split("\n");
+      const rejected = readFileSync(join(store.directory, "spool", "rejected.jsonl"), "utf8")
+        .trim()
+        .split("\n");
       expect(rejected).toHaveLength(1);
       const kept = JSON.parse(rejected[0] ?? "{}") as { record?: { id?: string }; reason?: string };
       expect(kept.record?.id).toBe(refused.id);

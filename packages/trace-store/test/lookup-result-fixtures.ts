@@ -1,10 +1,8 @@
 import type { FoundLookupResult, L0Hints, NoEvidenceLookupResult, RetrievalTrace } from "@lookup-knowledge/core";
 
 /** A long chunk: far more than any record should hold (R28). */
-export const longContent = `Refunds are paid back to the original card. ${"The refund window is thirty days from delivery. ".repeat(220)}`.slice(
-  0,
-  10_000,
-);
+export const longContent =
+  `Refunds are paid back to the original card. ${"The refund window is thirty days from delivery. ".repeat(220)}`.slice(0, 10_000);
 
 const hints: L0Hints = {
   titles: ["Refund policy"],
@@ -224,7 +222,15 @@ export function privateQueryResult(): FoundLookupResult {
     keywords: ["migration", "quokka"],
     domains: ["fauna"],
     entities: ["Zebra"],
-    entries: [{ id: "herds", source: "docs/fauna/herds.md", title: "Migration Timeline", domain: "fauna", matches: [{ field: "title", term: "migration" }] }],
+    entries: [
+      {
+        id: "herds",
+        source: "docs/fauna/herds.md",
+        title: "Migration Timeline",
+        domain: "fauna",
+        matches: [{ field: "title", term: "migration" }],
+      },
+    ],
   };
   const block = {
     evidenceKey: "herds#chunk-0",
@@ -252,14 +258,34 @@ export function privateQueryResult(): FoundLookupResult {
     query: "Zebra quokka MIGRATION timeline?",
     evidenceBlocks: [block],
     contextPack: {
-      blocks: [{ evidenceKey: block.evidenceKey, source: block.source, title: block.title, hitReasons: block.hitReasons, content: block.content, truncated: false, originalLength: block.content.length }],
+      blocks: [
+        {
+          evidenceKey: block.evidenceKey,
+          source: block.source,
+          title: block.title,
+          hitReasons: block.hitReasons,
+          content: block.content,
+          truncated: false,
+          originalLength: block.content.length,
+        },
+      ],
       budget: 4000,
       used: block.content.length,
       summary: { includedSources: [block.source], omittedSources: [], included: [block.evidenceKey], omitted: [], truncated: [] },
     },
     rerankTrace: {
       method: "rules-v1",
-      entries: [{ rank: 1, evidenceKey: block.evidenceKey, source: block.source, baseScore: 0.81, boosts: [{ signal: "heading", reason: 'heading mentions "zebra"', amount: 0.1 }], finalScore: 1.2, portRank: 1 }],
+      entries: [
+        {
+          rank: 1,
+          evidenceKey: block.evidenceKey,
+          source: block.source,
+          baseScore: 0.81,
+          boosts: [{ signal: "heading", reason: 'heading mentions "zebra"', amount: 0.1 }],
+          finalScore: 1.2,
+          portRank: 1,
+        },
+      ],
     },
     retrievalTrace: trace({
       query: {

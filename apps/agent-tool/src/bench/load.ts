@@ -55,9 +55,14 @@ const root = mkdtempSync(join(tmpdir(), "load-bench-"));
 try {
   const dataDirectory = join(root, "data");
   await ingestIntoLocalIndex({ root: knowledgeBase, dataDirectory });
-  const questions = (JSON.parse(await readFile(join(knowledgeBase, "questions.json"), "utf8")) as Array<{ question: string }>).map((entry) => entry.question);
+  const questions = (JSON.parse(await readFile(join(knowledgeBase, "questions.json"), "utf8")) as Array<{ question: string }>).map(
+    (entry) => entry.question,
+  );
   const traceDirectory = tracesDirectory(dataDirectory);
-  const traceStore = createDurableTraceStore({ directory: traceDirectory, onError: (error) => console.error(`trace store: ${error.message}`) });
+  const traceStore = createDurableTraceStore({
+    directory: traceDirectory,
+    onError: (error) => console.error(`trace store: ${error.message}`),
+  });
   const knowledge = await openLocalKnowledgeBase({ dataDirectory, traceStore });
   try {
     // Warm up: jieba, the word table, the first filtered search.
@@ -93,7 +98,9 @@ try {
         const now = performance.now();
         const spool = await spoolSize(traceDirectory);
         const rate = ((done % 10_000 || 10_000) / (now - last)) * 1000;
-        console.log(`| ${done} | ${megabytes(process.memoryUsage().rss)} | ${megabytes(spool.bytes)} | ${spool.records} | ${rate.toFixed(0)} |`);
+        console.log(
+          `| ${done} | ${megabytes(process.memoryUsage().rss)} | ${megabytes(spool.bytes)} | ${spool.records} | ${rate.toFixed(0)} |`,
+        );
         last = performance.now();
       }
     }

@@ -111,8 +111,22 @@ for (const retrieveK of [20, 100]) {
     config: { retrieveK, returnN: 5 },
   });
   const lookupTool = createLookupKnowledgeTool(retriever);
-  rows.push(await measure("lookup-knowledge retriever.lookup", retrieveK, () => retriever.lookup(query), () => portMs));
-  rows.push(await measure("lookup-knowledge tool.invoke", retrieveK, () => lookupTool.invoke({ query }), () => portMs));
+  rows.push(
+    await measure(
+      "lookup-knowledge retriever.lookup",
+      retrieveK,
+      () => retriever.lookup(query),
+      () => portMs,
+    ),
+  );
+  rows.push(
+    await measure(
+      "lookup-knowledge tool.invoke",
+      retrieveK,
+      () => lookupTool.invoke({ query }),
+      () => portMs,
+    ),
+  );
 
   const documents = hits.map((hit) => new Document({ pageContent: hit.content, metadata: hit.metadata }));
   class PreparedRetriever extends BaseRetriever {
@@ -125,14 +139,23 @@ for (const retrieveK of [20, 100]) {
     }
   }
   const peerTool = createRetrieverTool(new PreparedRetriever(), { name: "search_docs", description: "Search the docs." });
-  rows.push(await measure("LangChain createRetrieverTool.invoke (peer)", retrieveK, () => peerTool.invoke({ query }), () => portMs));
+  rows.push(
+    await measure(
+      "LangChain createRetrieverTool.invoke (peer)",
+      retrieveK,
+      () => peerTool.invoke({ query }),
+      () => portMs,
+    ),
+  );
 }
 
 console.log(`Pipeline overhead per lookup (port time excluded), ${iterations} runs after ${warmup} warm-up, Node ${process.version}`);
 console.log(["what".padEnd(46), "retrieve-k".padStart(10), "median ms".padStart(10), "p95 ms".padStart(10)].join(" "));
 for (const row of rows) {
   console.log(
-    [row.name.padEnd(46), String(row.retrieveK).padStart(10), row.median.toFixed(3).padStart(10), row.p95.toFixed(3).padStart(10)].join(" "),
+    [row.name.padEnd(46), String(row.retrieveK).padStart(10), row.median.toFixed(3).padStart(10), row.p95.toFixed(3).padStart(10)].join(
+      " ",
+    ),
   );
 }
 console.log(`${recordsWritten} trace records built and handed to the store.`);

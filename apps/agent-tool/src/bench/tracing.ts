@@ -26,7 +26,13 @@ try {
     id: `doc-${Math.floor(index / 2)}#chunk-${index % 2}`,
     content: `Gateway route ${index}: the rate limit plugin counts requests per consumer token before the upstream is called. `.repeat(6),
     score: 0.9 - index * 0.02,
-    metadata: { docId: `doc-${Math.floor(index / 2)}`, chunkIndex: index % 2, source: `guides/doc-${Math.floor(index / 2)}.md`, title: `Guide ${index}`, category: "gateway" },
+    metadata: {
+      docId: `doc-${Math.floor(index / 2)}`,
+      chunkIndex: index % 2,
+      source: `guides/doc-${Math.floor(index / 2)}.md`,
+      title: `Guide ${index}`,
+      category: "gateway",
+    },
   }));
   const retriever = createKnowledgeRetriever({
     searchPort: createInMemorySearchPort(hits),

@@ -6,7 +6,12 @@ import { openSearchStore, storeIdentity } from "../open-search-store.js";
 import type { StoreSettings } from "../store-settings.js";
 import { calibrationFormatVersion, writeCalibrationFile, type Calibration } from "./calibration-file.js";
 import { evaluateRetriever, type QuestionOutcome } from "./evaluate-retriever.js";
-import { collectAnswerabilitySamples, fitUserAnswerabilityModel, neutralAnswerabilityModel, roughFitBelow } from "./fit-user-answerability-model.js";
+import {
+  collectAnswerabilitySamples,
+  fitUserAnswerabilityModel,
+  neutralAnswerabilityModel,
+  roughFitBelow,
+} from "./fit-user-answerability-model.js";
 import type { EvaluationQuestion } from "./read-question-file.js";
 import { describeCalibration, resolveCalibration, setsReferenceThreshold, type CalibrationState } from "./resolve-calibration.js";
 import { fitReferenceThreshold, tableThresholds, thresholdTradeOff, type ThresholdRow } from "./threshold-trade-off.js";
@@ -68,11 +73,18 @@ export async function calibrateKnowledgeBase(options: {
     });
   }
   if (Math.min(answerable, outOfScope) < roughFitBelow) {
-    warn(`Only ${answerable} answerable and ${outOfScope} out-of-scope questions: the fit is rough; ${roughFitBelow} or more of each make it steadier.`);
+    warn(
+      `Only ${answerable} answerable and ${outOfScope} out-of-scope questions: the fit is rough; ${roughFitBelow} or more of each make it steadier.`,
+    );
   }
   const identity = storeIdentity(settings, options.dataDirectory);
   const current = await currentCalibration(identity, options.config, warn);
-  const common = { dataDirectory: options.dataDirectory, store: settings, ...(options.environment ? { environment: options.environment } : {}), onWarning: warn };
+  const common = {
+    dataDirectory: options.dataDirectory,
+    store: settings,
+    ...(options.environment ? { environment: options.environment } : {}),
+    onWarning: warn,
+  };
   // At threshold 1 every retry runs, so each question's gate score is exact (thresholdTradeOff).
   const probe = probeConfig(options.config);
   const configuredThreshold = resolveRagConfig(options.config ?? {}).referenceThreshold;
@@ -85,10 +97,13 @@ export async function calibrateKnowledgeBase(options: {
       await knowledgeBase.close();
     }
   };
-  const currentModel = current?.status === "used" && current.calibration.fitted.kind === "answerability-model" ? current.calibration : false;
+  const currentModel =
+    current?.status === "used" && current.calibration.fitted.kind === "answerability-model" ? current.calibration : false;
   const beforeOutcomes = await gateOf(currentModel);
   const beforeThreshold =
-    current?.status === "used" && current.calibration.fitted.kind === "reference-threshold" ? current.calibration.fitted.referenceThreshold : configuredThreshold;
+    current?.status === "used" && current.calibration.fitted.kind === "reference-threshold"
+      ? current.calibration.fitted.referenceThreshold
+      : configuredThreshold;
   const base = {
     version: calibrationFormatVersion,
     store: { kind: identity.kind, description: identity.description, key: identity.key },
@@ -103,7 +118,11 @@ export async function calibrateKnowledgeBase(options: {
   let penalty: number | undefined;
   let withoutHits = beforeOutcomes.filter((outcome) => outcome.gateScore === undefined).length;
   if (identity.kind === "local") {
-    const store = await openSearchStore(settings, { ...common, mode: "read", localIndex: { answerability: neutralAnswerabilityModel, minScore: 0 } });
+    const store = await openSearchStore(settings, {
+      ...common,
+      mode: "read",
+      localIndex: { answerability: neutralAnswerabilityModel, minScore: 0 },
+    });
     let samples: Awaited<ReturnType<typeof collectAnswerabilitySamples>>;
     try {
       samples = await collectAnswerabilitySamples(store.port, options.questions);
@@ -126,11 +145,18 @@ export async function calibrateKnowledgeBase(options: {
     afterOutcomes = beforeOutcomes;
     afterThreshold = explicitThreshold ? configuredThreshold : best.threshold;
     if (explicitThreshold) {
-      warn(`rag.reference-threshold is set in the settings (${configuredThreshold}), so lookups keep it; remove it to use the fitted ${best.threshold}.`);
+      warn(
+        `rag.reference-threshold is set in the settings (${configuredThreshold}), so lookups keep it; remove it to use the fitted ${best.threshold}.`,
+      );
     }
   }
   const thresholds = [...new Set([...tableThresholds, beforeThreshold, afterThreshold])].sort((a, b) => a - b);
-  const before = figures(current?.status === "used" ? describeCalibration(current.calibration) : defaultLabel(identity.kind), beforeOutcomes, thresholds, beforeThreshold);
+  const before = figures(
+    current?.status === "used" ? describeCalibration(current.calibration) : defaultLabel(identity.kind),
+    beforeOutcomes,
+    thresholds,
+    beforeThreshold,
+  );
   const after = figures(describeCalibration(calibration), afterOutcomes, thresholds, afterThreshold);
   const file = await writeCalibrationFile(identity.stateDirectory, calibration);
   return {
@@ -171,6 +197,8 @@ function defaultLabel(kind: string): string {
 }
 
 function probeConfig(config: RagConfigInput | FlatRagConfig | undefined): FlatRagConfig {
-  const rest = Object.fromEntries(Object.entries(config ?? {}).filter(([key]) => key !== "rag.reference-threshold" && key !== "referenceThreshold"));
+  const rest = Object.fromEntries(
+    Object.entries(config ?? {}).filter(([key]) => key !== "rag.reference-threshold" && key !== "referenceThreshold"),
+  );
   return { ...(rest as FlatRagConfig), "rag.reference-threshold": 1 };
 }

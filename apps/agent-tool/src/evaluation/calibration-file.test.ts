@@ -25,9 +25,20 @@ describe("the calibration file", () => {
 
   it.each([
     ["a newer format", { ...calibration, version: 2 }, /format version 2, newer than this release reads \(1\)/],
-    ["a threshold out of range", { ...calibration, fitted: { kind: "reference-threshold", referenceThreshold: 1.5 } }, /fitted\.referenceThreshold: /],
+    [
+      "a threshold out of range",
+      { ...calibration, fitted: { kind: "reference-threshold", referenceThreshold: 1.5 } },
+      /fitted\.referenceThreshold: /,
+    ],
     ["an unknown kind", { ...calibration, fitted: { kind: "magic" } }, /fitted\.kind: /],
-    ["a bad model", { ...calibration, fitted: { kind: "answerability-model", model: { kind: "logistic", version: 1, bias: 0, weights: { nonsense: 1 } } } }, /bad answerability model/],
+    [
+      "a bad model",
+      {
+        ...calibration,
+        fitted: { kind: "answerability-model", model: { kind: "logistic", version: 1, bias: 0, weights: { nonsense: 1 } } },
+      },
+      /bad answerability model/,
+    ],
   ])("refuses %s naming the file and the field", async (_name, content, message) => {
     const folder = await mkdtemp(join(tmpdir(), "calibration-"));
     await writeFile(join(folder, "calibration.json"), JSON.stringify(content));

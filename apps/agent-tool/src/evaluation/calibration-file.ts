@@ -69,7 +69,10 @@ export async function readCalibrationFile(stateDirectory: string): Promise<Calib
   }
   const version = (raw as { version?: unknown } | null)?.version;
   if (typeof version === "number" && version > calibrationFormatVersion) {
-    throw invalid(file, `has format version ${version}, newer than this release reads (${calibrationFormatVersion}); upgrade lookup-knowledge or calibrate again`);
+    throw invalid(
+      file,
+      `has format version ${version}, newer than this release reads (${calibrationFormatVersion}); upgrade lookup-knowledge or calibrate again`,
+    );
   }
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -82,7 +85,11 @@ export async function readCalibrationFile(stateDirectory: string): Promise<Calib
     try {
       model = parseAnswerabilityModel(fitted.model, "fitted.model");
     } catch (error) {
-      throw invalid(file, `holds a bad answerability model (${ConfigurationError.isInstance(error) ? error.message : String(error)})`, error);
+      throw invalid(
+        file,
+        `holds a bad answerability model (${ConfigurationError.isInstance(error) ? error.message : String(error)})`,
+        error,
+      );
     }
   }
   return {
@@ -104,5 +111,9 @@ export async function writeCalibrationFile(stateDirectory: string, calibration: 
 }
 
 function invalid(file: string, reason: string, cause?: unknown): LookupKnowledgeError<AgentToolErrorCode> {
-  return new LookupKnowledgeError<AgentToolErrorCode>({ code: "invalid_calibration", message: `The calibration file ${file} ${reason}.`, ...(cause === undefined ? {} : { cause }) });
+  return new LookupKnowledgeError<AgentToolErrorCode>({
+    code: "invalid_calibration",
+    message: `The calibration file ${file} ${reason}.`,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }

@@ -120,7 +120,8 @@ function judgeOutcome(question: EvaluationQuestion, result: LookupResult): Quest
 
 function bestAttempt(attempts: readonly RetrievalAttempt[]): RetrievalAttempt | undefined {
   let best: RetrievalAttempt | undefined;
-  for (const attempt of attempts) if (attempt.topScore !== undefined && (best?.topScore === undefined || attempt.topScore > best.topScore)) best = attempt;
+  for (const attempt of attempts)
+    if (attempt.topScore !== undefined && (best?.topScore === undefined || attempt.topScore > best.topScore)) best = attempt;
   return best ?? attempts[attempts.length - 1];
 }
 

@@ -5,7 +5,12 @@ import type { EvaluationQuestion } from "./read-question-file.js";
 import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 /** A model that weighs nothing: a local port opened with it returns every signal with a constant score. */
-export const neutralAnswerabilityModel: AnswerabilityModel = Object.freeze({ kind: "logistic", version: 0, bias: 0, weights: Object.freeze({}) });
+export const neutralAnswerabilityModel: AnswerabilityModel = Object.freeze({
+  kind: "logistic",
+  version: 0,
+  bias: 0,
+  weights: Object.freeze({}),
+});
 
 /** One question's signals: those of the best hit of an unfiltered search, absent when it found no hit at all. */
 export interface AnswerabilitySample {
@@ -21,7 +26,10 @@ export const roughFitBelow = 10;
  * question (its text as written, no filter, 20 hits) and keeps the answerability signals of
  * the best hit, as the project's own calibration does.
  */
-export async function collectAnswerabilitySamples(port: KnowledgeSearchPort, questions: readonly EvaluationQuestion[]): Promise<AnswerabilitySample[]> {
+export async function collectAnswerabilitySamples(
+  port: KnowledgeSearchPort,
+  questions: readonly EvaluationQuestion[],
+): Promise<AnswerabilitySample[]> {
   const samples: AnswerabilitySample[] = [];
   for (const question of questions) {
     const [best] = await port.search({ query: question.query, topK: 20 });
@@ -56,8 +64,11 @@ export function fitUserAnswerabilityModel(
   const half = usable.length / 2;
   const examples = usable.map((sample) => {
     const isAnswerable = sample.question.relevant.length > 0;
-    return { signals: sample.signals as AnswerabilitySignals, answerable: isAnswerable, weight: half / (isAnswerable ? answerable : outOfScope) };
+    return {
+      signals: sample.signals as AnswerabilitySignals,
+      answerable: isAnswerable,
+      weight: half / (isAnswerable ? answerable : outOfScope),
+    };
   });
   return { model: fitAnswerabilityModel(examples, { version: options.version, penalty, fittedOn: options.fittedOn }), penalty };
 }
-

@@ -3,11 +3,22 @@
 // the calibration that `lookup-knowledge calibrate` fits and lookups read.
 export { calibrateKnowledgeBase, minimumQuestions } from "./calibrate-knowledge-base.js";
 export type { CalibrationReport, GateFigures } from "./calibrate-knowledge-base.js";
-export { calibrationFileName, calibrationFilePath, calibrationFormatVersion, readCalibrationFile, writeCalibrationFile } from "./calibration-file.js";
+export {
+  calibrationFileName,
+  calibrationFilePath,
+  calibrationFormatVersion,
+  readCalibrationFile,
+  writeCalibrationFile,
+} from "./calibration-file.js";
 export type { Calibration } from "./calibration-file.js";
 export { evaluateRetriever, summarizeOutcomes } from "./evaluate-retriever.js";
 export type { LookupRunner, QuestionOutcome, RetrieverEvaluation } from "./evaluate-retriever.js";
-export { collectAnswerabilitySamples, fitUserAnswerabilityModel, neutralAnswerabilityModel, roughFitBelow } from "./fit-user-answerability-model.js";
+export {
+  collectAnswerabilitySamples,
+  fitUserAnswerabilityModel,
+  neutralAnswerabilityModel,
+  roughFitBelow,
+} from "./fit-user-answerability-model.js";
 export type { AnswerabilitySample } from "./fit-user-answerability-model.js";
 export { QuestionFileError } from "./question-file-error.js";
 export { maxQuestions, readQuestionFile } from "./read-question-file.js";

@@ -15,7 +15,9 @@ async function file(text: string): Promise<string> {
 describe("readQuestionFile", () => {
   it("reads JSONL with query or question, skips blank lines, and keeps each question's line", async () => {
     const questions = await readQuestionFile(
-      await file('{"id":"a","query":"Who refunds?","relevant":["billing/refunds.md"]}\n\n{"id":"b","question":"Who paints?","relevant":[],"language":"en"}\r\n'),
+      await file(
+        '{"id":"a","query":"Who refunds?","relevant":["billing/refunds.md"]}\n\n{"id":"b","question":"Who paints?","relevant":[],"language":"en"}\r\n',
+      ),
     );
     expect(questions).toEqual([
       { id: "a", query: "Who refunds?", relevant: ["billing/refunds.md"], line: 1 },

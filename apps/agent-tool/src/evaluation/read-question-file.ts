@@ -20,7 +20,9 @@ const questionLine = z
     question: text.optional(),
     relevant: z.array(text, { error: "relevant: expected an array of document paths ([] for an out-of-scope question)" }),
   })
-  .refine((value) => value.query !== undefined || value.question !== undefined, { error: "query: expected a non-empty string (or question)" });
+  .refine((value) => value.query !== undefined || value.question !== undefined, {
+    error: "query: expected a non-empty string (or question)",
+  });
 
 /** The most questions a file may hold, so a wrong file fails fast. */
 export const maxQuestions = 10_000;
@@ -37,22 +39,38 @@ export async function readQuestionFile(file: string): Promise<EvaluationQuestion
     content = await readFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such question file" : code === "EISDIR" ? "is a folder, not a question file" : `cannot read the question file (${code ?? (error as Error).message})`;
+    const reason =
+      code === "ENOENT"
+        ? "no such question file"
+        : code === "EISDIR"
+          ? "is a folder, not a question file"
+          : `cannot read the question file (${code ?? (error as Error).message})`;
     throw new QuestionFileError({ file, reason, cause: error });
   }
   const questions: EvaluationQuestion[] = [];
   const lines = new Map<string, number>();
-  for (const [index, raw] of content.replace(/^\uFEFF/, "").split(/\r?\n/).entries()) {
+  for (const [index, raw] of content
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .entries()) {
     const line = index + 1;
     if (raw.trim() === "") continue;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new QuestionFileError({ file, line, reason: 'not a JSON object (expected one {"id": ..., "query": ..., "relevant": [...]} a line)' });
+      throw new QuestionFileError({
+        file,
+        line,
+        reason: 'not a JSON object (expected one {"id": ..., "query": ..., "relevant": [...]} a line)',
+      });
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new QuestionFileError({ file, line, reason: 'not a JSON object (expected one {"id": ..., "query": ..., "relevant": [...]} a line)' });
+      throw new QuestionFileError({
+        file,
+        line,
+        reason: 'not a JSON object (expected one {"id": ..., "query": ..., "relevant": [...]} a line)',
+      });
     }
     const parsed = questionLine.safeParse(value);
     if (!parsed.success) {
@@ -64,7 +82,8 @@ export async function readQuestionFile(file: string): Promise<EvaluationQuestion
     }
     const { id, query, question, relevant } = parsed.data;
     const earlier = lines.get(id);
-    if (earlier !== undefined) throw new QuestionFileError({ file, line, reason: `id ${JSON.stringify(id)} was already used on line ${earlier}` });
+    if (earlier !== undefined)
+      throw new QuestionFileError({ file, line, reason: `id ${JSON.stringify(id)} was already used on line ${earlier}` });
     lines.set(id, line);
     questions.push({ id, query: (query ?? question) as string, relevant: [...new Set(relevant)], line });
     if (questions.length > maxQuestions) throw new QuestionFileError({ file, line, reason: `more than ${maxQuestions} questions` });

@@ -52,13 +52,20 @@ export async function resolveCalibration(input: {
   }
   const fitted = calibration.fitted;
   if (fitted.kind === "answerability-model") {
-    return { answerability: fitted.model, ...(config ? { config } : {}), state: { ...(file ? { file } : {}), calibration, status: "used" } };
+    return {
+      answerability: fitted.model,
+      ...(config ? { config } : {}),
+      state: { ...(file ? { file } : {}), calibration, status: "used" },
+    };
   }
   if (setsReferenceThreshold(config)) {
     const note = `rag.reference-threshold is set in the settings, so the fitted ${fitted.referenceThreshold} is not used`;
     return { ...(config ? { config } : {}), state: { ...(file ? { file } : {}), calibration, status: "overridden", note } };
   }
-  return { config: { ...config, "rag.reference-threshold": fitted.referenceThreshold }, state: { ...(file ? { file } : {}), calibration, status: "used" } };
+  return {
+    config: { ...config, "rag.reference-threshold": fitted.referenceThreshold },
+    state: { ...(file ? { file } : {}), calibration, status: "used" },
+  };
 }
 
 /** A one-line description of what a calibration fitted: `answerability-logistic@1001` or `reference threshold 0.42`. */

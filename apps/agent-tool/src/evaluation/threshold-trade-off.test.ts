@@ -3,7 +3,15 @@ import type { QuestionOutcome } from "./evaluate-retriever.js";
 import { fitReferenceThreshold, tableThresholds, thresholdTradeOff } from "./threshold-trade-off.js";
 
 function outcome(answerable: boolean, gateScore?: number): QuestionOutcome {
-  return { id: "q", query: "q", answerable, found: false, sources: [], firstRelevantRank: null, ...(gateScore === undefined ? {} : { gateScore }) };
+  return {
+    id: "q",
+    query: "q",
+    answerable,
+    found: false,
+    sources: [],
+    firstRelevantRank: null,
+    ...(gateScore === undefined ? {} : { gateScore }),
+  };
 }
 
 describe("the threshold trade-off", () => {

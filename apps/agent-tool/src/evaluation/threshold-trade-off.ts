@@ -45,10 +45,16 @@ export function thresholdTradeOff(outcomes: readonly QuestionOutcome[], threshol
 
 /** The threshold that best separates answerable from out-of-scope questions: highest balanced accuracy, ties to the lower threshold. */
 export function fitReferenceThreshold(outcomes: readonly QuestionOutcome[], thresholds: readonly number[] = fitThresholds): ThresholdRow {
-  const rows = thresholdTradeOff(outcomes, [...thresholds].sort((a, b) => a - b));
+  const rows = thresholdTradeOff(
+    outcomes,
+    [...thresholds].sort((a, b) => a - b),
+  );
   let best = rows[0];
   if (best === undefined) {
-    throw new LookupKnowledgeError<AgentToolErrorCode>({ code: "invalid_argument", message: "fitReferenceThreshold needs at least one threshold" });
+    throw new LookupKnowledgeError<AgentToolErrorCode>({
+      code: "invalid_argument",
+      message: "fitReferenceThreshold needs at least one threshold",
+    });
   }
   for (const row of rows) if (row.balancedAccuracy > best.balancedAccuracy + 1e-12) best = row;
   return best;

@@ -32,8 +32,7 @@ export function assembleLookupResult(config: Readonly<RagConfig>, stages: Lookup
   const usable = attempts.find((attempt) => attempt.usable);
   const last = usable ?? attempts[attempts.length - 1];
   const candidateCount = last?.trace.candidateCount ?? 0;
-  const layer: RetrievalLayer =
-    usable || candidateCount > 0 ? (hasL0Hints(hints) ? "L0+L1" : "L1") : hasL0Hints(hints) ? "L0" : "none";
+  const layer: RetrievalLayer = usable || candidateCount > 0 ? (hasL0Hints(hints) ? "L0+L1" : "L1") : hasL0Hints(hints) ? "L0" : "none";
   const retrievalTrace: RetrievalTrace = {
     query: {
       received: transformed.received,

@@ -5,8 +5,12 @@ const threshold = 0.35;
 
 describe("classifyAttempt", () => {
   it("R8: no candidates, or candidates that left no evidence block", () => {
-    expect(classifyAttempt({ candidateCount: 0, evidenceCount: 0, topScore: undefined, referenceThreshold: threshold })).toBe("no_candidates");
-    expect(classifyAttempt({ candidateCount: 3, evidenceCount: 0, topScore: undefined, referenceThreshold: threshold })).toBe("no_evidence");
+    expect(classifyAttempt({ candidateCount: 0, evidenceCount: 0, topScore: undefined, referenceThreshold: threshold })).toBe(
+      "no_candidates",
+    );
+    expect(classifyAttempt({ candidateCount: 3, evidenceCount: 0, topScore: undefined, referenceThreshold: threshold })).toBe(
+      "no_evidence",
+    );
   });
 
   it("R9: evidence below rag.reference-threshold is low quality; at or above it, usable", () => {

@@ -1,10 +1,4 @@
-import {
-  assessCompleteness,
-  assessRelevance,
-  normalizeHits,
-  packContext,
-  postprocessCandidates,
-} from "@lookup-knowledge/postprocess";
+import { assessCompleteness, assessRelevance, normalizeHits, packContext, postprocessCandidates } from "@lookup-knowledge/postprocess";
 import { buildToolInvocationRecord } from "@lookup-knowledge/trace-store";
 
 /**

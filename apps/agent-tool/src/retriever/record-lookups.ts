@@ -61,7 +61,11 @@ export function recordLookups(options: LookupRecordingOptions): LookupRecording 
         onTraceError(
           LookupKnowledgeError.isInstance(cause)
             ? cause
-            : new LookupKnowledgeError<AgentToolErrorCode>({ code: "trace_flush_failed", message: `The trace store could not flush: ${errorMessage(cause)}`, cause }),
+            : new LookupKnowledgeError<AgentToolErrorCode>({
+                code: "trace_flush_failed",
+                message: `The trace store could not flush: ${errorMessage(cause)}`,
+                cause,
+              }),
         );
       }
     }

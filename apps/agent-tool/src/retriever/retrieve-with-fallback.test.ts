@@ -10,7 +10,16 @@ function scripted(outcomes: AttemptOutcome[]) {
     inputs.push(input);
     const outcome = outcomes[inputs.length - 1] ?? "usable";
     return {
-      trace: { attempt: input.attempt, query: input.query, topK: 20, candidateCount: 0, evidenceCount: 0, outcome, rejectedHits: [], durationMs: 0 },
+      trace: {
+        attempt: input.attempt,
+        query: input.query,
+        topK: 20,
+        candidateCount: 0,
+        evidenceCount: 0,
+        outcome,
+        rejectedHits: [],
+        durationMs: 0,
+      },
       usable: outcome === "usable",
       rejectedHits: 0,
     };

@@ -23,7 +23,14 @@ export function hit(
 }
 
 export const billingEntries: KnowledgeEntry[] = [
-  { id: "billing/refunds", source: "billing/refunds.md", title: "Refunds", keywords: ["refund"], domain: "billing", entities: ["Billing Admin", "Refund Desk"] },
+  {
+    id: "billing/refunds",
+    source: "billing/refunds.md",
+    title: "Refunds",
+    keywords: ["refund"],
+    domain: "billing",
+    entities: ["Billing Admin", "Refund Desk"],
+  },
   { id: "billing/invoices", source: "billing/invoices.md", title: "Invoices", keywords: ["invoice"], domain: "billing" },
   { id: "integrations/webhooks", source: "integrations/webhooks.md", title: "Webhooks", keywords: ["webhook"], domain: "integrations" },
 ];

@@ -17,7 +17,8 @@ const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base
 /** `name  median  p95  ms`, in whole milliseconds. */
 function wallTimeRow(name: string, samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (fraction: number): string => (sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN).toFixed(0).padStart(9);
+  const at = (fraction: number): string =>
+    (sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN).toFixed(0).padStart(9);
   return `${name.padEnd(54)} ${at(0.5)} ${at(0.95)}  ms`;
 }
 

@@ -49,7 +49,12 @@ export async function runDemo(input: { knowledgeBase: string; dataDirectory: str
     const lookupKnowledge = createLookupKnowledgeTool(knowledgeBase.retriever);
     try {
       for (const [index, [label, question]] of demoQuestions.entries()) {
-        const message = await lookupKnowledge.invoke({ type: "tool_call", id: `demo-${index}`, name: "lookup_knowledge", args: { query: question } });
+        const message = await lookupKnowledge.invoke({
+          type: "tool_call",
+          id: `demo-${index}`,
+          name: "lookup_knowledge",
+          args: { query: question },
+        });
         lookups.push({ label, question, content: String(message.content), result: message.artifact as LookupResult });
       }
     } finally {

@@ -83,10 +83,22 @@ export function workspaceImports(root: string, workspaces: Workspace[]): Workspa
   const edges: WorkspaceImport[] = [];
   for (const workspace of workspaces) {
     const manifest = readPackageJson(join(root, workspace.folder));
-    const declared = { ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies };
+    const declared = {
+      ...manifest.dependencies,
+      ...manifest.devDependencies,
+      ...manifest.peerDependencies,
+      ...manifest.optionalDependencies,
+    };
     for (const name of Object.keys(declared)) {
       const target = byName.get(name);
-      if (target && target !== workspace) edges.push({ from: workspace.folder, to: target.folder, where: `${workspace.folder}/package.json`, specifier: name, relativePath: false });
+      if (target && target !== workspace)
+        edges.push({
+          from: workspace.folder,
+          to: target.folder,
+          where: `${workspace.folder}/package.json`,
+          specifier: name,
+          relativePath: false,
+        });
     }
     for (const file of sourceFiles(join(root, workspace.folder))) {
       const lines = readFileSync(file, "utf8").split("\n");
@@ -96,7 +108,13 @@ export function workspaceImports(root: string, workspaces: Workspace[]): Workspa
           const relativePath = specifier.startsWith(".");
           const target = relativePath ? owner(resolve(dirname(file), specifier)) : byName.get(splitSpecifier(specifier).name);
           if (!target || target === workspace) continue;
-          edges.push({ from: workspace.folder, to: target.folder, where: `${relative(root, file).split(sep).join("/")}:${index + 1}`, specifier, relativePath });
+          edges.push({
+            from: workspace.folder,
+            to: target.folder,
+            where: `${relative(root, file).split(sep).join("/")}:${index + 1}`,
+            specifier,
+            relativePath,
+          });
         }
       });
     }

@@ -29,7 +29,8 @@ function validateScopeFilter(scopeFilter: unknown): MetadataFilter {
     // The message is "Invalid metadata filter at <path>: <reason>"; keep the reason, prefix the path.
     const prefix = "Invalid metadata filter at ";
     const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length + error.path.length + 2) : error.message;
-    const path = error.path === "(root)" ? "scopeFilter" : error.path.startsWith("[") ? `scopeFilter${error.path}` : `scopeFilter.${error.path}`;
+    const path =
+      error.path === "(root)" ? "scopeFilter" : error.path.startsWith("[") ? `scopeFilter${error.path}` : `scopeFilter.${error.path}`;
     throw new InvalidFilterError({ path, reason });
   }
 }

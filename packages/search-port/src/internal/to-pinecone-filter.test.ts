@@ -32,8 +32,10 @@ describe("toPineconeFilter", () => {
   });
 
   it("R12: keeps every conjunct of a caller's filter joined with an L0 filter, flattening nested $and", () => {
-    expect(toPineconeFilter({ $and: [{ tenant: { $eq: "acme" } }, { $and: [{ category: { $eq: "billing" } }, { year: 2020 }] }] })).toEqual({
-      $and: [{ tenant: { $eq: "acme" } }, { category: { $eq: "billing" } }, { year: { $eq: 2020 } }],
-    });
+    expect(toPineconeFilter({ $and: [{ tenant: { $eq: "acme" } }, { $and: [{ category: { $eq: "billing" } }, { year: 2020 }] }] })).toEqual(
+      {
+        $and: [{ tenant: { $eq: "acme" } }, { category: { $eq: "billing" } }, { year: { $eq: 2020 } }],
+      },
+    );
   });
 });

@@ -58,10 +58,7 @@ function translateOperator(field: string, operator: string, operand: unknown): C
       return or([{ [field]: { $ne: operand } }, missing]);
     case "$in": {
       const { listed, booleans } = splitList(operand);
-      return or([
-        ...(listed.length > 0 ? [{ [field]: { $in: listed } }] : []),
-        ...booleans.map((value) => ({ [field]: { $eq: value } })),
-      ]);
+      return or([...(listed.length > 0 ? [{ [field]: { $in: listed } }] : []), ...booleans.map((value) => ({ [field]: { $eq: value } }))]);
     }
     case "$nin": {
       const { listed, booleans } = splitList(operand);

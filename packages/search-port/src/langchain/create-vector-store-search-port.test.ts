@@ -71,7 +71,9 @@ describe("createVectorStoreSearchPort", () => {
       const fromMemory = await memory.search({ query, topK: 2 });
       const fromLibsql = await libsql.search({ query, topK: 2 });
       expect(fromLibsql.map((hit) => hit.id)).toEqual(fromMemory.map((hit) => hit.id));
-      fromMemory.forEach((hit, position) => expect(fromLibsql[position]?.score).toBeCloseTo(hit.score ?? -1, 5));
+      fromMemory.forEach((hit, position) => {
+        expect(fromLibsql[position]?.score).toBeCloseTo(hit.score ?? -1, 5);
+      });
     }
   });
 

@@ -1,7 +1,6 @@
 import { errorMessage } from "@lookup-knowledge/core";
 import type { MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 import type { DocumentInterface } from "@langchain/core/documents";
-import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { raceWithAbort, throwIfAborted } from "../internal/abort.js";
 import { requireArray } from "../internal/require-array.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
@@ -92,7 +91,12 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
     };
   }
 
-  function assertHonoured(metadata: Record<string, unknown>, id: string | undefined, filter: MetadataFilter | undefined, operation: string): void {
+  function assertHonoured(
+    metadata: Record<string, unknown>,
+    id: string | undefined,
+    filter: MetadataFilter | undefined,
+    operation: string,
+  ): void {
     if (filter === undefined || matchesFilter(metadata, filter)) return;
     throw new VectorStorePortError({
       code: "filter_not_honoured",
@@ -122,7 +126,9 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
         metadata: { ...structuredClone(record.metadata), [idKey]: record.id },
       }));
       await raceWithAbort(
-        vectorStore.addDocuments(documents, { ids: batch.map((record) => record.id) }).catch((error: unknown) => fail("addDocuments", error)),
+        vectorStore
+          .addDocuments(documents, { ids: batch.map((record) => record.id) })
+          .catch((error: unknown) => fail("addDocuments", error)),
         signal,
       );
     }
@@ -130,13 +136,20 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
 
   function checkRecord(record: KnowledgeRecord): void {
     const refuse = (reason: string): never => {
-      throw new VectorStorePortError({ code: "invalid_record", store: profile.name, operation: "upsert", message: `Record ${JSON.stringify(record?.id)} ${reason}` });
+      throw new VectorStorePortError({
+        code: "invalid_record",
+        store: profile.name,
+        operation: "upsert",
+        message: `Record ${JSON.stringify(record?.id)} ${reason}`,
+      });
     };
     if (record === null || typeof record !== "object") refuse("is not a record");
     if (typeof record.id !== "string" || record.id === "") refuse("needs a non-empty string id");
     if (typeof record.content !== "string") refuse("needs string content");
-    if (record.metadata === null || typeof record.metadata !== "object" || Array.isArray(record.metadata)) refuse("needs a metadata object");
-    if (idKey in record.metadata && record.metadata[idKey] !== record.id) refuse(`holds metadata.${idKey}, the key the adapter keeps the id under`);
+    if (record.metadata === null || typeof record.metadata !== "object" || Array.isArray(record.metadata))
+      refuse("needs a metadata object");
+    if (idKey in record.metadata && record.metadata[idKey] !== record.id)
+      refuse(`holds metadata.${idKey}, the key the adapter keeps the id under`);
   }
 
   async function removeRecords(recordIds: string[]): Promise<void> {
@@ -161,7 +174,10 @@ export function createVectorStoreSearchPort(options: VectorStoreSearchPortOption
     let removed = 0;
     for (let start = 0; start < wanted.length; start += removalPage) {
       const part = wanted.slice(start, start + removalPage);
-      removed += await raceWithAbort(removeMatching({ $or: [{ docId: { $in: part } }, { doc_id: { $in: part } }] }, "deleteDocuments"), signal);
+      removed += await raceWithAbort(
+        removeMatching({ $or: [{ docId: { $in: part } }, { doc_id: { $in: part } }] }, "deleteDocuments"),
+        signal,
+      );
     }
     return removed;
   }

@@ -90,9 +90,17 @@ export function toLibsqlFilter(filter: MetadataFilter, table = "vectors"): Libsq
       case "$ne":
         return `NOT ${equals(path, operand)}`;
       case "$in":
-        return join((Array.isArray(operand) ? operand : []).map((value) => equals(path, value)), "OR", "0");
+        return join(
+          (Array.isArray(operand) ? operand : []).map((value) => equals(path, value)),
+          "OR",
+          "0",
+        );
       case "$nin":
-        return `NOT ${join((Array.isArray(operand) ? operand : []).map((value) => equals(path, value)), "OR", "0")}`;
+        return `NOT ${join(
+          (Array.isArray(operand) ? operand : []).map((value) => equals(path, value)),
+          "OR",
+          "0",
+        )}`;
       case "$gt":
         return compare(path, ">", operand);
       case "$gte":

@@ -43,9 +43,7 @@ export const memoryVectorStoreProfile: VectorStoreProfile = {
     const wanted = new Set(recordIds);
     setMemoryVectors(
       vectorStore,
-      memoryVectorsOf(vectorStore).filter(
-        (vector) => !(wanted.has(vector.id ?? "") || wanted.has(String(vector.metadata?.[idKey] ?? ""))),
-      ),
+      memoryVectorsOf(vectorStore).filter((vector) => !(wanted.has(vector.id ?? "") || wanted.has(String(vector.metadata?.[idKey] ?? "")))),
     );
   },
   async removeDocuments(vectorStore, docIds) {

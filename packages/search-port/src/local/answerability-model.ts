@@ -27,7 +27,9 @@ export interface AnswerabilityModel {
 export type InteractionName = `${AnswerabilitySignalName}*${AnswerabilitySignalName}`;
 
 /** Every product of two distinct signals, in a fixed order: the interactions a model may weigh. */
-export function interactionPairs(names: readonly AnswerabilitySignalName[] = answerabilitySignalNames): Array<[AnswerabilitySignalName, AnswerabilitySignalName]> {
+export function interactionPairs(
+  names: readonly AnswerabilitySignalName[] = answerabilitySignalNames,
+): Array<[AnswerabilitySignalName, AnswerabilitySignalName]> {
   const ordered = answerabilitySignalNames.filter((name) => names.includes(name));
   const pairs: Array<[AnswerabilitySignalName, AnswerabilitySignalName]> = [];
   ordered.forEach((left, index) => {

@@ -15,13 +15,33 @@ import { defaultAnswerabilityModel } from "./default-answerability-model.js";
 
 // A small help-centre knowledge base, written for this test.
 const knowledge: Array<[docId: string, title: string, content: string]> = [
-  ["refunds", "Refund policy", "Refunds are paid back to the original payment card within five business days after the returned item arrives at our warehouse."],
-  ["refunds", "Refund policy", "Digital purchases such as gift cards and software licences cannot be refunded once they have been activated."],
-  ["shipping", "Shipping", "Orders placed before noon ship the same day from the Rotterdam warehouse; delivery inside the EU takes two to four days."],
+  [
+    "refunds",
+    "Refund policy",
+    "Refunds are paid back to the original payment card within five business days after the returned item arrives at our warehouse.",
+  ],
+  [
+    "refunds",
+    "Refund policy",
+    "Digital purchases such as gift cards and software licences cannot be refunded once they have been activated.",
+  ],
+  [
+    "shipping",
+    "Shipping",
+    "Orders placed before noon ship the same day from the Rotterdam warehouse; delivery inside the EU takes two to four days.",
+  ],
   ["shipping", "Shipping", "Customers can track a parcel with the tracking number in the shipping confirmation email."],
-  ["passwords", "Account security", "To reset a forgotten password, open the sign-in page, choose 'Forgot password' and follow the link we email you."],
+  [
+    "passwords",
+    "Account security",
+    "To reset a forgotten password, open the sign-in page, choose 'Forgot password' and follow the link we email you.",
+  ],
   ["passwords", "Account security", "Two-factor authentication can be switched on in the security settings with an authenticator app."],
-  ["limits", "API rate limits", "The public API allows 100 requests per minute per API key; requests over the limit receive HTTP status 429."],
+  [
+    "limits",
+    "API rate limits",
+    "The public API allows 100 requests per minute per API key; requests over the limit receive HTTP status 429.",
+  ],
   ["limits", "API rate limits", "Enterprise plans can ask support to raise the rate limit of an API key."],
   ["billing", "Invoices", "Invoices are emailed on the first day of each month and can be downloaded as PDF from the billing page."],
   ["billing", "Invoices", "Change the billing address or VAT number on the billing page before the invoice is issued."],
@@ -84,12 +104,21 @@ describe.each([
   ["hybrid with the offline embedder", true],
 ])("score calibration, %s", (_, hybrid) => {
   const open = (minScore?: number) =>
-    openLocalSearchPort({ directory, ...(hybrid ? { embeddings: createOfflineEmbeddings() } : {}), ...(minScore === undefined ? {} : { minScore }) });
+    openLocalSearchPort({
+      directory,
+      ...(hybrid ? { embeddings: createOfflineEmbeddings() } : {}),
+      ...(minScore === undefined ? {} : { minScore }),
+    });
 
   it("calibration: in-scope questions reach rag.reference-threshold with the right document, unrelated questions stay below it", async () => {
     const port = await open(0);
-    const found = await topScores(port, inScope.map(([question]) => question));
-    found.forEach((hit, index) => expect(hit?.metadata["docId"], inScope[index]?.[0]).toBe(inScope[index]?.[1]));
+    const found = await topScores(
+      port,
+      inScope.map(([question]) => question),
+    );
+    found.forEach((hit, index) => {
+      expect(hit?.metadata["docId"], inScope[index]?.[0]).toBe(inScope[index]?.[1]);
+    });
     const above = found.filter((hit) => (hit?.score ?? 0) >= threshold).length;
     // Partly matched questions ("How long does a refund take ...") may fall below: at least 10 of 12 reach it.
     expect(above).toBeGreaterThanOrEqual(10);
@@ -101,7 +130,10 @@ describe.each([
     const port = await open();
     const outside = await topScores(port, outOfScope);
     expect(outside.filter((hit) => hit === undefined).length).toBeGreaterThanOrEqual(8);
-    const inside = await topScores(port, inScope.map(([question]) => question));
+    const inside = await topScores(
+      port,
+      inScope.map(([question]) => question),
+    );
     expect(inside.filter((hit) => hit !== undefined).length).toBeGreaterThanOrEqual(10);
     await port.close();
   });
@@ -180,7 +212,8 @@ describe("answerability", () => {
     const tenantRecords: KnowledgeRecord[] = [
       {
         id: "globex#refunds",
-        content: "How long until refunds are paid back to my payment card? Refunds are paid back to the payment card five business days after the returned parcel arrives.",
+        content:
+          "How long until refunds are paid back to my payment card? Refunds are paid back to the payment card five business days after the returned parcel arrives.",
         metadata: { docId: "globex-refunds", tenant: "globex", category: "billing" },
       },
       {
@@ -250,9 +283,9 @@ describe("answerability", () => {
 
     it("R12: a bad scopeFilter is refused with an error naming scopeFilter", async () => {
       const port = await openLocalSearchPort({ directory: tenants, minScore: 0 });
-      await expect(port.search({ query, topK: 5, filter: { tenant: "acme" }, scopeFilter: { tenant: { $regex: "a" } } as never })).rejects.toThrow(
-        "scopeFilter.tenant.$regex",
-      );
+      await expect(
+        port.search({ query, topK: 5, filter: { tenant: "acme" }, scopeFilter: { tenant: { $regex: "a" } } as never }),
+      ).rejects.toThrow("scopeFilter.tenant.$regex");
       await expect(port.search({ query, topK: 5, scopeFilter: 7 as never })).rejects.toThrow("at scopeFilter:");
       await port.close();
     });
@@ -304,7 +337,13 @@ describe("answerability", () => {
 
   it("adds each interaction weight times the product of its two signals", () => {
     const signals = Object.fromEntries(answerabilitySignalNames.map((name) => [name, 0.5])) as AnswerabilitySignals;
-    const model = parseAnswerabilityModel({ kind: "logistic", version: 1, bias: -1, weights: { lexical: 2 }, interactions: { "lexical*coverage": 8 } });
+    const model = parseAnswerabilityModel({
+      kind: "logistic",
+      version: 1,
+      bias: -1,
+      weights: { lexical: 2 },
+      interactions: { "lexical*coverage": 8 },
+    });
     expect(model.interactions).toEqual({ "lexical*coverage": 8 });
     expect(scoreAnswerability(model, signals)).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 2 * 0.5 + 8 * 0.25))), 12);
     expect(interactionPairs()).toHaveLength((answerabilitySignalNames.length * (answerabilitySignalNames.length - 1)) / 2);
@@ -316,9 +355,18 @@ describe("answerability", () => {
     [{ kind: "logistic", version: 1, bias: 0, weights: { loudness: 1 } }, "answerability.weights"],
     [{ kind: "logistic", version: 1, bias: 0, weights: { lexical: "high" } }, "answerability.weights.lexical"],
     [{ kind: "logistic", bias: 0, weights: {} }, "answerability.version"],
-    [{ kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "lexical*loudness": 1 } }, "answerability.interactions.lexical*loudness"],
-    [{ kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "coverage*lexical": 1 } }, "answerability.interactions.coverage*lexical"],
-    [{ kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "lexical*coverage": 1e9 } }, "answerability.interactions.lexical*coverage"],
+    [
+      { kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "lexical*loudness": 1 } },
+      "answerability.interactions.lexical*loudness",
+    ],
+    [
+      { kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "coverage*lexical": 1 } },
+      "answerability.interactions.coverage*lexical",
+    ],
+    [
+      { kind: "logistic", version: 1, bias: 0, weights: {}, interactions: { "lexical*coverage": 1e9 } },
+      "answerability.interactions.lexical*coverage",
+    ],
     ["steep", "answerability"],
   ])("refuses the answerability model %j with an error naming %s", async (answerability, key) => {
     await expect(openLocalSearchPort({ directory, answerability: answerability as never })).rejects.toMatchObject({ key });

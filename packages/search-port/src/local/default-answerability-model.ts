@@ -105,5 +105,6 @@ export const defaultAnswerabilityModel: Readonly<AnswerabilityModel> = Object.fr
     "margin*terms": -0.030862,
     "cjk*terms": 0.629424,
   }),
-  fittedOn: "development halves (odd ids) of scifact, cranfield, apisix-en, apisix-zh, tidb-zh, examples: answerable questions, hand-written near-domain out-of-scope questions, and cross-collection questions (scifact on cranfield, cranfield on scifact, apisix-en on tidb-zh, apisix-zh on tidb-zh, tidb-zh on apisix-zh, tidb-zh on apisix-en)",
+  fittedOn:
+    "development halves (odd ids) of scifact, cranfield, apisix-en, apisix-zh, tidb-zh, examples: answerable questions, hand-written near-domain out-of-scope questions, and cross-collection questions (scifact on cranfield, cranfield on scifact, apisix-en on tidb-zh, apisix-zh on tidb-zh, tidb-zh on apisix-zh, tidb-zh on apisix-en)",
 });

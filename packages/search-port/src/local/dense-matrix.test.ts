@@ -26,7 +26,9 @@ function cosine(left: number[], right: number[]): number {
 
 function fill(matrix: DenseMatrix, vectors: number[][]): void {
   const codes = new Int8Array(matrix.stride);
-  vectors.forEach((vector, slot) => matrix.setRow(slot, codes, quantiseVector(vector, codes)));
+  vectors.forEach((vector, slot) => {
+    matrix.setRow(slot, codes, quantiseVector(vector, codes));
+  });
 }
 
 describe("DenseMatrix", () => {
@@ -49,14 +51,19 @@ describe("DenseMatrix", () => {
     simd.cosines(query as number[], fromSimd);
     plain.cosines(query as number[], fromPlain);
     expect(Array.from(fromSimd)).toEqual(Array.from(fromPlain));
-    vectors.forEach((vector, slot) => expect(fromSimd[slot]).toBeCloseTo(cosine(query as number[], vector), 2));
+    vectors.forEach((vector, slot) => {
+      expect(fromSimd[slot]).toBeCloseTo(cosine(query as number[], vector), 2);
+    });
   });
 
   it("pads rows to a multiple of 16 bytes and gives 0 for zero vectors", () => {
     expect(strideFor(1)).toBe(16);
     expect(strideFor(356)).toBe(368);
     const matrix = new DenseMatrix(2, 3);
-    fill(matrix, [[0, 0, 0], [1, 0, 0]]);
+    fill(matrix, [
+      [0, 0, 0],
+      [1, 0, 0],
+    ]);
     const output = new Float32Array(2);
     matrix.cosines([1, 0, 0], output);
     expect(Array.from(output)).toEqual([0, 1]);

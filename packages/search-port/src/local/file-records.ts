@@ -84,7 +84,10 @@ export class FileRecords {
     const buffer = Buffer.allocUnsafe(end - start);
     readFully(this.metadataDescriptor, buffer, start, this.directory, this.metadataName);
     if (createHash("sha256").update(buffer).digest("hex") !== this.metadataSha256) {
-      throw new CorruptIndexError({ directory: this.directory, reason: `${this.metadataName} does not match its checksum in the manifest` });
+      throw new CorruptIndexError({
+        directory: this.directory,
+        reason: `${this.metadataName} does not match its checksum in the manifest`,
+      });
     }
     // Every object is followed by a comma: drop the last one and wrap the rest in brackets.
     const text = buffer.subarray(0, Math.max(0, buffer.length - 1)).toString("utf8");

@@ -5,7 +5,9 @@ import { fitAnswerabilityModel } from "./fit-answerability-model.js";
 
 describe("fitAnswerabilityModel", () => {
   const signals = (lexical: number, coverage: number): AnswerabilitySignals =>
-    Object.fromEntries(answerabilitySignalNames.map((name) => [name, name === "lexical" ? lexical : name === "coverage" ? coverage : 0.5])) as AnswerabilitySignals;
+    Object.fromEntries(
+      answerabilitySignalNames.map((name) => [name, name === "lexical" ? lexical : name === "coverage" ? coverage : 0.5]),
+    ) as AnswerabilitySignals;
   const examples = Array.from({ length: 40 }, (_, index) => {
     const answerable = index % 2 === 0;
     const jitter = ((index * 37) % 11) / 50;
@@ -60,7 +62,12 @@ describe("fitAnswerabilityModel", () => {
       const coverage = high === 0 || high === 2 ? 0.85 - jitter : 0.15 + jitter;
       return { signals: signals(lexical, coverage), answerable: high === 0 || high === 3 };
     });
-    const corners: Array<[number, number, boolean]> = [[0.8, 0.8, true], [0.2, 0.2, true], [0.8, 0.2, false], [0.2, 0.8, false]];
+    const corners: Array<[number, number, boolean]> = [
+      [0.8, 0.8, true],
+      [0.2, 0.2, true],
+      [0.8, 0.2, false],
+      [0.2, 0.8, false],
+    ];
     const paired = fitAnswerabilityModel(xor, { version: 1, signals: ["lexical", "coverage"], interactions: true });
     expect(Object.keys(paired.interactions ?? {})).toEqual(["lexical*coverage"]);
     for (const [lexical, coverage, answerable] of corners) {
@@ -68,11 +75,18 @@ describe("fitAnswerabilityModel", () => {
     }
     const plain = fitAnswerabilityModel(xor, { version: 1, signals: ["lexical", "coverage"] });
     expect(plain.interactions).toBeUndefined();
-    const right = corners.filter(([lexical, coverage, answerable]) => scoreAnswerability(plain, signals(lexical, coverage)) > 0.5 === answerable);
+    const right = corners.filter(
+      ([lexical, coverage, answerable]) => scoreAnswerability(plain, signals(lexical, coverage)) > 0.5 === answerable,
+    );
     expect(right.length).toBeLessThan(4);
   });
 
   it("refuses to fit without two examples of each label", () => {
-    expect(() => fitAnswerabilityModel(examples.filter((example) => example.answerable), { version: 1 })).toThrow(/at least 2 answerable and 2 unanswerable/);
+    expect(() =>
+      fitAnswerabilityModel(
+        examples.filter((example) => example.answerable),
+        { version: 1 },
+      ),
+    ).toThrow(/at least 2 answerable and 2 unanswerable/);
   });
 });

@@ -47,12 +47,18 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   examples.forEach((example, index) => {
     const weight = example.weight ?? 1;
     if (!Number.isFinite(weight) || weight <= 0) {
-      throw new LookupKnowledgeError<SearchPortErrorCode>({ code: "invalid_argument", message: `example ${index}: weight ${String(weight)} is not a finite number above 0` });
+      throw new LookupKnowledgeError<SearchPortErrorCode>({
+        code: "invalid_argument",
+        message: `example ${index}: weight ${String(weight)} is not a finite number above 0`,
+      });
     }
     for (const name of names) {
       const value = example.signals?.[name];
       if (typeof value !== "number" || !Number.isFinite(value)) {
-        throw new LookupKnowledgeError<SearchPortErrorCode>({ code: "invalid_argument", message: `example ${index}: signal ${name} is ${String(value)}, not a finite number` });
+        throw new LookupKnowledgeError<SearchPortErrorCode>({
+          code: "invalid_argument",
+          message: `example ${index}: signal ${name} is ${String(value)}, not a finite number`,
+        });
       }
     }
   });
@@ -60,7 +66,11 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   const pairs = options.interactions === true ? interactionPairs(names) : [];
   const features: Array<(signals: Readonly<AnswerabilitySignals>) => number> = [
     ...names.map((name) => (signals: Readonly<AnswerabilitySignals>) => signals[name]),
-    ...pairs.map(([left, right]) => (signals: Readonly<AnswerabilitySignals>) => signals[left] * signals[right]),
+    ...pairs.map(
+      ([left, right]) =>
+        (signals: Readonly<AnswerabilitySignals>) =>
+          signals[left] * signals[right],
+    ),
   ];
   const values = examples.map((example) => features.map((feature) => feature(example.signals)));
   const weights = examples.map((example) => example.weight ?? 1);
@@ -68,9 +78,13 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   // Standardise so the penalty treats every signal alike; a signal that barely varies in the
   // examples is divided by at least `minimumScale`, so the penalty keeps its weight small
   // instead of letting it grow huge on noise.
-  const means = features.map((_, column) => values.reduce((sum, row, index) => sum + (weights[index] as number) * (row[column] as number), 0) / totalWeight);
+  const means = features.map(
+    (_, column) => values.reduce((sum, row, index) => sum + (weights[index] as number) * (row[column] as number), 0) / totalWeight,
+  );
   const scales = features.map((_, column) => {
-    const variance = values.reduce((sum, row, index) => sum + (weights[index] as number) * ((row[column] as number) - (means[column] as number)) ** 2, 0) / totalWeight;
+    const variance =
+      values.reduce((sum, row, index) => sum + (weights[index] as number) * ((row[column] as number) - (means[column] as number)) ** 2, 0) /
+      totalWeight;
     return Math.max(Math.sqrt(variance), minimumScale);
   });
   const rows = values.map((row) => [1, ...row.map((value, column) => (value - (means[column] as number)) / (scales[column] as number))]);
@@ -112,7 +126,10 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
     bias -= weight * (means[column] as number);
   });
   if (!Number.isFinite(bias) || [...Object.values(raw), ...Object.values(products)].some((weight) => !Number.isFinite(weight))) {
-    throw new LookupKnowledgeError<SearchPortErrorCode>({ code: "fit_failed", message: "the answerability fit did not converge to finite parameters" });
+    throw new LookupKnowledgeError<SearchPortErrorCode>({
+      code: "fit_failed",
+      message: "the answerability fit did not converge to finite parameters",
+    });
   }
   return {
     kind: "logistic",
@@ -140,7 +157,8 @@ function solve(matrix: number[][], vector: number[]): number[] {
   const a = matrix.map((row, index) => [...row, vector[index] as number]);
   for (let column = 0; column < size; column += 1) {
     let pivot = column;
-    for (let row = column + 1; row < size; row += 1) if (Math.abs((a[row] as number[])[column] as number) > Math.abs((a[pivot] as number[])[column] as number)) pivot = row;
+    for (let row = column + 1; row < size; row += 1)
+      if (Math.abs((a[row] as number[])[column] as number) > Math.abs((a[pivot] as number[])[column] as number)) pivot = row;
     [a[column], a[pivot]] = [a[pivot] as number[], a[column] as number[]];
     const pivotRow = a[column] as number[];
     const divisor = pivotRow[column] as number;

@@ -22,7 +22,7 @@ export class IndexLockedError extends LookupKnowledgeError<Extract<SearchPortErr
         options.reason ??
         `The index at ${options.directory} is locked: another process is writing to it${holder}. ` +
           "Wait until it closes the index (the lock of a writer that died on this host is taken over at once; " +
-          "one held from another host goes stale 30 s after its last refresh), or open the index with mode \"read\".",
+          'one held from another host goes stale 30 s after its last refresh), or open the index with mode "read".',
       cause: options.cause,
       retryable: true,
     });

@@ -26,7 +26,10 @@ export const indexManifestSchema = z.strictObject({
   formatVersion: z.number().int().positive(),
   generation: z.number().int().positive(),
   /** The commit's random id, also in its data file names (absent in format version 1). */
-  id: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
   committedAt: z.string(),
   chunks: count,
   documents: count,

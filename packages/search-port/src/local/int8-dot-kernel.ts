@@ -30,28 +30,81 @@ export function int8DotKernelBytes(): Uint8Array<ArrayBuffer> {
   // Parameters: 0 query, 1 vectors, 2 blocks, 3 count, 4 output. Locals: 5 block counter,
   // 6 query cursor (i32); 7 accumulator, 8 current block (v128).
   const body = [
-    0x02, 0x40, // block
-    ...localGet(3), 0x45, 0x0d, 0x00, // count == 0: done
-    0x03, 0x40, // loop over vectors
-    simd, ...unsignedLeb(0x0c), ...new Array<number>(16).fill(0), ...localSet(7),
-    ...localGet(0), ...localSet(6),
-    ...localGet(2), ...localSet(5),
-    0x03, 0x40, // loop over blocks
-    ...localGet(1), ...v128Load(0), ...localSet(8),
-    ...localGet(7),
-    ...localGet(8), ...extendLow, ...localGet(6), ...v128Load(0), ...dot, ...add,
-    ...localGet(8), ...extendHigh, ...localGet(6), ...v128Load(16), ...dot, ...add,
+    0x02,
+    0x40, // block
+    ...localGet(3),
+    0x45,
+    0x0d,
+    0x00, // count == 0: done
+    0x03,
+    0x40, // loop over vectors
+    simd,
+    ...unsignedLeb(0x0c),
+    ...new Array<number>(16).fill(0),
     ...localSet(7),
-    ...localGet(1), ...i32Const(16), ...i32Add, ...localSet(1),
-    ...localGet(6), ...i32Const(32), ...i32Add, ...localSet(6),
-    ...localGet(5), ...i32Const(1), ...i32Sub, ...localTee(5), 0x0d, 0x00,
+    ...localGet(0),
+    ...localSet(6),
+    ...localGet(2),
+    ...localSet(5),
+    0x03,
+    0x40, // loop over blocks
+    ...localGet(1),
+    ...v128Load(0),
+    ...localSet(8),
+    ...localGet(7),
+    ...localGet(8),
+    ...extendLow,
+    ...localGet(6),
+    ...v128Load(0),
+    ...dot,
+    ...add,
+    ...localGet(8),
+    ...extendHigh,
+    ...localGet(6),
+    ...v128Load(16),
+    ...dot,
+    ...add,
+    ...localSet(7),
+    ...localGet(1),
+    ...i32Const(16),
+    ...i32Add,
+    ...localSet(1),
+    ...localGet(6),
+    ...i32Const(32),
+    ...i32Add,
+    ...localSet(6),
+    ...localGet(5),
+    ...i32Const(1),
+    ...i32Sub,
+    ...localTee(5),
+    0x0d,
+    0x00,
     0x0b, // end blocks
     ...localGet(4),
-    ...localGet(7), ...lane(0), ...localGet(7), ...lane(1), ...i32Add,
-    ...localGet(7), ...lane(2), ...i32Add, ...localGet(7), ...lane(3), ...i32Add,
-    0x36, 0x02, 0x00, // i32.store
-    ...localGet(4), ...i32Const(4), ...i32Add, ...localSet(4),
-    ...localGet(3), ...i32Const(1), ...i32Sub, ...localTee(3), 0x0d, 0x00,
+    ...localGet(7),
+    ...lane(0),
+    ...localGet(7),
+    ...lane(1),
+    ...i32Add,
+    ...localGet(7),
+    ...lane(2),
+    ...i32Add,
+    ...localGet(7),
+    ...lane(3),
+    ...i32Add,
+    0x36,
+    0x02,
+    0x00, // i32.store
+    ...localGet(4),
+    ...i32Const(4),
+    ...i32Add,
+    ...localSet(4),
+    ...localGet(3),
+    ...i32Const(1),
+    ...i32Sub,
+    ...localTee(3),
+    0x0d,
+    0x00,
     0x0b, // end vectors
     0x0b, // end block
     0x0b, // end function
@@ -60,7 +113,14 @@ export function int8DotKernelBytes(): Uint8Array<ArrayBuffer> {
   const functionBody = [...locals, ...body];
   const name = (text: string) => [text.length, ...Array.from(text, (character) => character.charCodeAt(0))];
   const bytes = [
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, [0x01, 0x60, 0x05, i32, i32, i32, i32, i32, 0x00]),
     ...section(2, [0x01, ...name("env"), ...name("memory"), 0x02, 0x00, 0x01]),
     ...section(3, [0x01, 0x00]),
@@ -124,7 +184,7 @@ export function int8DotKernel(): WasmModule | null {
   if (compiled !== undefined) return compiled;
   try {
     const bytes = int8DotKernelBytes();
-    compiled = wasm !== undefined && wasm.validate(bytes) ? new wasm.Module(bytes) : null;
+    compiled = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
   } catch {
     compiled = null;
   }

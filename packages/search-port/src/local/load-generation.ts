@@ -99,7 +99,13 @@ function readChecked(directory: string, entry: IndexFileEntry): Buffer {
   return data;
 }
 
-function typedView<T>(data: Buffer, byteOffset: number, length: number, bytesPerElement: number, make: (buffer: ArrayBuffer, offset: number, length: number) => T): T {
+function typedView<T>(
+  data: Buffer,
+  byteOffset: number,
+  length: number,
+  bytesPerElement: number,
+  make: (buffer: ArrayBuffer, offset: number, length: number) => T,
+): T {
   const absolute = data.byteOffset + byteOffset;
   if (absolute % bytesPerElement === 0) return make(data.buffer as ArrayBuffer, absolute, length);
   const copy = new Uint8Array(length * bytesPerElement);

@@ -3,7 +3,16 @@ import { emptySnapshot } from "./index-snapshot.js";
 import { LocalIndexState } from "./local-index-state.js";
 
 function pendingRecord(id: string, docId: string | null) {
-  return { id, docId, content: id, metadataText: "{}", terms: new Uint32Array(), frequencies: new Uint16Array(), length: 0, inverseNorm: 0 };
+  return {
+    id,
+    docId,
+    content: id,
+    metadataText: "{}",
+    terms: new Uint32Array(),
+    frequencies: new Uint16Array(),
+    length: 0,
+    inverseNorm: 0,
+  };
 }
 
 describe("LocalIndexState", () => {

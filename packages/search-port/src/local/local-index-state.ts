@@ -45,7 +45,9 @@ export class LocalIndexState {
   idSlots(): Map<string, number> {
     if (this.slotOfId === undefined) {
       const map = new Map<string, number>();
-      this.base.ids.forEach((id, slot) => map.set(id, slot));
+      this.base.ids.forEach((id, slot) => {
+        map.set(id, slot);
+      });
       this.slotOfId = map;
     }
     return this.slotOfId;

@@ -8,7 +8,6 @@ import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { LocalSearchPort, LocalSearchPortOptions } from "./local-search-port.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
 
-
 /**
  * A deterministic test embedder: words (lower-cased, letters and digits) hashed into
  * `dimension` buckets, unit length. Texts sharing words have a positive cosine.

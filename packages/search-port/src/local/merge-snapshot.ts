@@ -142,7 +142,8 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
           if (shift === 0) {
             postingSlots.set(baseSlots.subarray(from, to), cursor);
           } else {
-            for (let posting = from; posting < to; posting += 1) postingSlots[cursor + posting - from] = (baseSlots[posting] as number) - shift;
+            for (let posting = from; posting < to; posting += 1)
+              postingSlots[cursor + posting - from] = (baseSlots[posting] as number) - shift;
           }
           postingFrequencies.set(baseFrequencies.subarray(from, to), cursor);
           cursor += to - from;

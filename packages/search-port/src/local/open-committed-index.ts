@@ -51,13 +51,16 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
     if (analyzerStale && mode === "read") {
       throw new AnalyzerMismatchError({ directory, indexAnalyzer, libraryAnalyzer: analyzerVersion });
     }
-    const loadVectors =
-      embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0);
+    const loadVectors = embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0);
     try {
       const snapshot = loadGeneration(directory, manifest, loadVectors);
       if (!analyzerStale) return { manifest, snapshot };
       const textOf = (slot: number): string =>
-        indexedText({ id: "", content: recordContent(snapshot.records, slot), metadata: sharedMetadata(snapshot.records, slot, directory) });
+        indexedText({
+          id: "",
+          content: recordContent(snapshot.records, slot),
+          metadata: sharedMetadata(snapshot.records, slot, directory),
+        });
       return { manifest, snapshot: rebuildLexicon(snapshot, textOf, lexicalTerms), analyzerStale };
     } catch (error) {
       if (!(error instanceof MissingDataFileError)) throw error;

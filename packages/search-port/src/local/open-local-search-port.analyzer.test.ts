@@ -8,7 +8,11 @@ import { AnalyzerMismatchError } from "./analyzer-mismatch-error.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
 
 const records: KnowledgeRecord[] = [
-  { id: "limits#chunk-0", content: "The limit-count plugin keeps a counter per key.", metadata: { docId: "limits", chunkIndex: 0, title: "Rate limits" } },
+  {
+    id: "limits#chunk-0",
+    content: "The limit-count plugin keeps a counter per key.",
+    metadata: { docId: "limits", chunkIndex: 0, title: "Rate limits" },
+  },
   { id: "cluster#chunk-0", content: "基于 Redis 集群的分布式限流。", metadata: { docId: "cluster", chunkIndex: 0, title: "分布式限流" } },
   { id: "auth#chunk-0", content: "Configure keyAuth on a route.", metadata: { docId: "auth", chunkIndex: 0 } },
 ];
@@ -88,7 +92,10 @@ describe("openLocalSearchPort: the text analyser's version", () => {
     const writer = await openLocalSearchPort({ directory, mode: "write" });
     expect(writer.stats().chunks).toBe(records.length);
     await writer.close();
-    const manifest = JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as { analyzer?: { version: string }; generation: number };
+    const manifest = JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as {
+      analyzer?: { version: string };
+      generation: number;
+    };
     expect(manifest).toMatchObject({ analyzer: { version: analyzerVersion }, generation: 2 });
     expect(await Promise.all(["limit count", "分布式", "key auth", "rate limits"].map(search))).toEqual(before);
     expect(before.map((ids) => ids[0])).toEqual(["limits#chunk-0", "cluster#chunk-0", "auth#chunk-0", "limits#chunk-0"]);

@@ -1,4 +1,15 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,7 +36,13 @@ describe("openLocalSearchPort: persistence", () => {
     const reader = await open({ embeddings: hashEmbeddings() });
     const after = await Promise.all(queries.map((query) => reader.search({ query, topK: 4 })));
     expect(after).toEqual(before);
-    expect(after[1]?.[0]).toEqual({ id: unusual.id, content: unusual.content, metadata: unusual.metadata, score: expect.any(Number), answerability: expect.objectContaining({ score: expect.any(Number) }) });
+    expect(after[1]?.[0]).toEqual({
+      id: unusual.id,
+      content: unusual.content,
+      metadata: unusual.metadata,
+      score: expect.any(Number),
+      answerability: expect.objectContaining({ score: expect.any(Number) }),
+    });
     expect(reader.stats()).toEqual(statsBefore);
     expect(statsBefore).toMatchObject({ chunks: 7, documents: 6, embedder: { id: "test/hash", version: "1", dimension: 32 } });
     expect(statsBefore.bytesOnDisk).toBeGreaterThan(1000);
@@ -68,7 +85,8 @@ describe("openLocalSearchPort: persistence", () => {
         {
           afterDataFiles: (generation) => {
             // The new generation is fully written; keep a copy as the dead process would have left it.
-            for (const name of readdirSync(directory)) if (name.startsWith(String(generation).padStart(8, "0"))) cpSync(join(directory, name), join(aside, name));
+            for (const name of readdirSync(directory))
+              if (name.startsWith(String(generation).padStart(8, "0"))) cpSync(join(directory, name), join(aside, name));
             throw new Error("simulated crash");
           },
         },
@@ -160,7 +178,11 @@ describe("openLocalSearchPort: persistence", () => {
   it("reads and continues an index of format version 1 (data files named by generation alone)", async () => {
     await (await build(records.slice(0, 3))).close();
     const path = join(directory, "manifest.json");
-    const manifest = JSON.parse(readFileSync(path, "utf8")) as { formatVersion: number; id?: string; files: Record<string, { name: string }> };
+    const manifest = JSON.parse(readFileSync(path, "utf8")) as {
+      formatVersion: number;
+      id?: string;
+      files: Record<string, { name: string }>;
+    };
     for (const entry of Object.values(manifest.files)) {
       const old = entry.name.replace(/-[0-9a-f]{16}\./, ".");
       renameSync(join(directory, entry.name), join(directory, old));

@@ -35,13 +35,24 @@ describe("local port: commits that replace or delete many records", () => {
   async function ranked(directory: string, query: string) {
     const port = await openLocalSearchPort({ directory, minScore: 0 });
     try {
-      return (await port.search({ query, topK: 20 })).map((hit) => ({ id: hit.id, content: hit.content, score: Number((hit.score ?? -1).toFixed(9)) }));
+      return (await port.search({ query, topK: 20 })).map((hit) => ({
+        id: hit.id,
+        content: hit.content,
+        score: Number((hit.score ?? -1).toFixed(9)),
+      }));
     } finally {
       await port.close();
     }
   }
 
-  const cases: Array<[replaced: number, deleted: number]> = [[20, 10], [54, 10], [55, 10], [10, 70], [300, 70], [600, 70]];
+  const cases: Array<[replaced: number, deleted: number]> = [
+    [20, 10],
+    [54, 10],
+    [55, 10],
+    [10, 70],
+    [300, 70],
+    [600, 70],
+  ];
   for (const [changed, deletedCount] of cases) {
     it(`after ${changed} of 600 records are replaced and ${deletedCount} deleted, search matches a fresh build`, async () => {
       const incremental = join(root, "incremental");

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ConfigurationError, InvalidFilterError } from "@lookup-knowledge/core";
+import { InvalidFilterError } from "@lookup-knowledge/core";
 import type { MetadataFilter } from "@lookup-knowledge/core";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
@@ -82,9 +82,9 @@ describe("openLocalSearchPort: search", () => {
 
   it("refuses an invalid filter with InvalidFilterError", async () => {
     const port = await build();
-    await expect(port.search({ query: "refund", topK: 3, filter: { year: { $regex: "x" } } as unknown as MetadataFilter })).rejects.toSatisfy(
-      (error: unknown) => InvalidFilterError.isInstance(error),
-    );
+    await expect(
+      port.search({ query: "refund", topK: 3, filter: { year: { $regex: "x" } } as unknown as MetadataFilter }),
+    ).rejects.toSatisfy((error: unknown) => InvalidFilterError.isInstance(error));
   });
 });
 
@@ -159,7 +159,9 @@ describe("openLocalSearchPort: embedders", () => {
       expect(message).toContain("16 dimensions");
     }
     // A writer without embeddings would add records without vectors: refused too.
-    await expect(openLocalSearchPort({ directory, mode: "write" })).rejects.toSatisfy((error: unknown) => EmbedderMismatchError.isInstance(error));
+    await expect(openLocalSearchPort({ directory, mode: "write" })).rejects.toSatisfy((error: unknown) =>
+      EmbedderMismatchError.isInstance(error),
+    );
     // A reader without embeddings searches lexically.
     const reader = await open();
     expect(ids(await reader.search({ query: "refund card", topK: 1 }))).toEqual(["refunds#chunk-0"]);
@@ -229,7 +231,9 @@ describe("openLocalSearchPort: embedders", () => {
   it("refuses a writer with embeddings on a non-empty lexical-only index, and lets it adopt an empty one", async () => {
     const lexical = join(directory, "lexical");
     await (await build(records, { directory: lexical })).close();
-    const error = await openLocalSearchPort({ directory: lexical, mode: "write", embeddings: hashEmbeddings() }).catch((caught: unknown) => caught);
+    const error = await openLocalSearchPort({ directory: lexical, mode: "write", embeddings: hashEmbeddings() }).catch(
+      (caught: unknown) => caught,
+    );
     expect(EmbedderMismatchError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain("no embedder (lexical only)");
 
@@ -237,6 +241,10 @@ describe("openLocalSearchPort: embedders", () => {
     await (await build([], { directory: empty })).close();
     const writer = await build(records, { directory: empty, embeddings: hashEmbeddings() });
     await writer.close();
-    expect((await open({ directory: empty, embeddings: hashEmbeddings() })).stats().embedder).toEqual({ id: "test/hash", version: "1", dimension: 32 });
+    expect((await open({ directory: empty, embeddings: hashEmbeddings() })).stats().embedder).toEqual({
+      id: "test/hash",
+      version: "1",
+      dimension: 32,
+    });
   });
 });

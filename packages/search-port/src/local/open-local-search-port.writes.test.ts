@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidWriteError } from "../invalid-write-error.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { hashEmbeddings, records, directory, useIndexFolder, open, build, ids } from "./local-port-test-fixtures.js";
+import { hashEmbeddings, records, useIndexFolder, open, build, ids } from "./local-port-test-fixtures.js";
 
 useIndexFolder();
 
@@ -24,7 +24,9 @@ describe("openLocalSearchPort: writes", () => {
 
   it("replaces a record upserted again with the same id", async () => {
     const writer = await build();
-    await writer.upsert([{ id: "shipping#chunk-0", content: "Parcels now leave from the Antwerp depot.", metadata: { docId: "shipping", chunkIndex: 0 } }]);
+    await writer.upsert([
+      { id: "shipping#chunk-0", content: "Parcels now leave from the Antwerp depot.", metadata: { docId: "shipping", chunkIndex: 0 } },
+    ]);
     expect(await writer.search({ query: "Rotterdam", topK: 5 })).toEqual([]);
     const [hit] = await writer.search({ query: "Antwerp depot", topK: 5 });
     expect(hit).toMatchObject({ id: "shipping#chunk-0", metadata: { docId: "shipping", chunkIndex: 0 } });
@@ -99,7 +101,9 @@ describe("openLocalSearchPort: writes", () => {
         const left = await incremental.search({ query, topK: 50 });
         const right = await fresh.search({ query, topK: 50 });
         expect(left.map((hit) => [hit.id, hit.content, hit.metadata])).toEqual(right.map((hit) => [hit.id, hit.content, hit.metadata]));
-        left.forEach((hit, index) => expect(hit.score).toBeCloseTo(right[index]?.score ?? -1, 6));
+        left.forEach((hit, index) => {
+          expect(hit.score).toBeCloseTo(right[index]?.score ?? -1, 6);
+        });
       }
       expect(incremental.stats()).toMatchObject({ chunks: final.size, documents: fresh.stats().documents });
       await fresh.close();
@@ -119,7 +123,9 @@ describe("openLocalSearchPort: writes", () => {
   it("refuses malformed records with a message naming the record", async () => {
     const writer = await open({ mode: "write" });
     await expect(writer.upsert([{ id: "", content: "x", metadata: {} }])).rejects.toThrow(/record 0 needs a non-empty string id/);
-    await expect(writer.upsert([{ id: "a", content: 3, metadata: {} } as unknown as KnowledgeRecord])).rejects.toThrow(/\(a\) needs string content/);
+    await expect(writer.upsert([{ id: "a", content: 3, metadata: {} } as unknown as KnowledgeRecord])).rejects.toThrow(
+      /\(a\) needs string content/,
+    );
   });
 
   it("refuses bad write arguments with an InvalidWriteError, never a plain TypeError", async () => {
@@ -127,8 +133,14 @@ describe("openLocalSearchPort: writes", () => {
     await expect(writer.upsert([null as unknown as KnowledgeRecord])).rejects.toSatisfy(
       (error: unknown) => InvalidWriteError.isInstance(error) && error.code === "invalid_record" && !(error instanceof TypeError),
     );
-    await expect(writer.upsert("a" as unknown as KnowledgeRecord[])).rejects.toMatchObject({ code: "invalid_argument", operation: "upsert" });
-    await expect(writer.deleteDocuments("a" as unknown as string[])).rejects.toMatchObject({ code: "invalid_argument", operation: "deleteDocuments" });
+    await expect(writer.upsert("a" as unknown as KnowledgeRecord[])).rejects.toMatchObject({
+      code: "invalid_argument",
+      operation: "upsert",
+    });
+    await expect(writer.deleteDocuments("a" as unknown as string[])).rejects.toMatchObject({
+      code: "invalid_argument",
+      operation: "deleteDocuments",
+    });
   });
 
   it("does not apply an upsert whose signal aborts while embedding", async () => {

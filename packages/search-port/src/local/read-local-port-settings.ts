@@ -61,12 +61,13 @@ const optionsSchema = z.object(
     denseWeight: fraction().optional(),
     minScore: fraction().optional(),
     denseFloor: fraction("expected a number from 0 to below 1", 1).optional(),
-    embeddings: embeddingsSchema
-      .optional(),
+    embeddings: embeddingsSchema.optional(),
     embedder: z.unknown().optional(),
     answerability: z.unknown().optional(),
     refreshIntervalMs: z
-      .custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0, { error: "expected milliseconds, 0 or more" })
+      .custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0, {
+        error: "expected milliseconds, 0 or more",
+      })
       .optional(),
     onRefreshError: z.custom<(error: Error) => void>((value) => typeof value === "function", { error: "expected a function" }).optional(),
   },

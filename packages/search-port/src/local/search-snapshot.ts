@@ -164,7 +164,12 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   }
   const ranked = heap.sorted();
   if (ranked.length === 0) return { slots: ranked };
-  const hits = ranked.map(({ slot, score, lexical: lexicalScore, dense: denseValue }) => ({ slot, fused: score, lexical: lexicalScore, dense: denseValue }));
+  const hits = ranked.map(({ slot, score, lexical: lexicalScore, dense: denseValue }) => ({
+    slot,
+    fused: score,
+    lexical: lexicalScore,
+    dense: denseValue,
+  }));
   const top = ranked[0] as ScoredSlot;
   return {
     slots: ranked.slice(0, query.topK),

@@ -21,6 +21,9 @@ export function verifyDataFile(descriptor: number, directory: string, entry: Ind
     hash.update(part);
   }
   if (hash.digest("hex") !== entry.sha256) {
-    throw new CorruptIndexError({ directory, reason: `${entry.name} does not match its checksum in the manifest (a changed or damaged byte)` });
+    throw new CorruptIndexError({
+      directory,
+      reason: `${entry.name} does not match its checksum in the manifest (a changed or damaged byte)`,
+    });
   }
 }

@@ -44,12 +44,7 @@ export async function writeGeneration(
   files.postings = await writeWholeFile(
     directory,
     name("postings"),
-    [
-      bytesOf(lexical.termStarts),
-      bytesOf(lexical.postingSlots),
-      bytesOf(lexical.lengths),
-      bytesOf(lexical.postingFrequencies),
-    ],
+    [bytesOf(lexical.termStarts), bytesOf(lexical.postingSlots), bytesOf(lexical.lengths), bytesOf(lexical.postingFrequencies)],
     created,
   );
   if (snapshot.vectors !== undefined) {
@@ -81,8 +76,7 @@ export async function writeGeneration(
         for (let index = slot; index < end; index += 1) {
           const from = fileSlot + (index - slot);
           contentOffsets[index] = content.bytes + ((file.contentOffsets[from] as number) - (file.contentOffsets[fileSlot] as number));
-          metadataOffsets[index] =
-            metadata.bytes + ((file.metadataOffsets[from] as number) - (file.metadataOffsets[fileSlot] as number));
+          metadataOffsets[index] = metadata.bytes + ((file.metadataOffsets[from] as number) - (file.metadataOffsets[fileSlot] as number));
         }
         await copyRange(file, "content", fileSlot, lastFileSlot, content);
         await copyRange(file, "metadata", fileSlot, lastFileSlot, metadata);

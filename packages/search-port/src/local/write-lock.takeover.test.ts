@@ -37,6 +37,7 @@ function startWriterB(): Promise<string> {
     `  await openLocalSearchPort({ directory: ${JSON.stringify(directory)}, mode: "write" });`,
     `  process.stdout.write("locked\\n");`,
     "} catch (error) {",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the child script's own template literal
     "  process.stdout.write(`error ${error.code}\\n`);",
     "}",
     "setInterval(() => {}, 1000);",

@@ -143,7 +143,10 @@ export async function acquireWriteLock(directory: string): Promise<WriteLock> {
     utimes: fs.utimes,
     // The folder holds the owner file: it goes first, so the folder can be removed.
     rmdir(path: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void): void {
-      if (!mayRemove(path)) return callback(null);
+      if (!mayRemove(path)) {
+        callback(null);
+        return;
+      }
       fs.rm(join(String(path), lockOwnerFileName), { force: true }, () => fs.rmdir(path, callback));
     },
     rmdirSync(path: fs.PathLike): void {

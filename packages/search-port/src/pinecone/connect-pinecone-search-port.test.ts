@@ -17,7 +17,13 @@ const record = { id: "refunds#chunk-0", content: "Refunds go back to the origina
 
 describe("connectPineconeSearchPort", () => {
   it("R13: finds the index by name through describeIndex, which gives the metric", async () => {
-    const port = await connectPineconeSearchPort({ apiKey, indexName: "handbook", controllerHostUrl: server.url, namespace: "by-name", embeddings });
+    const port = await connectPineconeSearchPort({
+      apiKey,
+      indexName: "handbook",
+      controllerHostUrl: server.url,
+      namespace: "by-name",
+      embeddings,
+    });
     expect(port.metric).toBe("dotproduct");
     expect(server.requests.some((request) => request.path === "/indexes/handbook")).toBe(true);
   });
@@ -32,7 +38,9 @@ describe("connectPineconeSearchPort", () => {
   });
 
   it("says the key is missing without a call, and never repeats a key Pinecone refuses", async () => {
-    await expect(connectPineconeSearchPort({ apiKey: "", host: server.url, metric: "cosine", embeddings })).rejects.toMatchObject({ key: "apiKey" });
+    await expect(connectPineconeSearchPort({ apiKey: "", host: server.url, metric: "cosine", embeddings })).rejects.toMatchObject({
+      key: "apiKey",
+    });
     const wrongKey = "pc-wrong-secret-77c2";
     const port = await connectPineconeSearchPort({ apiKey: wrongKey, host: server.url, metric: "dotproduct", embeddings, maxRetries: 0 });
     const error: unknown = await port.search({ query: "refund", topK: 1 }).catch((caught: unknown) => caught);

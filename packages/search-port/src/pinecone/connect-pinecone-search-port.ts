@@ -53,7 +53,11 @@ export async function connectPineconeSearchPort(options: PineconeConnectionOptio
   let indexDescription: unknown;
   if (needsDescription) {
     if (indexName === undefined) {
-      throw new ConfigurationError({ key: "metric", value: undefined, reason: "an index given by its host needs its metric (cosine, dotproduct or euclidean), or its name" });
+      throw new ConfigurationError({
+        key: "metric",
+        value: undefined,
+        reason: "an index given by its host needs its metric (cosine, dotproduct or euclidean), or its name",
+      });
     }
     indexDescription = await callPinecone(
       "describeIndex",

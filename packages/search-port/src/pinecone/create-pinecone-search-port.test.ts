@@ -203,7 +203,14 @@ describe("createPineconeSearchPort against the real client and the local server"
       },
     });
     server.inject({ path: "/vectors/upsert", delayMs: 20, times: 100 });
-    const port = createPineconeSearchPort({ index: counting, namespace: "docs", embeddings, metric: "cosine", batchSize: 20, concurrency: 3 });
+    const port = createPineconeSearchPort({
+      index: counting,
+      namespace: "docs",
+      embeddings,
+      metric: "cosine",
+      batchSize: 20,
+      concurrency: 3,
+    });
     const many = Array.from({ length: 250 }, (_, chunkIndex) => ({
       id: `manual#chunk-${chunkIndex}`,
       content: `Chapter ${chunkIndex} of the manual.`,
@@ -244,12 +251,18 @@ describe("createPineconeSearchPort against the real client and the local server"
     const server = await serve({
       integrated: {
         textField: "chunk_text",
-        embed: (texts, kind) => (kind === "query" ? Promise.all(texts.map((text) => embeddings.embedQuery(text))) : embeddings.embedDocuments(texts)),
+        embed: (texts, kind) =>
+          kind === "query" ? Promise.all(texts.map((text) => embeddings.embedQuery(text))) : embeddings.embedDocuments(texts),
       },
     });
     const client = new Pinecone({ apiKey: "test-key", controllerHostUrl: server.url, maxRetries: 0 });
     const indexDescription = await client.describeIndex("test-index");
-    const port = createPineconeSearchPort({ index: client.index({ host: server.url }), namespace: "docs", integrated: true, indexDescription });
+    const port = createPineconeSearchPort({
+      index: client.index({ host: server.url }),
+      namespace: "docs",
+      integrated: true,
+      indexDescription,
+    });
     expect(port.mode).toBe("integrated");
     expect(port.metric).toBe("cosine");
     await port.upsert(records);
@@ -291,7 +304,9 @@ describe("createPineconeSearchPort against the real client and the local server"
   it("R13: filters are validated before any request; one that matches nothing sends none", async () => {
     const server = await serve();
     const port = portOn(server);
-    await expect(port.search({ query: "x", topK: 1, filter: { tenant: { $regex: "a" } } as never })).rejects.toSatisfy(InvalidFilterError.isInstance);
+    await expect(port.search({ query: "x", topK: 1, filter: { tenant: { $regex: "a" } } as never })).rejects.toSatisfy(
+      InvalidFilterError.isInstance,
+    );
     expect(await port.search({ query: "x", topK: 1, filter: { tenant: { $in: [] } } })).toEqual([]);
     expect(await port.search({ query: "x", topK: 0 })).toEqual([]);
     expect(requestsTo(server, "/query")).toBe(0);
@@ -305,7 +320,9 @@ describe("createPineconeSearchPort against the real client and the local server"
     const vector = await embeddings.embedQuery("anything");
     const raw = await index.query({ namespace: "docs", topK: 10, vector, filter: { category: { $ne: "billing" } }, includeMetadata: true });
     expect(raw.matches.map((match) => match.id)).toEqual(["shipping#chunk-0"]);
-    await expect(index.query({ namespace: "docs", topK: 10, vector, filter: { flag: { $in: [true] } } })).rejects.toThrow(/strings or numbers/);
+    await expect(index.query({ namespace: "docs", topK: 10, vector, filter: { flag: { $in: [true] } } })).rejects.toThrow(
+      /strings or numbers/,
+    );
     const viaPort = await port.search({ query: "anything", topK: 10, filter: { category: { $ne: "billing" } } });
     expect(viaPort.map((hit) => hit.id).sort()).toEqual(["misc#chunk-0", "shipping#chunk-0"]);
     const flagged = await port.search({ query: "anything", topK: 10, filter: { flag: { $in: [true] } } });
@@ -371,7 +388,12 @@ describe("createPineconeSearchPort options", () => {
     const port = createPineconeSearchPort({
       index,
       integrated: true,
-      indexDescription: { name: "kb", metric: "dotproduct", dimension: 1024, embed: { model: "llama-text-embed-v2", fieldMap: { text: "chunk_text" } } },
+      indexDescription: {
+        name: "kb",
+        metric: "dotproduct",
+        dimension: 1024,
+        embed: { model: "llama-text-embed-v2", fieldMap: { text: "chunk_text" } },
+      },
     });
     expect(port).toMatchObject({ mode: "integrated", metric: "dotproduct" });
     expect(createPineconeSearchPort({ index, embeddings, metric: "dotproduct", hybrid: true }).mode).toBe("hybrid");

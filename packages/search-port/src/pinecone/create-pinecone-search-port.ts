@@ -29,5 +29,12 @@ import { readPineconeSettings } from "./read-pinecone-settings.js";
 export function createPineconeSearchPort(options: PineconeSearchPortOptions): PineconeSearchPort {
   const settings = readPineconeSettings(options);
   const { upsert, deleteDocuments } = createPineconeWriter(settings);
-  return { search: createPineconeSearch(settings), upsert, deleteDocuments, mode: settings.mode, metric: settings.metric, namespace: settings.namespace };
+  return {
+    search: createPineconeSearch(settings),
+    upsert,
+    deleteDocuments,
+    mode: settings.mode,
+    metric: settings.metric,
+    namespace: settings.namespace,
+  };
 }

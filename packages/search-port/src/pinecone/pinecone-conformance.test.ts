@@ -28,7 +28,8 @@ function describeAgainstTestServer(
         ? {
             integrated: {
               textField: "chunk_text",
-              embed: (texts, kind) => (kind === "query" ? Promise.all(texts.map((text) => embeddings.embedQuery(text))) : embeddings.embedDocuments(texts)),
+              embed: (texts, kind) =>
+                kind === "query" ? Promise.all(texts.map((text) => embeddings.embedQuery(text))) : embeddings.embedDocuments(texts),
             },
           }
         : {}),
@@ -51,6 +52,10 @@ function describeAgainstTestServer(
 }
 
 describeAgainstTestServer("Pinecone, dense, cosine", "cosine", { embeddings, metric: "cosine" });
-describeAgainstTestServer("Pinecone, sparse-dense hybrid, dotproduct", "dotproduct", { embeddings, metric: "dotproduct", hybrid: { lexicalWeight: 0.3 } });
+describeAgainstTestServer("Pinecone, sparse-dense hybrid, dotproduct", "dotproduct", {
+  embeddings,
+  metric: "dotproduct",
+  hybrid: { lexicalWeight: 0.3 },
+});
 describeAgainstTestServer("Pinecone, dense, euclidean", "euclidean", { embeddings, metric: "euclidean" });
 describeAgainstTestServer("Pinecone, integrated inference", "cosine", { integrated: { textField: "chunk_text" }, metric: "cosine" }, true);

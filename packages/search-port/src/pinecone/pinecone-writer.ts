@@ -50,7 +50,12 @@ export function createPineconeWriter(settings: PineconeSettings): Pick<Knowledge
         settings.concurrency,
         async (batch) => {
           const payload = batch.map(({ record, metadata }) => ({ _id: record.id, ...metadata, [settings.textField]: record.content }));
-          await callPinecone("upsertRecords", () => index.upsertRecords({ records: payload, ...namespaceOption(namespace) }), policy, signal);
+          await callPinecone(
+            "upsertRecords",
+            () => index.upsertRecords({ records: payload, ...namespaceOption(namespace) }),
+            policy,
+            signal,
+          );
         },
         signal,
       );
@@ -199,11 +204,13 @@ function pineconeMetadata(record: KnowledgeRecord, settings: PineconeSettings): 
   for (const [key, value] of Object.entries(record.metadata ?? {})) {
     if (value === undefined || value === null) continue;
     if (key === settings.textField) return refuse(`metadata.${key} is where the adapter keeps the text; rename the key or set textKey`);
-    if (settings.mode === "integrated" && (key === "_id" || key === "id")) return refuse(`metadata.${key} is reserved by integrated records`);
+    if (settings.mode === "integrated" && (key === "_id" || key === "id"))
+      return refuse(`metadata.${key} is reserved by integrated records`);
     if (typeof value === "string" || typeof value === "boolean") metadata[key] = value;
     else if (typeof value === "number" && Number.isFinite(value)) metadata[key] = value;
     else if (Array.isArray(value) && value.every((item) => typeof item === "string")) metadata[key] = [...value];
-    else return refuse(`metadata.${key} is ${describeValue(value)}; Pinecone stores strings, finite numbers, booleans and lists of strings`);
+    else
+      return refuse(`metadata.${key} is ${describeValue(value)}; Pinecone stores strings, finite numbers, booleans and lists of strings`);
   }
   const size = Buffer.byteLength(JSON.stringify({ ...metadata, [settings.textField]: record.content }), "utf8");
   if (size > maxMetadataBytes) return refuse(`its metadata with the text takes ${size} bytes; Pinecone allows ${maxMetadataBytes}`);

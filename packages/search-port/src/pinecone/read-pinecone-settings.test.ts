@@ -29,8 +29,15 @@ describe("readPineconeSettings", () => {
   });
 
   it("reads hybrid's lexical weight and the integrated text field", () => {
-    expect(readPineconeSettings({ index, embeddings, metric: "dotproduct", hybrid: { lexicalWeight: 0.5 } })).toMatchObject({ mode: "hybrid", lexicalWeight: 0.5 });
-    expect(readPineconeSettings({ index, metric: "cosine", integrated: { textField: "chunk" } })).toMatchObject({ mode: "integrated", textField: "chunk", batchSize: 96 });
+    expect(readPineconeSettings({ index, embeddings, metric: "dotproduct", hybrid: { lexicalWeight: 0.5 } })).toMatchObject({
+      mode: "hybrid",
+      lexicalWeight: 0.5,
+    });
+    expect(readPineconeSettings({ index, metric: "cosine", integrated: { textField: "chunk" } })).toMatchObject({
+      mode: "integrated",
+      textField: "chunk",
+      batchSize: 96,
+    });
   });
 
   it.each([

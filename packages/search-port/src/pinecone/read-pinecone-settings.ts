@@ -38,11 +38,8 @@ const optionsSchema = z.object(
       "expected the client's Index, e.g. new Pinecone({ apiKey }).index({ name }) (@pinecone-database/pinecone 8)",
     ),
     namespace: z.string({ error: "expected a string" }).optional(),
-    embeddings: embeddingsSchema
-      .optional(),
-    integrated: z
-      .union([z.literal(true), z.object({ textField: z.unknown() })], { error: "expected true or { textField }" })
-      .optional(),
+    embeddings: embeddingsSchema.optional(),
+    integrated: z.union([z.literal(true), z.object({ textField: z.unknown() })], { error: "expected true or { textField }" }).optional(),
     metric: z.enum(["cosine", "dotproduct", "euclidean"], { error: 'expected "cosine", "dotproduct" or "euclidean"' }).optional(),
     indexDescription: z.unknown().optional(),
     hybrid: z
@@ -91,7 +88,8 @@ export function readPineconeSettings(input: PineconeSearchPortOptions): Pinecone
 
   const facts = options.indexDescription === undefined ? undefined : parseIndexDescription(options.indexDescription);
   const metric = options.metric ?? facts?.metric;
-  if (metric === undefined) return refuse("metric", undefined, "give the index's metric, or indexDescription: await pc.describeIndex(name)");
+  if (metric === undefined)
+    return refuse("metric", undefined, "give the index's metric, or indexDescription: await pc.describeIndex(name)");
   if (facts !== undefined && facts.metric !== metric) refuse("metric", metric, `the index description says ${facts.metric}`);
   if (facts?.vectorType !== undefined && facts.vectorType !== "dense") {
     refuse(
@@ -123,7 +121,8 @@ export function readPineconeSettings(input: PineconeSearchPortOptions): Pinecone
     mode = "integrated";
     textField = field;
   } else {
-    if (embeddings === undefined) return refuse("embeddings", undefined, "give embeddings (dense or hybrid) or integrated (the index embeds)");
+    if (embeddings === undefined)
+      return refuse("embeddings", undefined, "give embeddings (dense or hybrid) or integrated (the index embeds)");
     textField = options.textKey ?? defaultTextKey;
     mode = options.hybrid === undefined || options.hybrid === false ? "dense" : "hybrid";
   }

@@ -60,7 +60,10 @@ describe("createScriptedSearchPort", () => {
   it("waits delayMs before answering or throwing", async () => {
     vi.useFakeTimers();
     try {
-      const port = createScriptedSearchPort([{ hits: [hit("late")], delayMs: 500 }, { throws: "late failure", delayMs: 200 }]);
+      const port = createScriptedSearchPort([
+        { hits: [hit("late")], delayMs: 500 },
+        { throws: "late failure", delayMs: 200 },
+      ]);
       let settled = false;
       const answer = port.search({ query: "q", topK: 5 }).then((hits) => {
         settled = true;

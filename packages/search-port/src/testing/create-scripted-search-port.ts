@@ -27,7 +27,10 @@ export function createScriptedSearchPort(
     if (signal?.aborted) throw abortReason(signal);
     const scripted =
       typeof script === "function"
-        ? await raceWithAbort(Promise.resolve().then(() => script(request, call)), signal)
+        ? await raceWithAbort(
+            Promise.resolve().then(() => script(request, call)),
+            signal,
+          )
         : (script[Math.min(call, script.length - 1)] ?? []);
     if (Array.isArray(scripted)) return scripted;
     if (scripted.hang === true) await untilAborted(signal);

@@ -106,7 +106,10 @@ describe("describePortConformance", () => {
     const stringly = failed(
       await runSuite(
         portAround((_port, hits) =>
-          hits.map((hit) => ({ ...hit, metadata: Object.fromEntries(Object.entries(hit.metadata).map(([key, value]) => [key, String(value)])) })),
+          hits.map((hit) => ({
+            ...hit,
+            metadata: Object.fromEntries(Object.entries(hit.metadata).map(([key, value]) => [key, String(value)])),
+          })),
         ),
       ),
     );
@@ -116,6 +119,11 @@ describe("describePortConformance", () => {
   });
 
   it("throws a ConfigurationError naming `test` when no test functions are given or global", () => {
-    expect(() => describePortConformance("x", portAround((_port, hits) => hits))).toThrow(/Invalid configuration test=/);
+    expect(() =>
+      describePortConformance(
+        "x",
+        portAround((_port, hits) => hits),
+      ),
+    ).toThrow(/Invalid configuration test=/);
   });
 });

@@ -55,11 +55,7 @@ const eventualPollMs = 1_000;
  * from Vitest, Jest or `node:test`), or the globals of the same names; assertions use
  * `node:assert`, so the suite needs no particular test framework.
  */
-export function describePortConformance(
-  name: string,
-  makePort: PortConformanceFactory,
-  options: PortConformanceOptions = {},
-): void {
+export function describePortConformance(name: string, makePort: PortConformanceFactory, options: PortConformanceOptions = {}): void {
   const api = resolveTestApi(options.test);
   const skipped = options.skip ?? {};
   const check = (kind: PortConformanceCheck, title: string, body: () => Promise<void>): void => {
@@ -90,25 +86,29 @@ export function describePortConformance(
         await subject?.close?.();
       });
 
-      check("identity", "R13: identity metadata round-trips: id, content, docId, chunkIndex, source, title, breadcrumb, category", async () => {
-        await eventually(ready(), async () => {
-          const hits = await searchAll();
-          assertHitShapes(hits);
-          const byKey = new Map(hits.map((hit) => [hitKey(hit), hit]));
-          for (const record of portConformanceRecords) {
-            const hit = byKey.get(record.id);
-            assert.ok(hit !== undefined, `record ${record.id} was not returned`);
-            if (hit.id !== undefined) assert.equal(hit.id, record.id, `the id of ${record.id}`);
-            assert.equal(hit.content, record.content, `the content of ${record.id}`);
-            for (const field of identityFields) {
-              assert.deepEqual(present(hit.metadata[field]), record.metadata[field], `metadata.${field} of ${record.id}`);
+      check(
+        "identity",
+        "R13: identity metadata round-trips: id, content, docId, chunkIndex, source, title, breadcrumb, category",
+        async () => {
+          await eventually(ready(), async () => {
+            const hits = await searchAll();
+            assertHitShapes(hits);
+            const byKey = new Map(hits.map((hit) => [hitKey(hit), hit]));
+            for (const record of portConformanceRecords) {
+              const hit = byKey.get(record.id);
+              assert.ok(hit !== undefined, `record ${record.id} was not returned`);
+              if (hit.id !== undefined) assert.equal(hit.id, record.id, `the id of ${record.id}`);
+              assert.equal(hit.content, record.content, `the content of ${record.id}`);
+              for (const field of identityFields) {
+                assert.deepEqual(present(hit.metadata[field]), record.metadata[field], `metadata.${field} of ${record.id}`);
+              }
+              for (const [field, value] of Object.entries(record.metadata)) {
+                assert.deepEqual(hit.metadata[field], value, `metadata.${field} of ${record.id} (type and value)`);
+              }
             }
-            for (const [field, value] of Object.entries(record.metadata)) {
-              assert.deepEqual(hit.metadata[field], value, `metadata.${field} of ${record.id} (type and value)`);
-            }
-          }
-        });
-      });
+          });
+        },
+      );
 
       for (const { name: caseName, filter } of portConformanceFilterCases) {
         check("filters", `R13: filter ${caseName} gives the records matchesFilter accepts: ${JSON.stringify(filter)}`, async () => {
@@ -214,24 +214,28 @@ export function describePortConformance(
         });
       });
 
-      check("writes", "R13: deleteDocuments removes every chunk of the documents, says how many, and spares ids that only share a prefix", async () => {
-        await withSubject(makePort, async (subject) => {
-          const records = writeRecords();
-          await write(subject, records, records.length);
-          await eventually(subject, async () => {
-            const hits = await subject.port.search({ query: portConformanceProbe, topK: 10 });
-            assert.equal(hits.length, records.length);
+      check(
+        "writes",
+        "R13: deleteDocuments removes every chunk of the documents, says how many, and spares ids that only share a prefix",
+        async () => {
+          await withSubject(makePort, async (subject) => {
+            const records = writeRecords();
+            await write(subject, records, records.length);
+            await eventually(subject, async () => {
+              const hits = await subject.port.search({ query: portConformanceProbe, topK: 10 });
+              assert.equal(hits.length, records.length);
+            });
+            assert.equal(await subject.writer.deleteDocuments(["faq"]), 2, "two chunks of faq");
+            await commitAndSettle(subject, records.length - 2);
+            assert.equal(await subject.writer.deleteDocuments(["no-such-document"]), 0, "an unknown document");
+            assert.equal(await subject.writer.deleteDocuments([]), 0, "no documents");
+            await eventually(subject, async () => {
+              const hits = await subject.port.search({ query: portConformanceProbe, topK: 10 });
+              assert.deepEqual(sortedKeys(hits), ["faq#archived#chunk-0", "pricing#chunk-0"]);
+            });
           });
-          assert.equal(await subject.writer.deleteDocuments(["faq"]), 2, "two chunks of faq");
-          await commitAndSettle(subject, records.length - 2);
-          assert.equal(await subject.writer.deleteDocuments(["no-such-document"]), 0, "an unknown document");
-          assert.equal(await subject.writer.deleteDocuments([]), 0, "no documents");
-          await eventually(subject, async () => {
-            const hits = await subject.port.search({ query: portConformanceProbe, topK: 10 });
-            assert.deepEqual(sortedKeys(hits), ["faq#archived#chunk-0", "pricing#chunk-0"]);
-          });
-        });
-      });
+        },
+      );
 
       check("writes", "R13: a document deleted and written again with fewer chunks leaves no stale chunk", async () => {
         await withSubject(makePort, async (subject) => {
@@ -266,8 +270,7 @@ function resolveTestApi(given: ConformanceTestApi | undefined): ConformanceTestA
   throw new ConfigurationError({
     key: "test",
     value: undefined,
-    reason:
-      "no global describe/it/beforeAll/afterAll; pass { test: { describe, it, beforeAll, afterAll } } from your test framework",
+    reason: "no global describe/it/beforeAll/afterAll; pass { test: { describe, it, beforeAll, afterAll } } from your test framework",
   });
 }
 
@@ -296,10 +299,7 @@ async function commitAndSettle(subject: PortConformanceSubject, recordCount: num
   await subject.settle?.({ recordCount });
 }
 
-async function withSubject(
-  makePort: PortConformanceFactory,
-  body: (subject: PortConformanceSubject) => Promise<void>,
-): Promise<void> {
+async function withSubject(makePort: PortConformanceFactory, body: (subject: PortConformanceSubject) => Promise<void>): Promise<void> {
   const subject = await makePort();
   try {
     await body(subject);

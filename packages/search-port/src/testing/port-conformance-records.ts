@@ -9,12 +9,7 @@ import type { KnowledgeRecord } from "../knowledge-record.js";
  */
 export const portConformanceProbe = "knowledge note";
 
-function record(
-  docId: string,
-  chunkIndex: number,
-  content: string,
-  metadata: Record<string, unknown>,
-): KnowledgeRecord {
+function record(docId: string, chunkIndex: number, content: string, metadata: Record<string, unknown>): KnowledgeRecord {
   return {
     id: `${docId}#chunk-${chunkIndex}`,
     content: `Knowledge note: ${content}`,

@@ -158,7 +158,9 @@ export async function startPineconeTestServer(options: PineconeTestServerOptions
     }
     if (sparse !== undefined && vector.sparseValues !== undefined) {
       const weights = new Map<number, number>();
-      sparse.indices.forEach((index, position) => weights.set(index, sparse.values[position] ?? 0));
+      sparse.indices.forEach((index, position) => {
+        weights.set(index, sparse.values[position] ?? 0);
+      });
       vector.sparseValues.indices.forEach((index, position) => {
         dot += (weights.get(index) ?? 0) * (vector.sparseValues?.values[position] ?? 0);
       });
@@ -394,7 +396,10 @@ export async function startPineconeTestServer(options: PineconeTestServerOptions
     const filter = body.query.filter === undefined ? undefined : pineconeFilter(body.query.filter);
     const hits = rank(namespace(target), dense, undefined, filter, body.query.top_k).map(({ vector, score: value }) => {
       const fields = vector.metadata ?? {};
-      const chosen = body.fields === undefined ? fields : Object.fromEntries(body.fields.filter((name) => name in fields).map((name) => [name, fields[name]]));
+      const chosen =
+        body.fields === undefined
+          ? fields
+          : Object.fromEntries(body.fields.filter((name) => name in fields).map((name) => [name, fields[name]]));
       return { _id: vector.id, _score: value, fields: chosen };
     });
     return { result: { hits }, usage: { read_units: 1, embed_total_tokens: body.query.inputs.text.length } };
@@ -406,7 +411,8 @@ export async function startPineconeTestServer(options: PineconeTestServerOptions
     if (lines.length > maxUpsertRecords) throw new HttpFailure(400, `Cannot upsert more than ${maxUpsertRecords} records in one request`);
     const records = lines.map((line, position) => {
       const value = json(line);
-      if (value === null || typeof value !== "object" || Array.isArray(value)) throw new HttpFailure(400, `line ${position + 1} is not a record`);
+      if (value === null || typeof value !== "object" || Array.isArray(value))
+        throw new HttpFailure(400, `line ${position + 1} is not a record`);
       const { _id, id, ...fields } = value as Record<string, unknown>;
       const recordId = _id ?? id;
       if (typeof recordId !== "string" || recordId === "") throw new HttpFailure(400, `line ${position + 1} has no _id`);
@@ -414,7 +420,10 @@ export async function startPineconeTestServer(options: PineconeTestServerOptions
       if (typeof text !== "string") throw new HttpFailure(400, `record ${recordId} has no text in field ${integrated.textField}`);
       return { id: recordId, text, metadata: parse(metadataSchema, fields) };
     });
-    const embedded = await integrated.embed(records.map((record) => record.text), "passage");
+    const embedded = await integrated.embed(
+      records.map((record) => record.text),
+      "passage",
+    );
     const vectors = namespace(target);
     records.forEach((record, position) => {
       const values = embedded[position] ?? [];

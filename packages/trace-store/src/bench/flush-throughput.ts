@@ -37,18 +37,41 @@ function record(index: number): ToolInvocationRecord {
     evidenceCount: 5,
     error: null,
     retrievalDetails: {
-      hints: { keywords: ["gateway", "rate limit"], domains: ["gateway"], entities: [], titles: ["Guide 1"], entries: [{ id: "doc-1", source: "guides/doc-1.md", title: "Guide 1", domain: "gateway" }] },
+      hints: {
+        keywords: ["gateway", "rate limit"],
+        domains: ["gateway"],
+        entities: [],
+        titles: ["Guide 1"],
+        entries: [{ id: "doc-1", source: "guides/doc-1.md", title: "Guide 1", domain: "gateway" }],
+      },
       retrievalLayer: "L0+L1",
       l1Enabled: true,
       attempts: [
-        { attempt: 1, filter: { category: { $eq: "gateway" } }, l0Filter: { category: { $eq: "gateway" } }, candidateCount: 20, evidenceCount: 5, topScore: 0.8, outcome: "usable", rejectedHits: 0, durationMs: 3.1 },
+        {
+          attempt: 1,
+          filter: { category: { $eq: "gateway" } },
+          l0Filter: { category: { $eq: "gateway" } },
+          candidateCount: 20,
+          evidenceCount: 5,
+          topScore: 0.8,
+          outcome: "usable",
+          rejectedHits: 0,
+          durationMs: 3.1,
+        },
       ],
       fallbackReason: null,
       candidateCount: 20,
       evidenceCount: 5,
       relevanceLevel: "high",
       evidence,
-      rerank: evidence.map((block, rank) => ({ rank: rank + 1, evidenceKey: block.evidenceKey, source: block.source, baseScore: block.score, finalScore: block.score + 0.2, boosts: [{ signal: "keyword", amount: 0.2 }] })),
+      rerank: evidence.map((block, rank) => ({
+        rank: rank + 1,
+        evidenceKey: block.evidenceKey,
+        source: block.source,
+        baseScore: block.score,
+        finalScore: block.score + 0.2,
+        boosts: [{ signal: "keyword", amount: 0.2 }],
+      })),
       contextPack: { includedSources: evidence.map((block) => block.source), omittedSources: [], truncated: [] },
     },
   };
@@ -90,9 +113,24 @@ async function flushInto(name: string, options: { databaseUrl?: string }): Promi
   }
 }
 
-console.log(`Trace store: ${records} spooled records (~${JSON.stringify(record(1)).length} bytes each) flushed in batches of 500, Node ${process.version}`);
-console.log(["database".padEnd(22), "open ms".padStart(9), "append µs".padStart(10), "inserted".padStart(9), "flush ms".padStart(9), "records/s".padStart(11), "all".padStart(6)].join(" "));
+console.log(
+  `Trace store: ${records} spooled records (~${JSON.stringify(record(1)).length} bytes each) flushed in batches of 500, Node ${process.version}`,
+);
+console.log(
+  [
+    "database".padEnd(22),
+    "open ms".padStart(9),
+    "append µs".padStart(10),
+    "inserted".padStart(9),
+    "flush ms".padStart(9),
+    "records/s".padStart(11),
+    "all".padStart(6),
+  ].join(" "),
+);
 await flushInto("PGlite (new folder)", {});
 const url = process.env["LOOKUP_KNOWLEDGE_BENCH_DATABASE_URL"] ?? process.env["LOOKUP_KNOWLEDGE_TEST_DATABASE_URL"];
 if (url) await flushInto("PostgreSQL", { databaseUrl: url });
-else console.log("PostgreSQL             skipped: set LOOKUP_KNOWLEDGE_BENCH_DATABASE_URL (or LOOKUP_KNOWLEDGE_TEST_DATABASE_URL) to measure it.");
+else
+  console.log(
+    "PostgreSQL             skipped: set LOOKUP_KNOWLEDGE_BENCH_DATABASE_URL (or LOOKUP_KNOWLEDGE_TEST_DATABASE_URL) to measure it.",
+  );

@@ -42,7 +42,9 @@ async function openPglite(directory: string, migrationsFolder: string, lockWaitM
     });
   };
   mkdirSync(dirname(directory), { recursive: true });
-  const release = await acquireFileLock(`${directory}.lock`, { waitMs: lockWaitMs, what: `The trace database ${directory}`,
+  const release = await acquireFileLock(`${directory}.lock`, {
+    waitMs: lockWaitMs,
+    what: `The trace database ${directory}`,
     code: "trace_database_unavailable",
   });
   try {

@@ -37,12 +37,14 @@ export function createDrizzleTraceDatabase(input: {
     location: input.location,
     async insert(records: readonly ToolInvocationRecord[]): Promise<number> {
       if (records.length === 0) return 0;
-      const rows = await run("insert trace records", () =>
-        database
-          .insert(table)
-          .values(records.map((record) => toRow(sanitizeToolInvocationRecord(record))))
-          .onConflictDoNothing({ target: table.id })
-          .returning({ id: table.id }),
+      const rows = await run(
+        "insert trace records",
+        () =>
+          database
+            .insert(table)
+            .values(records.map((record) => toRow(sanitizeToolInvocationRecord(record))))
+            .onConflictDoNothing({ target: table.id })
+            .returning({ id: table.id }),
         "insert",
       );
       return rows.length;

@@ -24,9 +24,20 @@ export interface DatabaseErrorDescription {
 }
 
 /** The `code` of a Node socket error that means the server cannot be reached (now). */
-const networkCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ECONNABORTED"]);
+const networkCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "ECONNABORTED",
+]);
 /** What `pg` says, without a code, when the connection broke or could not be made in time. */
-const networkMessages = /^(Connection terminated|timeout expired|timeout exceeded when trying to connect|Connection timeout|Query read timeout|Client has encountered a connection error)|^connect E[A-Z]+ /i;
+const networkMessages =
+  /^(Connection terminated|timeout expired|timeout exceeded when trying to connect|Connection timeout|Query read timeout|Client has encountered a connection error)|^connect E[A-Z]+ /i;
 
 /**
  * Looks through the wrappers of a driver error (Drizzle's `DrizzleQueryError`, whose message

@@ -40,22 +40,32 @@ describe("sanitizeToolInvocationRecord", () => {
   it("R29: two keys that clean to the same key both stay: the later gets a suffix and is listed under it", () => {
     const record = makeRecord(0, base);
     // Three keys that all become "k\ufffd": one already clean, two with NUL or a lone surrogate.
-    record.retrievalDetails.attempts[0]!.filter = { "k\u0000": { $eq: "nul" }, "k\ufffd": { $eq: "clean" }, "k\ud800": { $eq: "surrogate" } };
+    record.retrievalDetails.attempts[0]!.filter = {
+      "k\u0000": { $eq: "nul" },
+      "k\ufffd": { $eq: "clean" },
+      "k\ud800": { $eq: "surrogate" },
+    };
     const sanitized = sanitizeToolInvocationRecord(record);
     expect(sanitized.retrievalDetails.attempts[0]?.filter).toEqual({
       "k\ufffd~2": { $eq: "nul" },
       "k\ufffd": { $eq: "clean" },
       "k\ufffd~3": { $eq: "surrogate" },
     });
-    expect(sanitized.retrievalDetails.sanitizedFields).toEqual(["retrievalDetails.attempts.0.filter.k\ufffd~2", "retrievalDetails.attempts.0.filter.k\ufffd~3"]);
+    expect(sanitized.retrievalDetails.sanitizedFields).toEqual([
+      "retrievalDetails.attempts.0.filter.k\ufffd~2",
+      "retrievalDetails.attempts.0.filter.k\ufffd~3",
+    ]);
     // Two dirty keys and no clean one: the first keeps the cleaned name.
     record.retrievalDetails.attempts[0]!.filter = { "a\u0000": 1, "a\udc00": 2 };
     const second = sanitizeToolInvocationRecord(record);
     expect(second.retrievalDetails.attempts[0]?.filter).toEqual({ "a\ufffd": 1, "a\ufffd~2": 2 });
-    expect(second.retrievalDetails.sanitizedFields).toEqual(["retrievalDetails.attempts.0.filter.a\ufffd", "retrievalDetails.attempts.0.filter.a\ufffd~2"]);
+    expect(second.retrievalDetails.sanitizedFields).toEqual([
+      "retrievalDetails.attempts.0.filter.a\ufffd",
+      "retrievalDetails.attempts.0.filter.a\ufffd~2",
+    ]);
   });
 
-  it("R29: a \"__proto__\" key of a cleaned object stays an own key", () => {
+  it('R29: a "__proto__" key of a cleaned object stays an own key', () => {
     const record = makeRecord(0, base);
     record.retrievalDetails.attempts[0]!.filter = JSON.parse('{"__proto__": {"polluted": true}, "x\\u0000": 1}') as never;
     const filter = sanitizeToolInvocationRecord(record).retrievalDetails.attempts[0]?.filter as Record<string, unknown>;

@@ -36,7 +36,10 @@ function clean(value: unknown, path: string, changed: string[]): unknown {
     let copy: unknown[] | undefined;
     value.forEach((entry, index) => {
       const next = clean(entry, join(path, String(index)), changed);
-      if (next !== entry) (copy ??= [...value])[index] = next;
+      if (next !== entry) {
+        copy ??= [...value];
+        copy[index] = next;
+      }
     });
     return copy ?? value;
   }

@@ -10,30 +10,31 @@ import type { RetrievalDetails } from "../retrieval-details.js";
 export const toolInvocationTable = pgTable(
   "tool_invocation",
   {
-  id: text("id").primaryKey(),
-  toolName: text("tool_name").notNull(),
-  /** The query as the tool received it, or its keyed hash (`hmac-sha256:<hex>`). */
-  query: text("query").notNull(),
-  /** The query the first L1 request used, or its keyed hash. */
-  transformedQuery: text("transformed_query").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
-  durationMs: doublePrecision("duration_ms").notNull(),
-  found: boolean("found").notNull(),
-  evidenceStatus: text("evidence_status").notNull(),
-  retrievalLayer: text("retrieval_layer").notNull(),
-  fallbackReason: text("fallback_reason"),
-  candidateCount: integer("candidate_count").notNull(),
-  evidenceCount: integer("evidence_count").notNull(),
-  error: text("error"),
-  retrievalDetails: jsonb("retrieval_details").$type<RetrievalDetails>().notNull(),
-  /** When the row reached the database (added by migration 0001; rows older than it hold that migration's time). */
-  recordedAt: timestamp("recorded_at", { withTimezone: true, mode: "date" }).default(sql`now()`),
-},
-(table) => [
-  // Every read is a time range, newest first; the other indexes serve its common filters.
-  index("tool_invocation_created_at_idx").on(table.createdAt.desc()),
-  index("tool_invocation_found_created_at_idx").on(table.found, table.createdAt.desc()),
-  index("tool_invocation_fallback_reason_created_at_idx")
-    .on(table.fallbackReason, table.createdAt.desc())
-    .where(sql`${table.fallbackReason} is not null`),
-]);
+    id: text("id").primaryKey(),
+    toolName: text("tool_name").notNull(),
+    /** The query as the tool received it, or its keyed hash (`hmac-sha256:<hex>`). */
+    query: text("query").notNull(),
+    /** The query the first L1 request used, or its keyed hash. */
+    transformedQuery: text("transformed_query").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    durationMs: doublePrecision("duration_ms").notNull(),
+    found: boolean("found").notNull(),
+    evidenceStatus: text("evidence_status").notNull(),
+    retrievalLayer: text("retrieval_layer").notNull(),
+    fallbackReason: text("fallback_reason"),
+    candidateCount: integer("candidate_count").notNull(),
+    evidenceCount: integer("evidence_count").notNull(),
+    error: text("error"),
+    retrievalDetails: jsonb("retrieval_details").$type<RetrievalDetails>().notNull(),
+    /** When the row reached the database (added by migration 0001; rows older than it hold that migration's time). */
+    recordedAt: timestamp("recorded_at", { withTimezone: true, mode: "date" }).default(sql`now()`),
+  },
+  (table) => [
+    // Every read is a time range, newest first; the other indexes serve its common filters.
+    index("tool_invocation_created_at_idx").on(table.createdAt.desc()),
+    index("tool_invocation_found_created_at_idx").on(table.found, table.createdAt.desc()),
+    index("tool_invocation_fallback_reason_created_at_idx")
+      .on(table.fallbackReason, table.createdAt.desc())
+      .where(sql`${table.fallbackReason} is not null`),
+  ],
+);

@@ -39,7 +39,9 @@ describe("createTraceSpool", () => {
     const [replacement] = segments(directory, ".open");
     expect(replacement).toBeDefined();
     expect(replacement).not.toBe(first);
-    const lines = readFileSync(join(directory, "spool", replacement ?? ""), "utf8").trim().split("\n");
+    const lines = readFileSync(join(directory, "spool", replacement ?? ""), "utf8")
+      .trim()
+      .split("\n");
     expect(lines.map((line) => (JSON.parse(line) as { id: string }).id)).toEqual([second.id]);
     await spool.close();
     expect(segments(directory, ".jsonl")).toEqual([replacement?.replace(/\.open$/, ".jsonl")]);
@@ -59,7 +61,13 @@ describe("createTraceSpool", () => {
     const directory = mkdtempSync(join(root, "traces-"));
     const { base, since, until } = window(2203);
     const errors: LookupKnowledgeError[] = [];
-    const store = createDurableTraceStore({ directory, databaseDirectory, flushIntervalMs: 0, idleCloseMs: 0, onError: (error) => errors.push(error) });
+    const store = createDurableTraceStore({
+      directory,
+      databaseDirectory,
+      flushIntervalMs: 0,
+      idleCloseMs: 0,
+      onError: (error) => errors.push(error),
+    });
     for (let index = 0; index < 3; index += 1) await store.record(makeRecord(index, base));
     const [segment] = segments(directory, ".open");
     // A directory where the sealed name should go: the rename fails (EISDIR), not with ENOENT.

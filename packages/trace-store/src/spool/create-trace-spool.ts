@@ -31,7 +31,9 @@ export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
   // A given key is checked now; the folder's own key is read (or made) on the first append,
   // so a spool that never writes never creates the trace folder.
   let queryHashKey =
-    queryStorage === "hash" && options.queryHashKey ? resolveQueryHashKey(traceDirectory, { key: options.queryHashKey, create: false }) : undefined;
+    queryStorage === "hash" && options.queryHashKey
+      ? resolveQueryHashKey(traceDirectory, { key: options.queryHashKey, create: false })
+      : undefined;
   const hashKey = (): string | undefined => {
     if (queryStorage !== "hash") return undefined;
     queryHashKey ??= resolveQueryHashKey(traceDirectory, { create: true });

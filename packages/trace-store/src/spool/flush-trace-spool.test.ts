@@ -42,7 +42,14 @@ describe("flushing a spool shared across hosts and PID namespaces", () => {
   });
 
   function open(directory: string, options: Partial<DurableTraceStoreOptions> = {}): DurableTraceStore {
-    const store = createDurableTraceStore({ directory, databaseDirectory, flushIntervalMs: 0, idleCloseMs: 0, onError: () => undefined, ...options });
+    const store = createDurableTraceStore({
+      directory,
+      databaseDirectory,
+      flushIntervalMs: 0,
+      idleCloseMs: 0,
+      onError: () => undefined,
+      ...options,
+    });
     stores.push(store);
     return store;
   }
@@ -67,7 +74,10 @@ describe("flushing a spool shared across hosts and PID namespaces", () => {
       const { stdout } = await run("unshare", ["--pid", "--fork", process.execPath, "--input-type=module", "-e", script], {
         env: { ...process.env, DIRECTORY: directory, DATABASE: databaseDirectory },
       });
-      const flushed = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as { pid: number; report: { flushed: number; segmentsRemoved: number } };
+      const flushed = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as {
+        pid: number;
+        report: { flushed: number; segmentsRemoved: number };
+      };
       expect(flushed.pid).toBe(1);
       expect(flushed.report).toMatchObject({ flushed: 10, segmentsRemoved: 0 });
       expect(segmentFiles(directory)).toEqual([segment]);

@@ -152,13 +152,8 @@ async function flushSegment(segment: SpoolSegment, context: FlushContext & { for
  * end, advancing its offset in `progress.json` after each batch; returns the offset after
  * the last complete line.
  */
-async function flushLines(
-  segment: SpoolSegment,
-  fd: number,
-  start: number,
-  context: FlushContext,
-): Promise<number> {
-  const { directory, progress, report } = context;
+async function flushLines(segment: SpoolSegment, fd: number, start: number, context: FlushContext): Promise<number> {
+  const { directory, progress } = context;
   const bytes = readRange(fd, start, fstatSync(fd).size);
   let batch: SpooledRecord[] = [];
   let batchEnd = start;

@@ -11,7 +11,12 @@ import type { TraceFlushReport } from "./trace-flush-report.js";
 // `spool/rejected.jsonl`, and the flush reports them once.
 
 /** Tells `onRejected` once per flush how many records the database refused. */
-export function reportQuarantine(directory: string, report: TraceFlushReport, firstRefusal: string[], onRejected: ((error: TraceStoreError) => void) | undefined): void {
+export function reportQuarantine(
+  directory: string,
+  report: TraceFlushReport,
+  firstRefusal: string[],
+  onRejected: ((error: TraceStoreError) => void) | undefined,
+): void {
   if (report.quarantined === 0) return;
   const count = report.quarantined === 1 ? "1 trace record was" : `${report.quarantined} trace records were`;
   try {

@@ -118,10 +118,7 @@ export function segmentWriter(name: string): { pid: number; host: string; token:
  *   (default 10 minutes). Its writer also checks after every append that its file is still
  *   there, and writes the line again into a new segment when it is not.
  */
-export function segmentWriterAlive(
-  segment: SpoolSegment,
-  options: { foreignWriterIdleMs?: number; now?: number } = {},
-): boolean {
+export function segmentWriterAlive(segment: SpoolSegment, options: { foreignWriterIdleMs?: number; now?: number } = {}): boolean {
   if (segment.sealed) return false;
   const { pid, host, token } = segmentWriter(segment.name);
   if (host !== hostIdentity) {

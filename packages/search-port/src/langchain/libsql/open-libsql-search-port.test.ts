@@ -31,7 +31,9 @@ describe("openLibsqlSearchPort", () => {
   it("R13: keeps what it wrote across a close and a reopen of the file", async () => {
     const url = `file:${join(folder, "reopen.db")}`;
     const writer = await openLibsqlSearchPort({ url, embeddings, table: "chunks" });
-    await writer.upsert([{ id: "refunds#chunk-0", content: "Refunds go back to the original card.", metadata: { docId: "refunds", chunkIndex: 0 } }]);
+    await writer.upsert([
+      { id: "refunds#chunk-0", content: "Refunds go back to the original card.", metadata: { docId: "refunds", chunkIndex: 0 } },
+    ]);
     await writer.close();
     const reader = await openLibsqlSearchPort({ url, embeddings, table: "chunks" });
     const hits = await reader.search({ query: "refund to my card", topK: 3 });
@@ -61,7 +63,9 @@ describe("openLibsqlSearchPort", () => {
   });
 
   it("redacts a libSQL URL for display", () => {
-    expect(redactLibsqlUrl("libsql://user:pw@db.example.io/x?authToken=abc&tls=1")).toBe("libsql://***@db.example.io/x?authToken=***&tls=***");
+    expect(redactLibsqlUrl("libsql://user:pw@db.example.io/x?authToken=abc&tls=1")).toBe(
+      "libsql://***@db.example.io/x?authToken=***&tls=***",
+    );
     expect(redactLibsqlUrl("file:knowledge.db")).toBe("file:knowledge.db");
   });
 

@@ -65,10 +65,7 @@ function scrubSecrets(text: string, options: { url: string; authToken?: string }
 export async function openLibsqlSearchPort(options: LibsqlSearchPortOptions): Promise<LibsqlSearchPort> {
   const { table, embeddings } = parseOptions(optionsSchema, options, "");
   const { createClient } = await importPeer(() => import("@libsql/client"), "@libsql/client@^0.17.0");
-  const { LibSQLVectorStore } = await importPeer(
-    () => import("@langchain/community/vectorstores/libsql"),
-    "@langchain/community@^1.1.29",
-  );
+  const { LibSQLVectorStore } = await importPeer(() => import("@langchain/community/vectorstores/libsql"), "@langchain/community@^1.1.29");
   const dimension = (await embeddings.embedQuery("dimension")).length;
   const db = createClient({ url: options.url, ...(options.authToken === undefined ? {} : { authToken: options.authToken }) });
   try {
