@@ -1,3 +1,6 @@
+// Over ~300 lines on purpose: `ingestFolder` is one pipeline (scan, parse, write, commit) whose
+// steps share the abort signal, the progress report and the manifest being built; the steps
+// themselves live in their own files (scan-folder, parse-pool, chunk-to-record, ...).
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";

@@ -1,3 +1,5 @@
+// Over ~300 lines on purpose: one data structure. The builder and the matcher share the packed
+// layout of the term table, so splitting them would expose that layout between files.
 import type { L0MatchField } from "@lookup-knowledge/core";
 import type { ParsedEntry } from "./parse-knowledge-entries.js";
 import { characterCount, compactText, containsCjk, isWordCharacter, normalizeText, stemWord, wordTokens } from "@lookup-knowledge/text";

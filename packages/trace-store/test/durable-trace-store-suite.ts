@@ -1,3 +1,5 @@
+// Over ~300 lines on purpose: the one suite every durable store (PGlite and PostgreSQL) passes,
+// kept in one file so both drivers run exactly the same cases.
 import { execFile, spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
