@@ -1,6 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { deepImports, listWorkspaces, upwardImports, workspaceImports, type WorkspaceImport } from "./test/workspace-imports.js";
+import {
+  deepImports,
+  listWorkspaces,
+  packageLayers,
+  sidewaysPackageImports,
+  upwardImports,
+  workspaceImports,
+  type WorkspaceImport,
+} from "./test/workspace-imports.js";
 
 // The fitness test of the layers (DESIGN.md, "imports only point downward"): packages import
 // no app; apps/agent-tool (the library) imports neither apps/cli nor apps/eval; apps/eval does
@@ -37,6 +45,23 @@ describe("import direction", () => {
 
   it("no package imports an app, the library imports neither the CLI nor eval, and eval does not import the CLI", () => {
     expect(shown(upwardImports(edges))).toEqual([]);
+  });
+
+  it("a package imports only packages of a lower layer, so core is at the bottom and packages form no cycle", () => {
+    expect(shown(sidewaysPackageImports(edges))).toEqual([]);
+    const packages = workspaces.map((workspace) => workspace.folder).filter((folder) => folder.startsWith("packages/"));
+    expect(packages.filter((folder) => packageLayers[folder] === undefined)).toEqual([]);
+    const made = (from: string, to: string): WorkspaceImport => ({
+      from,
+      to,
+      where: `${from}/src/x.ts:1`,
+      specifier: "x",
+      relativePath: false,
+    });
+    expect(sidewaysPackageImports([made("packages/core", "packages/search-port")])).toHaveLength(1);
+    expect(sidewaysPackageImports([made("packages/trace-store", "packages/l0-hints")])).toHaveLength(1);
+    expect(sidewaysPackageImports([made("packages/new-one", "packages/core")])).toHaveLength(1);
+    expect(sidewaysPackageImports([made("packages/ingest", "packages/search-port")])).toEqual([]);
   });
 
   it("a workspace reaches another only through its package name and exports map (apps/cli uses agent-tool's public entries)", () => {

@@ -59,4 +59,12 @@ describe("parseOptions", () => {
       expect(ConfigurationError.isInstance(error) && error.key).toBe("(options)");
     }
   });
+
+  it("reads a top-level null as an option not given, unless the schema accepts null there", () => {
+    expect(parseOptions(schema, { limit: null, weights: { latin: 0.5 } }, "openThing")).toEqual({ weights: { latin: 0.5 } });
+    const nullable = z.strictObject({ limit: z.number().nullable().optional() });
+    expect(parseOptions(nullable, { limit: null }, "openThing")).toEqual({ limit: null });
+    // Deeper down, null is still a value to check.
+    expect(refusal({ weights: { latin: null } }).key).toBe("openThing.weights.latin");
+  });
 });
