@@ -4,6 +4,8 @@ export { equalsFilter } from "./equals-filter.js";
 export { InvalidWriteError } from "./invalid-write-error.js";
 export { knowledgeRecordId } from "./knowledge-record.js";
 export type { KnowledgeRecord } from "./knowledge-record.js";
+export { canFetchRecords } from "./knowledge-record-reader.js";
+export type { FetchedRecord, KnowledgeRecordReader } from "./knowledge-record-reader.js";
 export type { KnowledgeSearchPort } from "./knowledge-search-port.js";
 export type { KnowledgeWriter } from "./knowledge-writer.js";
 export { matchesFilter } from "./matches-filter.js";

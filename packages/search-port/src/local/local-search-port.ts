@@ -1,4 +1,5 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { KnowledgeRecordReader } from "../knowledge-record-reader.js";
 import type { KnowledgeSearchPort } from "../knowledge-search-port.js";
 import type { KnowledgeWriter } from "../knowledge-writer.js";
 import type { AnswerabilityModel } from "./answerability-model.js";
@@ -103,7 +104,7 @@ export interface LocalIndexStats {
  * Searches see every upsert and delete of this port at once; other processes see them
  * after `commit`.
  */
-export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter {
+export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter, KnowledgeRecordReader {
   /**
    * Writes pending upserts and deletes as a new generation and switches the manifest to
    * it atomically: a crash at any point leaves the previous commit readable. Write mode only.

@@ -2,13 +2,16 @@ import { mkdirSync } from "node:fs";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { SearchHit } from "@lookup-knowledge/core";
 import { throwIfAborted } from "../internal/abort.js";
+import { readRecordIds } from "../internal/read-record-ids.js";
 import { readSearchRequest } from "../internal/read-search-request.js";
+import type { FetchedRecord } from "../knowledge-record-reader.js";
 import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import type { SearchRequest } from "../search-request.js";
 import type { CommitHooks } from "./commit-hooks.js";
 import { countDocuments } from "./count-documents.js";
 import { manifestFileEntries, sameCommit } from "./index-manifest.js";
 import { emptySnapshot } from "./index-snapshot.js";
+import { fetchLocalRecords } from "./fetch-local-records.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { LocalIndexState } from "./local-index-state.js";
 import { createLocalIndexWriter } from "./local-index-writer.js";
@@ -193,6 +196,27 @@ function createPort(
     }
   }
 
+  function fetchRecords(ids: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Array<FetchedRecord | undefined>> {
+    const running = (async () => {
+      ensureOpen();
+      throwIfAborted(options.signal);
+      const checked = readRecordIds(ids);
+      if (mode === "write") return fetchLocalRecords(state.current(), checked, directory);
+      refresh();
+      const pinned = state.base;
+      const release = leases.acquire(pinned);
+      try {
+        return fetchLocalRecords(pinned, checked, directory);
+      } finally {
+        release();
+      }
+    })();
+    searches.add(running);
+    const settle = () => searches.delete(running);
+    running.then(settle, settle);
+    return running;
+  }
+
   function stats(): LocalIndexStats {
     const { base, pending, manifest } = state;
     const removed = pending?.removed;
@@ -228,5 +252,5 @@ function createPort(
   }
 
   const { upsert, deleteDocuments, commit } = writer;
-  return { search, upsert, deleteDocuments, commit, stats, close };
+  return { search, fetchRecords, upsert, deleteDocuments, commit, stats, close };
 }
