@@ -4,6 +4,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { tool, type StructuredTool } from "@langchain/core/tools";
 import { z } from "zod";
 import type { KnowledgeRetriever } from "./create-knowledge-retriever.js";
+import { lookupKnowledgeDescription } from "./lookup-knowledge-description.js";
 import { renderEvidenceContent } from "./render-evidence-content.js";
 
 export interface LookupKnowledgeToolOptions {
@@ -14,11 +15,6 @@ export interface LookupKnowledgeToolOptions {
   /** A filter imposed on every lookup of this tool (tenant, access scope); never dropped (R12). */
   filter?: MetadataFilter;
 }
-
-const defaultDescription =
-  "Look up evidence in the company knowledge base. Call it with a focused question or keywords. " +
-  "It returns evidence blocks with their document_id, source and the reasons each was chosen, " +
-  "or says plainly that the knowledge base has no evidence.";
 
 export const lookupKnowledgeInputSchema = z.object({
   query: z
@@ -48,7 +44,7 @@ export function createLookupKnowledgeTool(retriever: KnowledgeRetriever, options
     },
     {
       name: options.name ?? "lookup_knowledge",
-      description: options.description ?? defaultDescription,
+      description: options.description ?? lookupKnowledgeDescription,
       schema: lookupKnowledgeInputSchema,
       responseFormat: "content_and_artifact",
     },

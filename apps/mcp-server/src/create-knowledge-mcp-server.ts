@@ -1,0 +1,175 @@
+import { createRequire } from "node:module";
+import { InvalidFilterError, InvalidQueryError, errorMessage, type LookupResult, type MetadataFilter } from "@lookup-knowledge/core";
+import { lookupKnowledgeDescription, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
+import { andFilters, validateMetadataFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { fetchEvidence, fetchEvidenceStructuredContentSchema, renderFetchedEvidence } from "./fetch-evidence.js";
+import { lookupStructuredContent, lookupStructuredContentSchema } from "./lookup-structured-content.js";
+import { readMcpServerSettings, type McpServerSettings } from "./mcp-server-settings.js";
+import { listSourceDocuments, readSourceDocument, SourceReadError } from "./source-documents.js";
+import { readArgumentObject, readTextArgument, ToolArgumentError } from "./tool-argument-error.js";
+
+const version = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+/** What the server serves: a retriever for lookups, and the store behind it for chunks and sources. */
+export interface KnowledgeMcpServerOptions {
+  /** The retriever `lookup_knowledge` calls (`openKnowledgeBase(...).retriever`). */
+  retriever: { lookup(query: string, options?: { filter?: MetadataFilter; signal?: AbortSignal }): Promise<LookupResult> };
+  /** The store: its port reads chunks back (`fetch_evidence`), its state folder holds the ingest manifest (resources). */
+  store: { port: KnowledgeSearchPort; stateDirectory: string };
+  /** The `mcp` settings (`readMcpServerSettings` checks them): fixed filter, caller filters, limits, tool name. */
+  settings?: Partial<McpServerSettings> | McpServerSettings;
+}
+
+const fetchToolName = "fetch_evidence";
+const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020-12" }) as Tool["outputSchema"] & object;
+const lookupOutputSchema = jsonSchema(lookupStructuredContentSchema);
+const fetchOutputSchema = jsonSchema(fetchEvidenceStructuredContentSchema);
+
+/**
+ * The MCP server of a knowledge base: the tools `lookup_knowledge` (the same lookup, and the
+ * same fenced text content, as the LangChain tool, plus `structuredContent` under a declared
+ * `outputSchema`) and `fetch_evidence` (a whole chunk and its neighbours' keys), and each
+ * source document as a read-only resource `knowledge://source/<path>`. Bad arguments are
+ * answered with `isError: true` and one sentence, never a stack trace. Cheap to create: a
+ * stateless HTTP transport creates one per request. Built on the SDK's low-level `Server`,
+ * so the argument errors are our own sentences and the schemas are declared exactly.
+ */
+export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Server {
+  const settings = readMcpServerSettings(options.settings ?? {});
+  const { retriever, store } = options;
+  const lookupName = settings.toolName;
+  const lookupUsage = settings.callerFilter
+    ? `Call ${lookupName} with {"query": "<a question or keywords>"} and, optionally, {"filter": {"<field>": {"$eq": "<value>"}}}.`
+    : `Call ${lookupName} with {"query": "<a question or keywords>"}.`;
+  const fetchUsage = `Call ${fetchToolName} with {"document_id": "<a document_id from a ${lookupName} result>"}.`;
+
+  const tools: Tool[] = [
+    {
+      name: lookupName,
+      title: "Look up knowledge",
+      description: settings.description ?? lookupKnowledgeDescription,
+      inputSchema: {
+        type: "object",
+        properties: {
+          query: {
+            type: "string",
+            minLength: 1,
+            maxLength: settings.maxQueryChars,
+            description: "What to look up: a question or keywords, in the user's language.",
+          },
+          ...(settings.callerFilter
+            ? {
+                filter: {
+                  type: "object",
+                  description: 'A filter on chunk metadata, Pinecone style: {"category": {"$eq": "billing"}}; $and / $or combine.',
+                },
+              }
+            : {}),
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+      outputSchema: lookupOutputSchema,
+      annotations: { title: "Look up knowledge", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    {
+      name: fetchToolName,
+      title: "Fetch a whole chunk",
+      description: `Read the whole chunk a ${lookupName} result cites by its document_id, with the document_ids of the chunks before and after it.`,
+      inputSchema: {
+        type: "object",
+        properties: { document_id: { type: "string", minLength: 1, description: `A document_id from a ${lookupName} result.` } },
+        required: ["document_id"],
+        additionalProperties: false,
+      },
+      outputSchema: fetchOutputSchema,
+      annotations: { title: "Fetch a whole chunk", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+  ];
+
+  async function lookup(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+    const given = readArgumentObject(args, settings.callerFilter ? ["query", "filter"] : ["query"], lookupUsage);
+    const query = readTextArgument(given, "query", settings.maxQueryChars, lookupUsage);
+    let filter = settings.filter;
+    if (given["filter"] !== undefined) filter = andFilters(settings.filter, validateMetadataFilter(given["filter"]));
+    const result = await retriever.lookup(query, { ...(filter ? { filter } : {}), signal });
+    return {
+      content: [{ type: "text", text: renderEvidenceContent(result) }],
+      structuredContent: lookupStructuredContent(result),
+    };
+  }
+
+  async function fetch(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+    const given = readArgumentObject(args, ["document_id"], fetchUsage);
+    const documentId = readTextArgument(given, "document_id", 2000, fetchUsage);
+    const fetched = await fetchEvidence(store.port, documentId, settings.filter, signal);
+    return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], structuredContent: fetched };
+  }
+
+  const server = new Server(
+    { name: "lookup-knowledge", title: "lookup-knowledge", version },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: `Use ${lookupName} to find evidence in the knowledge base; cite blocks by their document_id. When it says there is no evidence, do not answer from the knowledge base.`,
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    try {
+      if (name === lookupName) return await lookup(args, extra.signal);
+      if (name === fetchToolName) return await fetch(args, extra.signal);
+    } catch (error) {
+      return toolError(error);
+    }
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${lookupName} and ${fetchToolName}.`,
+    );
+  });
+  const sources = { stateDirectory: store.stateDirectory, port: store.port, ...(settings.filter ? { filter: settings.filter } : {}) };
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: (await listSourceDocuments(sources)).map((document) => ({
+      uri: document.uri,
+      name: document.source,
+      ...(document.title ? { title: document.title } : {}),
+      mimeType: "text/markdown",
+      annotations: { audience: ["user", "assistant"] },
+    })),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      const { document, text } = await readSourceDocument(sources, request.params.uri);
+      return { contents: [{ uri: document.uri, mimeType: "text/markdown", text }] };
+    } catch (error) {
+      if (error instanceof SourceReadError) throw new McpError(error.notFound ? -32002 : ErrorCode.InternalError, error.message);
+      throw new McpError(ErrorCode.InternalError, `The source document could not be read: ${errorMessage(error)}`);
+    }
+  });
+  return server;
+}
+
+/** A tool error: one sentence for the model, never a stack trace. */
+function toolError(error: unknown): CallToolResult {
+  let text: string;
+  if (error instanceof ToolArgumentError || InvalidFilterError.isInstance(error)) text = error.message;
+  else if (InvalidQueryError.isInstance(error)) text = `${error.message}.`;
+  else text = `The lookup failed: ${firstLine(errorMessage(error))}`;
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n")[0] ?? "").slice(0, 300);
+}

@@ -1,0 +1,11 @@
+export { createKnowledgeMcpServer } from "./create-knowledge-mcp-server.js";
+export type { KnowledgeMcpServerOptions } from "./create-knowledge-mcp-server.js";
+export type { FetchEvidenceStructuredContent } from "./fetch-evidence.js";
+export type { LookupStructuredContent } from "./lookup-structured-content.js";
+export { readMcpServerSettings } from "./mcp-server-settings.js";
+export type { McpServerSettings } from "./mcp-server-settings.js";
+export type { McpServerErrorCode } from "./mcp-server-error-code.js";
+export { sourceUri, sourceUriPrefix } from "./source-documents.js";
+export { serveMcpHttp } from "./serve-mcp-http.js";
+export type { McpHttpOptions, McpHttpServer } from "./serve-mcp-http.js";
+export { serveMcpStdio } from "./serve-mcp-stdio.js";

@@ -1,0 +1,122 @@
+import { createHash } from "node:crypto";
+import { readFile, realpath } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { MetadataFilter } from "@lookup-knowledge/core";
+import { readIngestManifest, type IngestManifest } from "@lookup-knowledge/ingest";
+import { canFetchRecords, knowledgeRecordId, matchesFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
+
+/** The scheme and prefix of a source document's resource URI: `knowledge://source/billing/refunds.md`. */
+export const sourceUriPrefix = "knowledge://source/";
+
+/** A source document the server offers as a resource. */
+export interface SourceDocument {
+  uri: string;
+  /** Its path relative to the ingested folder, as ingested. */
+  source: string;
+  title?: string;
+  docId: string;
+}
+
+/** The URI of a source path: each segment percent-encoded, the slashes kept. */
+export function sourceUri(source: string): string {
+  return sourceUriPrefix + source.split("/").map(encodeURIComponent).join("/");
+}
+
+/** Where the server finds what the last ingest recorded: the store's state folder and its port. */
+export interface SourceDocumentsContext {
+  stateDirectory: string;
+  port: KnowledgeSearchPort;
+  /** The server's fixed filter: a document is offered only when its first chunk satisfies it. */
+  filter?: MetadataFilter;
+}
+
+/**
+ * The documents of the last ingest, by source path. Under a fixed filter, only those whose
+ * first chunk the filter admits (a store that cannot read chunks back offers none then), so
+ * a tenant never sees another tenant's documents.
+ */
+export async function listSourceDocuments(context: SourceDocumentsContext): Promise<SourceDocument[]> {
+  const manifest = await readIngestManifest(context.stateDirectory);
+  if (manifest === undefined) return [];
+  const documents = Object.entries(manifest.documents).map(([docId, document]) => ({
+    uri: sourceUri(document.source),
+    source: document.source,
+    docId,
+    ...(document.entry.title ? { title: document.entry.title } : {}),
+  }));
+  const admitted = await admittedByFilter(context, documents);
+  return admitted.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+}
+
+async function admittedByFilter(context: SourceDocumentsContext, documents: SourceDocument[]): Promise<SourceDocument[]> {
+  const { filter, port } = context;
+  if (filter === undefined) return documents;
+  if (!canFetchRecords(port)) return [];
+  const admitted: SourceDocument[] = [];
+  for (let start = 0; start < documents.length; start += 100) {
+    const batch = documents.slice(start, start + 100);
+    const records = await port.fetchRecords(batch.map((document) => knowledgeRecordId(document.docId, 0)));
+    batch.forEach((document, index) => {
+      const record = records[index];
+      if (record !== undefined && matchesFilter(record.metadata, filter)) admitted.push(document);
+    });
+  }
+  return admitted;
+}
+
+/** Why a source document cannot be read: one sentence for the client. */
+export class SourceReadError extends Error {
+  constructor(
+    message: string,
+    readonly notFound: boolean,
+  ) {
+    super(message);
+    this.name = "SourceReadError";
+  }
+}
+
+/**
+ * The text of the source document at `uri`, read from the ingested folder as the last ingest
+ * saw it: refused when the URI names no document offered, when the file left the folder
+ * (a link pointing outside it) or is gone, and when it changed since it was ingested (the
+ * index would not match what the client reads).
+ */
+export async function readSourceDocument(
+  context: SourceDocumentsContext,
+  uri: string,
+): Promise<{ document: SourceDocument; text: string }> {
+  const offered = await listSourceDocuments(context);
+  const document = offered.find((candidate) => candidate.uri === uri);
+  if (document === undefined) throw new SourceReadError(`No source document has the URI ${JSON.stringify(uri.slice(0, 200))}.`, true);
+  const manifest = (await readIngestManifest(context.stateDirectory)) as IngestManifest;
+  const entry = manifest.documents[document.docId];
+  const root = manifest.root;
+  if (entry === undefined || root === undefined) {
+    throw new SourceReadError(`The source of ${document.source} is not known: ingest the folder again to record it.`, false);
+  }
+  const bytes = await readInside(root, document.source);
+  if (createHash("sha256").update(bytes).digest("hex") !== entry.hash) {
+    throw new SourceReadError(`${document.source} changed since it was ingested: run lookup-knowledge ingest again.`, false);
+  }
+  return { document, text: new TextDecoder().decode(bytes) };
+}
+
+/** The bytes of `source` under `root`, refusing a path or link that leads outside `root`. */
+async function readInside(root: string, source: string): Promise<Uint8Array> {
+  const outside = () => new SourceReadError(`${source} is not inside the ingested folder.`, false);
+  const path = resolve(root, source);
+  if (isAbsolute(source) || !isInside(resolve(root), path)) throw outside();
+  try {
+    const [realRoot, realPath] = await Promise.all([realpath(root), realpath(path)]);
+    if (!isInside(realRoot, realPath)) throw outside();
+    return await readFile(realPath);
+  } catch (error) {
+    if (error instanceof SourceReadError) throw error;
+    throw new SourceReadError(`${source} can no longer be read from the ingested folder.`, false);
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rest = relative(root, path);
+  return rest !== "" && !rest.startsWith(`..${sep}`) && rest !== ".." && !isAbsolute(rest);
+}
