@@ -22,6 +22,8 @@ export interface CliConfig {
   traces: { queryStorage: QueryStorage; queryHashKey?: string };
   /** The store of the chunks: the config file's `store`, with the command-line flags over it. */
   store: StoreSettings;
+  /** The `mcp` object as given (the MCP server's settings, checked by `lookup-knowledge mcp`). */
+  mcp?: unknown;
   /** The file the settings came from, when there was one. */
   file?: string;
 }
@@ -43,10 +45,11 @@ const fileSchema = z.looseObject({
   data: z.string().min(1).optional(),
   store: z.unknown().optional(),
   ingest: ingestSchema.optional(),
+  mcp: z.unknown().optional(),
 });
 
 /**
- * Reads `lookup-knowledge.config.json`: `data` (the data folder), `ingest` (ingest options),
+ * Reads `lookup-knowledge.config.json`: `data` (the data folder), `ingest` (ingest options), `mcp` (the MCP server's settings),
  * `traces.store-query` (`text` or `hash`), `traces.query-hash-key` and flat `rag.*` keys. A missing default file is fine; a missing file that was asked for,
  * bad JSON, an unknown key or a bad value is refused with an error naming the file and key.
  */
@@ -104,7 +107,7 @@ export async function loadCliConfig(input: {
     );
     throw new ConfigurationError({ key: path.join("."), value, reason: `${issue?.message ?? "invalid"} (in ${file})` });
   }
-  const { data, ingest, store: fileStore, ...rest } = parsed.data;
+  const { data, ingest, mcp, store: fileStore, ...rest } = parsed.data;
   const store = resolveStore(fileStore, input.store, text !== undefined ? file : undefined);
   const traces: CliConfig["traces"] = {
     queryStorage: withFile(file, text !== undefined, () => resolveQueryStorage(rest[storeQueryKey], storeQueryKey)),
@@ -138,6 +141,7 @@ export async function loadCliConfig(input: {
     ingest: stripUndefined(ingest ?? {}),
     traces,
     store,
+    ...(mcp === undefined ? {} : { mcp }),
     ...(text !== undefined ? { file } : {}),
   };
 }

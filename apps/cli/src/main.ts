@@ -7,6 +7,7 @@ import { runCalibrateCommand } from "./calibrate-command.js";
 import { loadCliConfig, type StoreFlags } from "./cli-config.js";
 import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
+import { runMcpCommand, type McpCommandOptions } from "./mcp-command.js";
 import { fallbackReasons } from "./fallback-reasons.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
@@ -36,7 +37,9 @@ const program = new Command()
   .option("--namespace <name>", "Pinecone: the namespace")
   .option("--host <url>", "Pinecone: the index host, instead of its name (give store.metric in the config file)")
   .option("--store-url <url>", "libSQL: the database URL, e.g. file:knowledge.db (a remote token comes from LIBSQL_AUTH_TOKEN)")
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // The global options come before the command: `mcp --host` is the address to bind, not Pinecone's host.
+  .enablePositionalOptions();
 
 program
   .command("ingest")
@@ -219,6 +222,17 @@ program
     } finally {
       await knowledgeBase.close();
     }
+  });
+
+program
+  .command("mcp")
+  .description("serve the knowledge base to MCP clients: on stdio (the default), or Streamable HTTP with --http")
+  .option("--http", "serve Streamable HTTP (stateless) instead of stdio")
+  .option("--host <address>", "with --http: the address to bind (default 127.0.0.1, this machine only)")
+  .option("--port <n>", "with --http: the port (default 3333; 0 picks a free one)")
+  .addOption(new Option("--token <token>").hideHelp())
+  .action(async (options: McpCommandOptions) => {
+    await runMcpCommand(await loadCliConfig(globalOptions()), options, process.env, warn);
   });
 
 function globalOptions(): { configFile?: string; dataDirectory?: string; store?: StoreFlags } {

@@ -18,7 +18,7 @@ export async function connectClient(options: KnowledgeMcpServerOptions): Promise
 }
 
 /** The text of a tool result's single text content. */
-export function textOf(result: { content?: unknown }): string {
-  const content = result.content as Array<{ type: string; text?: string }>;
+export function textOf(result: unknown): string {
+  const content = (result as { content?: unknown }).content as Array<{ type: string; text?: string }>;
   return content.map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`)).join("\n");
 }

@@ -1,0 +1,121 @@
+import { ConfigurationError, InvalidFilterError } from "@lookup-knowledge/core";
+import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import {
+  createKnowledgeMcpServer,
+  readMcpServerSettings,
+  serveMcpHttp,
+  serveMcpStdio,
+  type McpServerSettings,
+} from "@lookup-knowledge/mcp-server";
+import type { CliConfig } from "./cli-config.js";
+import { CliError } from "./cli-error.js";
+import { openCliTraceSpool } from "./traces-command.js";
+
+/** The environment variable holding the HTTP server's bearer token (never a command-line flag). */
+export const mcpTokenVariable = "LOOKUP_KNOWLEDGE_MCP_TOKEN";
+
+export interface McpCommandOptions {
+  http?: boolean;
+  host?: string;
+  port?: string;
+  token?: string;
+}
+
+/**
+ * `lookup-knowledge mcp`: serves the knowledge base of the data folder to MCP clients, on
+ * stdio (the default) or Streamable HTTP (`--http`), with the store, settings and trace
+ * spool the other commands use, until stdin closes (stdio) or SIGINT / SIGTERM.
+ */
+export async function runMcpCommand(
+  config: CliConfig,
+  options: McpCommandOptions,
+  environment: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+): Promise<void> {
+  const { port, token } = readHttpOptions(options, environment);
+  const settings = readSettings(config);
+  const traceStore = openCliTraceSpool(config);
+  try {
+    const knowledgeBase = await openKnowledgeBase({
+      dataDirectory: config.dataDirectory,
+      store: config.store,
+      config: config.ragKeys,
+      traceStore,
+      onWarning: warn,
+    });
+    try {
+      const create = () => createKnowledgeMcpServer({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
+      if (options.http) {
+        const server = await serveMcpHttp(create, { ...(options.host ? { host: options.host } : {}), port, ...(token ? { token } : {}) });
+        console.error(
+          `lookup-knowledge mcp: serving ${server.url} (Streamable HTTP, stateless${token ? ", bearer token required" : ""}); Ctrl-C stops it`,
+        );
+        await untilSignal();
+        await server.close();
+      } else {
+        const served = await serveMcpStdio(create());
+        await Promise.race([served.closed, untilSignal()]);
+        await served.close();
+      }
+    } finally {
+      await knowledgeBase.close();
+    }
+  } finally {
+    await traceStore.close();
+  }
+}
+
+function readHttpOptions(options: McpCommandOptions, environment: NodeJS.ProcessEnv): { port: number; token?: string } {
+  if (options.token !== undefined) {
+    throw new CliError({
+      code: "invalid_option",
+      message: `--token is refused: a token on the command line can be read by other users of this machine. Set ${mcpTokenVariable} instead.`,
+    });
+  }
+  if (!options.http && (options.host !== undefined || options.port !== undefined)) {
+    throw new CliError({ code: "invalid_option", message: "--host and --port apply to --http only (stdio needs neither)." });
+  }
+  let port = 3333;
+  if (options.port !== undefined) {
+    port = Number(options.port);
+    if (!/^\d{1,5}$/.test(options.port) || port > 65_535) {
+      throw new CliError({
+        code: "invalid_option",
+        message: `--port must be a whole number from 0 to 65535, got ${JSON.stringify(options.port.slice(0, 20))}.`,
+      });
+    }
+  }
+  const token = environment[mcpTokenVariable]?.trim();
+  if (token !== undefined && token !== "" && token.length < 16) {
+    throw new CliError({
+      code: "invalid_option",
+      message: `${mcpTokenVariable} must hold at least 16 characters (a random token, e.g. from openssl rand -hex 32).`,
+    });
+  }
+  return { port, ...(token ? { token } : {}) };
+}
+
+function readSettings(config: CliConfig): McpServerSettings {
+  try {
+    return readMcpServerSettings(config.mcp ?? {});
+  } catch (error) {
+    if ((ConfigurationError.isInstance(error) || InvalidFilterError.isInstance(error)) && config.file !== undefined) {
+      const message = InvalidFilterError.isInstance(error) ? `mcp.filter: ${error.message}` : error.message;
+      throw new CliError({ code: "invalid_configuration", message: `${message} (in ${config.file})`, cause: error });
+    }
+    throw error;
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
