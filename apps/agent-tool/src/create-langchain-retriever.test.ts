@@ -87,6 +87,22 @@ describe("createLangChainRetriever over a real embedded knowledge base", () => {
     return createKnowledgeRetriever({ searchPort: knowledgeBase.searchPort, l0Index: knowledgeBase.l0Index, config });
   }
 
+  it("issue 12: the README example runs: documents, LCEL, the custom event and lookupWithDocuments", async () => {
+    const retriever = createLangChainRetriever(knowledgeBase.retriever, { filter: { category: { $eq: "billing" } }, tags: ["knowledge"] });
+    const documents = await retriever.invoke("Who can refund a paid invoice?");
+    expect(documents[0]?.id).toMatch(/^billing\/refunds#chunk-\d+$/);
+    expect(documents[0]?.metadata.source).toBe("billing/refunds.md");
+    const sources = RunnableSequence.from([retriever, (found: typeof documents) => found.map((document) => document.metadata.source)]);
+    expect(await sources.invoke("Who can refund a paid invoice?")).toContain("billing/refunds.md");
+    const foundFlags: boolean[] = [];
+    await retriever.invoke("Who can refund a paid invoice?", {
+      callbacks: [{ handleCustomEvent: (name, result) => void (name === lookupKnowledgeResultEvent && foundFlags.push(result.found)) }],
+    });
+    expect(foundFlags).toEqual([true]);
+    const { result } = await retriever.lookupWithDocuments("Who can refund a paid invoice?");
+    expect(result.retrievalTrace.attempts.length).toBeGreaterThan(0);
+  });
+
   it("issue 12: each document is a packed block of the result: its content, evidenceKey as id, and the block's metadata", async () => {
     const retriever = createLangChainRetriever(knowledgeBase.retriever);
     const { documents, result } = await retriever.lookupWithDocuments(question);
