@@ -11,9 +11,9 @@ import {
 } from "./test/workspace-imports.js";
 
 // The fitness test of the layers (DESIGN.md, "imports only point downward"): packages import
-// no app; apps/agent-tool (the library) imports neither apps/cli nor apps/eval; apps/eval does
-// not import apps/cli; and one workspace reaches another only through its package name and
-// the subpaths of its exports map, never by a path into its folder.
+// no app; apps/agent-tool (the library) imports no app; apps/mcp-server imports only the
+// library; apps/eval does not import apps/cli; and one workspace reaches another only through
+// its package name and the subpaths of its exports map, never by a path into its folder.
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const workspaces = listWorkspaces(root);
@@ -95,6 +95,8 @@ describe("import direction", () => {
       edge("apps/agent-tool", "apps/cli", "@lookup-knowledge/cli"),
       edge("apps/agent-tool", "apps/eval", "@lookup-knowledge/eval"),
       edge("apps/eval", "apps/cli", "@lookup-knowledge/cli"),
+      edge("apps/agent-tool", "apps/mcp-server", "@lookup-knowledge/mcp-server"),
+      edge("apps/mcp-server", "apps/cli", "@lookup-knowledge/cli"),
       edge("tooling/vitest-config", "apps/agent-tool", "@lookup-knowledge/agent-tool"),
     ];
     const allowed = [

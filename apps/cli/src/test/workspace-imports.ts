@@ -152,7 +152,8 @@ export function sidewaysPackageImports(edges: WorkspaceImport[]): WorkspaceImpor
 export const allowedAppImports: Record<string, string[]> = {
   "apps/agent-tool": [],
   "apps/eval": ["apps/agent-tool"],
-  "apps/cli": ["apps/agent-tool"],
+  "apps/mcp-server": ["apps/agent-tool"],
+  "apps/cli": ["apps/agent-tool", "apps/mcp-server"],
 };
 
 /** The edges that point up or sideways: into an app that `allowedAppImports` does not give the importer. */
