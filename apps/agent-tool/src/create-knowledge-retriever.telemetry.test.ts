@@ -75,6 +75,7 @@ describe("lookup spans (OpenTelemetry)", () => {
     await provider.shutdown();
   });
 
+  // The README example ("OpenTelemetry"), with an in-memory exporter.
   it("issue 12: one span per lookup, with the GenAI retrieval attributes and ours", async () => {
     const lookups = retriever({ telemetry: { dataSourceId: "example-kb" }, config: { retrieveK: 12, returnN: 4 } });
     const result = await lookups.lookup(question);
