@@ -68,4 +68,24 @@ describe("loading @opentelemetry/api", () => {
     await provider.shutdown();
     await innerProvider.shutdown();
   });
+
+  it("issue 12: the tracer option needs no import of @opentelemetry/api", async () => {
+    const missing = createOpenTelemetryLoader(() => Promise.reject(new Error("Cannot find package '@opentelemetry/api'")));
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const inner = createKnowledgeRetriever({
+      searchPort: createScriptedSearchPort([[hit("billing/refunds", 0, 0.9, { category: "billing" })]]),
+      onTraceError: () => {},
+      telemetry: { tracer: new BasicTracerProvider().getTracer("unused") },
+    });
+    const settings = parseTelemetryOptions({ tracer: provider.getTracer("own"), dataSourceId: "billing-kb" });
+    const lookup = traceLookups(settings, resolveRagConfig({}), inner.lookup, missing);
+    const result = await lookup("Who can issue a refund?");
+    expect(result.found).toBe(true);
+    expect(missing.settled()).toBe(false);
+    expect(exporter.getFinishedSpans().map((span) => [span.name, span.attributes["gen_ai.retrieval.documents"]])).toEqual([
+      ["retrieval billing-kb", JSON.stringify([{ id: "billing/refunds#chunk-0", score: 0.9 }])],
+    ]);
+    await provider.shutdown();
+  });
 });

@@ -14,7 +14,9 @@ import type { TelemetryAttributes } from "./telemetry-tracer.js";
 // - `gen_ai.retrieval.documents`: the evidence blocks as `[{ id, score }]`, id = evidenceKey,
 //   score = the port's similarity when known; recorded as a JSON string, which the
 //   conventions allow where structured attribute values are not supported (the JS API takes
-//   only primitive arrays). Content is added to each document only with `includeContent`;
+//   only primitive arrays). The conventions make it opt-in; we record it by default because
+//   without content it is only keys and scores, and add each document's content only with
+//   `includeContent`;
 // - `gen_ai.retrieval.query.text` (opt-in in the conventions): only with `includeContent`;
 // - on failure `error.type` (the error code, else its name), status ERROR, the exception.
 // Everything under `lookup_knowledge.` is our own.
