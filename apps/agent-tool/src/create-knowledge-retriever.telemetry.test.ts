@@ -16,6 +16,7 @@ import {
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createKnowledgeRetriever, type KnowledgeRetrieverOptions } from "./create-knowledge-retriever.js";
 import { ingestIntoLocalIndex } from "./ingest-into-local-index.js";
+import { openKnowledgeBase } from "./open-knowledge-base.js";
 import { type LocalKnowledgeBase, openLocalKnowledgeBase } from "./open-local-knowledge-base.js";
 import type { TelemetryTracer } from "./telemetry/telemetry-tracer.js";
 import { exampleKnowledgeBase } from "./test/example-knowledge-base.js";
@@ -219,6 +220,26 @@ describe("lookup spans (OpenTelemetry)", () => {
     trace.setGlobalTracerProvider(provider);
     await lookups.lookup(question);
     expect(exporter.getFinishedSpans()).toHaveLength(1);
+  });
+
+  it("issue 12: openLocalKnowledgeBase and openKnowledgeBase pass the telemetry option to their retriever", async () => {
+    const local = await openLocalKnowledgeBase({ dataDirectory, telemetry: { dataSourceId: "local-kb", includeContent: true } });
+    try {
+      await local.retriever.lookup(question);
+    } finally {
+      await local.close();
+    }
+    const any = await openKnowledgeBase({ dataDirectory, telemetry: { dataSourceId: "any-kb" } });
+    try {
+      await any.retriever.lookup(question);
+    } finally {
+      await any.close();
+    }
+    const [localSpan, anySpan] = exporter.getFinishedSpans() as [ReadableSpan, ReadableSpan];
+    expect(localSpan.name).toBe("retrieval local-kb");
+    expect(localSpan.attributes[ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT]).toBe(question);
+    expect(anySpan.name).toBe("retrieval any-kb");
+    expect(anySpan.attributes).not.toHaveProperty(ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT);
   });
 
   it("issue 12: a bad telemetry option is refused with its key", () => {
