@@ -21,6 +21,8 @@ import { defaultLookupStages, type LookupStages } from "./retriever/lookup-stage
 import { recordLookups } from "./retriever/record-lookups.js";
 import { retrieveWithFallback, type FallbackOutcome } from "./retriever/retrieve-with-fallback.js";
 import { runAttempt } from "./retriever/run-attempt.js";
+import { parseTelemetryOptions, type KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
+import { traceLookups } from "./telemetry/trace-lookup.js";
 import { transformQuery } from "./transform-query.js";
 import type { AgentToolErrorCode } from "./agent-tool-error-code.js";
 
@@ -39,6 +41,11 @@ export interface KnowledgeRetrieverOptions {
   onTraceError?: (error: LookupKnowledgeError) => void;
   /** The tool name written into trace records. */
   toolName?: string;
+  /**
+   * OpenTelemetry: each lookup is one span when a tracer is registered (README,
+   * "OpenTelemetry"); the query and evidence content stay off the span unless `includeContent`.
+   */
+  telemetry?: KnowledgeRetrieverTelemetryOptions;
 }
 
 export interface LookupOptions {
@@ -90,6 +97,7 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
   }
   const config = Object.freeze(resolveRagConfig(options.config ?? {}));
   const weights: RerankWeights = resolveRerankWeights(options.rerankWeights);
+  const telemetry = parseTelemetryOptions(options.telemetry);
   const { searchPort, l0Index } = options;
   const onTraceError = options.onTraceError ?? ((error: LookupKnowledgeError) => console.warn(error.message));
   const recording = recordLookups({
@@ -147,5 +155,5 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
     return result;
   }
 
-  return { lookup, config, flushTraces: recording.flushTraces, close: recording.close };
+  return { lookup: traceLookups(telemetry, config, lookup), config, flushTraces: recording.flushTraces, close: recording.close };
 }

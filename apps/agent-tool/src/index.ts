@@ -1,5 +1,13 @@
 export { createKnowledgeRetriever } from "./create-knowledge-retriever.js";
 export type { KnowledgeRetriever, KnowledgeRetrieverOptions, LookupOptions } from "./create-knowledge-retriever.js";
+export type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
+export type {
+  TelemetryAttributes,
+  TelemetryAttributeValue,
+  TelemetrySpan,
+  TelemetrySpanOptions,
+  TelemetryTracer,
+} from "./telemetry/telemetry-tracer.js";
 export { createLookupKnowledgeTool, lookupKnowledgeInputSchema } from "./create-lookup-knowledge-tool.js";
 export type { LookupKnowledgeToolOptions } from "./create-lookup-knowledge-tool.js";
 export { createLangChainRetriever, lookupKnowledgeResultEvent } from "./create-langchain-retriever.js";

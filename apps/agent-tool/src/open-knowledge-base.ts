@@ -3,6 +3,7 @@ import { ingestFolder, readIngestManifest, type IngestOptions, type IngestProgre
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
+import type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import type { Calibration } from "./evaluation/calibration-file.js";
 import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
 import { ingestIntoLocalIndex } from "./ingest-into-local-index.js";
@@ -38,6 +39,8 @@ export async function openKnowledgeBase(options: {
   store?: StoreSettings;
   config?: RagConfigInput | FlatRagConfig;
   traceStore?: TraceStore;
+  /** OpenTelemetry spans of the retriever (README, "OpenTelemetry"). */
+  telemetry?: KnowledgeRetrieverTelemetryOptions;
   environment?: NodeJS.ProcessEnv;
   calibration?: Calibration | false;
   onWarning?: (message: string) => void;
@@ -63,6 +66,7 @@ export async function openKnowledgeBase(options: {
       searchPort: store.port,
       l0Index,
       ...(options.traceStore ? { traceStore: options.traceStore } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       ...(applied.config ? { config: applied.config } : {}),
     });
     return {

@@ -6,6 +6,7 @@ import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
+import type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import type { Calibration } from "./evaluation/calibration-file.js";
 import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
 import { storeIdentity } from "./open-search-store.js";
@@ -43,6 +44,8 @@ export async function openLocalKnowledgeBase(options: {
   dataDirectory: string;
   config?: RagConfigInput | FlatRagConfig;
   traceStore?: TraceStore;
+  /** OpenTelemetry spans of the retriever (README, "OpenTelemetry"). */
+  telemetry?: KnowledgeRetrieverTelemetryOptions;
   calibration?: Calibration | false;
   onWarning?: (message: string) => void;
 }): Promise<LocalKnowledgeBase> {
@@ -68,6 +71,7 @@ export async function openLocalKnowledgeBase(options: {
       searchPort,
       l0Index,
       ...(options.traceStore ? { traceStore: options.traceStore } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       ...(applied.config ? { config: applied.config } : {}),
     });
   } catch (error) {

@@ -1,0 +1,50 @@
+import { parseOptions } from "@lookup-knowledge/core";
+import { z } from "zod";
+import type { TelemetryTracer } from "./telemetry-tracer.js";
+
+/** The `telemetry` option of `createKnowledgeRetriever`: how lookups are traced with OpenTelemetry. */
+export interface KnowledgeRetrieverTelemetryOptions {
+  /**
+   * Puts the query (`gen_ai.retrieval.query.text`) and each evidence block's content (in
+   * `gen_ai.retrieval.documents`) on the span. Off by default: both can hold personal data.
+   */
+  includeContent?: boolean;
+  /** `gen_ai.data_source.id`, and the span name `retrieval {dataSourceId}`: which knowledge base this is. */
+  dataSourceId?: string;
+  /** The tracer to use instead of the global one (`trace.getTracer` of `@opentelemetry/api`). */
+  tracer?: TelemetryTracer;
+}
+
+/** The telemetry options, checked. */
+export interface TelemetrySettings {
+  includeContent: boolean;
+  dataSourceId: string | undefined;
+  tracer: TelemetryTracer | undefined;
+}
+
+const tracerSchema = z.custom<TelemetryTracer>(
+  (value) => typeof value === "object" && value !== null && typeof (value as { startActiveSpan?: unknown }).startActiveSpan === "function",
+  { error: "expected an OpenTelemetry Tracer (an object with startActiveSpan)" },
+);
+
+const telemetrySchema = z.strictObject(
+  {
+    includeContent: z.boolean({ error: "expected true or false" }).optional(),
+    dataSourceId: z
+      .string({ error: "expected a non-empty string" })
+      .refine((value) => value.trim() !== "", { error: "expected a non-empty string" })
+      .optional(),
+    tracer: tracerSchema.optional(),
+  },
+  { error: "expected { includeContent?, dataSourceId?, tracer? }" },
+);
+
+/** Checks the `telemetry` option; a bad value is a `ConfigurationError` naming its key. */
+export function parseTelemetryOptions(input: unknown): TelemetrySettings {
+  const parsed = parseOptions(telemetrySchema, input ?? {}, "telemetry");
+  return {
+    includeContent: parsed.includeContent ?? false,
+    dataSourceId: parsed.dataSourceId?.trim(),
+    tracer: parsed.tracer,
+  };
+}
