@@ -65,7 +65,12 @@ describe("lookup-knowledge mcp", () => {
     // Each lookup left its trace, as one through `query` does.
     const traces = await runLookupKnowledge(folder, "--data", data, "traces", "--json", "--limit", "10");
     const queries = (JSON.parse(traces.stdout) as Array<{ query: string; found: boolean }>).map((record) => [record.query, record.found]);
-    expect(queries).toEqual(expect.arrayContaining([[answerable, true], [outOfScope, false]]));
+    expect(queries).toEqual(
+      expect.arrayContaining([
+        [answerable, true],
+        [outOfScope, false],
+      ]),
+    );
   }, 240_000); // the first `traces` creates the embedded trace database
 
   it("issue 12: --http serves Streamable HTTP on 127.0.0.1 and stops cleanly on SIGTERM", async () => {
@@ -85,7 +90,9 @@ describe("lookup-knowledge mcp", () => {
   it("issue 12: the bearer token comes from LOOKUP_KNOWLEDGE_MCP_TOKEN; one on the command line is refused", async () => {
     const refused = await runLookupKnowledge(folder, "--data", data, "mcp", "--http", "--token", "secret-secret-secret");
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--token is refused: a token on the command line can be read by other users of this machine\. Set LOOKUP_KNOWLEDGE_MCP_TOKEN instead\./);
+    expect(refused.stderr).toMatch(
+      /--token is refused: a token on the command line can be read by other users of this machine\. Set LOOKUP_KNOWLEDGE_MCP_TOKEN instead\./,
+    );
     expect(refused.stderr).not.toContain("secret-secret-secret");
     const token = "0123456789abcdef0123456789abcdef";
     const server = await spawnHttpServer(folder, ["--data", data, "mcp", "--http", "--port", "0"], { LOOKUP_KNOWLEDGE_MCP_TOKEN: token });
@@ -95,7 +102,9 @@ describe("lookup-knowledge mcp", () => {
       const anonymous = new Client({ name: "anonymous", version: "1.0.0" });
       await expect(anonymous.connect(new StreamableHTTPClientTransport(new URL(server.url)))).rejects.toThrow();
       const client = new Client({ name: "authorised", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      );
       expect((await client.listTools()).tools).toHaveLength(2);
       await client.close();
     } finally {
@@ -126,7 +135,9 @@ describe("lookup-knowledge mcp", () => {
     const readme = await readFile(join(workspaceRoot, "apps", "mcp-server", "README.md"), "utf8");
     const block = /```json\n(\{\n\s+"mcpServers"[\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
-    const entry = (JSON.parse(block as string) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers["lookup-knowledge"];
+    const entry = (JSON.parse(block as string) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers[
+      "lookup-knowledge"
+    ];
     // Installed globally (npm install --global @lookup-knowledge/cli) it is on the PATH; here npx
     // finds the workspace's bin of the same name.
     expect(entry?.command).toBe("lookup-knowledge");

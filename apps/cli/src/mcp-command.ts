@@ -1,7 +1,7 @@
 import { ConfigurationError, InvalidFilterError } from "@lookup-knowledge/core";
 import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import {
-  createKnowledgeMcpServer,
+  createKnowledgeMcpServerFactory,
   readMcpServerSettings,
   serveMcpHttp,
   serveMcpStdio,
@@ -44,7 +44,7 @@ export async function runMcpCommand(
       onWarning: warn,
     });
     try {
-      const create = () => createKnowledgeMcpServer({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
+      const create = createKnowledgeMcpServerFactory({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
       if (options.http) {
         const server = await serveMcpHttp(create, { ...(options.host ? { host: options.host } : {}), port, ...(token ? { token } : {}) });
         console.error(

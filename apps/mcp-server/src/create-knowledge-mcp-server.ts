@@ -3,6 +3,7 @@ import { InvalidFilterError, InvalidQueryError, errorMessage, type LookupResult,
 import { lookupKnowledgeDescription, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
 import { andFilters, validateMetadataFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -33,6 +34,9 @@ export interface KnowledgeMcpServerOptions {
 }
 
 const fetchToolName = "fetch_evidence";
+// The SDK builds a JSON Schema validator (an Ajv instance) for each server unless given one;
+// a stateless HTTP server makes a server per request, so they share this one.
+let sharedValidator: AjvJsonSchemaValidator | undefined;
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020-12" }) as Tool["outputSchema"] & object;
 const lookupOutputSchema = jsonSchema(lookupStructuredContentSchema);
 const fetchOutputSchema = jsonSchema(fetchEvidenceStructuredContentSchema);
@@ -47,6 +51,15 @@ const fetchOutputSchema = jsonSchema(fetchEvidenceStructuredContentSchema);
  * so the argument errors are our own sentences and the schemas are declared exactly.
  */
 export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Server {
+  return createKnowledgeMcpServerFactory(options)();
+}
+
+/**
+ * `createKnowledgeMcpServer` for many servers over one knowledge base: the settings are
+ * checked and the tool list built once, and each call returns a new server (what the
+ * stateless HTTP transport needs per request). Bad settings are refused here, at once.
+ */
+export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptions): () => Server {
   const settings = readMcpServerSettings(options.settings ?? {});
   const { retriever, store } = options;
   const lookupName = settings.toolName;
@@ -118,47 +131,50 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Se
     return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], structuredContent: fetched };
   }
 
-  const server = new Server(
-    { name: "lookup-knowledge", title: "lookup-knowledge", version },
-    {
-      capabilities: { tools: {}, resources: {} },
-      instructions: `Use ${lookupName} to find evidence in the knowledge base; cite blocks by their document_id. When it says there is no evidence, do not answer from the knowledge base.`,
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params;
-    try {
-      if (name === lookupName) return await lookup(args, extra.signal);
-      if (name === fetchToolName) return await fetch(args, extra.signal);
-    } catch (error) {
-      return toolError(error);
-    }
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${lookupName} and ${fetchToolName}.`,
-    );
-  });
   const sources = { stateDirectory: store.stateDirectory, port: store.port, ...(settings.filter ? { filter: settings.filter } : {}) };
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: (await listSourceDocuments(sources)).map((document) => ({
-      uri: document.uri,
-      name: document.source,
-      ...(document.title ? { title: document.title } : {}),
-      mimeType: "text/markdown",
-      annotations: { audience: ["user", "assistant"] },
-    })),
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    try {
-      const { document, text } = await readSourceDocument(sources, request.params.uri);
-      return { contents: [{ uri: document.uri, mimeType: "text/markdown", text }] };
-    } catch (error) {
-      if (error instanceof SourceReadError) throw new McpError(error.notFound ? -32002 : ErrorCode.InternalError, error.message);
-      throw new McpError(ErrorCode.InternalError, `The source document could not be read: ${errorMessage(error)}`);
-    }
-  });
-  return server;
+  return () => {
+    const server = new Server(
+      { name: "lookup-knowledge", title: "lookup-knowledge", version },
+      {
+        capabilities: { tools: {}, resources: {} },
+        jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
+        instructions: `Use ${lookupName} to find evidence in the knowledge base; cite blocks by their document_id. When it says there is no evidence, do not answer from the knowledge base.`,
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const { name, arguments: args } = request.params;
+      try {
+        if (name === lookupName) return await lookup(args, extra.signal);
+        if (name === fetchToolName) return await fetch(args, extra.signal);
+      } catch (error) {
+        return toolError(error);
+      }
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${lookupName} and ${fetchToolName}.`,
+      );
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+      resources: (await listSourceDocuments(sources)).map((document) => ({
+        uri: document.uri,
+        name: document.source,
+        ...(document.title ? { title: document.title } : {}),
+        mimeType: "text/markdown",
+        annotations: { audience: ["user", "assistant"] },
+      })),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      try {
+        const { document, text } = await readSourceDocument(sources, request.params.uri);
+        return { contents: [{ uri: document.uri, mimeType: "text/markdown", text }] };
+      } catch (error) {
+        if (error instanceof SourceReadError) throw new McpError(error.notFound ? -32002 : ErrorCode.InternalError, error.message);
+        throw new McpError(ErrorCode.InternalError, `The source document could not be read: ${errorMessage(error)}`);
+      }
+    });
+    return server;
+  };
 }
 
 /** A tool error: one sentence for the model, never a stack trace. */

@@ -1,4 +1,4 @@
-export { createKnowledgeMcpServer } from "./create-knowledge-mcp-server.js";
+export { createKnowledgeMcpServer, createKnowledgeMcpServerFactory } from "./create-knowledge-mcp-server.js";
 export type { KnowledgeMcpServerOptions } from "./create-knowledge-mcp-server.js";
 export type { FetchEvidenceStructuredContent } from "./fetch-evidence.js";
 export type { LookupStructuredContent } from "./lookup-structured-content.js";
