@@ -34,9 +34,6 @@ export interface KnowledgeMcpServerOptions {
 }
 
 const fetchToolName = "fetch_evidence";
-// The SDK builds a JSON Schema validator (an Ajv instance) for each server unless given one;
-// a stateless HTTP server makes a server per request, so they share this one.
-let sharedValidator: AjvJsonSchemaValidator | undefined;
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020-12" }) as Tool["outputSchema"] & object;
 const lookupOutputSchema = jsonSchema(lookupStructuredContentSchema);
 const fetchOutputSchema = jsonSchema(fetchEvidenceStructuredContentSchema);
@@ -131,13 +128,16 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
     return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], structuredContent: fetched };
   }
 
+  // The SDK builds a JSON Schema validator (an Ajv instance) for each server unless given one;
+  // a stateless HTTP server makes a server per request, so they share this one.
+  const validator = new AjvJsonSchemaValidator();
   const sources = { stateDirectory: store.stateDirectory, port: store.port, ...(settings.filter ? { filter: settings.filter } : {}) };
   return () => {
     const server = new Server(
       { name: "lookup-knowledge", title: "lookup-knowledge", version },
       {
         capabilities: { tools: {}, resources: {} },
-        jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
+        jsonSchemaValidator: validator,
         instructions: `Use ${lookupName} to find evidence in the knowledge base; cite blocks by their document_id. When it says there is no evidence, do not answer from the knowledge base.`,
       },
     );
