@@ -8,6 +8,7 @@ import { loadCliConfig, type StoreFlags } from "./cli-config.js";
 import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
 import { runMcpCommand, type McpCommandOptions } from "./mcp-command.js";
+import { runInspectCommand, type InspectCommandOptions } from "./inspect-command.js";
 import { fallbackReasons } from "./fallback-reasons.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
@@ -233,6 +234,15 @@ program
   .addOption(new Option("--token <token>").hideHelp())
   .action(async (options: McpCommandOptions) => {
     await runMcpCommand(await loadCliConfig(globalOptions()), options, process.env, warn);
+  });
+
+program
+  .command("inspect")
+  .description("serve the inspector page: recorded lookups, one trace whole, a playground, calibration (this machine only by default)")
+  .option("--host <address>", "the address to bind (default 127.0.0.1, this machine only)")
+  .option("--port <n>", "the port (default 4555; 0 picks a free one)")
+  .action(async (options: InspectCommandOptions) => {
+    await runInspectCommand(await loadCliConfig(globalOptions()), options, warn);
   });
 
 function globalOptions(): { configFile?: string; dataDirectory?: string; store?: StoreFlags } {

@@ -153,7 +153,8 @@ export const allowedAppImports: Record<string, string[]> = {
   "apps/agent-tool": [],
   "apps/eval": ["apps/agent-tool"],
   "apps/mcp-server": ["apps/agent-tool"],
-  "apps/cli": ["apps/agent-tool", "apps/mcp-server"],
+  "apps/inspector": ["apps/agent-tool"],
+  "apps/cli": ["apps/agent-tool", "apps/mcp-server", "apps/inspector"],
 };
 
 /** The edges that point up or sideways: into an app that `allowedAppImports` does not give the importer. */

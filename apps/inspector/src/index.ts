@@ -1,0 +1,11 @@
+// `@lookup-knowledge/inspector`: the retrieval inspector page and its JSON API, served by
+// `lookup-knowledge inspect`.
+export { serveInspector } from "./serve-inspector.js";
+export type { InspectorOptions, InspectorServer } from "./serve-inspector.js";
+export type { TraceReader, TraceRow } from "./traces-api.js";
+export type { BlockChange } from "./compare-lookups.js";
+export type { PlaygroundRun } from "./playground-api.js";
+export type { CalibrationView } from "./calibration-api.js";
+export type { SourceDocument } from "./sources-api.js";
+export type { InspectorErrorCode } from "./inspector-error-code.js";
+export { InspectorRequestError } from "./inspector-request-error.js";

@@ -1,0 +1,65 @@
+import type { IncomingMessage } from "node:http";
+import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import { runCalibration } from "./calibration-api.js";
+import { InspectorRequestError } from "./inspector-request-error.js";
+import { flatRagConfig, ragConfigKeys } from "./override-rag-config.js";
+import { comparePlaygroundLookups, runPlaygroundLookup } from "./playground-api.js";
+import { readJsonBody } from "./read-json-body.js";
+import { searchSources } from "./sources-api.js";
+import { getTrace, listTraces, type TraceReader } from "./traces-api.js";
+
+/** What the endpoints work on. */
+export interface ApiContext {
+  knowledgeBase: KnowledgeBase;
+  traces?: TraceReader;
+  queryIsHash: boolean;
+  storeDescription: string;
+  redact: (text: string) => string;
+}
+
+/** Answers one `/api/` request with the JSON body to send; the README's "HTTP API" lists each endpoint. */
+export async function routeApiRequest(context: ApiContext, request: IncomingMessage, url: URL): Promise<unknown> {
+  const route = `${request.method} ${url.pathname}`;
+  const { knowledgeBase } = context;
+  switch (route) {
+    case "GET /api/info":
+      return {
+        store: context.storeDescription,
+        documents: knowledgeBase.documents,
+        l0Entries: knowledgeBase.l0Index.size,
+        config: flatRagConfig(knowledgeBase.retriever.config),
+        ragKeys: ragConfigKeys,
+        queryStorage: context.queryIsHash ? "hash" : "text",
+        traces: context.traces !== undefined,
+      };
+    case "GET /api/traces":
+      return listTraces(requireTraces(context), url.searchParams, { queryIsHash: context.queryIsHash });
+    case "GET /api/sources":
+      return { documents: await searchSources(knowledgeBase, url.searchParams.get("q") ?? "") };
+    case "POST /api/lookup":
+      return runPlaygroundLookup(knowledgeBase, await readJsonBody(request));
+    case "POST /api/compare":
+      return comparePlaygroundLookups(knowledgeBase, await readJsonBody(request));
+    case "POST /api/calibration":
+      return runCalibration(knowledgeBase, await readJsonBody(request));
+  }
+  const trace = /^\/api\/traces\/([^/]+)$/.exec(url.pathname);
+  if (trace && request.method === "GET") {
+    return getTrace(requireTraces(context), decodeURIComponent(trace[1] ?? ""), {
+      queryIsHash: context.queryIsHash,
+      redact: context.redact,
+    });
+  }
+  throw new InspectorRequestError({ status: 404, code: "not_found", message: `No endpoint ${route}.` });
+}
+
+function requireTraces(context: ApiContext): TraceReader {
+  if (!context.traces) {
+    throw new InspectorRequestError({
+      status: 404,
+      code: "traces_unavailable",
+      message: "No lookups were recorded in this data folder yet (run `lookup-knowledge query` first).",
+    });
+  }
+  return context.traces;
+}

@@ -1,0 +1,101 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import { allowedHosts, checkRequestOrigin } from "./check-request-origin.js";
+import { InspectorRequestError } from "./inspector-request-error.js";
+import { routeApiRequest } from "./route-api-request.js";
+import { securityHeaders, serveStaticAsset } from "./serve-static-asset.js";
+import type { TraceReader } from "./traces-api.js";
+
+export interface InspectorOptions {
+  knowledgeBase: KnowledgeBase;
+  /** Where recorded lookups are read; without one, the Traces view says none were recorded. */
+  traces?: TraceReader;
+  /** How the trace store keeps queries: `hash` marks every stored query as a hash, never as text. */
+  queryStorage?: "text" | "hash";
+  /** What the page names the store by (say it without secrets: no password, no token). */
+  storeDescription?: string;
+  /** Applied to every error message the page is shown (e.g. to remove URLs' passwords). */
+  redact?: (text: string) => string;
+  /** The address to bind; default 127.0.0.1, this machine only. */
+  host?: string;
+  /** The port; default 4555, 0 picks a free one. */
+  port?: number;
+}
+
+export interface InspectorServer {
+  /** `http://host:port/`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the inspector page and its `/api/` endpoints over Node's `http` until `close`.
+ * Every request must name this server in its Host header (and, from a browser, come from its
+ * own page); the API never writes to the index.
+ */
+export async function serveInspector(options: InspectorOptions): Promise<InspectorServer> {
+  const host = options.host ?? "127.0.0.1";
+  let hosts = new Set<string>();
+  const context = {
+    knowledgeBase: options.knowledgeBase,
+    ...(options.traces ? { traces: options.traces } : {}),
+    queryIsHash: options.queryStorage === "hash",
+    storeDescription: options.storeDescription ?? options.knowledgeBase.store.kind,
+    redact: options.redact ?? ((text: string) => text),
+  };
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => answerError(response, error, context.redact));
+  });
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    checkRequestOrigin(request, hosts);
+    const url = new URL(request.url ?? "/", "http://inspector.invalid");
+    if (url.pathname.startsWith("/api/")) {
+      const body = await routeApiRequest(context, request, url);
+      response.writeHead(200, { ...securityHeaders, "content-type": "application/json; charset=utf-8" });
+      response.end(JSON.stringify(body));
+      return;
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      throw new InspectorRequestError({
+        status: 405,
+        code: "method_not_allowed",
+        message: `${request.method} is not allowed on ${url.pathname}.`,
+      });
+    }
+    if (!(await serveStaticAsset(url.pathname, response))) {
+      throw new InspectorRequestError({ status: 404, code: "not_found", message: `Nothing at ${url.pathname}.` });
+    }
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 4555, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  hosts = allowedHosts(host, port);
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function answerError(response: ServerResponse, error: unknown, redact: (text: string) => string): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const status = error instanceof InspectorRequestError ? error.status : 500;
+  const code = LookupKnowledgeError.isInstance(error) ? error.code : "internal_error";
+  const message = redact(error instanceof Error ? error.message : String(error));
+  response.writeHead(status, { ...securityHeaders, "content-type": "application/json; charset=utf-8" });
+  response.end(JSON.stringify({ error: { code, message } }));
+}

@@ -1,0 +1,132 @@
+import type { StoredToolInvocation, TraceListQuery } from "@lookup-knowledge/trace-store";
+import { InspectorRequestError } from "./inspector-request-error.js";
+
+/** What the inspector reads recorded lookups from: a durable trace store's `list` and `get`. */
+export interface TraceReader {
+  list(query?: TraceListQuery): Promise<StoredToolInvocation[]>;
+  get(id: string): Promise<StoredToolInvocation | undefined>;
+}
+
+/** One row of the Traces view. */
+export interface TraceRow {
+  id: string;
+  createdAt: string;
+  /** The query as stored: its text, or its keyed hash when `queryIsHash`. */
+  query: string;
+  queryIsHash: boolean;
+  found: boolean;
+  retrievalLayer: string;
+  fallbackReason: string | null;
+  evidenceCount: number;
+  durationMs: number;
+}
+
+/** The fallback reasons a `reason` filter may name. */
+export const fallbackReasons = ["filtered_vector_no_evidence", "filtered_vector_low_quality", "filtered_vector_error"] as const;
+
+/** The most rows one page holds, and the deepest a page may reach. */
+const maxPageSize = 200;
+const maxDepth = 10_000;
+
+/**
+ * `GET /api/traces`: recorded lookups, newest first, with the filters of `lookup-knowledge
+ * traces` (`since`, `noEvidence`, `reason`, `query`) and paging (`page` from 1, `pageSize`).
+ */
+export async function listTraces(
+  reader: TraceReader,
+  parameters: URLSearchParams,
+  options: { queryIsHash: boolean; now?: Date },
+): Promise<{ records: TraceRow[]; page: number; pageSize: number; hasMore: boolean }> {
+  const page = wholeNumber(parameters, "page", 1, 1, maxDepth);
+  const pageSize = wholeNumber(parameters, "pageSize", 20, 1, maxPageSize);
+  if (page * pageSize > maxDepth) {
+    throw invalid(`page ${page} of ${pageSize} rows reaches past the ${maxDepth} newest lookups; narrow the filters instead.`);
+  }
+  const since = parameters.get("since")?.trim();
+  const reason = parameters.get("reason")?.trim();
+  const query = parameters.get("query")?.trim();
+  const noEvidence = parameters.get("noEvidence");
+  if (reason && !(fallbackReasons as readonly string[]).includes(reason)) {
+    throw invalid(`reason must be one of ${fallbackReasons.join(", ")}, got ${JSON.stringify(reason.slice(0, 40))}.`);
+  }
+  if (noEvidence !== null && noEvidence !== "true" && noEvidence !== "false") {
+    throw invalid(`noEvidence must be true or false, got ${JSON.stringify(noEvidence.slice(0, 20))}.`);
+  }
+  const records = await reader.list({
+    ...(since ? { since: parseSince(since, options.now ?? new Date()) } : {}),
+    ...(noEvidence === "true" ? { found: false } : {}),
+    ...(reason ? { fallbackReason: reason } : {}),
+    ...(query ? { queryText: query } : {}),
+    limit: page * pageSize + 1,
+  });
+  const rows = records.slice((page - 1) * pageSize, page * pageSize).map((record) => traceRow(record, options.queryIsHash));
+  return { records: rows, page, pageSize, hasMore: records.length > page * pageSize };
+}
+
+/** `GET /api/traces/:id`: one recorded lookup whole, with `queryIsHash` saying what its query fields hold. */
+export async function getTrace(
+  reader: TraceReader,
+  id: string,
+  options: { queryIsHash: boolean; redact: (text: string) => string },
+): Promise<StoredToolInvocation & { queryIsHash: boolean }> {
+  const record = await reader.get(id);
+  if (!record) {
+    throw new InspectorRequestError({
+      status: 404,
+      code: "not_found",
+      message: `No recorded lookup has the id ${JSON.stringify(id.slice(0, 80))}.`,
+    });
+  }
+  const details = record.retrievalDetails;
+  return {
+    ...record,
+    error: record.error === null ? null : options.redact(record.error),
+    retrievalDetails: {
+      ...details,
+      attempts: details.attempts.map((attempt) => (attempt.error ? { ...attempt, error: options.redact(attempt.error) } : attempt)),
+    },
+    queryIsHash: options.queryIsHash,
+  };
+}
+
+function traceRow(record: StoredToolInvocation, queryIsHash: boolean): TraceRow {
+  return {
+    id: record.id,
+    createdAt: record.createdAt,
+    query: record.query,
+    queryIsHash,
+    found: record.found,
+    retrievalLayer: record.retrievalLayer,
+    fallbackReason: record.fallbackReason,
+    evidenceCount: record.evidenceCount,
+    durationMs: record.durationMs,
+  };
+}
+
+/** `30m`, `1h`, `7d` ago, or an ISO date. */
+export function parseSince(value: string, now: Date): Date {
+  const age = /^(\d{1,6})\s*([smhd])$/.exec(value);
+  if (age) {
+    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[age[2] as "s" | "m" | "h" | "d"];
+    return new Date(now.getTime() - Number(age[1]) * unit);
+  }
+  const date = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime())) {
+    throw invalid(`since must be an age (30m, 1h, 7d) or an ISO date, got ${JSON.stringify(value.slice(0, 40))}.`);
+  }
+  return date;
+}
+
+function wholeNumber(parameters: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const raw = parameters.get(name);
+  if (raw === null || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d{1,6}$/.test(raw) || value < min || value > max) {
+    throw invalid(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw.slice(0, 20))}.`);
+  }
+  return value;
+}
+
+function invalid(message: string): InspectorRequestError {
+  return new InspectorRequestError({ status: 400, code: "invalid_request", message });
+}

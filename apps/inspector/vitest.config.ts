@@ -1,0 +1,3 @@
+import { packageTestConfig } from "@lookup-knowledge/vitest-config";
+
+export default packageTestConfig();

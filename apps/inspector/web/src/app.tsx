@@ -1,0 +1,65 @@
+import { useEffect, useState } from "preact/hooks";
+import { getJson } from "./api.js";
+import { CalibrationView } from "./calibration-view.js";
+import { PlaygroundView } from "./playground-view.js";
+import { TraceView } from "./trace-view.js";
+import { TracesView } from "./traces-view.js";
+import type { Info } from "./types.js";
+
+function currentRoute(): string {
+  return location.hash.replace(/^#/, "") || "/traces";
+}
+
+/** The page: a header with the store and the views, routed by the URL's hash. */
+export function App() {
+  const [route, setRoute] = useState(currentRoute());
+  const [info, setInfo] = useState<Info | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    const changed = () => setRoute(currentRoute());
+    addEventListener("hashchange", changed);
+    getJson<Info>("/api/info").then(setInfo, (failure: Error) => setError(failure.message));
+    return () => removeEventListener("hashchange", changed);
+  }, []);
+  const trace = /^\/trace\/(.+)$/.exec(route);
+  const links = [
+    ["/traces", "Traces"],
+    ["/playground", "Playground"],
+    ["/calibration", "Calibration"],
+  ] as const;
+  return (
+    <>
+      <header class="top">
+        <h1>lookup-knowledge inspector</h1>
+        <nav>
+          {links.map(([path, label]) => (
+            <a key={path} href={`#${path}`} class={route === path ? "active" : ""}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        {info ? (
+          <p class="store">
+            {info.store} · {info.documents} documents · queries stored as {info.queryStorage}
+          </p>
+        ) : null}
+      </header>
+      <main>
+        {error ? <p class="error">{error}</p> : null}
+        {trace ? (
+          <TraceView id={decodeURIComponent(trace[1] ?? "")} />
+        ) : route === "/playground" ? (
+          info ? (
+            <PlaygroundView info={info} />
+          ) : null
+        ) : route === "/calibration" ? (
+          <CalibrationView />
+        ) : info && !info.traces ? (
+          <p>No lookups were recorded in this data folder yet: run `lookup-knowledge query "..."`, then reload.</p>
+        ) : (
+          <TracesView />
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+// Pieces both the One-trace view and the Playground show: hints, attempts, the score breakdown.
+import { score } from "./api.js";
+import type { AttemptView, Hints, RerankEntry } from "./types.js";
+
+export function HintsList({ hints }: { hints: Hints }) {
+  const row = (label: string, values: string[] | undefined) => (
+    <tr>
+      <th>{label}</th>
+      <td>{values && values.length > 0 ? values.join(", ") : "-"}</td>
+    </tr>
+  );
+  return (
+    <table class="facts" data-testid="hints">
+      <tbody>
+        {row("keywords", hints.keywords)}
+        {row("domains", hints.domains)}
+        {row("generic domains", hints.otherDomains)}
+        {row("entities", hints.entities)}
+        {row("titles", hints.titles)}
+        {row(
+          "entries",
+          hints.entries.map((entry) => `${entry.source}${entry.title ? ` (${entry.title})` : ""}`),
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+export function AttemptsTable({ attempts }: { attempts: AttemptView[] }) {
+  if (attempts.length === 0) return <p>No L1 attempt (L1 did not run).</p>;
+  return (
+    <table data-testid="attempts">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>filter</th>
+          <th>candidates</th>
+          <th>evidence</th>
+          <th>top score</th>
+          <th>outcome</th>
+          <th>signals</th>
+          <th>duration</th>
+        </tr>
+      </thead>
+      <tbody>
+        {attempts.map((attempt) => (
+          <tr key={attempt.attempt} data-testid="attempt-row">
+            <td>{attempt.attempt}</td>
+            <td>
+              <code>{attempt.filter === undefined ? "none" : JSON.stringify(attempt.filter)}</code>
+            </td>
+            <td class="number">{attempt.candidateCount}</td>
+            <td class="number">{attempt.evidenceCount}</td>
+            <td class="number">{score(attempt.topScore)}</td>
+            <td data-testid="attempt-outcome">
+              {attempt.outcome}
+              {attempt.error
+                ? `: ${typeof attempt.error === "string" ? attempt.error : `${attempt.error.code}: ${attempt.error.message}`}`
+                : ""}
+            </td>
+            <td>
+              <code class="signals">{attempt.answerability ? JSON.stringify(attempt.answerability) : "-"}</code>
+            </td>
+            <td class="number">{attempt.durationMs.toFixed(1)} ms</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Each block's final score as its base score plus each named boost. */
+export function ScoreBreakdown({ entries }: { entries: RerankEntry[] }) {
+  if (entries.length === 0) return <p>No evidence, so no rerank.</p>;
+  return (
+    <table data-testid="score-breakdown">
+      <thead>
+        <tr>
+          <th>rank</th>
+          <th>source</th>
+          <th>base score</th>
+          <th>boosts</th>
+          <th>final score</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry) => (
+          <tr key={entry.evidenceKey} data-testid="breakdown-row" data-evidence-key={entry.evidenceKey}>
+            <td class="number">{entry.rank}</td>
+            <td>{entry.source}</td>
+            <td class="number" data-testid="base-score">
+              {score(entry.baseScore)}
+            </td>
+            <td data-testid="boosts">
+              {entry.boosts.length === 0
+                ? "none"
+                : entry.boosts.map((boost) => (
+                    <div key={boost.signal} data-testid="boost" title={boost.reason ?? ""}>
+                      {boost.signal} {boost.amount >= 0 ? "+" : ""}
+                      {score(boost.amount)}
+                    </div>
+                  ))}
+            </td>
+            <td class="number" data-testid="final-score">
+              {score(entry.finalScore)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function SourceLists({ included, omitted }: { included: string[]; omitted: string[] }) {
+  return (
+    <table class="facts" data-testid="sources">
+      <tbody>
+        <tr>
+          <th>included sources</th>
+          <td>{included.length > 0 ? included.join(", ") : "-"}</td>
+        </tr>
+        <tr>
+          <th>omitted sources</th>
+          <td>{omitted.length > 0 ? omitted.join(", ") : "-"}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}

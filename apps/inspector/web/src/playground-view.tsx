@@ -1,0 +1,160 @@
+import { useState } from "preact/hooks";
+import { parseFilterLines, postJson } from "./api.js";
+import { AttemptsTable, HintsList, ScoreBreakdown, SourceLists } from "./lookup-parts.js";
+import type { BlockChange, Info, PlaygroundRun } from "./types.js";
+
+type Overrides = Record<string, string>;
+
+/** The Playground: a query with overrides of any rag.* key and a filter; optionally configurations A and B side by side. */
+export function PlaygroundView({ info }: { info: Info }) {
+  const [query, setQuery] = useState("");
+  const [filter, setFilter] = useState("");
+  const [a, setA] = useState<Overrides>({});
+  const [b, setB] = useState<Overrides>({});
+  const [compare, setCompare] = useState(false);
+  const [runs, setRuns] = useState<{ a: PlaygroundRun; b?: PlaygroundRun; changes?: BlockChange[] } | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  async function run(event: Event) {
+    event.preventDefault();
+    setError(undefined);
+    setBusy(true);
+    try {
+      const parsedFilter = parseFilterLines(filter);
+      const base = { query, ...(parsedFilter ? { filter: parsedFilter } : {}) };
+      setRuns(
+        compare
+          ? await postJson("/api/compare", { ...base, a, b })
+          : { a: await postJson<PlaygroundRun>("/api/lookup", { ...base, config: a }) },
+      );
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section>
+      <h2>Playground</h2>
+      <p class="note">
+        Lookups here use a retriever of their own over the same index: they are not recorded, and they cannot write to the index.
+      </p>
+      <form onSubmit={run} class="playground">
+        <label class="wide">
+          query <input name="query" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        </label>
+        <label class="wide">
+          filter (key=value, one a line){" "}
+          <textarea name="filter" rows={2} value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+        </label>
+        <label>
+          <input type="checkbox" name="compare" checked={compare} onChange={(e) => setCompare(e.currentTarget.checked)} /> compare two
+          configurations
+        </label>
+        <div class="configs">
+          <ConfigForm name="A" info={info} value={a} onChange={setA} />
+          {compare ? <ConfigForm name="B" info={info} value={b} onChange={setB} /> : null}
+        </div>
+        <button type="submit" disabled={busy}>
+          Run
+        </button>
+      </form>
+      {error ? <p class="error">{error}</p> : null}
+      {runs?.changes ? <ChangesTable changes={runs.changes} /> : null}
+      {runs ? (
+        <div class="columns">
+          <RunView title={runs.b ? "A" : "Result"} run={runs.a} />
+          {runs.b ? <RunView title="B" run={runs.b} /> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function ConfigForm({ name, info, value, onChange }: { name: string; info: Info; value: Overrides; onChange: (value: Overrides) => void }) {
+  return (
+    <fieldset data-testid={`config-${name}`}>
+      <legend>configuration {name}</legend>
+      {info.ragKeys.map((key) => (
+        <label key={key} class="setting">
+          <span>{key}</span>
+          <input
+            class="setting-value"
+            name={`${name}:${key}`}
+            placeholder={info.config[key] === undefined ? "" : String(info.config[key])}
+            value={value[key] ?? ""}
+            onInput={(e) => onChange({ ...value, [key]: e.currentTarget.value })}
+          />
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function ChangesTable({ changes }: { changes: BlockChange[] }) {
+  return (
+    <>
+      <h3>A → B</h3>
+      <table data-testid="changes">
+        <thead>
+          <tr>
+            <th>block</th>
+            <th>rank A</th>
+            <th>rank B</th>
+            <th>change</th>
+          </tr>
+        </thead>
+        <tbody>
+          {changes.map((change) => (
+            <tr key={change.evidenceKey} class={`change-${change.change}`} data-testid="change-row">
+              <td>
+                {change.source} <code>{change.evidenceKey}</code>
+              </td>
+              <td class="number">{change.rankA ?? "-"}</td>
+              <td class="number">{change.rankB ?? "-"}</td>
+              <td>{change.change}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function RunView({ title, run }: { title: string; run: PlaygroundRun }) {
+  const { result } = run;
+  return (
+    <div class="run" data-testid={`run-${title}`}>
+      <h3>{title}</h3>
+      <p data-testid="run-found">
+        found {result.found ? "yes" : "no"} · relevance {result.relevanceLevel} · threshold {result.retrievalTrace.referenceThreshold}
+      </p>
+      <p>{result.message}</p>
+      <h4>L0 hints</h4>
+      <HintsList hints={result.retrievalTrace.hints} />
+      <h4>Attempts</h4>
+      <AttemptsTable attempts={result.retrievalTrace.attempts} />
+      <h4>Score breakdown</h4>
+      <ScoreBreakdown entries={result.rerankTrace?.entries ?? []} />
+      {result.contextPack ? (
+        <>
+          <h4>What the model reads</h4>
+          {result.contextPack.blocks.map((block) => (
+            <article key={block.evidenceKey} class="block" data-testid="packed-block">
+              <header>
+                {block.source}
+                {block.title ? ` — ${block.title}` : ""}
+                {block.truncated ? " (truncated by the context budget)" : ""}
+              </header>
+              <p class="reasons">{block.hitReasons.join("; ")}</p>
+              <pre>{block.content}</pre>
+            </article>
+          ))}
+          <SourceLists included={result.contextPack.summary.includedSources} omitted={result.contextPack.summary.omittedSources} />
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useEffect, useState } from "preact/hooks";
+import { getJson, score } from "./api.js";
+import { AttemptsTable, HintsList, ScoreBreakdown, SourceLists } from "./lookup-parts.js";
+import type { TraceRecord } from "./types.js";
+
+/** One recorded lookup whole: hints, attempts, the score breakdown, the evidence as recorded, the sources. */
+export function TraceView({ id }: { id: string }) {
+  const [record, setRecord] = useState<TraceRecord | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    getJson<TraceRecord>(`/api/traces/${encodeURIComponent(id)}`).then(setRecord, (failure: Error) => setError(failure.message));
+  }, [id]);
+  if (error) return <p class="error">{error}</p>;
+  if (!record) return <p>Loading…</p>;
+  const details = record.retrievalDetails;
+  return (
+    <section data-testid="trace-view">
+      <h2>Trace {record.id}</h2>
+      <table class="facts">
+        <tbody>
+          <tr>
+            <th>query</th>
+            <td data-testid="trace-query">{record.queryIsHash ? <code>hash {record.query}</code> : record.query}</td>
+          </tr>
+          <tr>
+            <th>time</th>
+            <td>{record.createdAt}</td>
+          </tr>
+          <tr>
+            <th>found</th>
+            <td>
+              {record.found ? "yes" : "no"} ({record.evidenceStatus}), layer {record.retrievalLayer}, relevance {details.relevanceLevel}
+            </td>
+          </tr>
+          <tr>
+            <th>fallback</th>
+            <td>{record.fallbackReason ?? "none"}</td>
+          </tr>
+          <tr>
+            <th>duration</th>
+            <td>{record.durationMs.toFixed(1)} ms</td>
+          </tr>
+          {record.error ? (
+            <tr>
+              <th>error</th>
+              <td>{record.error}</td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      <h3>L0 hints</h3>
+      <HintsList hints={details.hints} />
+      <h3>Attempts</h3>
+      <AttemptsTable attempts={details.attempts} />
+      <h3>Score breakdown</h3>
+      <ScoreBreakdown entries={details.rerank} />
+      <h3>Evidence</h3>
+      <p class="note">A trace keeps the first 160 characters of each block (R28); the Playground shows the whole text the model reads.</p>
+      {details.evidence.map((block) => (
+        <article key={block.evidenceKey} class="block" data-testid="evidence-block">
+          <header>
+            {block.source}
+            {block.title ? ` — ${block.title}` : ""} · score {score(block.score)}
+          </header>
+          <p class="reasons">{block.hitReasons.join("; ")}</p>
+          <pre>{block.preview}</pre>
+        </article>
+      ))}
+      <h3>Context pack</h3>
+      <SourceLists included={details.contextPack?.includedSources ?? []} omitted={details.contextPack?.omittedSources ?? []} />
+    </section>
+  );
+}
