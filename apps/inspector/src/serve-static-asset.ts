@@ -3,8 +3,8 @@ import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The built page (`vite build` writes it next to the compiled server). */
-export const webDirectory = fileURLToPath(new URL("./web/", import.meta.url));
+/** The built page: `vite build` writes it into `dist/web` (found the same from `src/` and `dist/`). */
+export const webDirectory = fileURLToPath(new URL("../dist/web/", import.meta.url));
 
 const types: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

@@ -94,8 +94,8 @@ export function ScoreBreakdown({ entries }: { entries: RerankEntry[] }) {
             <td data-testid="boosts">
               {entry.boosts.length === 0
                 ? "none"
-                : entry.boosts.map((boost) => (
-                    <div key={boost.signal} data-testid="boost" title={boost.reason ?? ""}>
+                : entry.boosts.map((boost, index) => (
+                    <div key={`${boost.signal}-${index}`} data-testid="boost" title={boost.reason ?? ""}>
                       {boost.signal} {boost.amount >= 0 ? "+" : ""}
                       {score(boost.amount)}
                     </div>
