@@ -19,6 +19,7 @@ export interface InspectCommandOptions {
  */
 export async function runInspectCommand(config: CliConfig, options: InspectCommandOptions, warn: (message: string) => void): Promise<void> {
   const port = readPort(options.port);
+  const signal = untilSignal();
   const traces = openTraces(config);
   try {
     const knowledgeBase = await openKnowledgeBase({
@@ -38,13 +39,14 @@ export async function runInspectCommand(config: CliConfig, options: InspectComma
         port,
       });
       console.error(`lookup-knowledge inspect: serving ${server.url} (the inspector page); Ctrl-C stops it`);
-      await untilSignal();
+      await signal.signalled;
       await server.close();
     } finally {
       await knowledgeBase.close();
     }
   } finally {
     await traces?.close();
+    signal.release();
   }
 }
 
@@ -70,15 +72,23 @@ function readPort(value: string | undefined): number {
   return port;
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
+/**
+ * Resolves on the first SIGINT or SIGTERM. The listeners stay until `release`: the trace
+ * database's file lock (signal-exit) re-sends a signal that no other listener is left to
+ * handle, which would kill the process before it has closed its stores.
+ */
+function untilSignal(): { signalled: Promise<void>; release(): void } {
+  let stop = () => {};
+  const signalled = new Promise<void>((resolve) => {
+    stop = () => resolve();
+  });
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return {
+    signalled,
+    release: () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+    },
+  };
 }

@@ -33,9 +33,9 @@ async function shownBreakdown(page: Page, scope: string): Promise<Array<{ key: s
     const row = rows.nth(index);
     shown.push({
       key: (await row.getAttribute("data-evidence-key")) ?? "",
-      base: (await row.locator('[data-testid="base-score"]').innerText()).trim(),
-      boosts: (await row.locator('[data-testid="boost"]').allInnerTexts()).map((text) => text.trim().replace(/\s+/g, " ")),
-      final: (await row.locator('[data-testid="final-score"]').innerText()).trim(),
+      base: ((await row.locator('[data-testid="base-score"]').textContent()) ?? "").trim(),
+      boosts: (await row.locator('[data-testid="boost"]').allTextContents()).map((text) => text.trim().replace(/\s+/g, " ")),
+      final: ((await row.locator('[data-testid="final-score"]').textContent()) ?? "").trim(),
     });
   }
   return shown;
@@ -81,14 +81,14 @@ suite(suiteName, () => {
     await page.goto(base.server.url);
     const rows = page.locator('[data-testid="trace-row"]');
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(recordedQueries.length);
-    expect(await page.locator('[data-testid="trace-query"]').allInnerTexts()).toEqual([...recordedQueries].reverse());
+    expect(await page.locator('[data-testid="trace-query"]').allTextContents()).toEqual([...recordedQueries].reverse());
     await page.screenshot({ path: join(screenshots, "traces.png"), fullPage: true });
 
     // The filters of `traces`: no evidence only.
     await page.locator('input[name="noEvidence"]').check();
     await page.getByRole("button", { name: "Filter" }).click();
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(1);
-    expect(await rows.first().locator('[data-testid="trace-query"]').innerText()).toBe("What is the boiling point of ethanol?");
+    expect(await rows.first().locator('[data-testid="trace-query"]').textContent()).toBe("What is the boiling point of ethanol?");
 
     // The playground: run the first demo query.
     await page.getByRole("link", { name: "Playground" }).click();
@@ -107,7 +107,7 @@ suite(suiteName, () => {
     const played = await shownBreakdown(page, '[data-testid="run-Result"]');
     expect(played).toEqual(expectedBreakdown(api.result.rerankTrace.entries));
     // The exact content the model reads, as text.
-    expect((await page.locator('[data-testid="packed-block"] pre').first().innerText()).trim()).toBe(
+    expect(((await page.locator('[data-testid="packed-block"] pre').first().textContent()) ?? "").trim()).toBe(
       api.result.contextPack.blocks[0]?.content.trim(),
     );
     await page.screenshot({ path: join(screenshots, "playground.png"), fullPage: true });
@@ -125,7 +125,7 @@ suite(suiteName, () => {
     const recorded = await shownBreakdown(page, '[data-testid="trace-view"]');
     expect(recorded).toEqual(expectedBreakdown(record.retrievalDetails.rerank));
     expect(recorded).toEqual(played);
-    expect(await page.locator('[data-testid="attempt-outcome"]').allInnerTexts()).toEqual(
+    expect(await page.locator('[data-testid="attempt-outcome"]').allTextContents()).toEqual(
       record.retrievalDetails.attempts.map((attempt) => attempt.outcome),
     );
     await page.screenshot({ path: join(screenshots, "trace.png"), fullPage: true });
@@ -141,7 +141,7 @@ suite(suiteName, () => {
     await page.locator('input[name="query"]').fill('<img src=x onerror="window.__owned=1"> refund');
     await page.getByRole("button", { name: "Run" }).click();
     await page.locator('[data-testid="run-found"]').waitFor({ timeout: 20_000 });
-    expect(await page.evaluate(() => (window as unknown as { __owned?: number }).__owned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { __owned?: number }).__owned)).toBeUndefined();
     expect(await page.locator("main img").count()).toBe(0);
     await page.close();
   });
