@@ -6,6 +6,7 @@ import { openKnowledgeBase, storeKinds } from "@lookup-knowledge/agent-tool/stor
 import { runCalibrateCommand } from "./calibrate-command.js";
 import { loadCliConfig, type StoreFlags } from "./cli-config.js";
 import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
+import { runExplainCommand } from "./explain-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
 import { runMcpCommand, type McpCommandOptions } from "./mcp-command.js";
 import { fallbackReasons } from "./fallback-reasons.js";
@@ -92,6 +93,30 @@ program
     } finally {
       await traceStore.close();
     }
+  });
+
+program
+  .command("explain")
+  .description("say why a document you expected was or was not retrieved for a question, attempt by attempt")
+  .argument("<text>", "the question")
+  .option("--expect <source>", "the expected source (billing/refunds.md, .md optional) or chunk (billing/refunds#chunk-2)")
+  .option("--json", "print the whole explanation (and the LookupResult) as JSON")
+  .addOption(
+    new Option("-f, --filter <key=value>", "a caller filter on chunk metadata (repeatable; a number also matches as a number)")
+      .argParser(collect)
+      .default([]),
+  )
+  .action(async (text: string, options: { expect?: string; json?: boolean; filter: string[] }) => {
+    const config = await loadCliConfig(globalOptions());
+    const filter = parseFilterOptions(options.filter);
+    console.log(
+      await runExplainCommand(config, text, {
+        ...(options.expect === undefined ? {} : { expect: options.expect }),
+        json: options.json === true,
+        ...(filter ? { filter } : {}),
+        warn,
+      }),
+    );
   });
 
 program

@@ -138,7 +138,7 @@ export async function explainLookup(
   const { records, ...expected } = target;
   void records;
   const final = attempts.find((attempt) => attempt.used) ?? attempts[attempts.length - 1];
-  const found = final !== undefined && final.used && ["included", "truncated_by_budget"].includes(final.outcome.kind);
+  const found = final?.used === true && ["included", "truncated_by_budget"].includes(final.outcome.kind);
   const summary = !config.l1Enabled
     ? "No attempt ran: semantic retrieval (L1) is disabled by rag.l1-enabled=false."
     : final
