@@ -62,6 +62,7 @@ describe("explainLookup", () => {
     const knowledgeBase = await open();
     const explanation = await explainLookup(knowledgeBase, query, { expected: "billing/refunds" });
     const real = await knowledgeBase.retriever.lookup(query);
+    if (!real.found) throw new Error("the real lookup found nothing");
     expect(explanation.found).toBe(true);
     expect(explanation.expected).toMatchObject({ kind: "document", docId: "billing/refunds", source: "billing/refunds.md", inIndex: true });
     const used = explanation.attempts.find((attempt) => attempt.used);
@@ -69,11 +70,11 @@ describe("explainLookup", () => {
     const included = (used?.chunks ?? []).filter((chunk) => chunk.kind === "included" || chunk.kind === "truncated_by_budget");
     expect(included.length).toBeGreaterThan(0);
     const realRanks = new Map(real.evidenceBlocks.map((block, index) => [block.evidenceKey, index + 1]));
-    const packed = new Set(real.contextPack?.blocks.map((block) => block.evidenceKey));
+    const packed = new Set(real.contextPack.blocks.map((block) => block.evidenceKey));
     for (const chunk of included) {
       expect(chunk.rank).toBe(realRanks.get(chunk.evidenceKey ?? ""));
       expect(packed.has(chunk.evidenceKey ?? "")).toBe(true);
-      const entry = real.rerankTrace?.entries.find((traced) => traced.evidenceKey === chunk.evidenceKey);
+      const entry = real.rerankTrace.entries.find((traced) => traced.evidenceKey === chunk.evidenceKey);
       expect(chunk.score).toBe(entry?.finalScore);
       expect(chunk.boosts).toEqual(entry?.boosts);
       expect(chunk.message).toMatch(/included at rank \d/);
