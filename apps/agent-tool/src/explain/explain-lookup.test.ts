@@ -186,8 +186,40 @@ describe("explainLookup", () => {
     expect(merged?.keptPortRank).toBeLessThan(merged?.portRank ?? 0);
   });
 
-  it("issue 13: refuses a blank expected with a sentence naming the option", async () => {
+  it("issue 13: config overrides on top of the base's settings (the README's example), and a chunk as expected", async () => {
+    const knowledgeBase = await open();
+    const explanation = await explainLookup(knowledgeBase, query, {
+      expected: "billing/refunds",
+      config: { "rag.max-chunks-per-document": 1 },
+    });
+    const used = explanation.attempts.find((attempt) => attempt.used);
+    expect(used?.chunks?.map((chunk) => chunk.kind)).toContain("cut_by_document_cap");
+    const capped = used?.chunks?.find((chunk) => chunk.kind === "cut_by_document_cap")?.evidenceKey ?? "";
+    const chunk = await explainLookup(knowledgeBase, query, { expected: capped, config: { maxChunksPerDocument: 1 } });
+    expect(chunk.expected).toMatchObject({ kind: "chunk", evidenceKey: capped, docId: "billing/refunds", inIndex: true });
+    expect(chunk.attempts.find((attempt) => attempt.used)?.outcome).toMatchObject({ kind: "cut_by_document_cap", evidenceKey: capped });
+    expect(chunk.attempts.find((attempt) => attempt.used)?.chunks).toBeUndefined();
+    // The base's own retriever is untouched.
+    expect(knowledgeBase.retriever.config.maxChunksPerDocument).not.toBe(1);
+  });
+
+  it("issue 13: without an ingest manifest the store's own records decide whether it holds the document", async () => {
+    const knowledgeBase = await open();
+    const bare = { retriever: knowledgeBase.retriever, store: { port: knowledgeBase.store.port }, l0Index: knowledgeBase.l0Index };
+    const held = await explainLookup(bare, query, { expected: "billing/refunds.md" });
+    expect(held.expected).toMatchObject({ inIndex: true, source: "billing/refunds.md" });
+    expect(held.found).toBe(true);
+    const missing = await explainLookup(bare, query, { expected: "billing/chargebacks" });
+    expect(missing.expected.inIndex).toBe(false);
+    expect(missing.attempts.every((attempt) => attempt.outcome.kind === "not_in_index")).toBe(true);
+  });
+
+  it("issue 13: refuses a blank expected and a bad override with a sentence naming the option", async () => {
     const knowledgeBase = await open();
     await expect(explainLookup(knowledgeBase, query, { expected: "  " })).rejects.toThrow(/expected/);
+    await expect(explainLookup(knowledgeBase, query, { expected: "billing/refunds", config: { "rag.return-n": 0 } })).rejects.toThrow(
+      /rag\.return-n/,
+    );
+    await expect(explainLookup(knowledgeBase, query, { expected: "billing/refunds", searchedTo: 5000 })).rejects.toThrow(/searchedTo/);
   });
 });

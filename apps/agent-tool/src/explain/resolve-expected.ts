@@ -39,7 +39,7 @@ export async function resolveExpected(input: {
   const known = documents[docId] ?? Object.values(documents).find((document) => document.source === text);
   const resolvedDocId = known ? asDocId(known.source) : docId;
   const chunkIndex = chunk?.[2] === undefined ? undefined : Number(chunk[2]);
-  const base = {
+  const base: { input: string; docId: string; source?: string; chunkCount?: number } = {
     input: input.expected,
     docId: resolvedDocId,
     ...(known ? { source: known.source, chunkCount: known.chunkCount } : {}),
@@ -60,6 +60,9 @@ export async function resolveExpected(input: {
       // The store could not read them back: the manifest decides.
     }
   }
+  // A store without a manifest here (another program ingested it) still names the source.
+  const recordSource = [...records.values()].map((record) => record.metadata["source"]).find((source) => typeof source === "string");
+  if (base.source === undefined && typeof recordSource === "string") base.source = recordSource;
   const inManifest = known !== undefined && (chunkIndex === undefined || chunkIndex < known.chunkCount);
   const inIndex = fetched ? records.size > 0 : inManifest;
   if (chunkIndex !== undefined) {
