@@ -46,7 +46,12 @@ export async function runMcpCommand(
     try {
       const create = createKnowledgeMcpServerFactory({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
       if (options.http) {
-        const server = await serveMcpHttp(create, { ...(options.host ? { host: options.host } : {}), port, ...(token ? { token } : {}) });
+        const server = await serveMcpHttp(create, {
+          ...(options.host ? { host: options.host } : {}),
+          port,
+          ...(token ? { token } : {}),
+          ...settings.http,
+        });
         console.error(
           `lookup-knowledge mcp: serving ${server.url} (Streamable HTTP, stateless${token ? ", bearer token required" : ""}); Ctrl-C stops it`,
         );

@@ -14,6 +14,8 @@ export interface McpServerSettings {
   toolName: string;
   /** What the model is told about the knowledge base; a sentence naming its subject helps. */
   description?: string;
+  /** For Streamable HTTP (`serveMcpHttp`): Host and Origin values accepted besides the bound address's, and the body limit. */
+  http?: { allowedHosts?: string[]; allowedOrigins?: string[]; maxBodyBytes?: number };
 }
 
 const settingsSchema = z.strictObject({
@@ -25,15 +27,29 @@ const settingsSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -")
     .default("lookup_knowledge"),
   description: z.string().min(1).max(2000).optional(),
+  http: z
+    .strictObject({
+      allowedHosts: z.array(z.string().regex(/^[^\s/]+:\d{1,5}$/, "must be host:port, like kb.internal:3333")).optional(),
+      allowedOrigins: z.array(z.string().regex(/^https?:\/\/[^\s/]+\/?$/, "must be an origin, like https://app.example.com")).optional(),
+      maxBodyBytes: z.number().int().min(1024).max(100_000_000).optional(),
+    })
+    .optional(),
 });
 
 /** Reads the server's settings (`mcp.*` keys in errors); a bad filter is refused with its path. */
 export function readMcpServerSettings(input: unknown = {}): McpServerSettings {
   const parsed = parseOptions(settingsSchema, input ?? {}, "mcp");
-  const { filter, description, ...rest } = parsed;
+  const { filter, description, http, ...rest } = parsed;
   return {
     ...rest,
+    ...(http === undefined ? {} : { http: stripUndefined(http) }),
     ...(filter === undefined ? {} : { filter: validateMetadataFilter(filter) }),
     ...(description === undefined ? {} : { description }),
+  };
+}
+
+function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
   };
 }
