@@ -6,7 +6,9 @@ import type { TelemetryAttributes } from "./telemetry-tracer.js";
 // (v0.1.0, on semantic-conventions v1.45.0; the names below are those of
 // `@opentelemetry/semantic-conventions` 1.45.0 `incubating`, except `gen_ai.retrieval.top_k`,
 // which v0.1.0 gave retrieval spans in place of `gen_ai.request.top_k`):
-// - name `retrieval {gen_ai.data_source.id}`, or `retrieval` without a data source id;
+// - name `{gen_ai.operation.name}`, that is `retrieval`, as the conventions' retrieval.md says
+//   (an older "Retrievals" section named it `retrieval {gen_ai.data_source.id}`; the data source
+//   is in its attribute);
 // - kind INTERNAL: the lookup is an in-process retrieval pipeline (the conventions' framework
 //   retrieval span), the port's own calls are its children;
 // - `gen_ai.operation.name` "retrieval", `gen_ai.data_source.id` when set,
@@ -46,8 +48,8 @@ export const attributeNames = {
 } as const;
 
 /** The span name the conventions ask for. */
-export function lookupSpanName(dataSourceId: string | undefined): string {
-  return dataSourceId ? `${operationName} ${dataSourceId}` : operationName;
+export function lookupSpanName(): string {
+  return operationName;
 }
 
 /** What is known when the span starts (the conventions want these at creation, for sampling). */
