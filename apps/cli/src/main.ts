@@ -15,7 +15,8 @@ import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { unmatchedFilterNote } from "./unmatched-filter-note.js";
-import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
+import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
+import { formatTraceDetails, formatTraceTable, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
 
 interface GlobalOptions {
   config?: string;
@@ -72,26 +73,11 @@ program
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
     const config = await loadCliConfig(globalOptions());
     const filter = parseFilterOptions(options.filter);
-    // The lookup only appends its trace to the spool; `traces` moves it into the database.
-    const traceStore = openCliTraceSpool(config);
-    try {
-      const knowledgeBase = await openKnowledgeBase({
-        dataDirectory: config.dataDirectory,
-        store: config.store,
-        config: config.ragKeys,
-        traceStore,
-        onWarning: warn,
-      });
-      try {
-        const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
-        const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
-        console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
-      } finally {
-        await knowledgeBase.close();
-      }
-    } finally {
-      await traceStore.close();
-    }
+    await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
+      const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
+      const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
+      console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
+    });
   });
 
 program

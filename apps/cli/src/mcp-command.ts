@@ -1,5 +1,4 @@
 import { ConfigurationError, InvalidFilterError } from "@lookup-knowledge/core";
-import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import {
   createKnowledgeMcpServerFactory,
   readMcpServerSettings,
@@ -9,7 +8,7 @@ import {
 } from "@lookup-knowledge/mcp-server";
 import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
-import { openCliTraceSpool } from "./traces-command.js";
+import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
 
 /** The environment variable holding the HTTP server's bearer token (never a command-line flag). */
 export const mcpTokenVariable = "LOOKUP_KNOWLEDGE_MCP_TOKEN";
@@ -34,40 +33,26 @@ export async function runMcpCommand(
 ): Promise<void> {
   const { port, token } = readHttpOptions(options, environment);
   const settings = readSettings(config);
-  const traceStore = openCliTraceSpool(config);
-  try {
-    const knowledgeBase = await openKnowledgeBase({
-      dataDirectory: config.dataDirectory,
-      store: config.store,
-      config: config.ragKeys,
-      traceStore,
-      onWarning: warn,
-    });
-    try {
-      const create = createKnowledgeMcpServerFactory({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
-      if (options.http) {
-        const server = await serveMcpHttp(create, {
-          ...(options.host ? { host: options.host } : {}),
-          port,
-          ...(token ? { token } : {}),
-          ...settings.http,
-        });
-        console.error(
-          `lookup-knowledge mcp: serving ${server.url} (Streamable HTTP, stateless${token ? ", bearer token required" : ""}); Ctrl-C stops it`,
-        );
-        await untilSignal();
-        await server.close();
-      } else {
-        const served = await serveMcpStdio(create());
-        await Promise.race([served.closed, untilSignal()]);
-        await served.close();
-      }
-    } finally {
-      await knowledgeBase.close();
+  await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
+    const create = createKnowledgeMcpServerFactory({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
+    if (options.http) {
+      const server = await serveMcpHttp(create, {
+        ...(options.host ? { host: options.host } : {}),
+        port,
+        ...(token ? { token } : {}),
+        ...settings.http,
+      });
+      console.error(
+        `lookup-knowledge mcp: serving ${server.url} (Streamable HTTP, stateless${token ? ", bearer token required" : ""}); Ctrl-C stops it`,
+      );
+      await untilSignal();
+      await server.close();
+    } else {
+      const served = await serveMcpStdio(create());
+      await Promise.race([served.closed, untilSignal()]);
+      await served.close();
     }
-  } finally {
-    await traceStore.close();
-  }
+  });
 }
 
 function readHttpOptions(options: McpCommandOptions, environment: NodeJS.ProcessEnv): { port: number; token?: string } {
