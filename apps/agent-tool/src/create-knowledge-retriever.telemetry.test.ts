@@ -94,6 +94,7 @@ describe("lookup spans (OpenTelemetry)", () => {
       [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL,
       [ATTR_GEN_AI_DATA_SOURCE_ID]: "example-kb",
       "gen_ai.retrieval.top_k": 4,
+      "gen_ai.request.top_k": 4,
       "lookup_knowledge.retrieve_k": 12,
       "lookup_knowledge.attempts": result.retrievalTrace.attempts.length,
       "lookup_knowledge.found": true,

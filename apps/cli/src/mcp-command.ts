@@ -1,6 +1,7 @@
 import { ConfigurationError, InvalidFilterError } from "@lookup-knowledge/core";
 import {
   createKnowledgeMcpServerFactory,
+  isLoopback,
   readMcpServerSettings,
   serveMcpHttp,
   serveMcpStdio,
@@ -9,6 +10,7 @@ import {
 import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
 import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
+import { printable } from "@lookup-knowledge/agent-tool/format";
 
 /** The environment variable holding the HTTP server's bearer token (never a command-line flag). */
 export const mcpTokenVariable = "LOOKUP_KNOWLEDGE_MCP_TOKEN";
@@ -35,6 +37,12 @@ export async function runMcpCommand(
   const settings = readSettings(config);
   await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
     const create = createKnowledgeMcpServerFactory({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
+    // A client starts the server in a folder of its choosing: say which settings it found.
+    console.error(printable(describeServer(config, knowledgeBase.store.description, knowledgeBase.documents, settings)));
+    const host = options.host ?? "127.0.0.1";
+    if (options.http && !isLoopback(host) && token === undefined) {
+      warn(`serving ${host} without a token: anyone who can reach this machine can read the knowledge base (set ${mcpTokenVariable})`);
+    }
     if (options.http) {
       const server = await serveMcpHttp(create, {
         ...(options.host ? { host: options.host } : {}),
@@ -95,6 +103,17 @@ function readSettings(config: CliConfig): McpServerSettings {
     }
     throw error;
   }
+}
+
+/** One line: the data folder, the settings file (or none), the store and whether a fixed filter holds. */
+function describeServer(config: CliConfig, store: string, documents: number, settings: McpServerSettings): string {
+  return [
+    `lookup-knowledge mcp: data ${config.dataDirectory}`,
+    `settings ${config.file ?? "none (no lookup-knowledge.config.json here; pass --config)"}`,
+    `store ${store} (${documents} documents)`,
+    `fixed filter ${settings.filter ? "on" : "off"}`,
+    `caller filters ${settings.callerFilter ? "allowed" : "refused"}`,
+  ].join("; ");
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */

@@ -58,11 +58,17 @@ describe("checkHttpRequest (DNS rebinding protection, token, method)", () => {
 
 describe("readMcpServerSettings", () => {
   it("issue 12: defaults, and each bad key refused with its name", () => {
-    expect(readMcpServerSettings()).toEqual({ callerFilter: false, maxQueryChars: 8000, toolName: "lookup_knowledge" });
+    expect(readMcpServerSettings()).toEqual({
+      callerFilter: false,
+      maxQueryChars: 8000,
+      resourcesPerPage: 500,
+      toolName: "lookup_knowledge",
+    });
     expect(readMcpServerSettings({ http: { allowedHosts: ["kb.internal:3333"] } }).http).toEqual({ allowedHosts: ["kb.internal:3333"] });
     expect(() => readMcpServerSettings({ callerFilters: true })).toThrow(/mcp/);
     expect(() => readMcpServerSettings({ toolName: "look up" })).toThrow(/mcp\.toolName.*letters, digits/);
     expect(() => readMcpServerSettings({ maxQueryChars: 3 })).toThrow(/mcp\.maxQueryChars/);
+    expect(() => readMcpServerSettings({ maxQueryChars: 70_000 })).toThrow(/mcp\.maxQueryChars/);
     expect(() => readMcpServerSettings({ http: { allowedHosts: ["kb.internal"] } })).toThrow(/mcp\.http\.allowedHosts\.0.*host:port/);
     expect(() => readMcpServerSettings({ filter: { tenant: { $like: "a" } } })).toThrow(/Invalid metadata filter at tenant/);
   });

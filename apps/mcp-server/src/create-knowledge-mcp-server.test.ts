@@ -203,6 +203,42 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     expect((await client.readResource({ uri: "knowledge://source/billing/invoices.md" })).contents).toHaveLength(1);
   });
 
+  it("issue 12: resources are listed in pages, each cursor leading to the next", async () => {
+    await using client = await connectClient({ ...options(), settings: { resourcesPerPage: 10 } });
+    const uris: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.listResources(cursor === undefined ? {} : { cursor });
+      expect(page.resources.length).toBeLessThanOrEqual(10);
+      uris.push(...page.resources.map((resource) => resource.uri));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== undefined);
+    expect(pages).toBe(Math.ceil(ingested().knowledgeBase.documents / 10));
+    expect(new Set(uris).size).toBe(ingested().knowledgeBase.documents);
+    await expect(client.listResources({ cursor: "-3" })).rejects.toThrow(/Invalid cursor/);
+  });
+
+  it("issue 12: a store that cannot read chunks back offers lookup_knowledge only", async () => {
+    const port = ingested().knowledgeBase.store.port;
+    const searchOnly = { search: port.search.bind(port) };
+    await using client = await connectClient({ ...options(), store: { port: searchOnly, stateDirectory: ingested().dataDirectory } });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
+    await expect(client.callTool({ name: "fetch_evidence", arguments: { document_id: "billing/refunds#chunk-0" } })).rejects.toThrow(
+      /Unknown tool "fetch_evidence": this server has lookup_knowledge\./,
+    );
+  });
+
+  it("issue 12: a query of only invisible characters is refused as blank, with the usage", async () => {
+    await using client = await connectClient(options());
+    const result = await client.callTool({ name: "lookup_knowledge", arguments: { query: "\u200b\u200d\u0007" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^query must contain text \(it holds only spaces, control or invisible characters\)\. Call lookup_knowledge with/,
+    );
+  });
+
   it("issue 12: every lookup through MCP leaves its trace record", async () => {
     await using client = await connectClient(options());
     const before = ingested().traces.size;

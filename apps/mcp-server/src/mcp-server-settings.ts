@@ -10,6 +10,8 @@ export interface McpServerSettings {
   callerFilter: boolean;
   /** The longest query accepted, in characters; a longer one is refused as a tool error. Default 8000. */
   maxQueryChars: number;
+  /** Source documents per page of `resources/list`; default 500. */
+  resourcesPerPage: number;
   /** The tool's name, default `lookup_knowledge`. */
   toolName: string;
   /** What the model is told about the knowledge base; a sentence naming its subject helps. */
@@ -21,7 +23,9 @@ export interface McpServerSettings {
 const settingsSchema = z.strictObject({
   filter: z.unknown().optional(),
   callerFilter: z.boolean().default(false),
-  maxQueryChars: z.number().int().min(16).max(1_000_000).default(8000),
+  // The arguments of a call may take 64 KiB as JSON: a longer query could never arrive.
+  maxQueryChars: z.number().int().min(16).max(60_000).default(8000),
+  resourcesPerPage: z.number().int().min(1).max(10_000).default(500),
   toolName: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -")

@@ -29,6 +29,8 @@ export const attributeNames = {
   operationName: "gen_ai.operation.name",
   dataSourceId: "gen_ai.data_source.id",
   topK: "gen_ai.retrieval.top_k",
+  /** The older name (semantic-conventions 1.45.0 incubating), set too for backends that read only it. */
+  requestTopK: "gen_ai.request.top_k",
   documents: "gen_ai.retrieval.documents",
   queryText: "gen_ai.retrieval.query.text",
   errorType: "error.type",
@@ -59,6 +61,7 @@ export function startAttributes(config: Readonly<RagConfig>, dataSourceId: strin
     [attributeNames.operationName]: operationName,
     ...(dataSourceId ? { [attributeNames.dataSourceId]: dataSourceId } : {}),
     [attributeNames.topK]: config.returnN,
+    [attributeNames.requestTopK]: config.returnN,
     [attributeNames.retrieveK]: config.retrieveK,
     ...(filter === undefined ? {} : { [attributeNames.callerFilter]: filter }),
   };
