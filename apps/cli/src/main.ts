@@ -8,7 +8,7 @@ import { loadCliConfig, type StoreFlags } from "./cli-config.js";
 import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
 import { runExplainCommand } from "./explain-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
-import { runMcpCommand, type McpCommandOptions } from "./mcp-command.js";
+import type { McpCommandOptions } from "./mcp-command.js";
 import { fallbackReasons } from "./fallback-reasons.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
@@ -16,7 +16,8 @@ import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { unmatchedFilterNote } from "./unmatched-filter-note.js";
-import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
+import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
+import { formatTraceDetails, formatTraceTable, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
 
 interface GlobalOptions {
   config?: string;
@@ -39,6 +40,7 @@ const program = new Command()
   .option("--host <url>", "Pinecone: the index host, instead of its name (give store.metric in the config file)")
   .option("--store-url <url>", "libSQL: the database URL, e.g. file:knowledge.db (a remote token comes from LIBSQL_AUTH_TOKEN)")
   .showHelpAfterError()
+  .configureOutput({ outputError: (text, write) => write(withGlobalOptionHint(text)) })
   // The global options come before the command: `mcp --host` is the address to bind, not Pinecone's host.
   .enablePositionalOptions();
 
@@ -73,26 +75,11 @@ program
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
     const config = await loadCliConfig(globalOptions());
     const filter = parseFilterOptions(options.filter);
-    // The lookup only appends its trace to the spool; `traces` moves it into the database.
-    const traceStore = openCliTraceSpool(config);
-    try {
-      const knowledgeBase = await openKnowledgeBase({
-        dataDirectory: config.dataDirectory,
-        store: config.store,
-        config: config.ragKeys,
-        traceStore,
-        onWarning: warn,
-      });
-      try {
-        const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
-        const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
-        console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
-      } finally {
-        await knowledgeBase.close();
-      }
-    } finally {
-      await traceStore.close();
-    }
+    await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
+      const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
+      const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
+      console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
+    });
   });
 
 program
@@ -257,6 +244,8 @@ program
   .option("--port <n>", "with --http: the port (default 3333; 0 picks a free one)")
   .addOption(new Option("--token <token>").hideHelp())
   .action(async (options: McpCommandOptions) => {
+    // Loaded here only: the MCP SDK is not for the other commands to pay for at start.
+    const { runMcpCommand } = await import("./mcp-command.js");
     await runMcpCommand(await loadCliConfig(globalOptions()), options, process.env, warn);
   });
 
@@ -279,6 +268,12 @@ function globalOptions(): { configFile?: string; dataDirectory?: string; store?:
 /** A warning on stderr, one line, with control characters neutralised (it may quote a question or calibration file). */
 function warn(message: string): void {
   console.error(`lookup-knowledge: warning: ${printable(redactSecrets(message))}`);
+}
+
+/** Commander's error, with a hint when a global option came after the command (where it is not read). */
+function withGlobalOptionHint(text: string): string {
+  if (!/unknown option '(-c|--config|-d|--data|--store|--index|--namespace|--host|--store-url)\b/.test(text)) return text;
+  return `${text.trimEnd()}\n(--config, --data and the store options go before the command: lookup-knowledge --data <dir> query "...")\n`;
 }
 
 function collect(value: string, previous: string[]): string[] {

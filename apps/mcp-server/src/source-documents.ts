@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFile, realpath } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { MetadataFilter } from "@lookup-knowledge/core";
 import { readIngestManifest, type IngestManifest } from "@lookup-knowledge/ingest";
@@ -38,14 +38,18 @@ export interface SourceDocumentsContext {
 export async function listSourceDocuments(context: SourceDocumentsContext): Promise<SourceDocument[]> {
   const manifest = await readIngestManifest(context.stateDirectory);
   if (manifest === undefined) return [];
-  const documents = Object.entries(manifest.documents).map(([docId, document]) => ({
+  const documents = Object.entries(manifest.documents).map(([docId, document]) => toSourceDocument(docId, document));
+  const admitted = await admittedByFilter(context, documents);
+  return admitted.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+}
+
+function toSourceDocument(docId: string, document: IngestManifest["documents"][string]): SourceDocument {
+  return {
     uri: sourceUri(document.source),
     source: document.source,
     docId,
     ...(document.entry.title ? { title: document.entry.title } : {}),
-  }));
-  const admitted = await admittedByFilter(context, documents);
-  return admitted.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  };
 }
 
 async function admittedByFilter(context: SourceDocumentsContext, documents: SourceDocument[]): Promise<SourceDocument[]> {
@@ -85,13 +89,16 @@ export async function readSourceDocument(
   context: SourceDocumentsContext,
   uri: string,
 ): Promise<{ document: SourceDocument; text: string }> {
-  const offered = await listSourceDocuments(context);
-  const document = offered.find((candidate) => candidate.uri === uri);
-  if (document === undefined) throw new SourceReadError(`No source document has the URI ${JSON.stringify(uri.slice(0, 200))}.`, true);
-  const manifest = (await readIngestManifest(context.stateDirectory)) as IngestManifest;
-  const entry = manifest.documents[document.docId];
+  const manifest = await readIngestManifest(context.stateDirectory);
+  const found = Object.entries(manifest?.documents ?? {}).find(([, candidate]) => sourceUri(candidate.source) === uri);
+  const notFound = () => new SourceReadError(`No source document has the URI ${JSON.stringify(uri.slice(0, 200))}.`, true);
+  if (manifest === undefined || found === undefined) throw notFound();
+  const [docId, entry] = found;
+  const document = toSourceDocument(docId, entry);
+  // Under a fixed filter, a document it does not admit is as unknown as one never ingested.
+  if ((await admittedByFilter(context, [document])).length === 0) throw notFound();
   const root = manifest.root;
-  if (entry === undefined || root === undefined) {
+  if (root === undefined) {
     throw new SourceReadError(`The source of ${document.source} is not known: ingest the folder again to record it.`, false);
   }
   const bytes = await readInside(root, document.source);
@@ -101,6 +108,9 @@ export async function readSourceDocument(
   return { document, text: new TextDecoder().decode(bytes) };
 }
 
+/** The largest source document served, in bytes. */
+export const maxSourceBytes = 5 * 1024 * 1024;
+
 /** The bytes of `source` under `root`, refusing a path or link that leads outside `root`. */
 async function readInside(root: string, source: string): Promise<Uint8Array> {
   const outside = () => new SourceReadError(`${source} is not inside the ingested folder.`, false);
@@ -109,6 +119,10 @@ async function readInside(root: string, source: string): Promise<Uint8Array> {
   try {
     const [realRoot, realPath] = await Promise.all([realpath(root), realpath(path)]);
     if (!isInside(realRoot, realPath)) throw outside();
+    const size = (await stat(realPath)).size;
+    if (size > maxSourceBytes) {
+      throw new SourceReadError(`${source} is too large to serve (${size} bytes; at most ${maxSourceBytes}).`, false);
+    }
     return await readFile(realPath);
   } catch (error) {
     if (error instanceof SourceReadError) throw error;
