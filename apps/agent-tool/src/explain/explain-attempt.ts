@@ -121,7 +121,8 @@ export async function explainAttempt(target: ExpectedTarget, input: AttemptToExp
   }
   chunks.sort((a, b) => placement.indexOf(a.kind) - placement.indexOf(b.kind) || (a.rank ?? a.portRank ?? 0) - (b.rank ?? b.portRank ?? 0));
   const best = chunks[0] ?? { kind: "beyond_retrieve_k" as const, message: `No chunk of ${name} was seen on attempt ${trace.attempt}.` };
-  if (target.kind === "chunk") return { ...head, outcome: best };
+  // A chunk's own outcome; its copies merged by dedup, when there were any, beside it.
+  if (target.kind === "chunk") return { ...head, outcome: best, ...(chunks.length > 1 ? { chunks } : {}) };
   const chunkCounts: Partial<Record<ExplainOutcomeKind, number>> = {};
   for (const chunk of chunks) chunkCounts[chunk.kind] = (chunkCounts[chunk.kind] ?? 0) + 1;
   const counts = Object.entries(chunkCounts)

@@ -184,6 +184,10 @@ describe("explainLookup", () => {
     expect(merged?.mergedInto).toMatch(/^billing\/refunds#chunk-\d+$/);
     expect(merged?.mergedInto).toBe(merged?.evidenceKey);
     expect(merged?.keptPortRank).toBeLessThan(merged?.portRank ?? 0);
+    const chunk = await explainLookup(sharded, query, { expected: merged?.evidenceKey ?? "" });
+    const used = chunk.attempts.find((attempt) => attempt.used);
+    expect(used?.outcome.kind).not.toBe("merged_by_dedup");
+    expect(used?.chunks?.map((entry) => entry.kind)).toContain("merged_by_dedup");
   });
 
   it("issue 13: config overrides on top of the base's settings (the README's example), and a chunk as expected", async () => {
@@ -212,6 +216,19 @@ describe("explainLookup", () => {
     const missing = await explainLookup(bare, query, { expected: "billing/chargebacks" });
     expect(missing.expected.inIndex).toBe(false);
     expect(missing.attempts.every((attempt) => attempt.outcome.kind === "not_in_index")).toBe(true);
+  });
+
+  it("issue 13: attempt_failed when the store's search fails, with its message", async () => {
+    const knowledgeBase = await open();
+    const port: KnowledgeSearchPort = { search: () => Promise.reject(new Error("the store is unreachable")) };
+    const failing = { retriever: knowledgeBase.retriever, store: { port, stateDirectory: knowledgeBase.store.stateDirectory } };
+    const explanation = await explainLookup(failing, query, { expected: "billing/refunds.md" });
+    expect(explanation.attempts.length).toBeGreaterThan(0);
+    for (const attempt of explanation.attempts) {
+      expect(attempt.outcome.kind).toBe("attempt_failed");
+      expect(attempt.outcome.message).toContain("the store is unreachable");
+    }
+    expect(explanation.found).toBe(false);
   });
 
   it("issue 13: refuses a blank expected and a bad override with a sentence naming the option", async () => {

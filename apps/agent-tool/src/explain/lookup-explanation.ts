@@ -77,7 +77,7 @@ export interface ExplainAttempt {
   used: boolean;
   /** For a chunk: its outcome. For a document: the outcome of its best-placed chunk, with `chunkCounts`. */
   outcome: ExplainOutcome;
-  /** For a document: one outcome per chunk of it (the ones this attempt saw first). */
+  /** For a document: one outcome per chunk of it (the ones this attempt saw first). For a chunk: present only when dedup merged copies of it, beside its own outcome. */
   chunks?: ExplainOutcome[];
 }
 
