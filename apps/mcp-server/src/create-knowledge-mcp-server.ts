@@ -128,7 +128,7 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
   async function fetch(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const given = readArgumentObject(args, ["document_id"], fetchUsage);
     const documentId = readTextArgument(given, "document_id", 2000, fetchUsage);
-    const fetched = await fetchEvidence(store.port, documentId, settings.filter, signal);
+    const fetched = await fetchEvidence(store.port, documentId, settings.filter, lookupName, signal);
     return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], structuredContent: fetched };
   }
 
@@ -182,7 +182,9 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
         const { document, text } = await readSourceDocument(sources, request.params.uri);
         return { contents: [{ uri: document.uri, mimeType: "text/markdown", text }] };
       } catch (error) {
-        if (error instanceof SourceReadError) throw new McpError(error.notFound ? -32002 : ErrorCode.InternalError, error.message);
+        // -32002: the protocol's "resource not found".
+        if (SourceReadError.isInstance(error))
+          throw new McpError(error.code === "source_not_found" ? -32002 : ErrorCode.InternalError, error.message);
         throw new McpError(ErrorCode.InternalError, `The source document could not be read: ${errorMessage(error)}`);
       }
     });
@@ -193,7 +195,7 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
 /** A tool error: one sentence for the model, never a stack trace. */
 function toolError(error: unknown, usage: string): CallToolResult {
   let text: string;
-  if (error instanceof ToolArgumentError || InvalidFilterError.isInstance(error)) text = error.message;
+  if (ToolArgumentError.isInstance(error) || InvalidFilterError.isInstance(error)) text = error.message;
   else if (InvalidQueryError.isInstance(error))
     text = `query must contain text (it holds only spaces, control or invisible characters). ${usage}`;
   else text = `The lookup failed: ${firstLine(errorMessage(error))}`;

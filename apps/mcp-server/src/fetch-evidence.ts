@@ -31,13 +31,14 @@ export async function fetchEvidence(
   port: KnowledgeSearchPort,
   documentId: string,
   filter: MetadataFilter | undefined,
+  lookupName: string,
   signal?: AbortSignal,
 ): Promise<FetchEvidenceStructuredContent> {
   // A key as the model read it has its & and < escaped: take it back.
   const match = keyPattern.exec(documentId.replace(/&lt;/g, "<").replace(/&amp;/g, "&"));
   const unknown = () =>
     new ToolArgumentError(
-      `Unknown document_id ${JSON.stringify(documentId.slice(0, 120))}: pass a document_id from a lookup_knowledge result (like "billing/refunds#chunk-0").`,
+      `Unknown document_id ${JSON.stringify(documentId.slice(0, 120))}: pass a document_id from a ${lookupName} result (like "billing/refunds#chunk-0").`,
     );
   if (match === null) throw unknown();
   if (!canFetchRecords(port)) {

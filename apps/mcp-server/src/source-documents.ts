@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { MetadataFilter } from "@lookup-knowledge/core";
+import { LookupKnowledgeError, type MetadataFilter } from "@lookup-knowledge/core";
 import { readIngestManifest, type IngestManifest } from "@lookup-knowledge/ingest";
+import type { McpServerErrorCode } from "./mcp-server-error-code.js";
 import { canFetchRecords, knowledgeRecordId, matchesFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 
 /** The scheme and prefix of a source document's resource URI: `knowledge://source/billing/refunds.md`. */
@@ -68,14 +69,20 @@ async function admittedByFilter(context: SourceDocumentsContext, documents: Sour
   return admitted;
 }
 
-/** Why a source document cannot be read: one sentence for the client. */
-export class SourceReadError extends Error {
-  constructor(
-    message: string,
-    readonly notFound: boolean,
-  ) {
-    super(message);
+const marker = "lookup-knowledge.error.mcp-source-read";
+const symbol = Symbol.for(marker);
+
+/** Why a source document cannot be read (`source_not_found`, `source_unavailable`): one sentence for the client. */
+export class SourceReadError extends LookupKnowledgeError<Extract<McpServerErrorCode, "source_not_found" | "source_unavailable">> {
+  private readonly [symbol] = true;
+
+  constructor(message: string, notFound: boolean) {
+    super({ code: notFound ? "source_not_found" : "source_unavailable", message });
     this.name = "SourceReadError";
+  }
+
+  static override isInstance(error: unknown): error is SourceReadError {
+    return LookupKnowledgeError.hasMarker(error, marker);
   }
 }
 
@@ -125,7 +132,7 @@ async function readInside(root: string, source: string): Promise<Uint8Array> {
     }
     return await readFile(realPath);
   } catch (error) {
-    if (error instanceof SourceReadError) throw error;
+    if (SourceReadError.isInstance(error)) throw error;
     throw new SourceReadError(`${source} can no longer be read from the ingested folder.`, false);
   }
 }
