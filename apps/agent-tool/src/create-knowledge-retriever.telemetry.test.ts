@@ -85,7 +85,8 @@ describe("lookup spans (OpenTelemetry)", () => {
     const spans = exporter.getFinishedSpans();
     expect(spans).toHaveLength(1);
     const [span] = spans as [ReadableSpan];
-    expect(span.name).toBe("retrieval example-kb");
+    expect(span.name).toBe("retrieval");
+    expect(span.attributes["gen_ai.data_source.id"]).toBe("example-kb");
     expect(span.kind).toBe(SpanKind.INTERNAL);
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(span.instrumentationScope.name).toBe("@lookup-knowledge/agent-tool");
@@ -93,6 +94,7 @@ describe("lookup spans (OpenTelemetry)", () => {
       [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL,
       [ATTR_GEN_AI_DATA_SOURCE_ID]: "example-kb",
       "gen_ai.retrieval.top_k": 4,
+      "gen_ai.request.top_k": 4,
       "lookup_knowledge.retrieve_k": 12,
       "lookup_knowledge.attempts": result.retrievalTrace.attempts.length,
       "lookup_knowledge.found": true,
@@ -236,9 +238,9 @@ describe("lookup spans (OpenTelemetry)", () => {
       await any.close();
     }
     const [localSpan, anySpan] = exporter.getFinishedSpans() as [ReadableSpan, ReadableSpan];
-    expect(localSpan.name).toBe("retrieval local-kb");
+    expect(localSpan.attributes["gen_ai.data_source.id"]).toBe("local-kb");
     expect(localSpan.attributes[ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT]).toBe(question);
-    expect(anySpan.name).toBe("retrieval any-kb");
+    expect(anySpan.attributes["gen_ai.data_source.id"]).toBe("any-kb");
     expect(anySpan.attributes).not.toHaveProperty(ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT);
   });
 

@@ -21,3 +21,12 @@ export { renderEvidenceContent } from "./render-evidence-content.js";
 export { transformQuery } from "./transform-query.js";
 export type { TransformedQuery } from "./transform-query.js";
 export type { AgentToolErrorCode } from "./agent-tool-error-code.js";
+export { explainLookup } from "./explain/explain-lookup.js";
+export type { ExplainableKnowledgeBase, ExplainLookupOptions } from "./explain/explain-lookup.js";
+export type {
+  ExplainAttempt,
+  ExplainExpected,
+  ExplainOutcome,
+  ExplainOutcomeKind,
+  LookupExplanation,
+} from "./explain/lookup-explanation.js";

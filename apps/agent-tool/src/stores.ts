@@ -7,3 +7,12 @@ export { openSearchStore } from "./open-search-store.js";
 export type { OpenedStore } from "./open-search-store.js";
 export { describeStore, parseStoreSettings, storeKinds } from "./store-settings.js";
 export type { StoreSettings } from "./store-settings.js";
+export { explainLookup } from "./explain/explain-lookup.js";
+export type { ExplainableKnowledgeBase, ExplainLookupOptions } from "./explain/explain-lookup.js";
+export type {
+  ExplainAttempt,
+  ExplainExpected,
+  ExplainOutcome,
+  ExplainOutcomeKind,
+  LookupExplanation,
+} from "./explain/lookup-explanation.js";

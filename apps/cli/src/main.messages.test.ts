@@ -32,6 +32,14 @@ describe("the lookup-knowledge CLI's messages", () => {
     expect(stderr).not.toMatch(/mode "write"|upsert/);
   });
 
+  it("issue 12: a global option after the command is refused with where it goes", async () => {
+    const { code, stderr } = await lookupKnowledge(cwd, "query", "refund", "--data", "elsewhere");
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(
+      /unknown option '--data'\n\(--config, --data and the store options go before the command: lookup-knowledge --data <dir> query/,
+    );
+  });
+
   it("traces refuses a --data folder that never held a lookup, and makes no database in it", async () => {
     await mkdir(join(cwd, "docs-typo"));
     const { code, stderr } = await lookupKnowledge(cwd, "--data", "docs-typo", "traces");

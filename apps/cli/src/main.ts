@@ -6,9 +6,10 @@ import { openKnowledgeBase, storeKinds } from "@lookup-knowledge/agent-tool/stor
 import { runCalibrateCommand } from "./calibrate-command.js";
 import { loadCliConfig, type StoreFlags } from "./cli-config.js";
 import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
+import { runExplainCommand } from "./explain-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
-import { runMcpCommand, type McpCommandOptions } from "./mcp-command.js";
-import { runInspectCommand, type InspectCommandOptions } from "./inspect-command.js";
+import type { McpCommandOptions } from "./mcp-command.js";
+import type { InspectCommandOptions } from "./inspect-command.js";
 import { fallbackReasons } from "./fallback-reasons.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
@@ -16,7 +17,8 @@ import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { unmatchedFilterNote } from "./unmatched-filter-note.js";
-import { formatTraceDetails, formatTraceTable, openCliTraceSpool, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
+import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
+import { formatTraceDetails, formatTraceTable, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
 
 interface GlobalOptions {
   config?: string;
@@ -39,6 +41,7 @@ const program = new Command()
   .option("--host <url>", "Pinecone: the index host, instead of its name (give store.metric in the config file)")
   .option("--store-url <url>", "libSQL: the database URL, e.g. file:knowledge.db (a remote token comes from LIBSQL_AUTH_TOKEN)")
   .showHelpAfterError()
+  .configureOutput({ outputError: (text, write) => write(withGlobalOptionHint(text)) })
   // The global options come before the command: `mcp --host` is the address to bind, not Pinecone's host.
   .enablePositionalOptions();
 
@@ -73,26 +76,35 @@ program
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
     const config = await loadCliConfig(globalOptions());
     const filter = parseFilterOptions(options.filter);
-    // The lookup only appends its trace to the spool; `traces` moves it into the database.
-    const traceStore = openCliTraceSpool(config);
-    try {
-      const knowledgeBase = await openKnowledgeBase({
-        dataDirectory: config.dataDirectory,
-        store: config.store,
-        config: config.ragKeys,
-        traceStore,
-        onWarning: warn,
-      });
-      try {
-        const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
-        const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
-        console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
-      } finally {
-        await knowledgeBase.close();
-      }
-    } finally {
-      await traceStore.close();
-    }
+    await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
+      const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
+      const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
+      console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
+    });
+  });
+
+program
+  .command("explain")
+  .description("say why a document you expected was or was not retrieved for a question, attempt by attempt")
+  .argument("<text>", "the question")
+  .option("--expect <source>", "the expected source (billing/refunds.md, .md optional) or chunk (billing/refunds#chunk-2)")
+  .option("--json", "print the whole explanation (and the LookupResult) as JSON")
+  .addOption(
+    new Option("-f, --filter <key=value>", "a caller filter on chunk metadata (repeatable; a number also matches as a number)")
+      .argParser(collect)
+      .default([]),
+  )
+  .action(async (text: string, options: { expect?: string; json?: boolean; filter: string[] }) => {
+    const config = await loadCliConfig(globalOptions());
+    const filter = parseFilterOptions(options.filter);
+    console.log(
+      await runExplainCommand(config, text, {
+        ...(options.expect === undefined ? {} : { expect: options.expect }),
+        json: options.json === true,
+        ...(filter ? { filter } : {}),
+        warn,
+      }),
+    );
   });
 
 program
@@ -233,6 +245,8 @@ program
   .option("--port <n>", "with --http: the port (default 3333; 0 picks a free one)")
   .addOption(new Option("--token <token>").hideHelp())
   .action(async (options: McpCommandOptions) => {
+    // Loaded here only: the MCP SDK is not for the other commands to pay for at start.
+    const { runMcpCommand } = await import("./mcp-command.js");
     await runMcpCommand(await loadCliConfig(globalOptions()), options, process.env, warn);
   });
 
@@ -242,6 +256,8 @@ program
   .option("--host <address>", "the address to bind (default 127.0.0.1, this machine only)")
   .option("--port <n>", "the port (default 4555; 0 picks a free one)")
   .action(async (options: InspectCommandOptions) => {
+    // Loaded only for this command, like `mcp`: the other commands do not pay for the server.
+    const { runInspectCommand } = await import("./inspect-command.js");
     await runInspectCommand(await loadCliConfig(globalOptions()), options, warn);
   });
 
@@ -264,6 +280,12 @@ function globalOptions(): { configFile?: string; dataDirectory?: string; store?:
 /** A warning on stderr, one line, with control characters neutralised (it may quote a question or calibration file). */
 function warn(message: string): void {
   console.error(`lookup-knowledge: warning: ${printable(redactSecrets(message))}`);
+}
+
+/** Commander's error, with a hint when a global option came after the command (where it is not read). */
+function withGlobalOptionHint(text: string): string {
+  if (!/unknown option '(-c|--config|-d|--data|--store|--index|--namespace|--host|--store-url)\b/.test(text)) return text;
+  return `${text.trimEnd()}\n(--config, --data and the store options go before the command: lookup-knowledge --data <dir> query "...")\n`;
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -41,6 +41,9 @@ describe("lookup-knowledge mcp", () => {
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    // A line on stdout that is not a JSON-RPC message reaches the client as an error.
+    const protocolErrors: Error[] = [];
+    client.onerror = (error) => protocolErrors.push(error);
     await client.connect(transport);
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["lookup_knowledge", "fetch_evidence"]);
@@ -62,6 +65,10 @@ describe("lookup-knowledge mcp", () => {
       await client.close();
     }
     expect(stderr).not.toMatch(/\n\s+at /);
+    expect(protocolErrors).toEqual([]);
+    expect(stderr).toMatch(
+      /lookup-knowledge mcp: data .*; settings none \(no lookup-knowledge\.config\.json here; pass --config\); store local index \(31 documents\); fixed filter off; caller filters refused/,
+    );
     // Each lookup left its trace, as one through `query` does.
     const traces = await runLookupKnowledge(folder, "--data", data, "traces", "--json", "--limit", "10");
     const queries = (JSON.parse(traces.stdout) as Array<{ query: string; found: boolean }>).map((record) => [record.query, record.found]);
@@ -141,8 +148,14 @@ describe("lookup-knowledge mcp", () => {
     // Installed globally (npm install --global @lookup-knowledge/cli) it is on the PATH; here npx
     // finds the workspace's bin of the same name.
     expect(entry?.command).toBe("lookup-knowledge");
-    const args = (entry?.args ?? []).map((arg) => (arg === "/path/to/your/.lookup-knowledge" ? data : arg));
-    expect(args).toEqual(["--data", data, "mcp"]);
+    const settingsFile = join(folder, "readme-settings.json");
+    await writeFile(settingsFile, JSON.stringify({ mcp: { callerFilter: true } }));
+    const placeholders: Record<string, string> = {
+      "/path/to/your/.lookup-knowledge": data,
+      "/path/to/your/lookup-knowledge.config.json": settingsFile,
+    };
+    const args = (entry?.args ?? []).map((arg) => placeholders[arg] ?? arg);
+    expect(args).toEqual(["--config", settingsFile, "--data", data, "mcp"]);
     const transport = new StdioClientTransport({
       command: "npx",
       args: ["--offline", entry?.command as string, ...args],
@@ -150,13 +163,19 @@ describe("lookup-knowledge mcp", () => {
       env: cliEnvironment({ npm_config_update_notifier: "false" }),
       stderr: "pipe",
     });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     const client = new Client({ name: "readme-test", version: "1.0.0" });
     await client.connect(transport);
     try {
+      // The settings file was read: callers may pass a filter.
+      expect(Object.keys((await client.listTools()).tools[0]?.inputSchema.properties ?? {})).toEqual(["query", "filter"]);
       const found = await client.callTool({ name: "lookup_knowledge", arguments: { query: answerable } });
       expect((found.structuredContent as { found: boolean }).found).toBe(true);
     } finally {
       await client.close();
     }
+    expect(stderr).toContain(`settings ${settingsFile}`);
+    expect(stderr).toContain("caller filters allowed");
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { ConfigurationError, InvalidFilterError } from "@lookup-knowledge/core";
-import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import {
   createKnowledgeMcpServerFactory,
+  isLoopback,
   readMcpServerSettings,
   serveMcpHttp,
   serveMcpStdio,
@@ -9,7 +9,8 @@ import {
 } from "@lookup-knowledge/mcp-server";
 import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
-import { openCliTraceSpool } from "./traces-command.js";
+import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
+import { printable } from "@lookup-knowledge/agent-tool/format";
 
 /** The environment variable holding the HTTP server's bearer token (never a command-line flag). */
 export const mcpTokenVariable = "LOOKUP_KNOWLEDGE_MCP_TOKEN";
@@ -34,35 +35,32 @@ export async function runMcpCommand(
 ): Promise<void> {
   const { port, token } = readHttpOptions(options, environment);
   const settings = readSettings(config);
-  const traceStore = openCliTraceSpool(config);
-  try {
-    const knowledgeBase = await openKnowledgeBase({
-      dataDirectory: config.dataDirectory,
-      store: config.store,
-      config: config.ragKeys,
-      traceStore,
-      onWarning: warn,
-    });
-    try {
-      const create = createKnowledgeMcpServerFactory({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
-      if (options.http) {
-        const server = await serveMcpHttp(create, { ...(options.host ? { host: options.host } : {}), port, ...(token ? { token } : {}) });
-        console.error(
-          `lookup-knowledge mcp: serving ${server.url} (Streamable HTTP, stateless${token ? ", bearer token required" : ""}); Ctrl-C stops it`,
-        );
-        await untilSignal();
-        await server.close();
-      } else {
-        const served = await serveMcpStdio(create());
-        await Promise.race([served.closed, untilSignal()]);
-        await served.close();
-      }
-    } finally {
-      await knowledgeBase.close();
+  await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
+    const create = createKnowledgeMcpServerFactory({ retriever: knowledgeBase.retriever, store: knowledgeBase.store, settings });
+    // A client starts the server in a folder of its choosing: say which settings it found.
+    console.error(printable(describeServer(config, knowledgeBase.store.description, knowledgeBase.documents, settings)));
+    const host = options.host ?? "127.0.0.1";
+    if (options.http && !isLoopback(host) && token === undefined) {
+      warn(`serving ${host} without a token: anyone who can reach this machine can read the knowledge base (set ${mcpTokenVariable})`);
     }
-  } finally {
-    await traceStore.close();
-  }
+    if (options.http) {
+      const server = await serveMcpHttp(create, {
+        ...(options.host ? { host: options.host } : {}),
+        port,
+        ...(token ? { token } : {}),
+        ...settings.http,
+      });
+      console.error(
+        `lookup-knowledge mcp: serving ${server.url} (Streamable HTTP, stateless${token ? ", bearer token required" : ""}); Ctrl-C stops it`,
+      );
+      await untilSignal();
+      await server.close();
+    } else {
+      const served = await serveMcpStdio(create());
+      await Promise.race([served.closed, untilSignal()]);
+      await served.close();
+    }
+  });
 }
 
 function readHttpOptions(options: McpCommandOptions, environment: NodeJS.ProcessEnv): { port: number; token?: string } {
@@ -105,6 +103,17 @@ function readSettings(config: CliConfig): McpServerSettings {
     }
     throw error;
   }
+}
+
+/** One line: the data folder, the settings file (or none), the store and whether a fixed filter holds. */
+function describeServer(config: CliConfig, store: string, documents: number, settings: McpServerSettings): string {
+  return [
+    `lookup-knowledge mcp: data ${config.dataDirectory}`,
+    `settings ${config.file ?? "none (no lookup-knowledge.config.json here; pass --config)"}`,
+    `store ${store} (${documents} documents)`,
+    `fixed filter ${settings.filter ? "on" : "off"}`,
+    `caller filters ${settings.callerFilter ? "allowed" : "refused"}`,
+  ].join("; ");
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */

@@ -1,5 +1,6 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { hostname, networkInterfaces } from "node:os";
 
 /** Who may call the HTTP server: the Host and Origin values it accepts, and its bearer token. */
 export interface HttpAccess {
@@ -22,8 +23,10 @@ const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
 /**
  * The Host and Origin values a server bound to `host:port` accepts (against DNS rebinding):
  * on a loopback address, the loopback names with the port; on another address, that address
- * with the port; plus the ones given. A browser page on another site cannot reach the server
- * through a name that resolves to it, because its requests carry that name and that origin.
+ * with the port; on every address (`0.0.0.0`, `::`), the loopback names, this machine's
+ * interface addresses and its host name; plus the ones given. A web page on another site
+ * cannot reach the server through a name of its own that resolves here: its requests carry
+ * that name, and an address literal is no rebinding.
  */
 export function httpAccess(options: {
   host: string;
@@ -32,13 +35,30 @@ export function httpAccess(options: {
   allowedOrigins?: readonly string[];
   token?: string;
 }): HttpAccess {
-  const bound = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
-  const names = isLoopback(options.host) ? [...loopbackNames, bound] : [bound];
+  const names = isLoopback(options.host)
+    ? [...loopbackNames, bracketed(options.host)]
+    : isUnspecified(options.host)
+      ? [...loopbackNames, bracketed(options.host), ...interfaceAddresses(), hostname()]
+      : [bracketed(options.host)];
   const hosts = new Set(names.map((name) => `${name}:${options.port}`.toLowerCase()));
   for (const host of options.allowedHosts ?? []) hosts.add(host.toLowerCase());
   const origins = new Set([...hosts].map((host) => `http://${host}`));
   for (const origin of options.allowedOrigins ?? []) origins.add(origin.toLowerCase().replace(/\/$/, ""));
   return { hosts, origins, ...(options.token ? { token: options.token } : {}) };
+}
+
+function bracketed(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+function isUnspecified(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "[::]";
+}
+
+function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((entries) =>
+    (entries ?? []).map((entry) => bracketed(entry.address.split("%")[0] as string)),
+  );
 }
 
 export function isLoopback(host: string): boolean {
@@ -73,7 +93,7 @@ export function checkHttpRequest(request: IncomingMessage, access: HttpAccess, p
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
   if (match === null) return false;
-  const given = Buffer.from((match[1] as string).trim());
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  // Digests of equal length: the comparison tells nothing of the token's length or content.
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest((match[1] as string).trim()), digest(token));
 }

@@ -2,24 +2,18 @@ import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
 import type { LookupResult } from "@lookup-knowledge/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { lookupStructuredContentSchema, type LookupStructuredContent } from "./lookup-structured-content.js";
 import { connectClient, textOf } from "./test/connect-client.js";
-import { ingestExample, type IngestedExample } from "./test/example-knowledge-base.js";
+import { useIngestedExample } from "./test/example-knowledge-base.js";
 
 const answerable = "Who can issue a refund for a paid invoice?";
 const outOfScope = "What is the boiling point of ethanol?";
 
 describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
-  let example: IngestedExample;
-  beforeAll(async () => {
-    example = await ingestExample();
-  }, 60_000);
-  afterAll(async () => {
-    await example.close();
-  });
+  const ingested = useIngestedExample();
 
-  const options = () => ({ retriever: example.knowledgeBase.retriever, store: example.knowledgeBase.store });
+  const options = () => ({ retriever: ingested().knowledgeBase.retriever, store: ingested().knowledgeBase.store });
 
   it("issue 12: lists lookup_knowledge and fetch_evidence, read-only, with input and output schemas", async () => {
     await using client = await connectClient(options());
@@ -56,7 +50,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     expect(structured.contextSummary.includedSources).toContain("billing/refunds.md");
     expect(["high", "medium", "low"]).toContain(structured.relevance);
     // The text is what the LangChain tool gives the model for the same lookup, fenced the same way.
-    const direct = await example.knowledgeBase.retriever.lookup(answerable);
+    const direct = await ingested().knowledgeBase.retriever.lookup(answerable);
     expect(textOf(result)).toBe(renderEvidenceContent(direct));
     expect(textOf(result)).toContain(`<evidence document_id="${first?.document_id}"`);
     expect(structured.evidence.map((block) => block.document_id)).toEqual(
@@ -145,7 +139,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     if (chunk.chunkIndex > 0) expect(chunk.previous).toBe(`${docId}#chunk-${chunk.chunkIndex - 1}`);
     else expect(chunk.previous).toBeUndefined();
     const [records] = [
-      await example.knowledgeBase.store.localIndex?.fetchRecords([chunk.document_id, `${docId}#chunk-${chunk.chunkIndex + 1}`]),
+      await ingested().knowledgeBase.store.localIndex?.fetchRecords([chunk.document_id, `${docId}#chunk-${chunk.chunkIndex + 1}`]),
     ];
     expect(chunk.content).toBe(records?.[0]?.content);
     expect(chunk.next).toBe(records?.[1]?.id);
@@ -176,7 +170,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
   it("issue 12: lists each source document as knowledge://source/<path> with its title, and reads it", async () => {
     await using client = await connectClient(options());
     const { resources } = await client.listResources();
-    expect(resources).toHaveLength(example.knowledgeBase.documents);
+    expect(resources).toHaveLength(ingested().knowledgeBase.documents);
     const refunds = resources.find((resource) => resource.name === "billing/refunds.md");
     expect(refunds).toMatchObject({ uri: "knowledge://source/billing/refunds.md", title: "Refunds", mimeType: "text/markdown" });
     const read = await client.readResource({ uri: "knowledge://source/billing/refunds.md" });
@@ -187,7 +181,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
 
   it("issue 12: a source changed since the ingest, or turned into a link out of the folder, is refused", async () => {
     await using client = await connectClient(options());
-    const invoices = join(example.root, "billing", "invoices.md");
+    const invoices = join(ingested().root, "billing", "invoices.md");
     const original = await readFile(invoices, "utf8");
     await writeFile(invoices, `${original}\nAn edit after the ingest.\n`);
     try {
@@ -197,7 +191,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     } finally {
       await writeFile(invoices, original);
     }
-    const outside = join(example.root, "..", "outside.md");
+    const outside = join(ingested().root, "..", "outside.md");
     await writeFile(outside, original);
     await rm(invoices);
     await symlink(outside, invoices);
@@ -209,16 +203,52 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     expect((await client.readResource({ uri: "knowledge://source/billing/invoices.md" })).contents).toHaveLength(1);
   });
 
+  it("issue 12: resources are listed in pages, each cursor leading to the next", async () => {
+    await using client = await connectClient({ ...options(), settings: { resourcesPerPage: 10 } });
+    const uris: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.listResources(cursor === undefined ? {} : { cursor });
+      expect(page.resources.length).toBeLessThanOrEqual(10);
+      uris.push(...page.resources.map((resource) => resource.uri));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== undefined);
+    expect(pages).toBe(Math.ceil(ingested().knowledgeBase.documents / 10));
+    expect(new Set(uris).size).toBe(ingested().knowledgeBase.documents);
+    await expect(client.listResources({ cursor: "-3" })).rejects.toThrow(/Invalid cursor/);
+  });
+
+  it("issue 12: a store that cannot read chunks back offers lookup_knowledge only", async () => {
+    const port = ingested().knowledgeBase.store.port;
+    const searchOnly = { search: port.search.bind(port) };
+    await using client = await connectClient({ ...options(), store: { port: searchOnly, stateDirectory: ingested().dataDirectory } });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
+    await expect(client.callTool({ name: "fetch_evidence", arguments: { document_id: "billing/refunds#chunk-0" } })).rejects.toThrow(
+      /Unknown tool "fetch_evidence": this server has lookup_knowledge\./,
+    );
+  });
+
+  it("issue 12: a query of only invisible characters is refused as blank, with the usage", async () => {
+    await using client = await connectClient(options());
+    const result = await client.callTool({ name: "lookup_knowledge", arguments: { query: "\u200b\u200d\u0007" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^query must contain text \(it holds only spaces, control or invisible characters\)\. Call lookup_knowledge with/,
+    );
+  });
+
   it("issue 12: every lookup through MCP leaves its trace record", async () => {
     await using client = await connectClient(options());
-    const before = example.traces.size;
+    const before = ingested().traces.size;
     await client.callTool({
       name: "lookup_knowledge",
       arguments: { query: "How long are payouts paused after the payout bank account is changed?" },
     });
     await client.callTool({ name: "lookup_knowledge", arguments: { query: outOfScope } });
-    await example.knowledgeBase.retriever.flushTraces();
-    const added = example.traces.list().slice(before);
+    await ingested().knowledgeBase.retriever.flushTraces();
+    const added = ingested().traces.list().slice(before);
     expect(added.map((record) => [record.query, record.found])).toEqual([
       ["How long are payouts paused after the payout bank account is changed?", true],
       [outOfScope, false],
@@ -227,7 +257,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
   });
 
   it("issue 12: the structured content follows the result: the packed blocks, in rank order", async () => {
-    const result: LookupResult = await example.knowledgeBase.retriever.lookup(answerable);
+    const result: LookupResult = await ingested().knowledgeBase.retriever.lookup(answerable);
     expect(result.found).toBe(true);
     if (!result.found) return;
     await using client = await connectClient(options());

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { InvalidFilterError, InvalidQueryError, errorMessage, type LookupResult, type MetadataFilter } from "@lookup-knowledge/core";
-import { lookupKnowledgeDescription, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
-import { andFilters, validateMetadataFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
+import { escapeKnowledgeText, lookupKnowledgeDescription, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
+import { andFilters, canFetchRecords, validateMetadataFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import {
@@ -65,7 +65,9 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
     : `Call ${lookupName} with {"query": "<a question or keywords>"}.`;
   const fetchUsage = `Call ${fetchToolName} with {"document_id": "<a document_id from a ${lookupName} result>"}.`;
 
-  const tools: Tool[] = [
+  // fetch_evidence needs a store that reads chunks back by id (the local index, Pinecone).
+  const canFetch = canFetchRecords(store.port);
+  const allTools: Tool[] = [
     {
       name: lookupName,
       title: "Look up knowledge",
@@ -108,6 +110,8 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
       annotations: { title: "Fetch a whole chunk", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
   ];
+  const tools = canFetch ? allTools : allTools.slice(0, 1);
+  const toolNames = tools.map((tool) => tool.name).join(" and ");
 
   async function lookup(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const given = readArgumentObject(args, settings.callerFilter ? ["query", "filter"] : ["query"], lookupUsage);
@@ -124,7 +128,7 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
   async function fetch(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const given = readArgumentObject(args, ["document_id"], fetchUsage);
     const documentId = readTextArgument(given, "document_id", 2000, fetchUsage);
-    const fetched = await fetchEvidence(store.port, documentId, settings.filter, signal);
+    const fetched = await fetchEvidence(store.port, documentId, settings.filter, lookupName, signal);
     return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], structuredContent: fetched };
   }
 
@@ -146,30 +150,41 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
       const { name, arguments: args } = request.params;
       try {
         if (name === lookupName) return await lookup(args, extra.signal);
-        if (name === fetchToolName) return await fetch(args, extra.signal);
+        if (name === fetchToolName && canFetch) return await fetch(args, extra.signal);
       } catch (error) {
-        return toolError(error);
+        return toolError(error, name === fetchToolName ? fetchUsage : lookupUsage);
       }
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${lookupName} and ${fetchToolName}.`,
-      );
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${toolNames}.`);
     });
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-      resources: (await listSourceDocuments(sources)).map((document) => ({
-        uri: document.uri,
-        name: document.source,
-        ...(document.title ? { title: document.title } : {}),
-        mimeType: "text/markdown",
-        annotations: { audience: ["user", "assistant"] },
-      })),
-    }));
+    server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+      // Pages of `settings.resourcesPerPage`; the cursor is the offset of the next page.
+      const resourcePageSize = settings.resourcesPerPage;
+      const cursor = request.params?.cursor;
+      const offset = cursor === undefined ? 0 : Number(cursor);
+      if (!Number.isSafeInteger(offset) || offset < 0 || String(offset) !== (cursor ?? "0")) {
+        throw new McpError(ErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page.");
+      }
+      const documents = await listSourceDocuments(sources);
+      const page = documents.slice(offset, offset + resourcePageSize);
+      return {
+        resources: page.map((document) => ({
+          uri: document.uri,
+          name: document.source,
+          ...(document.title ? { title: escapeKnowledgeText(document.title, "line") } : {}),
+          mimeType: "text/markdown",
+          annotations: { audience: ["user", "assistant"] },
+        })),
+        ...(offset + resourcePageSize < documents.length ? { nextCursor: String(offset + resourcePageSize) } : {}),
+      };
+    });
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       try {
         const { document, text } = await readSourceDocument(sources, request.params.uri);
         return { contents: [{ uri: document.uri, mimeType: "text/markdown", text }] };
       } catch (error) {
-        if (error instanceof SourceReadError) throw new McpError(error.notFound ? -32002 : ErrorCode.InternalError, error.message);
+        // -32002: the protocol's "resource not found".
+        if (SourceReadError.isInstance(error))
+          throw new McpError(error.code === "source_not_found" ? -32002 : ErrorCode.InternalError, error.message);
         throw new McpError(ErrorCode.InternalError, `The source document could not be read: ${errorMessage(error)}`);
       }
     });
@@ -178,10 +193,11 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
 }
 
 /** A tool error: one sentence for the model, never a stack trace. */
-function toolError(error: unknown): CallToolResult {
+function toolError(error: unknown, usage: string): CallToolResult {
   let text: string;
-  if (error instanceof ToolArgumentError || InvalidFilterError.isInstance(error)) text = error.message;
-  else if (InvalidQueryError.isInstance(error)) text = `${error.message}.`;
+  if (ToolArgumentError.isInstance(error) || InvalidFilterError.isInstance(error)) text = error.message;
+  else if (InvalidQueryError.isInstance(error))
+    text = `query must contain text (it holds only spaces, control or invisible characters). ${usage}`;
   else text = `The lookup failed: ${firstLine(errorMessage(error))}`;
   return { content: [{ type: "text", text }], isError: true };
 }

@@ -9,3 +9,4 @@ export { sourceUri, sourceUriPrefix } from "./source-documents.js";
 export { serveMcpHttp } from "./serve-mcp-http.js";
 export type { McpHttpOptions, McpHttpServer } from "./serve-mcp-http.js";
 export { serveMcpStdio } from "./serve-mcp-stdio.js";
+export { isLoopback } from "./check-http-request.js";

@@ -1,5 +1,12 @@
+import { escapeKnowledgeText } from "@lookup-knowledge/agent-tool/format";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { z } from "zod";
+
+// Some clients hand the structured content to the model as well (`@langchain/mcp-adapters`
+// puts it beside the text), so its strings from the knowledge base are escaped as the text's
+// are: content cannot close an <evidence> element, a title or note cannot start a line.
+const line = (text: string) => escapeKnowledgeText(text, "line");
+const content = (text: string) => escapeKnowledgeText(text, "content");
 
 /** One evidence block as the MCP tool returns it: what the model reads, with its score and rank. */
 const evidenceSchema = z.object({
@@ -39,15 +46,18 @@ export const lookupStructuredContentSchema = z.object({
 
 export type LookupStructuredContent = z.infer<typeof lookupStructuredContentSchema>;
 
-/** The structured form of a lookup: the packed blocks (what the model read), scored and ranked. */
+/**
+ * The structured form of a lookup: the packed blocks (what the model read), scored and ranked,
+ * every string from the knowledge base escaped as in the text content.
+ */
 export function lookupStructuredContent(result: LookupResult): LookupStructuredContent {
   const fallbackReason = result.retrievalTrace.fallbackReason;
   const common = {
     found: result.found,
     evidenceStatus: result.evidenceStatus,
-    message: result.message,
+    message: line(result.message),
     relevance: result.relevanceLevel,
-    completeness: { status: result.completenessHint.status, notes: [...result.completenessHint.notes] },
+    completeness: { status: result.completenessHint.status, notes: result.completenessHint.notes.map(line) },
     ...(fallbackReason === undefined ? {} : { fallbackReason }),
   };
   if (!result.found) {
@@ -64,14 +74,14 @@ export function lookupStructuredContent(result: LookupResult): LookupStructuredC
     evidence: contextPack.blocks.map((block, index) => {
       const ranked = byKey.get(block.evidenceKey);
       return {
-        document_id: block.evidenceKey,
-        source: block.source,
-        ...(block.title === undefined ? {} : { title: block.title }),
-        ...(block.breadcrumb === undefined ? {} : { breadcrumb: block.breadcrumb }),
+        document_id: line(block.evidenceKey),
+        source: line(block.source),
+        ...(block.title === undefined ? {} : { title: line(block.title) }),
+        ...(block.breadcrumb === undefined ? {} : { breadcrumb: line(block.breadcrumb) }),
         ...(ranked?.score === undefined ? {} : { score: ranked.score }),
         rank: ranked?.rank ?? index + 1,
-        hitReasons: [...block.hitReasons],
-        content: block.content,
+        hitReasons: block.hitReasons.map(line),
+        content: content(block.content),
         truncated: block.truncated,
         retrievalLayer: ranked?.retrievalLayer ?? "L1",
       };
@@ -79,10 +89,14 @@ export function lookupStructuredContent(result: LookupResult): LookupStructuredC
     contextSummary: {
       budget: contextPack.budget,
       used: contextPack.used,
-      includedSources: [...contextPack.summary.includedSources],
-      omittedSources: [...contextPack.summary.omittedSources],
-      omitted: contextPack.summary.omitted.map((entry) => ({ document_id: entry.evidenceKey, source: entry.source, reason: entry.reason })),
-      truncated: [...contextPack.summary.truncated],
+      includedSources: contextPack.summary.includedSources.map(line),
+      omittedSources: contextPack.summary.omittedSources.map(line),
+      omitted: contextPack.summary.omitted.map((entry) => ({
+        document_id: line(entry.evidenceKey),
+        source: line(entry.source),
+        reason: line(entry.reason),
+      })),
+      truncated: contextPack.summary.truncated.map(line),
     },
   };
 }

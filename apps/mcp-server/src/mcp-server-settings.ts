@@ -10,30 +10,50 @@ export interface McpServerSettings {
   callerFilter: boolean;
   /** The longest query accepted, in characters; a longer one is refused as a tool error. Default 8000. */
   maxQueryChars: number;
+  /** Source documents per page of `resources/list`; default 500. */
+  resourcesPerPage: number;
   /** The tool's name, default `lookup_knowledge`. */
   toolName: string;
   /** What the model is told about the knowledge base; a sentence naming its subject helps. */
   description?: string;
+  /** For Streamable HTTP (`serveMcpHttp`): Host and Origin values accepted besides the bound address's, and the body limit. */
+  http?: { allowedHosts?: string[]; allowedOrigins?: string[]; maxBodyBytes?: number };
 }
 
 const settingsSchema = z.strictObject({
   filter: z.unknown().optional(),
   callerFilter: z.boolean().default(false),
-  maxQueryChars: z.number().int().min(16).max(1_000_000).default(8000),
+  // The arguments of a call may take 64 KiB as JSON: a longer query could never arrive.
+  maxQueryChars: z.number().int().min(16).max(60_000).default(8000),
+  resourcesPerPage: z.number().int().min(1).max(10_000).default(500),
   toolName: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -")
     .default("lookup_knowledge"),
   description: z.string().min(1).max(2000).optional(),
+  http: z
+    .strictObject({
+      allowedHosts: z.array(z.string().regex(/^[^\s/]+:\d{1,5}$/, "must be host:port, like kb.internal:3333")).optional(),
+      allowedOrigins: z.array(z.string().regex(/^https?:\/\/[^\s/]+\/?$/, "must be an origin, like https://app.example.com")).optional(),
+      maxBodyBytes: z.number().int().min(1024).max(100_000_000).optional(),
+    })
+    .optional(),
 });
 
 /** Reads the server's settings (`mcp.*` keys in errors); a bad filter is refused with its path. */
 export function readMcpServerSettings(input: unknown = {}): McpServerSettings {
   const parsed = parseOptions(settingsSchema, input ?? {}, "mcp");
-  const { filter, description, ...rest } = parsed;
+  const { filter, description, http, ...rest } = parsed;
   return {
     ...rest,
+    ...(http === undefined ? {} : { http: stripUndefined(http) }),
     ...(filter === undefined ? {} : { filter: validateMetadataFilter(filter) }),
     ...(description === undefined ? {} : { description }),
+  };
+}
+
+function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
   };
 }

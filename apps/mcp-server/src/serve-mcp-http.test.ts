@@ -1,12 +1,12 @@
 import { request as httpRequest } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createKnowledgeMcpServer, type KnowledgeMcpServerOptions } from "./create-knowledge-mcp-server.js";
 import type { LookupStructuredContent } from "./lookup-structured-content.js";
 import { serveMcpHttp, type McpHttpOptions } from "./serve-mcp-http.js";
 import { textOf } from "./test/connect-client.js";
-import { ingestExample, type IngestedExample } from "./test/example-knowledge-base.js";
+import { useIngestedExample } from "./test/example-knowledge-base.js";
 
 /** A raw request to the server, with any Host, Origin or body: what a browser page or a hostile client could send. */
 function rawRequest(
@@ -38,17 +38,11 @@ const initialize = JSON.stringify({
 const jsonHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 describe("serveMcpHttp (Streamable HTTP on loopback, stateless)", () => {
-  let example: IngestedExample;
-  beforeAll(async () => {
-    example = await ingestExample();
-  }, 60_000);
-  afterAll(async () => {
-    await example.close();
-  });
+  const ingested = useIngestedExample();
 
   async function serve(options: McpHttpOptions = {}, server: Partial<KnowledgeMcpServerOptions> = {}) {
     const served = await serveMcpHttp(
-      () => createKnowledgeMcpServer({ retriever: example.knowledgeBase.retriever, store: example.knowledgeBase.store, ...server }),
+      () => createKnowledgeMcpServer({ retriever: ingested().knowledgeBase.retriever, store: ingested().knowledgeBase.store, ...server }),
       { port: 0, ...options },
     );
     return Object.assign(served, { [Symbol.asyncDispose]: () => served.close() });
@@ -65,7 +59,7 @@ describe("serveMcpHttp (Streamable HTTP on loopback, stateless)", () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await using client = await connect(server.url);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["lookup_knowledge", "fetch_evidence"]);
-    expect((await client.listResources()).resources.length).toBe(example.knowledgeBase.documents);
+    expect((await client.listResources()).resources.length).toBe(ingested().knowledgeBase.documents);
     const found = await client.callTool({ name: "lookup_knowledge", arguments: { query: "Who can issue a refund for a paid invoice?" } });
     const structured = found.structuredContent as LookupStructuredContent;
     expect(structured.found).toBe(true);
@@ -134,9 +128,12 @@ describe("serveMcpHttp (Streamable HTTP on loopback, stateless)", () => {
     await using server = await serve();
     const port = Number(new URL(server.url).port);
     await expect(
-      serveMcpHttp(() => createKnowledgeMcpServer({ retriever: example.knowledgeBase.retriever, store: example.knowledgeBase.store }), {
-        port,
-      }),
+      serveMcpHttp(
+        () => createKnowledgeMcpServer({ retriever: ingested().knowledgeBase.retriever, store: ingested().knowledgeBase.store }),
+        {
+          port,
+        },
+      ),
     ).rejects.toThrow(new RegExp(`Cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use`));
   });
 
@@ -146,7 +143,7 @@ describe("serveMcpHttp (Streamable HTTP on loopback, stateless)", () => {
     const slow = {
       lookup: async (query: string, options?: { signal?: AbortSignal }) => {
         await gate;
-        return example.knowledgeBase.retriever.lookup(query, options);
+        return ingested().knowledgeBase.retriever.lookup(query, options);
       },
     };
     const server = await serve({}, { retriever: slow });

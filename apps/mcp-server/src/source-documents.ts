@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { readFile, realpath } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { MetadataFilter } from "@lookup-knowledge/core";
+import { LookupKnowledgeError, type MetadataFilter } from "@lookup-knowledge/core";
 import { readIngestManifest, type IngestManifest } from "@lookup-knowledge/ingest";
+import type { McpServerErrorCode } from "./mcp-server-error-code.js";
 import { canFetchRecords, knowledgeRecordId, matchesFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 
 /** The scheme and prefix of a source document's resource URI: `knowledge://source/billing/refunds.md`. */
@@ -38,14 +39,18 @@ export interface SourceDocumentsContext {
 export async function listSourceDocuments(context: SourceDocumentsContext): Promise<SourceDocument[]> {
   const manifest = await readIngestManifest(context.stateDirectory);
   if (manifest === undefined) return [];
-  const documents = Object.entries(manifest.documents).map(([docId, document]) => ({
+  const documents = Object.entries(manifest.documents).map(([docId, document]) => toSourceDocument(docId, document));
+  const admitted = await admittedByFilter(context, documents);
+  return admitted.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+}
+
+function toSourceDocument(docId: string, document: IngestManifest["documents"][string]): SourceDocument {
+  return {
     uri: sourceUri(document.source),
     source: document.source,
     docId,
     ...(document.entry.title ? { title: document.entry.title } : {}),
-  }));
-  const admitted = await admittedByFilter(context, documents);
-  return admitted.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  };
 }
 
 async function admittedByFilter(context: SourceDocumentsContext, documents: SourceDocument[]): Promise<SourceDocument[]> {
@@ -64,14 +69,20 @@ async function admittedByFilter(context: SourceDocumentsContext, documents: Sour
   return admitted;
 }
 
-/** Why a source document cannot be read: one sentence for the client. */
-export class SourceReadError extends Error {
-  constructor(
-    message: string,
-    readonly notFound: boolean,
-  ) {
-    super(message);
+const marker = "lookup-knowledge.error.mcp-source-read";
+const symbol = Symbol.for(marker);
+
+/** Why a source document cannot be read (`source_not_found`, `source_unavailable`): one sentence for the client. */
+export class SourceReadError extends LookupKnowledgeError<Extract<McpServerErrorCode, "source_not_found" | "source_unavailable">> {
+  private readonly [symbol] = true;
+
+  constructor(message: string, notFound: boolean) {
+    super({ code: notFound ? "source_not_found" : "source_unavailable", message });
     this.name = "SourceReadError";
+  }
+
+  static override isInstance(error: unknown): error is SourceReadError {
+    return LookupKnowledgeError.hasMarker(error, marker);
   }
 }
 
@@ -85,13 +96,16 @@ export async function readSourceDocument(
   context: SourceDocumentsContext,
   uri: string,
 ): Promise<{ document: SourceDocument; text: string }> {
-  const offered = await listSourceDocuments(context);
-  const document = offered.find((candidate) => candidate.uri === uri);
-  if (document === undefined) throw new SourceReadError(`No source document has the URI ${JSON.stringify(uri.slice(0, 200))}.`, true);
-  const manifest = (await readIngestManifest(context.stateDirectory)) as IngestManifest;
-  const entry = manifest.documents[document.docId];
+  const manifest = await readIngestManifest(context.stateDirectory);
+  const found = Object.entries(manifest?.documents ?? {}).find(([, candidate]) => sourceUri(candidate.source) === uri);
+  const notFound = () => new SourceReadError(`No source document has the URI ${JSON.stringify(uri.slice(0, 200))}.`, true);
+  if (manifest === undefined || found === undefined) throw notFound();
+  const [docId, entry] = found;
+  const document = toSourceDocument(docId, entry);
+  // Under a fixed filter, a document it does not admit is as unknown as one never ingested.
+  if ((await admittedByFilter(context, [document])).length === 0) throw notFound();
   const root = manifest.root;
-  if (entry === undefined || root === undefined) {
+  if (root === undefined) {
     throw new SourceReadError(`The source of ${document.source} is not known: ingest the folder again to record it.`, false);
   }
   const bytes = await readInside(root, document.source);
@@ -101,6 +115,9 @@ export async function readSourceDocument(
   return { document, text: new TextDecoder().decode(bytes) };
 }
 
+/** The largest source document served, in bytes. */
+export const maxSourceBytes = 5 * 1024 * 1024;
+
 /** The bytes of `source` under `root`, refusing a path or link that leads outside `root`. */
 async function readInside(root: string, source: string): Promise<Uint8Array> {
   const outside = () => new SourceReadError(`${source} is not inside the ingested folder.`, false);
@@ -109,9 +126,13 @@ async function readInside(root: string, source: string): Promise<Uint8Array> {
   try {
     const [realRoot, realPath] = await Promise.all([realpath(root), realpath(path)]);
     if (!isInside(realRoot, realPath)) throw outside();
+    const size = (await stat(realPath)).size;
+    if (size > maxSourceBytes) {
+      throw new SourceReadError(`${source} is too large to serve (${size} bytes; at most ${maxSourceBytes}).`, false);
+    }
     return await readFile(realPath);
   } catch (error) {
-    if (error instanceof SourceReadError) throw error;
+    if (SourceReadError.isInstance(error)) throw error;
     throw new SourceReadError(`${source} can no longer be read from the ingested folder.`, false);
   }
 }

@@ -83,9 +83,11 @@ describe("loading @opentelemetry/api", () => {
     const result = await lookup("Who can issue a refund?");
     expect(result.found).toBe(true);
     expect(missing.settled()).toBe(false);
-    expect(exporter.getFinishedSpans().map((span) => [span.name, span.attributes["gen_ai.retrieval.documents"]])).toEqual([
-      ["retrieval billing-kb", JSON.stringify([{ id: "billing/refunds#chunk-0", score: 0.9 }])],
-    ]);
+    expect(
+      exporter
+        .getFinishedSpans()
+        .map((span) => [span.name, span.attributes["gen_ai.data_source.id"], span.attributes["gen_ai.retrieval.documents"]]),
+    ).toEqual([["retrieval", "billing-kb", JSON.stringify([{ id: "billing/refunds#chunk-0", score: 0.9 }])]]);
     await provider.shutdown();
   });
 });

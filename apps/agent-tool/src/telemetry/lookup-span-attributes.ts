@@ -6,7 +6,9 @@ import type { TelemetryAttributes } from "./telemetry-tracer.js";
 // (v0.1.0, on semantic-conventions v1.45.0; the names below are those of
 // `@opentelemetry/semantic-conventions` 1.45.0 `incubating`, except `gen_ai.retrieval.top_k`,
 // which v0.1.0 gave retrieval spans in place of `gen_ai.request.top_k`):
-// - name `retrieval {gen_ai.data_source.id}`, or `retrieval` without a data source id;
+// - name `{gen_ai.operation.name}`, that is `retrieval`, as the conventions' retrieval.md says
+//   (an older "Retrievals" section named it `retrieval {gen_ai.data_source.id}`; the data source
+//   is in its attribute);
 // - kind INTERNAL: the lookup is an in-process retrieval pipeline (the conventions' framework
 //   retrieval span), the port's own calls are its children;
 // - `gen_ai.operation.name` "retrieval", `gen_ai.data_source.id` when set,
@@ -27,6 +29,8 @@ export const attributeNames = {
   operationName: "gen_ai.operation.name",
   dataSourceId: "gen_ai.data_source.id",
   topK: "gen_ai.retrieval.top_k",
+  /** The older name (semantic-conventions 1.45.0 incubating), set too for backends that read only it. */
+  requestTopK: "gen_ai.request.top_k",
   documents: "gen_ai.retrieval.documents",
   queryText: "gen_ai.retrieval.query.text",
   errorType: "error.type",
@@ -46,8 +50,8 @@ export const attributeNames = {
 } as const;
 
 /** The span name the conventions ask for. */
-export function lookupSpanName(dataSourceId: string | undefined): string {
-  return dataSourceId ? `${operationName} ${dataSourceId}` : operationName;
+export function lookupSpanName(): string {
+  return operationName;
 }
 
 /** What is known when the span starts (the conventions want these at creation, for sampling). */
@@ -57,6 +61,7 @@ export function startAttributes(config: Readonly<RagConfig>, dataSourceId: strin
     [attributeNames.operationName]: operationName,
     ...(dataSourceId ? { [attributeNames.dataSourceId]: dataSourceId } : {}),
     [attributeNames.topK]: config.returnN,
+    [attributeNames.requestTopK]: config.returnN,
     [attributeNames.retrieveK]: config.retrieveK,
     ...(filter === undefined ? {} : { [attributeNames.callerFilter]: filter }),
   };

@@ -9,7 +9,7 @@ export interface KnowledgeRetrieverTelemetryOptions {
    * `gen_ai.retrieval.documents`) on the span. Off by default: both can hold personal data.
    */
   includeContent?: boolean;
-  /** `gen_ai.data_source.id`, and the span name `retrieval {dataSourceId}`: which knowledge base this is. */
+  /** `gen_ai.data_source.id`: which knowledge base this is. */
   dataSourceId?: string;
   /** The tracer to use instead of the global one (`trace.getTracer` of `@opentelemetry/api`). */
   tracer?: TelemetryTracer;

@@ -22,7 +22,7 @@ export function traceLookups<Options extends { filter?: unknown }>(
   loader: OpenTelemetryLoader = openTelemetry,
 ): Lookup<Options> {
   const { tracer: explicitTracer, includeContent, dataSourceId } = settings;
-  const spanName = lookupSpanName(dataSourceId);
+  const spanName = lookupSpanName();
   if (!explicitTracer) void loader.load();
 
   function traced(tracer: TelemetryTracer, query: string, options: Options | undefined): Promise<LookupResult> {

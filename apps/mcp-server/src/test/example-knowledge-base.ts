@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { ingestIntoLocalIndex } from "@lookup-knowledge/agent-tool/local";
 import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import { createInMemoryTraceStore, type InMemoryTraceStore } from "@lookup-knowledge/trace-store/testing";
+import { afterAll, beforeAll } from "vitest";
 
 /** The example knowledge base of the repository (31 documents, English and Chinese). */
 export const exampleKnowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
@@ -36,5 +37,23 @@ export async function ingestExample(): Promise<IngestedExample> {
       await knowledgeBase.close();
       await rm(folder, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The example ingested once for the enclosing `describe` (before its tests, closed after):
+ * call the returned function inside a test to get it.
+ */
+export function useIngestedExample(): () => IngestedExample {
+  let example: IngestedExample | undefined;
+  beforeAll(async () => {
+    example = await ingestExample();
+  }, 60_000);
+  afterAll(async () => {
+    await example?.close();
+  });
+  return () => {
+    if (example === undefined) throw new Error("the example is ingested in beforeAll: use it inside a test");
+    return example;
   };
 }

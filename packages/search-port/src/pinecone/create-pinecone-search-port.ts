@@ -1,3 +1,4 @@
+import { createPineconeFetch } from "./fetch-pinecone-records.js";
 import { createPineconeSearch } from "./search-pinecone.js";
 import { createPineconeWriter } from "./pinecone-writer.js";
 import type { PineconeSearchPort, PineconeSearchPortOptions } from "./pinecone-search-port.js";
@@ -21,7 +22,8 @@ import { readPineconeSettings } from "./read-pinecone-settings.js";
  * so that Pinecone selects what `matchesFilter` would (`toPineconeFilter`); a returned record
  * that the filter excludes fails the search (`filter_not_honoured`) instead of leaking.
  * Scores are normalised per metric (`normalizePineconeScore`): 0..1, higher is better,
- * best first, ties by id. Each call is retried on 429, 5xx, connection failures and
+ * best first, ties by id. `fetchRecords` reads records back by id (`fetch`), as `search`
+ * returns them without a score (`fetch-pinecone-records.ts`). Each call is retried on 429, 5xx, connection failures and
  * timeouts, with backoff, and bounded; a 4xx fails at once with a `PineconePortError`.
  *
  * Bad options throw `ConfigurationError` naming the option (`batchSize`; `read-pinecone-settings.ts`). The search is in `search-pinecone.ts`, the writer in `pinecone-writer.ts`.
@@ -31,6 +33,7 @@ export function createPineconeSearchPort(options: PineconeSearchPortOptions): Pi
   const { upsert, deleteDocuments } = createPineconeWriter(settings);
   return {
     search: createPineconeSearch(settings),
+    fetchRecords: createPineconeFetch(settings),
     upsert,
     deleteDocuments,
     mode: settings.mode,

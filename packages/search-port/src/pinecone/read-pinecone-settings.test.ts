@@ -6,6 +6,7 @@ import { readPineconeSettings } from "./read-pinecone-settings.js";
 const method = async () => ({});
 const index = {
   query: method,
+  fetch: method,
   upsert: method,
   deleteMany: method,
   listPaginated: method,

@@ -29,7 +29,7 @@ export interface PineconeSettings {
   policy: CallPolicy;
 }
 
-const indexMethods = ["query", "upsert", "deleteMany", "listPaginated", "describeIndexStats", "searchRecords", "upsertRecords"];
+const indexMethods = ["query", "fetch", "upsert", "deleteMany", "listPaginated", "describeIndexStats", "searchRecords", "upsertRecords"];
 
 const optionsSchema = z.object(
   {

@@ -202,6 +202,11 @@ export async function startPineconeTestServer(options: PineconeTestServerOptions
       send(response, 200, "<html>upstream proxy error</html>");
       return;
     }
+    if (fault?.malformed === "wrong-shape" && path === "/vectors/fetch") {
+      // The client maps `vectors` key by key, so only a wrong record inside it reaches the adapter.
+      send(response, 200, JSON.stringify({ vectors: { "refunds#chunk-0": { id: 7, metadata: "none" } }, namespace: "" }));
+      return;
+    }
     if (fault?.malformed === "wrong-shape") {
       send(response, 200, JSON.stringify({ matches: "not a list", vectors: 7, namespaces: 3, result: { hits: "none" } }));
       return;

@@ -1,0 +1,83 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runLookupKnowledge } from "./test/run-lookup-knowledge.js";
+
+const question = "Who can refund a paid invoice?";
+
+describe("lookup-knowledge explain", () => {
+  let cwd: string;
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), "lookup-knowledge-explain-"));
+    await mkdir(join(cwd, "kb", "billing"), { recursive: true });
+    await mkdir(join(cwd, "kb", "support"), { recursive: true });
+    await writeFile(
+      join(cwd, "kb", "billing", "refunds.md"),
+      "---\ncategory: billing\n---\n# Refunds\n\nOwners can refund a paid invoice for 180 days.\n",
+    );
+    await writeFile(
+      join(cwd, "kb", "support", "hours.md"),
+      "---\ncategory: support\n---\n# Support hours\n\nThe support desk answers on weekdays from nine to five.\n",
+    );
+    const ingested = await runLookupKnowledge(cwd, "ingest", "--no-progress", "kb");
+    expect(ingested.code).toBe(0);
+  });
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it("issue 13: prints one line per attempt and says the expected document was included", async () => {
+    const { code, stdout } = await runLookupKnowledge(cwd, "explain", question, "--expect", "billing/refunds.md");
+    expect(code).toBe(0);
+    const attemptLines = stdout.split("\n").filter((line) => line.startsWith("attempt "));
+    expect(attemptLines.length).toBeGreaterThan(0);
+    expect(attemptLines.at(-1)).toMatch(/^attempt \d \(usable, used; .*\): included: /);
+    expect(stdout).toMatch(/Reached the model on attempt/);
+  });
+
+  it("issue 13: --json prints the whole explanation, and --filter names the failing clause", async () => {
+    const { code, stdout } = await runLookupKnowledge(
+      cwd,
+      "explain",
+      question,
+      "--expect",
+      "billing/refunds",
+      "--json",
+      "--filter",
+      "category=support",
+    );
+    expect(code).toBe(0);
+    const explanation = JSON.parse(stdout) as {
+      expected: { docId: string };
+      attempts: Array<{ outcome: { kind: string; clause?: unknown; clauseOrigin?: string } }>;
+      result: { found: boolean };
+    };
+    expect(explanation.expected.docId).toBe("billing/refunds");
+    expect(explanation.attempts[0]?.outcome).toMatchObject({
+      kind: "excluded_by_filter",
+      clause: { category: { $eq: "support" } },
+      clauseOrigin: "caller",
+    });
+    expect(explanation.result).toHaveProperty("found");
+  });
+
+  it("issue 13: an unknown expected document is not_in_index with exit 0, its name escaped", async () => {
+    const { code, stdout } = await runLookupKnowledge(cwd, "explain", question, "--expect", "billing/chargebacks.md");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/: not_in_index: billing\/chargebacks is not in the index/);
+    const hostile = await runLookupKnowledge(cwd, "explain", question, "--expect", "billing/\u001b[31mred.md");
+    expect(hostile.code).toBe(0);
+    expect(hostile.stdout).toMatch(/not_in_index/);
+    expect(hostile.stdout).not.toContain("\u001b");
+  });
+
+  it("issue 13: bad options exit 2 with a sentence", async () => {
+    const missing = await runLookupKnowledge(cwd, "explain", question);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^lookup-knowledge: explain needs --expect <source or document_id>/);
+    const badFilter = await runLookupKnowledge(cwd, "explain", question, "--expect", "billing/refunds.md", "--filter", "category");
+    expect(badFilter.code).toBe(2);
+    expect(badFilter.stderr).toMatch(/--filter\[0\].*key=value/);
+  });
+});

@@ -1,0 +1,32 @@
+import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import type { CliConfig } from "./cli-config.js";
+import { openCliTraceSpool } from "./traces-command.js";
+
+/**
+ * Runs `use` with the knowledge base of the CLI's settings opened for lookups, each lookup
+ * appending its trace to the data folder's spool (`traces` moves them into the database);
+ * closes both afterwards, whatever `use` does.
+ */
+export async function withLookupKnowledgeBase<T>(
+  config: CliConfig,
+  warn: (message: string) => void,
+  use: (knowledgeBase: KnowledgeBase) => Promise<T>,
+): Promise<T> {
+  const traceStore = openCliTraceSpool(config);
+  try {
+    const knowledgeBase = await openKnowledgeBase({
+      dataDirectory: config.dataDirectory,
+      store: config.store,
+      config: config.ragKeys,
+      traceStore,
+      onWarning: warn,
+    });
+    try {
+      return await use(knowledgeBase);
+    } finally {
+      await knowledgeBase.close();
+    }
+  } finally {
+    await traceStore.close();
+  }
+}
