@@ -7,5 +7,4 @@ export type InspectorErrorCode =
   | "unsupported_media_type"
   | "body_too_large"
   | "invalid_request"
-  | "traces_unavailable"
-  | "explain_unavailable";
+  | "traces_unavailable";

@@ -135,6 +135,38 @@ suite(suiteName, () => {
     await page.close();
   });
 
+  it("issue 13: the Why-not view finds a document by title and shows the outcome and numbers explainLookup gives", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => failures.push(error.message));
+    await page.goto(`${base.server.url}#/why-not`);
+    await page.locator('input[name="source-search"]').fill("credit notes");
+    await page.getByRole("button", { name: "billing/credit-notes.md" }).click();
+    expect(await page.locator('[data-testid="expected"]').textContent()).toBe("billing/credit-notes.md");
+    await page.locator('input[name="why-query"]').fill(recordedQueries[0] ?? "");
+    await page.locator('input[name="overrides:rag.return-n"]').fill("2");
+    await page.getByRole("button", { name: "Explain" }).click();
+    await page.locator('[data-testid="why-kind"]').first().waitFor({ timeout: 20_000 });
+    const api = JSON.parse(
+      await (
+        await fetch(new URL("/api/why-not", base.server.url), {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: recordedQueries[0], expected: "billing/credit-notes.md", config: { "rag.return-n": "2" } }),
+        })
+      ).text(),
+    ) as { summary: string; attempts: Array<{ outcome: { kind: string; rank: number; score: number; returnN: number } }> };
+    const outcome = api.attempts[0]?.outcome;
+    expect(outcome?.kind).toBe("cut_by_return_n");
+    expect(await page.locator('[data-testid="why-kind"]').allTextContents()).toEqual(api.attempts.map((attempt) => attempt.outcome.kind));
+    expect(await page.locator('[data-testid="why-rank"]').first().textContent()).toBe(`rank ${outcome?.rank}`);
+    expect(await page.locator('[data-testid="why-score"]').first().textContent()).toBe(`score ${outcome?.score.toFixed(3)}`);
+    expect(await page.locator('[data-testid="why-returnN"]').first().textContent()).toBe("returnN 2");
+    expect(await page.locator('[data-testid="why-summary"]').textContent()).toBe(api.summary);
+    await page.screenshot({ path: join(screenshots, "why-not.png"), fullPage: true });
+    expect(failures).toEqual([]);
+    await page.close();
+  });
+
   it("issue 13: document text is rendered as text, never as HTML", async () => {
     const page = await browser.newPage();
     await page.goto(`${base.server.url}#/playground`);

@@ -4,6 +4,7 @@ import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import { compareLookups, type BlockChange } from "./compare-lookups.js";
 import { InspectorRequestError } from "./inspector-request-error.js";
 import { flatRagConfig, overrideRagConfig } from "./override-rag-config.js";
+import { readOnlyPort } from "./read-only-port.js";
 
 /** One playground run: the configuration it used (flat `rag.*` keys) and the whole result. */
 export interface PlaygroundRun {
@@ -34,8 +35,7 @@ export async function runPlaygroundLookup(
 
 /** A retriever over the knowledge base's port and L0 index with `config`: no trace store, and a port that can only search. */
 export function playgroundRetriever(knowledgeBase: KnowledgeBase, config: RagConfig): KnowledgeRetriever {
-  const port = knowledgeBase.store.port;
-  return createKnowledgeRetriever({ searchPort: { search: (request) => port.search(request) }, l0Index: knowledgeBase.l0Index, config });
+  return createKnowledgeRetriever({ searchPort: readOnlyPort(knowledgeBase.store.port), l0Index: knowledgeBase.l0Index, config });
 }
 
 /** Runs the same query under configurations A and B, and says which blocks changed rank, entered or left. */
@@ -71,13 +71,13 @@ export function readConfig(base: Readonly<RagConfig>, value: unknown): RagConfig
   }
 }
 
-function readFilter(value: unknown): MetadataFilter | undefined {
+export function readFilter(value: unknown): MetadataFilter | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "object" || Array.isArray(value)) throw invalid('filter must be an object, e.g. {"category": "billing"}.');
   return Object.keys(value).length === 0 ? undefined : (value as MetadataFilter);
 }
 
-function asBadRequest(error: unknown): unknown {
+export function asBadRequest(error: unknown): unknown {
   if (LookupKnowledgeError.isInstance(error) && ["invalid_configuration", "invalid_filter", "invalid_query"].includes(error.code)) {
     return new InspectorRequestError({ status: 400, code: "invalid_request", message: error.message, cause: error });
   }

@@ -7,6 +7,7 @@ import { comparePlaygroundLookups, runPlaygroundLookup } from "./playground-api.
 import { readJsonBody } from "./read-json-body.js";
 import { searchSources } from "./sources-api.js";
 import { getTrace, listTraces, type TraceReader } from "./traces-api.js";
+import { explainWhyNot } from "./why-not-api.js";
 
 /** What the endpoints work on. */
 export interface ApiContext {
@@ -40,6 +41,8 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
       return runPlaygroundLookup(knowledgeBase, await readJsonBody(request));
     case "POST /api/compare":
       return comparePlaygroundLookups(knowledgeBase, await readJsonBody(request));
+    case "POST /api/why-not":
+      return explainWhyNot(knowledgeBase, await readJsonBody(request));
     case "POST /api/calibration":
       return runCalibration(knowledgeBase, await readJsonBody(request));
   }

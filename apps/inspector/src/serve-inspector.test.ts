@@ -177,6 +177,37 @@ describe("issue 13: the inspector's HTTP API on the ingested example base", () =
     expect(byTitle.documents.map((document) => document.source)).toContain("billing/refunds.md");
   });
 
+  it("issue 13: POST /api/why-not explains a chosen document: included with its score and boosts, cut by return-n, not in the index", async () => {
+    const why = async (expected: string, config: Record<string, unknown> = {}) => {
+      const answer = await postJson(base, "/api/why-not", { query: recordedQueries[0], expected, config });
+      expect(answer.status, answer.body).toBe(200);
+      return JSON.parse(answer.body) as {
+        found: boolean;
+        attempts: Array<{
+          outcome: { kind: string; evidenceKey?: string; rank?: number; score?: number; baseScore?: number; returnN?: number };
+        }>;
+      };
+    };
+    const before = await base.traces.count();
+    const included = await why("billing/refunds.md");
+    expect(included.found).toBe(true);
+    const outcome = included.attempts[0]?.outcome;
+    expect(outcome).toMatchObject({ kind: "included", rank: 1 });
+    const played = JSON.parse((await postJson(base, "/api/lookup", { query: recordedQueries[0] })).body) as {
+      result: { rerankTrace: { entries: Rerank[] } };
+    };
+    const entry = played.result.rerankTrace.entries.find((candidate) => candidate.evidenceKey === outcome?.evidenceKey);
+    expect(outcome?.baseScore).toBeCloseTo(entry?.baseScore ?? Number.NaN, 3);
+    expect(outcome?.score).toBeCloseTo(entry?.finalScore ?? Number.NaN, 3);
+    const cut = await why("billing/credit-notes.md", { "rag.return-n": "2" });
+    expect(cut.found).toBe(false);
+    expect(cut.attempts[0]?.outcome).toMatchObject({ kind: "cut_by_return_n", returnN: 2 });
+    expect(cut.attempts[0]?.outcome.rank).toBeGreaterThan(2);
+    expect((await why("security/no-such-page.md")).attempts[0]?.outcome.kind).toBe("not_in_index");
+    expect(await base.traces.count()).toBe(before);
+    expect((await postJson(base, "/api/why-not", { query: "refund" })).status).toBe(400);
+  });
+
   it("issue 13: POST /api/calibration gives each question's gate score, the threshold's found and refused rates, and the eval figures", async () => {
     const examples = JSON.parse(await readFile(join(exampleKnowledgeBase, "questions.json"), "utf8")) as Array<{
       question: string;
@@ -237,7 +268,8 @@ describe("issue 13: the inspector's HTTP API on the ingested example base", () =
     const page = await call(base.server.url);
     expect(page.status).toBe(200);
     expect(page.headers["content-security-policy"]).toContain("default-src 'none'");
-    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? "");
+    // The icon is an empty data: URL, so the browser asks for no favicon either.
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? "").filter((asset) => asset !== "data:,");
     expect(assets.length).toBeGreaterThan(0);
     for (const asset of assets) {
       expect(asset).toMatch(/^\/assets\//);

@@ -4,6 +4,7 @@ import { CalibrationView } from "./calibration-view.js";
 import { PlaygroundView } from "./playground-view.js";
 import { TraceView } from "./trace-view.js";
 import { TracesView } from "./traces-view.js";
+import { WhyNotView } from "./why-not-view.js";
 import type { Info } from "./types.js";
 
 function currentRoute(): string {
@@ -25,6 +26,7 @@ export function App() {
   const links = [
     ["/traces", "Traces"],
     ["/playground", "Playground"],
+    ["/why-not", "Why not"],
     ["/calibration", "Calibration"],
   ] as const;
   return (
@@ -51,6 +53,10 @@ export function App() {
         ) : route === "/playground" ? (
           info ? (
             <PlaygroundView info={info} />
+          ) : null
+        ) : route === "/why-not" ? (
+          info ? (
+            <WhyNotView info={info} />
           ) : null
         ) : route === "/calibration" ? (
           <CalibrationView />

@@ -73,7 +73,17 @@ export function PlaygroundView({ info }: { info: Info }) {
   );
 }
 
-function ConfigForm({ name, info, value, onChange }: { name: string; info: Info; value: Overrides; onChange: (value: Overrides) => void }) {
+export function ConfigForm({
+  name,
+  info,
+  value,
+  onChange,
+}: {
+  name: string;
+  info: Info;
+  value: Overrides;
+  onChange: (value: Overrides) => void;
+}) {
   return (
     <fieldset data-testid={`config-${name}`}>
       <legend>configuration {name}</legend>

@@ -135,3 +135,35 @@ export interface CalibrationView {
     outOfScope: { asked: number; refused: number };
   };
 }
+
+export interface ExplainOutcome {
+  kind: string;
+  message: string;
+  evidenceKey?: string;
+  rank?: number;
+  score?: number;
+  baseScore?: number;
+  boosts?: Array<{ signal: string; amount: number; reason?: string }>;
+  [number: string]: unknown;
+}
+
+export interface LookupExplanation {
+  query: string;
+  expected: { input: string; kind: string; docId: string; source?: string; inIndex: boolean; chunkCount?: number };
+  found: boolean;
+  summary: string;
+  attempts: Array<{
+    index: number;
+    filter?: unknown;
+    attemptOutcome: string;
+    used: boolean;
+    outcome: ExplainOutcome;
+    chunks?: ExplainOutcome[];
+  }>;
+}
+
+export interface SourceDocument {
+  docId: string;
+  source: string;
+  title?: string;
+}
