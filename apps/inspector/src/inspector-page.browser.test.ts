@@ -167,6 +167,42 @@ suite(suiteName, () => {
     await page.close();
   });
 
+  it("issue 13: the Calibration view charts an uploaded question file and gives the found and refused rates the API gives", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => failures.push(error.message));
+    const questions = [
+      { id: "a1", query: recordedQueries[0], relevant: ["billing/refunds.md"] },
+      { id: "a2", query: recordedQueries[1], relevant: ["integrations/accounting-export.md"] },
+      { id: "o1", query: "What is the boiling point of ethanol?", relevant: [] },
+      { id: "o2", query: "Who painted the ceiling of the Sistine Chapel?", relevant: [] },
+    ]
+      .map((question) => JSON.stringify(question))
+      .join("\n");
+    await page.goto(`${base.server.url}#/calibration`);
+    await page
+      .locator('input[name="questions"]')
+      .setInputFiles({ name: "questions.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(questions) });
+    await page.locator('[data-testid="calibration-chart"] canvas').waitFor({ timeout: 30_000 });
+    const api = (await (
+      await fetch(new URL("/api/calibration", base.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ questions }),
+      })
+    ).json()) as { atThreshold: { answerableFound: number; answerableAsked: number; outOfScopeRefused: number; outOfScopeAsked: number } };
+    const row = api.atThreshold;
+    expect(await page.locator('[data-testid="found-rate"]').textContent()).toMatch(
+      new RegExp(`^${row.answerableFound}/${row.answerableAsked} `),
+    );
+    expect(await page.locator('[data-testid="refused-rate"]').textContent()).toMatch(
+      new RegExp(`^${row.outOfScopeRefused}/${row.outOfScopeAsked} `),
+    );
+    expect([row.answerableAsked, row.outOfScopeAsked]).toEqual([2, 2]);
+    await page.screenshot({ path: join(screenshots, "calibration.png"), fullPage: true });
+    expect(failures).toEqual([]);
+    await page.close();
+  });
+
   it("issue 13: document text is rendered as text, never as HTML", async () => {
     const page = await browser.newPage();
     await page.goto(`${base.server.url}#/playground`);

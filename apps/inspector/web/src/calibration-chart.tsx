@@ -29,8 +29,20 @@ export function CalibrationChart({ view }: { view: CalibrationView }) {
         axes: [{ label: "gate score (best top score of an attempt with evidence)" }, { label: "questions" }],
         series: [
           {},
-          { label: "answerable", stroke: "#2b6cb0", fill: "rgba(43,108,176,0.45)", ...(bars ? { paths: bars } : {}) },
-          { label: "out of scope", stroke: "#c05621", fill: "rgba(192,86,33,0.45)", ...(bars ? { paths: bars } : {}) },
+          {
+            label: "answerable",
+            stroke: "#2b6cb0",
+            fill: "rgba(43,108,176,0.45)",
+            points: { show: false },
+            ...(bars ? { paths: bars } : {}),
+          },
+          {
+            label: "out of scope",
+            stroke: "#c05621",
+            fill: "rgba(192,86,33,0.45)",
+            points: { show: false },
+            ...(bars ? { paths: bars } : {}),
+          },
         ],
         hooks: {
           draw: [
@@ -54,5 +66,14 @@ export function CalibrationChart({ view }: { view: CalibrationView }) {
     );
     return () => chart.destroy();
   }, [view]);
-  return <div ref={element} data-testid="calibration-chart" />;
+  const none = (answerable: boolean) =>
+    view.samples.filter((sample) => sample.answerable === answerable && sample.gateScore === null).length;
+  return (
+    <>
+      <div ref={element} data-testid="calibration-chart" />
+      <p class="note" data-testid="no-evidence-counts">
+        Found evidence at no threshold (not in the chart): {none(true)} answerable, {none(false)} out of scope.
+      </p>
+    </>
+  );
 }
