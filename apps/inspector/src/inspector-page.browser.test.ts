@@ -129,6 +129,9 @@ suite(suiteName, () => {
       record.retrievalDetails.attempts.map((attempt) => attempt.outcome),
     );
     await page.screenshot({ path: join(screenshots, "trace.png"), fullPage: true });
+    // From the trace back to the playground, with its query filled in.
+    await page.locator('[data-testid="rerun"]').click();
+    await expect.poll(() => page.locator('input[name="query"]').inputValue(), { timeout: 20_000 }).toBe(recordedQueries[0]);
 
     expect(offMachine).toEqual([]);
     expect(failures).toEqual([]);

@@ -23,6 +23,7 @@ export function App() {
     return () => removeEventListener("hashchange", changed);
   }, []);
   const trace = /^\/trace\/(.+)$/.exec(route);
+  const rerun = /^\/playground\/(.+)$/.exec(route);
   const links = [
     ["/traces", "Traces"],
     ["/playground", "Playground"],
@@ -50,9 +51,9 @@ export function App() {
         {error ? <p class="error">{error}</p> : null}
         {trace ? (
           <TraceView id={decodeURIComponent(trace[1] ?? "")} />
-        ) : route === "/playground" ? (
+        ) : route === "/playground" || rerun ? (
           info ? (
-            <PlaygroundView info={info} />
+            <PlaygroundView key={route} info={info} initialQuery={rerun ? decodeURIComponent(rerun[1] ?? "") : ""} />
           ) : null
         ) : route === "/why-not" ? (
           info ? (

@@ -6,8 +6,8 @@ import type { BlockChange, Info, PlaygroundRun } from "./types.js";
 type Overrides = Record<string, string>;
 
 /** The Playground: a query with overrides of any rag.* key and a filter; optionally configurations A and B side by side. */
-export function PlaygroundView({ info }: { info: Info }) {
-  const [query, setQuery] = useState("");
+export function PlaygroundView({ info, initialQuery = "" }: { info: Info; initialQuery?: string }) {
+  const [query, setQuery] = useState(initialQuery);
   const [filter, setFilter] = useState("");
   const [a, setA] = useState<Overrides>({});
   const [b, setB] = useState<Overrides>({});

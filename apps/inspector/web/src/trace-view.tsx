@@ -55,7 +55,17 @@ export function TraceView({ id }: { id: string }) {
       <h3>Score breakdown</h3>
       <ScoreBreakdown entries={details.rerank} />
       <h3>Evidence</h3>
-      <p class="note">A trace keeps the first 160 characters of each block (R28); the Playground shows the whole text the model reads.</p>
+      <p class="note">
+        A trace keeps the first 160 characters of each block (R28).{" "}
+        {record.queryIsHash ? (
+          "The query is stored as a hash, so it cannot be run again here."
+        ) : (
+          <a href={`#/playground/${encodeURIComponent(record.query)}`} data-testid="rerun">
+            Run this query in the Playground
+          </a>
+        )}{" "}
+        to see the whole text the model reads now.
+      </p>
       {details.evidence.map((block) => (
         <article key={block.evidenceKey} class="block" data-testid="evidence-block">
           <header>
