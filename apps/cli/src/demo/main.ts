@@ -24,3 +24,4 @@ const data = process.argv[3] ? ` --data ${dataDirectory}` : "";
 console.log(`Try: pnpm lookup-knowledge${data} traces`);
 if (traces[0]) console.log(`     pnpm lookup-knowledge${data} trace ${traces[0].id}`);
 console.log(`     pnpm lookup-knowledge${data} query "How long do refunds take?"`);
+console.log(`     pnpm -s lookup-knowledge${data} inspect   (the inspector page in a browser)`);
