@@ -153,7 +153,8 @@ async function readBody(request: IncomingMessage, maxBytes: number): Promise<{ t
 function refuse(response: ServerResponse, refusal: Refusal): void {
   jsonRpcError(response, refusal.status, -32000, refusal.message, refusal.headers);
   // A refused body is not read to its end: the connection closes once the answer is out.
-  response.once("finish", () => response.req.socket.destroy());
+  const socket = response.socket;
+  response.once("finish", () => socket?.destroy());
 }
 
 function jsonRpcError(response: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
