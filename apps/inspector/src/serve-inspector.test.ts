@@ -264,6 +264,21 @@ describe("issue 13: the inspector's HTTP API on the ingested example base", () =
       body: JSON.stringify({ query: "x".repeat(3 * 1024 * 1024) }),
     });
     expect([huge.status, JSON.parse(huge.body).error.code]).toEqual([413, "body_too_large"]);
+    // Without a Content-Length (chunked), the limit is found while reading, and still answered.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(
+        lookup,
+        { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on("error", reject);
+      for (let index = 0; index < 40; index++) request.write("x".repeat(64 * 1024));
+      request.end();
+    });
+    expect(chunked).toBe(413);
     expect((await call(new URL("/api/nothing", base.server.url).href)).status).toBe(404);
     const page = await call(base.server.url);
     expect(page.status).toBe(200);

@@ -96,6 +96,8 @@ function answerError(response: ServerResponse, error: unknown, redact: (text: st
   const status = error instanceof InspectorRequestError ? error.status : 500;
   const code = LookupKnowledgeError.isInstance(error) ? error.code : "internal_error";
   const message = redact(error instanceof Error ? error.message : String(error));
-  response.writeHead(status, { ...securityHeaders, "content-type": "application/json; charset=utf-8" });
+  // A refused body may still be arriving: answer, then close the connection rather than read it.
+  const close = status === 413 ? { connection: "close" } : {};
+  response.writeHead(status, { ...securityHeaders, ...close, "content-type": "application/json; charset=utf-8" });
   response.end(JSON.stringify({ error: { code, message } }));
 }
