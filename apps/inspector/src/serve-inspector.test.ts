@@ -275,7 +275,7 @@ describe("issue 13: the inspector's HTTP API on the ingested example base", () =
         },
       );
       request.on("error", reject);
-      for (let index = 0; index < 40; index++) request.write("x".repeat(64 * 1024));
+      for (let index = 0; index < 33; index++) request.write("x".repeat(64 * 1024));
       request.end();
     });
     expect(chunked).toBe(413);
