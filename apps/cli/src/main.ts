@@ -2,10 +2,10 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { Command, Option } from "commander";
 import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/format";
-import { openKnowledgeBase, storeKinds } from "@lookup-knowledge/agent-tool/stores";
+import { storeKinds } from "@lookup-knowledge/agent-tool/stores";
 import { runCalibrateCommand } from "./calibrate-command.js";
 import { loadCliConfig, type StoreFlags } from "./cli-config.js";
-import { describeCalibrationState, runEvalCommand } from "./eval-command.js";
+import { runEvalCommand } from "./eval-command.js";
 import { runExplainCommand } from "./explain-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
 import type { McpCommandOptions } from "./mcp-command.js";
@@ -17,6 +17,8 @@ import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { unmatchedFilterNote } from "./unmatched-filter-note.js";
+import { errorHints, withGlobalOptionHint } from "./cli-hints.js";
+import { runStatsCommand } from "./stats-command.js";
 import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
 import { formatTraceDetails, formatTraceTable, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
 
@@ -205,36 +207,7 @@ program
   .command("stats")
   .description("what the knowledge base holds")
   .action(async () => {
-    const config = await loadCliConfig(globalOptions());
-    const knowledgeBase = await openKnowledgeBase({
-      dataDirectory: config.dataDirectory,
-      store: config.store,
-      config: config.ragKeys,
-      onWarning: warn,
-    });
-    try {
-      const local = knowledgeBase.store.localIndex?.stats();
-      const lines = [`data folder  ${config.dataDirectory}`, `store        ${knowledgeBase.store.description}`];
-      if (local) {
-        lines.push(
-          `documents    ${local.documents}`,
-          `chunks       ${local.chunks}`,
-          `L0 entries   ${knowledgeBase.l0Index.size}`,
-          `embedder     ${local.embedder ? `${local.embedder.id}@${local.embedder.version} (${local.embedder.dimension} dimensions)` : "none (lexical only)"}`,
-          `on disk      ${(local.bytesOnDisk / 1024 / 1024).toFixed(1)} MB`,
-          `last commit  ${local.lastCommit ?? "never"}`,
-        );
-      } else {
-        lines.push(
-          `documents    ${knowledgeBase.documents} (recorded by the last ingest into this store)`,
-          `L0 entries   ${knowledgeBase.l0Index.size}`,
-        );
-      }
-      lines.push(`calibration  ${describeCalibrationState(knowledgeBase.calibration)}`);
-      console.log(lines.map(printable).join("\n"));
-    } finally {
-      await knowledgeBase.close();
-    }
+    console.log(await runStatsCommand(await loadCliConfig(globalOptions()), warn));
   });
 
 program
@@ -282,40 +255,15 @@ function warn(message: string): void {
   console.error(`lookup-knowledge: warning: ${printable(redactSecrets(message))}`);
 }
 
-/** Commander's error, with a hint when a global option came after the command (where it is not read). */
-function withGlobalOptionHint(text: string): string {
-  if (!/unknown option '(-c|--config|-d|--data|--store|--index|--namespace|--host|--store-url)\b/.test(text)) return text;
-  return `${text.trimEnd()}\n(--config, --data and the store options go before the command: lookup-knowledge --data <dir> query "...")\n`;
-}
-
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
-
-// What to do next, for the errors a user can fix.
-const hints: Record<string, string> = {
-  index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
-  analyzer_mismatch: "Run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's text analysis.",
-  different_ingest_root: "Use another data folder (--data <dir>), or `lookup-knowledge ingest --replace <folder>` to replace it.",
-  index_locked:
-    "Wait for that ingest to finish, then run this command again (the lock of a crashed ingest on this machine is taken over at once; one from another machine goes stale after 30 s).",
-  trace_not_found: "List the recorded lookups and their ids with `lookup-knowledge traces`.",
-  traces_not_found: 'Run `lookup-knowledge query "..."` first, or point --data at the data folder you used.',
-  trace_database_unreachable: "Check DATABASE_URL and that the server is up; lookups keep their records in the spool meanwhile.",
-  trace_database_failed:
-    "Check DATABASE_URL and the files its options name (sslkey, sslcert, sslrootcert); lookups keep their records in the spool meanwhile.",
-  pinecone_rejected:
-    "Check PINECONE_API_KEY, the index name or host, and that the index's dimension matches the embedder (356 for the offline one).",
-  pinecone_unavailable: "Pinecone did not answer in time on any attempt; try again later.",
-  trace_database_unavailable: "Another process may have the embedded trace database open; try again when it is done.",
-  invalid_calibration: "Run `lookup-knowledge calibrate --questions <file>` again to replace it, or delete it to use the defaults.",
-};
 
 try {
   await program.parseAsync();
 } catch (error) {
   if (LookupKnowledgeError.isInstance(error)) {
-    const hint = hints[error.code];
+    const hint = errorHints[error.code];
     const message = redactSecrets(cliErrorMessage(error));
     // The trace store has already printed this one (its flush failed the same way): only the hint is new.
     const said = reportedTraceStoreErrors.has(error.message) ? [] : [`lookup-knowledge: ${message.split("\n").map(printable).join("\n")}`];
