@@ -39,6 +39,10 @@ export async function runInspectCommand(config: CliConfig, options: InspectComma
         port,
       });
       console.error(`lookup-knowledge inspect: serving ${server.url} (the inspector page); Ctrl-C stops it`);
+      const host = options.host ?? "127.0.0.1";
+      if (!/^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/.test(host)) {
+        warn(`serving ${host}: anyone who can reach this machine can read the traces and run lookups (the inspector has no login)`);
+      }
       await signal.signalled;
       await server.close();
     } finally {

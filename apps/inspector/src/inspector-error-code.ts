@@ -7,4 +7,6 @@ export type InspectorErrorCode =
   | "unsupported_media_type"
   | "body_too_large"
   | "invalid_request"
-  | "traces_unavailable";
+  | "traces_unavailable"
+  /** Anything else that went wrong while answering: the message says what. */
+  | "internal_error";

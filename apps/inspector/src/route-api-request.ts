@@ -1,3 +1,5 @@
+import { decodePathPart } from "./decode-path-part.js";
+import { readOnlyPort } from "./read-only-port.js";
 import type { IncomingMessage } from "node:http";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import { runCalibration } from "./calibration-api.js";
@@ -48,9 +50,10 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
   }
   const trace = /^\/api\/traces\/([^/]+)$/.exec(url.pathname);
   if (trace && request.method === "GET") {
-    return getTrace(requireTraces(context), decodeURIComponent(trace[1] ?? ""), {
+    return getTrace(requireTraces(context), decodePathPart(trace[1] ?? ""), {
       queryIsHash: context.queryIsHash,
       redact: context.redact,
+      port: readOnlyPort(knowledgeBase.store.port),
     });
   }
   throw new InspectorRequestError({ status: 404, code: "not_found", message: `No endpoint ${route}.` });

@@ -296,7 +296,27 @@ describe("issue 13: the inspector's HTTP API on the ingested example base", () =
         .filter((found) => !found.startsWith("http://www.w3.org/"));
       expect(external).toEqual([]);
     }
-    expect((await call(new URL("/../../package.json", base.server.url).href)).status).toBe(404);
+    // Raw paths, sent as written (a URL object would resolve the dots before sending).
+    const raw = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const target = new URL(base.server.url);
+        const sent = httpRequest({ host: target.hostname, port: target.port, path, method: "GET" }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        sent.on("error", reject);
+        sent.end();
+      });
+    for (const path of [
+      "/../../package.json",
+      "/assets/../../../package.json",
+      "/..%2f..%2fpackage.json",
+      "/assets/..%2f..%2f..%2fpackage.json",
+      "/%2e%2e/%2e%2e/package.json",
+    ]) {
+      expect({ path, status: await raw(path) }).toEqual({ path, status: 404 });
+    }
+    expect(await raw("/assets/%E0%A4%A.js")).toBe(400);
   });
 });
 

@@ -1,3 +1,4 @@
+import { decodePathPart } from "./decode-path-part.js";
 import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
@@ -29,7 +30,7 @@ export const securityHeaders: Record<string, string> = {
  * without an extension (the page routes itself); `false` when there is no such file.
  */
 export async function serveStaticAsset(pathname: string, response: ServerResponse, directory = webDirectory): Promise<boolean> {
-  const relative = extname(pathname) === "" ? "index.html" : decodeURIComponent(pathname).replace(/^\/+/, "");
+  const relative = extname(pathname) === "" ? "index.html" : decodePathPart(pathname).replace(/^\/+/, "");
   const file = normalize(join(directory, relative));
   if (!file.startsWith(normalize(directory).replace(/[\\/]?$/, sep))) return false;
   let body: Buffer;

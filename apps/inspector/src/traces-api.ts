@@ -1,3 +1,5 @@
+import { rebuildModelContent, type ModelContent } from "./rebuild-model-content.js";
+import type { ReadOnlyPort } from "./read-only-port.js";
 import type { StoredToolInvocation, TraceListQuery } from "@lookup-knowledge/trace-store";
 import { InspectorRequestError } from "./inspector-request-error.js";
 
@@ -63,12 +65,16 @@ export async function listTraces(
   return { records: rows, page, pageSize, hasMore: records.length > page * pageSize };
 }
 
-/** `GET /api/traces/:id`: one recorded lookup whole, with `queryIsHash` saying what its query fields hold. */
+/**
+ * `GET /api/traces/:id`: one recorded lookup whole, with `queryIsHash` saying what its query
+ * fields hold and `modelContent`, per evidence block, the exact content the model read when it
+ * can be rebuilt from the index.
+ */
 export async function getTrace(
   reader: TraceReader,
   id: string,
-  options: { queryIsHash: boolean; redact: (text: string) => string },
-): Promise<StoredToolInvocation & { queryIsHash: boolean }> {
+  options: { queryIsHash: boolean; redact: (text: string) => string; port: ReadOnlyPort },
+): Promise<StoredToolInvocation & { queryIsHash: boolean; modelContent: ModelContent[] }> {
   const record = await reader.get(id);
   if (!record) {
     throw new InspectorRequestError({
@@ -86,6 +92,8 @@ export async function getTrace(
       attempts: details.attempts.map((attempt) => (attempt.error ? { ...attempt, error: options.redact(attempt.error) } : attempt)),
     },
     queryIsHash: options.queryIsHash,
+    // What the model read, rebuilt from the index and checked against the trace's digests.
+    modelContent: await rebuildModelContent(options.port, details.evidence),
   };
 }
 

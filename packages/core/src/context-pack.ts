@@ -8,6 +8,8 @@ export interface PackedBlock {
   content: string;
   truncated: boolean;
   originalLength: number;
+  /** When truncated: the characters the budget gave it (`truncateContent(content, allotment)` rebuilds it). */
+  allotment?: number;
 }
 
 /** The compact context for the agent, under `rag.context-budget` characters of content. */

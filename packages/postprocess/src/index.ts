@@ -7,6 +7,7 @@ export { dedupeCandidates } from "./dedupe-candidates.js";
 export { limitReturn } from "./limit-return.js";
 export { normalizeHits } from "./normalize-hits.js";
 export { packContext } from "./pack-context.js";
+export { truncateContent } from "./truncate-content.js";
 export { postprocessCandidates } from "./postprocess-candidates.js";
 export type { PostprocessOptions, PostprocessOutput } from "./postprocess-candidates.js";
 export { defaultRerankWeights, rerankCandidates, resolveRerankWeights } from "./rerank-candidates.js";

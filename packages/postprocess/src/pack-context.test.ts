@@ -1,6 +1,7 @@
 import type { EvidenceBlock } from "@lookup-knowledge/core";
 import { describe, expect, it } from "vitest";
 import { packContext } from "./pack-context.js";
+import { truncateContent } from "./truncate-content.js";
 
 function block(evidenceKey: string, content: string, extra: Partial<EvidenceBlock> = {}): EvidenceBlock {
   return {
@@ -29,7 +30,7 @@ describe("packContext", () => {
       block("shipping#chunk-3", "Short shipping note.", { title: "Shipping" }),
     ];
     const pack = packContext(blocks, { budget: 500 });
-    expect(pack.blocks.map(({ content: _content, truncated: _truncated, ...metadata }) => metadata)).toEqual([
+    expect(pack.blocks.map(({ content: _content, truncated: _truncated, allotment: _allotment, ...metadata }) => metadata)).toEqual([
       {
         evidenceKey: "refunds#chunk-0",
         source: "docs/refunds.md",
@@ -141,5 +142,24 @@ describe("packContext", () => {
 
   it("refuses a negative budget", () => {
     expect(() => packContext([], { budget: -1 })).toThrow(/budget/);
+  });
+});
+
+describe("packContext: a truncated block can be rebuilt from its whole content", () => {
+  it("issue 13: truncateContent(content, allotment) gives back the packed content exactly", () => {
+    const long = (key: string, words: number) =>
+      block(`${key}#chunk-0`, Array.from({ length: words }, (_, index) => `word${index}${index % 9 === 8 ? "." : ""}`).join(" "));
+    const blocks = [long("a", 300), long("b", 120), long("c", 40)];
+    const pack = packContext(blocks, { budget: 1500 });
+    const truncated = pack.blocks.filter((packed) => packed.truncated);
+    expect(truncated.length).toBeGreaterThan(0);
+    for (const packed of pack.blocks) {
+      const whole = blocks.find((candidate) => candidate.evidenceKey === packed.evidenceKey)?.content ?? "";
+      if (packed.truncated) expect(truncateContent(whole, packed.allotment as number)).toBe(packed.content);
+      else {
+        expect(packed.allotment).toBeUndefined();
+        expect(packed.content).toBe(whole);
+      }
+    }
   });
 });

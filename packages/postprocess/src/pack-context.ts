@@ -1,9 +1,6 @@
 import type { ContextPack, EvidenceBlock, PackedBlock } from "@lookup-knowledge/core";
 import { requireWholeNumber } from "./internal/numbers.js";
-
-const ellipsis = "…";
-/** A cut at a sentence or word boundary may give up at most this share of the allotment. */
-const boundarySlack = 0.25;
+import { truncateContent } from "./truncate-content.js";
 
 /**
  * Shares `budget` characters between blocks of the given lengths ("water-filling"): short
@@ -22,43 +19,6 @@ function allot(lengths: readonly number[], budget: number): number[] {
     left -= 1;
   }
   return allotments;
-}
-
-const whitespace = /\s/u;
-const sentencePunctuation = new Set([".", "!", "?", ";", "\n"]);
-const cjkSentencePunctuation = new Set(["。", "！", "？", "；"]);
-
-/** Whether a cut before `index` ends a sentence: `.!?;` followed by white space or the end, a CJK full stop, or a line end. */
-function endsSentence(content: string, index: number): boolean {
-  const previous = content[index - 1] ?? "";
-  if (cjkSentencePunctuation.has(previous)) return true;
-  if (!sentencePunctuation.has(previous)) return false;
-  const next = content[index];
-  return next === undefined || whitespace.test(next);
-}
-
-/**
- * Cuts `content` to at most `limit` characters, the ellipsis included. It cuts after the
- * last sentence end, else at the last word boundary, found in the last quarter of the
- * room; else exactly at the limit (CJK text has no spaces). Never splits a surrogate pair.
- */
-function truncate(content: string, limit: number): string {
-  let end = limit - ellipsis.length;
-  if (end <= 0) return ellipsis.slice(0, Math.max(0, limit));
-  const code = content.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff && end > 1) end -= 1;
-  const floor = Math.max(1, Math.ceil(end * (1 - boundarySlack)));
-  let wordCut = -1;
-  for (let index = end; index >= floor; index -= 1) {
-    if (endsSentence(content, index)) {
-      wordCut = index;
-      break;
-    }
-    const next = content[index];
-    if (wordCut < 0 && next !== undefined && whitespace.test(next)) wordCut = index;
-  }
-  const head = wordCut > 0 ? content.slice(0, wordCut).trimEnd() : "";
-  return (head === "" ? content.slice(0, end) : head) + ellipsis;
 }
 
 /**
@@ -107,7 +67,7 @@ export function packContext(blocks: EvidenceBlock[], options: { budget: number; 
   const packed: PackedBlock[] = included.map((block, index) => {
     const allotment = allotments[index] ?? 0;
     const fits = block.content.length <= allotment;
-    const content = fits ? block.content : truncate(block.content, allotment);
+    const content = fits ? block.content : truncateContent(block.content, allotment);
     const packedBlock: PackedBlock = {
       evidenceKey: block.evidenceKey,
       source: block.source,
@@ -116,6 +76,7 @@ export function packContext(blocks: EvidenceBlock[], options: { budget: number; 
       truncated: !fits,
       originalLength: block.content.length,
     };
+    if (!fits) packedBlock.allotment = allotment;
     if (block.title !== undefined) packedBlock.title = block.title;
     if (block.breadcrumb !== undefined) packedBlock.breadcrumb = block.breadcrumb;
     return packedBlock;

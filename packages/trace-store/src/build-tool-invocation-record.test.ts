@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { foundResult, longContent, noEvidenceResult } from "../test/lookup-result-fixtures.js";
 import { buildToolInvocationRecord } from "./build-tool-invocation-record.js";
@@ -149,6 +150,7 @@ describe("buildToolInvocationRecord", () => {
       retrievalLayer: "L0+L1",
       hitReasons: ['entity "Visa"'],
       preview: "Visa refunds appear on the statement within 5 days.",
+      packed: expect.objectContaining({ truncated: false }),
     });
   });
 
@@ -209,6 +211,20 @@ describe("buildToolInvocationRecord", () => {
     expect(first?.preview.length).toBeLessThanOrEqual(160);
     expect(first?.preview.endsWith("…")).toBe(true);
     expect(longContent.startsWith(first?.preview.slice(0, -1) ?? "x")).toBe(true);
+  });
+
+  it("issue 13: each packed block keeps the digest, length and allotment of what the model read, never its text", () => {
+    const result = foundResult();
+    const record = buildToolInvocationRecord({ result, startedAt, durationMs: 42 });
+    const [first, second] = record.retrievalDetails.evidence;
+    const digest = (text: string) => createHash("sha256").update(text).digest("hex");
+    expect(first?.packed).toEqual({ length: 3000, sha256: digest(longContent.slice(0, 3000)), truncated: true, allotment: 3000 });
+    expect(second?.packed).toEqual({
+      length: "Visa refunds appear on the statement within 5 days.".length,
+      sha256: digest("Visa refunds appear on the statement within 5 days."),
+      truncated: false,
+    });
+    expect(JSON.stringify(record)).not.toContain(longContent.slice(0, 161));
   });
 
   it("R28: a preview never splits a surrogate pair and short content is kept whole", () => {

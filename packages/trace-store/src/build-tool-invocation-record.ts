@@ -1,5 +1,12 @@
-import { randomUUID } from "node:crypto";
-import { defaultRagConfig, parseOptions, type EvidenceBlock, type LookupResult, type RetrievalAttempt } from "@lookup-knowledge/core";
+import { createHash, randomUUID } from "node:crypto";
+import {
+  defaultRagConfig,
+  parseOptions,
+  type EvidenceBlock,
+  type LookupResult,
+  type PackedBlock,
+  type RetrievalAttempt,
+} from "@lookup-knowledge/core";
 import type { AttemptSummary } from "./attempt-summary.js";
 import type { EvidenceSummary } from "./evidence-summary.js";
 import type { RetrievalDetails } from "./retrieval-details.js";
@@ -50,6 +57,7 @@ export function buildToolInvocationRecord(input: {
   const { result } = input;
   const trace = result.retrievalTrace;
   const blocks: readonly EvidenceBlock[] = result.evidenceBlocks;
+  const packedBlocks = new Map((result.found ? result.contextPack.blocks : []).map((block) => [block.evidenceKey, block]));
   const fallbackReason = trace.fallbackReason ?? null;
 
   const retrievalDetails: RetrievalDetails = {
@@ -73,7 +81,7 @@ export function buildToolInvocationRecord(input: {
     candidateCount: trace.candidateCount,
     evidenceCount: blocks.length,
     relevanceLevel: result.relevanceLevel,
-    evidence: blocks.map(summarizeEvidence),
+    evidence: blocks.map((block) => summarizeEvidence(block, packedBlocks.get(block.evidenceKey))),
     rerank: result.found
       ? result.rerankTrace.entries.map((entry) => ({
           rank: entry.rank,
@@ -136,7 +144,7 @@ function summarizeAttempt(attempt: RetrievalAttempt): AttemptSummary {
   return summary;
 }
 
-function summarizeEvidence(block: EvidenceBlock): EvidenceSummary {
+function summarizeEvidence(block: EvidenceBlock, packed: PackedBlock | undefined): EvidenceSummary {
   const summary: EvidenceSummary = {
     evidenceKey: block.evidenceKey,
     source: block.source,
@@ -146,6 +154,15 @@ function summarizeEvidence(block: EvidenceBlock): EvidenceSummary {
   };
   if (block.title !== undefined) summary.title = block.title;
   if (block.score !== undefined) summary.score = block.score;
+  if (packed !== undefined) {
+    // What the model read, as a digest: the inspector rebuilds it from the chunk and checks it.
+    summary.packed = {
+      length: packed.content.length,
+      sha256: createHash("sha256").update(packed.content).digest("hex"),
+      truncated: packed.truncated,
+      ...(packed.allotment === undefined ? {} : { allotment: packed.allotment }),
+    };
+  }
   return summary;
 }
 

@@ -119,6 +119,7 @@ export function foundResult(): FoundLookupResult {
           content: longContent.slice(0, 3000),
           truncated: true,
           originalLength: longContent.length,
+          allotment: 3000,
         },
         {
           evidenceKey: "cards#chunk-3",

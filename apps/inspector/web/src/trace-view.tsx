@@ -56,7 +56,8 @@ export function TraceView({ id }: { id: string }) {
       <ScoreBreakdown entries={details.rerank} />
       <h3>Evidence</h3>
       <p class="note">
-        A trace keeps the first 160 characters of each block (R28).{" "}
+        A trace keeps no evidence text (R28): a digest of what the model read, which the block is rebuilt from the index against, and a
+        160-character preview.{" "}
         {record.queryIsHash ? (
           "The query is stored as a hash, so it cannot be run again here."
         ) : (
@@ -66,18 +67,39 @@ export function TraceView({ id }: { id: string }) {
         )}{" "}
         to see the whole text the model reads now.
       </p>
-      {details.evidence.map((block) => (
-        <article key={block.evidenceKey} class="block" data-testid="evidence-block">
-          <header>
-            {block.source}
-            {block.title ? ` — ${block.title}` : ""} · score {score(block.score)}
-          </header>
-          <p class="reasons">{block.hitReasons.join("; ")}</p>
-          <pre>{block.preview}</pre>
-        </article>
-      ))}
+      {details.evidence.map((block, index) => {
+        const content = record.modelContent?.[index];
+        return (
+          <article key={block.evidenceKey} class="block" data-testid="evidence-block">
+            <header>
+              {block.evidenceKey} · {block.source}
+              {block.title ? ` — ${block.title}` : ""} · score {score(block.score)}
+              {details.contextPack?.truncated.includes(block.evidenceKey) ? " · truncated by the context budget" : ""}
+            </header>
+            <p class="reasons">{block.hitReasons.join("; ")}</p>
+            {content?.status === "exact" ? (
+              <>
+                <p class="note" data-testid="model-content-status">
+                  The exact content the model read (rebuilt from the index, its digest checked against the trace):
+                </p>
+                <pre data-testid="model-content">{content.text}</pre>
+              </>
+            ) : (
+              <>
+                <p class="note" data-testid="model-content-status">
+                  Preview only: {content?.reason ?? "no content digest was recorded"}.
+                </p>
+                <pre>{block.preview}</pre>
+              </>
+            )}
+          </article>
+        );
+      })}
       <h3>Context pack</h3>
       <SourceLists included={details.contextPack?.includedSources ?? []} omitted={details.contextPack?.omittedSources ?? []} />
+      {details.contextPack && details.contextPack.truncated.length > 0 ? (
+        <p data-testid="truncated-blocks">Truncated by the context budget: {details.contextPack.truncated.join(", ")}</p>
+      ) : null}
     </section>
   );
 }

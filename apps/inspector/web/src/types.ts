@@ -73,6 +73,8 @@ export interface TraceRecord extends TraceRow {
     rerank: RerankEntry[];
     contextPack?: { includedSources: string[]; omittedSources: string[]; truncated: string[] };
   };
+  /** Per evidence block: the exact content the model read, rebuilt from the index and checked against the trace's digest. */
+  modelContent: Array<{ status: "exact"; text: string } | { status: "changed" | "unknown"; reason: string }>;
 }
 
 export interface PackedBlock {
