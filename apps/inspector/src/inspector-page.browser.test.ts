@@ -128,6 +128,12 @@ suite(suiteName, () => {
     expect(await page.locator('[data-testid="attempt-outcome"]').allTextContents()).toEqual(
       record.retrievalDetails.attempts.map((attempt) => attempt.outcome),
     );
+    // The exact content the model read, rebuilt and checked: the same text a fresh lookup of the
+    // query packs (the index has not changed since it was recorded).
+    const fresh = await base.knowledgeBase.retriever.lookup(recordedQueries[0] ?? "");
+    expect(fresh.found).toBe(true);
+    const packed = fresh.found ? fresh.contextPack.blocks.map((block) => block.content) : [];
+    expect(await page.locator('[data-testid="model-content"]').allTextContents()).toEqual(packed);
     await page.screenshot({ path: join(screenshots, "trace.png"), fullPage: true });
     // From the trace back to the playground, with its query filled in.
     await page.locator('[data-testid="rerun"]').click();
