@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveInspector } from "./serve-inspector.js";
 import { exampleKnowledgeBase, inspectExampleBase, recordedQueries, type InspectedBase } from "./test/inspected-base.js";
 
 interface Answer {
@@ -341,5 +342,24 @@ describe("issue 13: with traces.store-query hash", () => {
     const exact = await getJson<{ records: Row[] }>(base, `/api/traces?query=${encodeURIComponent(recordedQueries[0] ?? "")}`);
     expect(exact.records).toHaveLength(1);
     expect(exact.records[0]?.query).not.toContain("refund");
+  });
+
+  it("issue 13: a record stored as a hash is shown as one even when the setting is now text", async () => {
+    const textServer = await serveInspector({
+      knowledgeBase: base.knowledgeBase,
+      traces: base.traces,
+      queryStorage: "text",
+      port: 0,
+      redact: (text) => text,
+    });
+    try {
+      const listed = (await (await fetch(new URL("/api/traces", textServer.url))).json()) as { records: Row[] };
+      expect(listed.records.length).toBe(4);
+      expect(listed.records.every((row) => row.queryIsHash)).toBe(true);
+      const one = (await (await fetch(new URL(`/api/traces/${listed.records[0]?.id}`, textServer.url))).json()) as { queryIsHash: boolean };
+      expect(one.queryIsHash).toBe(true);
+    } finally {
+      await textServer.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { rebuildModelContent, type ModelContent } from "./rebuild-model-content.js";
 import type { ReadOnlyPort } from "./read-only-port.js";
-import type { StoredToolInvocation, TraceListQuery } from "@lookup-knowledge/trace-store";
+import { queryHashPrefix, type StoredToolInvocation, type TraceListQuery } from "@lookup-knowledge/trace-store";
 import { InspectorRequestError } from "./inspector-request-error.js";
 
 /** What the inspector reads recorded lookups from: a durable trace store's `list` and `get`. */
@@ -91,10 +91,19 @@ export async function getTrace(
       ...details,
       attempts: details.attempts.map((attempt) => (attempt.error ? { ...attempt, error: options.redact(attempt.error) } : attempt)),
     },
-    queryIsHash: options.queryIsHash,
+    queryIsHash: storedAsHash(record, options.queryIsHash),
     // What the model read, rebuilt from the index and checked against the trace's digests.
     modelContent: await rebuildModelContent(options.port, details.evidence),
   };
+}
+
+/**
+ * Whether a record's query fields hold a keyed hash: decided per record by the hash's prefix
+ * (records written under another `traces.store-query` keep theirs), and always under the
+ * hash setting, so a text is never shown where hashes are asked for.
+ */
+function storedAsHash(record: StoredToolInvocation, hashSetting: boolean): boolean {
+  return hashSetting || record.query.startsWith(queryHashPrefix);
 }
 
 function traceRow(record: StoredToolInvocation, queryIsHash: boolean): TraceRow {
@@ -102,7 +111,7 @@ function traceRow(record: StoredToolInvocation, queryIsHash: boolean): TraceRow 
     id: record.id,
     createdAt: record.createdAt,
     query: record.query,
-    queryIsHash,
+    queryIsHash: storedAsHash(record, queryIsHash),
     found: record.found,
     retrievalLayer: record.retrievalLayer,
     fallbackReason: record.fallbackReason,

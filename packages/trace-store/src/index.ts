@@ -10,7 +10,7 @@ export type { TraceDatabaseOptions } from "./database/trace-database-options.js"
 export type { TraceQuery } from "./database/trace-query.js";
 export type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 export type { EvidenceSummary } from "./evidence-summary.js";
-export { hashQuery, hashQueryTerm } from "./hash-query.js";
+export { hashQuery, hashQueryTerm, queryHashPrefix } from "./hash-query.js";
 export { resolveQueryStorage } from "./query-storage.js";
 export type { QueryStorage } from "./query-storage.js";
 export type { RetrievalDetails } from "./retrieval-details.js";
