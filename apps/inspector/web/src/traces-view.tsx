@@ -98,7 +98,11 @@ export function TracesView() {
                     <a href={`#/trace/${encodeURIComponent(record.id)}`}>{record.createdAt.slice(0, 19).replace("T", " ")}</a>
                   </td>
                   <td data-testid="trace-query">
-                    {record.queryIsHash ? <code title="stored as a hash">hash {record.query.replace(/^hmac-sha256:/, "").slice(0, 12)}…</code> : record.query}
+                    {record.queryIsHash ? (
+                      <code title="stored as a hash">hash {record.query.replace(/^hmac-sha256:/, "").slice(0, 12)}…</code>
+                    ) : (
+                      record.query
+                    )}
                   </td>
                   <td>{record.found ? "yes" : "no"}</td>
                   <td>{record.retrievalLayer}</td>
