@@ -133,6 +133,15 @@ describe("buildToolInvocationRecord", () => {
     ]);
   });
 
+  it("issue 13: retrieval details keep the reference threshold beside the attempts, so a low-quality top score can be shown against it", () => {
+    const { retrievalDetails } = buildToolInvocationRecord({ result: foundResult(), startedAt, durationMs: 42 });
+    expect(retrievalDetails.referenceThreshold).toBe(0.6);
+    expect(retrievalDetails.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.41 });
+    const result = noEvidenceResult();
+    result.retrievalTrace.referenceThreshold = 0.35;
+    expect(buildToolInvocationRecord({ result, startedAt, durationMs: 1 }).retrievalDetails.referenceThreshold).toBe(0.35);
+  });
+
   it("R27: retrieval details hold compact evidence summaries: source, title, layer, score, hit reasons", () => {
     const { retrievalDetails } = buildToolInvocationRecord({ result: foundResult(), startedAt, durationMs: 42 });
     expect(retrievalDetails.evidence).toHaveLength(2);

@@ -24,7 +24,8 @@ const maxQueryLengthSchema = wholeNumberOption(16);
 
 /**
  * Summarises a `LookupResult` as one tool invocation record (R27): the hints, the layer,
- * every attempt with its filters, the fallback reason, the counts, compact evidence
+ * every attempt with its filters, the fallback reason, the reference threshold the attempts
+ * were held to, the counts, compact evidence
  * summaries, the rerank trace and the context pack's source lists.
  *
  * `query` is the query as the tool received it (`retrievalTrace.query.received`, before
@@ -78,6 +79,7 @@ export function buildToolInvocationRecord(input: {
     l1Enabled: trace.l1Enabled,
     attempts: trace.attempts.map(summarizeAttempt),
     fallbackReason,
+    ...(Number.isFinite(trace.referenceThreshold) ? { referenceThreshold: trace.referenceThreshold } : {}),
     candidateCount: trace.candidateCount,
     evidenceCount: blocks.length,
     relevanceLevel: result.relevanceLevel,

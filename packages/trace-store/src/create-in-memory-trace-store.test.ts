@@ -16,6 +16,12 @@ describe("createInMemoryTraceStore", () => {
     expect(store.get("missing")).toBeUndefined();
   });
 
+  it("issue 13: keeps the reference threshold of a record's retrieval details", async () => {
+    const store = createInMemoryTraceStore();
+    await store.record(record("a"));
+    expect(store.get("a")?.retrievalDetails.referenceThreshold).toBe(0.6);
+  });
+
   it("holds a record as soon as record() is called", () => {
     const store = createInMemoryTraceStore();
     void store.record(record("now"));

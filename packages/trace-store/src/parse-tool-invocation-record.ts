@@ -2,7 +2,8 @@ import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 
 /**
  * Reads one spooled record: the parsed record, or why the text is not one. Checks the
- * fields the database needs; `retrievalDetails` must be an object.
+ * fields the database needs; `retrievalDetails` must be an object, and its
+ * `referenceThreshold`, when present (older records lack it), a number from 0 to 1.
  */
 export function parseToolInvocationRecord(text: string): { record: ToolInvocationRecord } | { reason: string } {
   let value: unknown;
@@ -33,6 +34,19 @@ export function parseToolInvocationRecord(text: string): { record: ToolInvocatio
   expect("evidenceCount", isCount, "a count");
   expect("error", (entry) => entry === null || typeof entry === "string", "a string or null");
   expect("retrievalDetails", (entry) => typeof entry === "object" && entry !== null && !Array.isArray(entry), "an object");
+  const details = record.retrievalDetails as Record<string, unknown> | undefined;
+  if (typeof details === "object" && details !== null && !Array.isArray(details) && "referenceThreshold" in details) {
+    const threshold = details.referenceThreshold;
+    if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+      problems.push(`retrievalDetails.referenceThreshold is not a number from 0 to 1 (${describeValue(threshold)})`);
+    }
+  }
   if (problems.length > 0) return { reason: problems.join("; ") };
   return { record: value as ToolInvocationRecord };
+}
+
+/** A short, printable rendering of a refused value for the reason. */
+function describeValue(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }

@@ -19,6 +19,11 @@ export interface RetrievalDetails {
   /** Every L1 attempt, in order. */
   attempts: AttemptSummary[];
   fallbackReason: FallbackReason | null;
+  /**
+   * The `rag.reference-threshold` the lookup ran with (0..1): an attempt whose `topScore` is
+   * below it was refused as `below_reference_threshold`. Absent in records written before it was kept.
+   */
+  referenceThreshold?: number;
   /** Candidates of the attempt the result came from. */
   candidateCount: number;
   /** Final evidence blocks. */

@@ -90,6 +90,47 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       expect(await store.get("no-such-id")).toBeUndefined();
     });
 
+    it("issue 13: the reference threshold comes back beside the attempts; a record written without it (older) still flushes and reads back without it", async () => {
+      const store = open();
+      const { base, since, until } = window(2013);
+      const current = makeRecord(0, base);
+      const { referenceThreshold: _dropped, ...olderDetails } = current.retrievalDetails;
+      const older = makeRecord(2, base, { retrievalDetails: olderDetails });
+      await store.record(current);
+      await store.record(older);
+      expect(await store.flush()).toMatchObject({ inserted: 2, skipped: [] });
+      const stored = await store.get(current.id);
+      expect(stored?.retrievalDetails.referenceThreshold).toBe(0.6);
+      expect(stored?.retrievalDetails.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.41 });
+      const storedOlder = await store.get(older.id);
+      expect(storedOlder?.retrievalDetails).not.toHaveProperty("referenceThreshold");
+      expect(await store.list({ since, until })).toHaveLength(2);
+    });
+
+    it("issue 13: a spooled record whose reference threshold is not a number from 0 to 1 is skipped, naming the field; the others are stored", async () => {
+      const store = open();
+      const { base, since, until } = window(2014);
+      const spool = join(store.directory, "spool");
+      const bad = (index: number, referenceThreshold: unknown) => {
+        const record = makeRecord(index, base);
+        return JSON.stringify({ ...record, retrievalDetails: { ...record.retrievalDetails, referenceThreshold } });
+      };
+      rmSync(spool, { recursive: true, force: true });
+      await store.record(makeRecord(0, base)); // makes the folder
+      const lines = [bad(1, "0.6"), bad(2, 1.5), bad(3, null), JSON.stringify(makeRecord(4, base))];
+      writeFileSync(join(spool, "000000000000001-1-ab-000001.jsonl"), `${lines.join("\n")}\n`);
+      const report = await store.flush();
+      expect(report.flushed).toBe(2);
+      expect(report.skipped.map((line) => line.reason)).toEqual([
+        'retrievalDetails.referenceThreshold is not a number from 0 to 1 ("0.6")',
+        "retrievalDetails.referenceThreshold is not a number from 0 to 1 (1.5)",
+        "retrievalDetails.referenceThreshold is not a number from 0 to 1 (null)",
+      ]);
+      expect((await store.list({ since, until })).map((record) => record.id).sort()).toEqual(
+        [0, 4].map((index) => makeRecord(index, base).id),
+      );
+    });
+
     it("R27: lists by time range, found or not, fallback reason, query text and limit, newest first", async () => {
       const store = open();
       const { base, since, until } = window(2002);
