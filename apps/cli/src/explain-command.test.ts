@@ -1,7 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { explainLookup, openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultDataDirectory } from "./cli-config.js";
+import { formatExplanation } from "./explain-command.js";
 import { runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 const question = "Who can refund a paid invoice?";
@@ -70,6 +74,36 @@ describe("lookup-knowledge explain", () => {
     expect(hostile.code).toBe(0);
     expect(hostile.stdout).toMatch(/not_in_index/);
     expect(hostile.stdout).not.toContain("\u001b");
+  });
+
+  it("issue 13 review: a failed deeper search is printed as deeper_search_failed with its code and escaped message", async () => {
+    const knowledgeBase = await openKnowledgeBase({
+      dataDirectory: join(cwd, defaultDataDirectory),
+      config: { "rag.retrieve-k": 1, "rag.return-n": 1 },
+      calibration: false,
+    });
+    try {
+      const real = knowledgeBase.store.port;
+      const port: KnowledgeSearchPort = {
+        search: (request) => (request.topK === 200 ? Promise.reject(new Error("shard \u001b[31mgone")) : real.search(request)),
+      };
+      const explanation = await explainLookup(
+        {
+          ...knowledgeBase,
+          store: { port, ...(knowledgeBase.store.stateDirectory ? { stateDirectory: knowledgeBase.store.stateDirectory } : {}) },
+        },
+        question,
+        { expected: "support/hours.md" },
+      );
+      const text = formatExplanation(explanation);
+      expect(text).toMatch(
+        /: deeper_search_failed: .*the search to 200 that would place it failed \(search_failed: shard \uFFFD\[31mgone\)/,
+      );
+      expect(text).not.toContain("\u001b");
+      expect(text).not.toMatch(/not among the top/);
+    } finally {
+      await knowledgeBase.close();
+    }
   });
 
   it("issue 13: bad options exit 2 with a sentence", async () => {

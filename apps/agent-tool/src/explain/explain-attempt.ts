@@ -17,6 +17,7 @@ const placement: readonly ExplainOutcomeKind[] = [
   "cut_by_document_cap",
   "merged_by_dedup",
   "beyond_retrieve_k",
+  "deeper_search_failed",
   "excluded_by_filter",
   "attempt_failed",
   "not_in_index",
@@ -29,12 +30,23 @@ export interface AttemptToExplain {
   contextPack: ContextPack | undefined;
   config: Readonly<RagConfig>;
   callerFilter: MetadataFilter | undefined;
-  /** The attempt's search again, `searchedTo` deep, with the same filter; identified hits. */
-  searchDeeper: () => Promise<Candidate[]>;
-  /** Metadata of a chunk the store holds, by evidence key, for the filter check. */
-  metadataOf: (key: string) => Promise<Record<string, unknown> | undefined>;
+  /** The attempt's search again, `searchedTo` deep, with the same filter: its identified hits, or why it failed. */
+  searchDeeper: () => Promise<DeeperSearch>;
+  /** Metadata of a chunk the store holds, by evidence key, for the filter check; or why the search for it failed. */
+  metadataOf: (key: string) => Promise<Record<string, unknown> | SearchFailure | undefined>;
   searchedTo: number;
 }
+
+/** Why a search explain ran itself (not the lookup's own) failed. */
+export interface SearchFailure {
+  failed: { code: string; message: string };
+}
+
+/** A search explain ran itself: its identified hits, or why it failed. */
+export type DeeperSearch = { candidates: Candidate[] } | SearchFailure;
+
+const isFailure = (value: unknown): value is SearchFailure =>
+  typeof value === "object" && value !== null && "failed" in value && typeof (value as SearchFailure).failed === "object";
 
 const filterText = (filter: MetadataFilter) => JSON.stringify(filter);
 
@@ -85,7 +97,8 @@ export async function explainAttempt(target: ExpectedTarget, input: AttemptToExp
     const clauses = filterClauses(input.callerFilter, trace.l0Filter);
     const deeper = await input.searchDeeper();
     for (const key of missing) {
-      const metadata = await input.metadataOf(key);
+      const looked = await input.metadataOf(key);
+      const metadata = isFailure(looked) ? undefined : looked;
       const failed = metadata ? failingClause(metadata, clauses) : undefined;
       if (failed) {
         chunks.push({
@@ -97,7 +110,19 @@ export async function explainAttempt(target: ExpectedTarget, input: AttemptToExp
         });
         continue;
       }
-      const found = deeper.find((candidate) => candidate.evidenceKey === key);
+      const searchFailure = isFailure(deeper) ? deeper.failed : isFailure(looked) ? looked.failed : undefined;
+      if (searchFailure) {
+        chunks.push({
+          kind: "deeper_search_failed",
+          evidenceKey: key,
+          retrieveK: trace.topK,
+          searchedTo: input.searchedTo,
+          searchError: searchFailure,
+          message: `${key} was not among this attempt's ${trace.topK} hits (rag.retrieve-k), and the search to ${input.searchedTo} that would place it failed (${searchFailure.code}: ${searchFailure.message}).`,
+        });
+        continue;
+      }
+      const found = isFailure(deeper) ? undefined : deeper.candidates.find((candidate) => candidate.evidenceKey === key);
       chunks.push(
         found
           ? {

@@ -231,6 +231,52 @@ describe("explainLookup", () => {
     expect(explanation.found).toBe(false);
   });
 
+  it("issue 13 review: a failed deeper search is deeper_search_failed with the error's code and message, never 'not among the top 200'", async () => {
+    const knowledgeBase = await open({ "rag.retrieve-k": 1, "rag.return-n": 1 });
+    const real = knowledgeBase.store.port;
+    const deepRequests: number[] = [];
+    // The real port for the lookup; the explain's own 200-deep search fails.
+    const port: KnowledgeSearchPort = {
+      search: (request) => {
+        if (request.topK !== 200) return real.search(request);
+        deepRequests.push(request.topK);
+        return Promise.reject(new Error("the index shard\u0007 went away"));
+      },
+    };
+    const failing = { retriever: knowledgeBase.retriever, store: { port, stateDirectory: knowledgeBase.store.stateDirectory } };
+    const explanation = await explainLookup(failing, query, { expected: "billing/invoices.md" });
+    expect(deepRequests.length).toBeGreaterThan(0);
+    const outcome = explanation.attempts.at(-1)?.outcome;
+    expect(outcome).toMatchObject({
+      kind: "deeper_search_failed",
+      retrieveK: 1,
+      searchedTo: 200,
+      searchError: { code: "search_failed", message: "the index shard\u0007 went away" },
+    });
+    expect(outcome?.message).toContain("failed (search_failed: the index shard\u0007 went away)");
+    expect(outcome?.chunkCounts).toEqual({ deeper_search_failed: 1 });
+    for (const each of outcomes(explanation)) expect(each.message).not.toMatch(/not among the top/);
+    expect(explanation.found).toBe(false);
+    // The explanation is JSON (the CLI's --json) with the failure in it.
+    expect(JSON.parse(JSON.stringify(explanation)).attempts.at(-1).outcome.searchError.code).toBe("search_failed");
+  });
+
+  it("issue 13 review: an abort during the deeper search rejects with the signal's reason, not a reported failure", async () => {
+    const knowledgeBase = await open({ "rag.retrieve-k": 1, "rag.return-n": 1 });
+    const real = knowledgeBase.store.port;
+    const controller = new AbortController();
+    const stopped = new Error("the caller stopped");
+    const port: KnowledgeSearchPort = {
+      search: (request) => {
+        if (request.topK !== 200) return real.search(request);
+        controller.abort(stopped);
+        return Promise.reject(new Error("aborted"));
+      },
+    };
+    const aborting = { retriever: knowledgeBase.retriever, store: { port, stateDirectory: knowledgeBase.store.stateDirectory } };
+    await expect(explainLookup(aborting, query, { expected: "billing/invoices.md", signal: controller.signal })).rejects.toBe(stopped);
+  });
+
   it("issue 13: refuses a blank expected and a bad override with a sentence naming the option", async () => {
     const knowledgeBase = await open();
     await expect(explainLookup(knowledgeBase, query, { expected: "  " })).rejects.toThrow(/expected/);

@@ -1,8 +1,9 @@
 import {
+  errorMessage,
+  LookupKnowledgeError,
   parseOptions,
   ragConfigKey,
   resolveRagConfig,
-  type Candidate,
   type FlatRagConfig,
   type MetadataFilter,
   type RagConfig,
@@ -12,7 +13,7 @@ import type { L0Index } from "@lookup-knowledge/l0-hints";
 import { normalizeHits } from "@lookup-knowledge/postprocess";
 import { canFetchRecords, validateMetadataFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { z } from "zod";
-import { explainAttempt } from "./explain-attempt.js";
+import { explainAttempt, type DeeperSearch, type SearchFailure } from "./explain-attempt.js";
 import type { ExplainAttempt, LookupExplanation } from "./lookup-explanation.js";
 import { recordLookup } from "./record-lookup.js";
 import { resolveExpected } from "./resolve-expected.js";
@@ -68,7 +69,8 @@ function explainConfig(base: Readonly<RagConfig>, overrides: RagConfigInput | Fl
  * excluded by a filter clause, beyond `rag.retrieve-k` (with its rank searched deeper),
  * merged by dedup, cut by the per-document cap or by `rag.return-n`, omitted or truncated by
  * the context budget, refused with its attempt by the threshold, or included with its rank,
- * score and boosts. Bad options are refused (`ConfigurationError`, `InvalidFilterError`).
+ * score and boosts. When the deeper search explain runs itself fails, the outcome says so
+ * (`deeper_search_failed`, with the error's code and message) instead of guessing a rank. Bad options are refused (`ConfigurationError`, `InvalidFilterError`).
  */
 export async function explainLookup(
   knowledgeBase: ExplainableKnowledgeBase,
@@ -94,27 +96,33 @@ export async function explainLookup(
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const { result } = recorded;
-  const search = async (request: { query: string; filter?: MetadataFilter; scopeFilter?: MetadataFilter }): Promise<Candidate[]> => {
+  // A failed search is reported in the outcome (deeper_search_failed), never read as "no hits";
+  // an aborted signal still rejects.
+  const search = async (request: { query: string; filter?: MetadataFilter; scopeFilter?: MetadataFilter }): Promise<DeeperSearch> => {
     try {
       const hits = await port.search({ ...request, topK: searchedTo, ...(options.signal ? { signal: options.signal } : {}) });
-      return normalizeHits(hits).candidates;
-    } catch {
-      return [];
+      return { candidates: normalizeHits(hits).candidates };
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const code = LookupKnowledgeError.isInstance(error) ? error.code : "search_failed";
+      return { failed: { code, message: errorMessage(error) } };
     }
   };
-  let unfiltered: Promise<Candidate[]> | undefined;
-  const metadataOf = async (key: string) => {
+  let unfiltered: Promise<DeeperSearch> | undefined;
+  const metadataOf = async (key: string): Promise<Record<string, unknown> | SearchFailure | undefined> => {
     const index = Number(key.slice(key.lastIndexOf("#chunk-") + "#chunk-".length));
     const record = target.records.get(index);
     if (record || canFetchRecords(port)) return record?.metadata;
     unfiltered ??= search({ query: result.query });
-    return (await unfiltered).find((candidate) => candidate.evidenceKey === key)?.metadata;
+    const searched = await unfiltered;
+    if ("failed" in searched) return searched;
+    return searched.candidates.find((candidate) => candidate.evidenceKey === key)?.metadata;
   };
   const usedAttempt = result.found ? result.retrievalTrace.attempts.find((attempt) => attempt.outcome === "usable")?.attempt : undefined;
   const attempts: ExplainAttempt[] = [];
   for (const trace of result.retrievalTrace.attempts) {
     const record = recorded.attempts.find((attempt) => attempt.attempt === trace.attempt);
-    let deeper: Promise<Candidate[]> | undefined;
+    let deeper: Promise<DeeperSearch> | undefined;
     const used = trace.attempt === usedAttempt;
     attempts.push(
       await explainAttempt(target, {

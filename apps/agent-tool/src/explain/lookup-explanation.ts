@@ -5,6 +5,7 @@ export type ExplainOutcomeKind =
   | "not_in_index"
   | "excluded_by_filter"
   | "beyond_retrieve_k"
+  | "deeper_search_failed"
   | "merged_by_dedup"
   | "cut_by_document_cap"
   | "cut_by_return_n"
@@ -38,8 +39,13 @@ export interface ExplainOutcome {
   portScore?: number;
   /** beyond_retrieve_k: `rag.retrieve-k`. */
   retrieveK?: number;
-  /** beyond_retrieve_k: how deep the second search went. */
+  /** beyond_retrieve_k: how deep the second search went; deeper_search_failed: how deep it was to go. */
   searchedTo?: number;
+  /**
+   * deeper_search_failed: why the second, deeper search (which would place a chunk the attempt
+   * did not return) failed: the error's code (`search_failed` when it has none) and message.
+   */
+  searchError?: { code: string; message: string };
   /** excluded_by_filter: the clause its metadata fails, and whose it is. */
   clause?: MetadataFilter;
   clauseOrigin?: "caller" | "l0";
