@@ -1,11 +1,8 @@
-import { LookupKnowledgeError } from "@lookup-knowledge/core";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   evaluateRetriever,
   fitThresholds,
-  readQuestionFile,
+  parseQuestionFile,
+  QuestionFileError,
   thresholdTradeOff,
   type RetrieverEvaluation,
   type ThresholdRow,
@@ -32,7 +29,8 @@ export interface CalibrationView {
 
 /**
  * `POST /api/calibration` with `{ "questions": "<JSON Lines>", "config"?: {...} }`: the
- * question file is checked as `lookup-knowledge eval` checks it, then asked twice on
+ * question file is checked as `lookup-knowledge eval` checks it (`parseQuestionFile`, in
+ * memory: nothing is written to disk), then asked twice on
  * playground retrievers (never traced): at threshold 1, where every retry runs and each
  * question's gate score is exact, and at the configured threshold for the `eval` figures.
  */
@@ -43,7 +41,7 @@ export async function runCalibration(
   if (typeof input.questions !== "string" || input.questions.trim() === "") {
     throw invalid('questions must be the text of a question file: JSON Lines, one {"id", "query", "relevant": [...]} a line.');
   }
-  const questions = await parseQuestions(input.questions);
+  const questions = parseQuestions(input.questions);
   if (questions.length > maxCalibrationQuestions) {
     throw invalid(`The question file holds ${questions.length} questions; the inspector asks at most ${maxCalibrationQuestions}.`);
   }
@@ -66,19 +64,13 @@ export async function runCalibration(
   };
 }
 
-async function parseQuestions(text: string) {
-  const folder = await mkdtemp(join(tmpdir(), "lookup-knowledge-inspector-"));
+/** The posted text, checked as `lookup-knowledge eval` checks a question file; a bad line is a 400 naming it. */
+function parseQuestions(text: string) {
   try {
-    const file = join(folder, "questions.jsonl");
-    await writeFile(file, text, "utf8");
-    return await readQuestionFile(file);
+    return parseQuestionFile(text, "the question file");
   } catch (error) {
-    if (LookupKnowledgeError.isInstance(error) && error.code === "invalid_question_file") {
-      throw invalid(error.message.replaceAll(join(folder, "questions.jsonl"), "the question file"));
-    }
+    if (QuestionFileError.isInstance(error)) throw invalid(error.message);
     throw error;
-  } finally {
-    await rm(folder, { recursive: true, force: true });
   }
 }
 

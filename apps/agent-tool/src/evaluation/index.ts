@@ -1,5 +1,5 @@
 // `@lookup-knowledge/agent-tool/evaluation`: measure and calibrate a knowledge base on your
-// own questions: the ranking metrics, the question-file reader, the evaluation runner, and
+// own questions: the ranking metrics, the question-file reader and parser, the evaluation runner, and
 // the calibration that `lookup-knowledge calibrate` fits and lookups read.
 export { calibrateKnowledgeBase, minimumQuestions } from "./calibrate-knowledge-base.js";
 export type { CalibrationReport, GateFigures } from "./calibrate-knowledge-base.js";
@@ -22,6 +22,7 @@ export {
 export type { AnswerabilitySample } from "./fit-user-answerability-model.js";
 export { QuestionFileError } from "./question-file-error.js";
 export { maxQuestions, readQuestionFile } from "./read-question-file.js";
+export { parseQuestionFile } from "./parse-question-file.js";
 export type { EvaluationQuestion } from "./read-question-file.js";
 export { mrrAt, ndcgAt, recallAt, scoreRankings } from "./ranking-metrics.js";
 export type { Judgments, RankingScores } from "./ranking-metrics.js";
