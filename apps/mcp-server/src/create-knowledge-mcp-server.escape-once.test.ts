@@ -1,0 +1,69 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { escapeKnowledgeText } from "@lookup-knowledge/agent-tool/format";
+import { ingestIntoLocalIndex } from "@lookup-knowledge/agent-tool/local";
+import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FetchEvidenceStructuredContent } from "./fetch-evidence.js";
+import type { LookupStructuredContent } from "./lookup-structured-content.js";
+import { connectClient, textOf } from "./test/connect-client.js";
+
+// Characters escapeKnowledgeText changes: "&" and "<" (and an already escaped "&amp;", which
+// a second escape would turn into "&amp;amp;"), in the title, a heading and the content.
+const title = "Refunds & <credits> &amp; notes";
+const body = "A refund & a credit note are issued when the invoice total is < 5 EUR &amp; paid.";
+const document = ["---", `title: "${title}"`, "---", "", "# Q&A <billing>", "", body, ""].join("\n");
+
+describe("evidence text through MCP is escaped exactly once", () => {
+  let folder: string;
+  let knowledgeBase: KnowledgeBase;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "mcp-escape-once-"));
+    await mkdir(join(folder, "docs"));
+    await writeFile(join(folder, "docs", "refunds.md"), document);
+    await ingestIntoLocalIndex({ root: join(folder, "docs"), dataDirectory: join(folder, "data") });
+    knowledgeBase = await openKnowledgeBase({ dataDirectory: join(folder, "data"), onWarning: () => undefined });
+  }, 60_000);
+  afterAll(async () => {
+    await knowledgeBase.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it("issue 13 review: structuredContent and the text content carry each evidence string escaped once, never &amp;amp;", async () => {
+    const query = "When is a refund or a credit note issued for an invoice?";
+    const direct = await knowledgeBase.retriever.lookup(query);
+    if (!direct.found) throw new Error("the lookup found nothing");
+    const block = direct.contextPack.blocks[0];
+    if (!block) throw new Error("no packed block");
+    // The retriever hands over the document's own text: nothing is escaped before the MCP server.
+    expect(block.title).toBe(title);
+    expect(block.content).toContain(body);
+
+    await using client = await connectClient({ retriever: knowledgeBase.retriever, store: knowledgeBase.store });
+    const result = await client.callTool({ name: "lookup_knowledge", arguments: { query } });
+    const structured = result.structuredContent as LookupStructuredContent;
+    const evidence = structured.evidence[0];
+    expect(evidence?.title).toBe("Refunds &amp; &lt;credits> &amp;amp; notes");
+    expect(evidence?.title).toBe(escapeKnowledgeText(title, "line"));
+    expect(evidence?.breadcrumb).toBe(escapeKnowledgeText(block.breadcrumb ?? "", "line"));
+    expect(evidence?.content).toBe(escapeKnowledgeText(block.content, "content"));
+    expect(evidence?.content).toContain("A refund & a credit note are issued when the invoice total is &lt; 5 EUR &amp; paid.");
+    // The text content holds the very same escaped strings (the title in a double-quoted attribute).
+    const text = textOf(result);
+    expect(text).toContain(`title="${evidence?.title}"`);
+    expect(text).toContain(evidence?.content);
+    for (const rendered of [text, JSON.stringify(structured)]) {
+      expect(rendered).not.toContain("&amp;amp;amp;");
+      expect(rendered).not.toContain("&amp;lt;");
+    }
+
+    const fetched = await client.callTool({ name: "fetch_evidence", arguments: { document_id: evidence?.document_id } });
+    const chunk = fetched.structuredContent as FetchEvidenceStructuredContent;
+    expect(chunk.title).toBe(evidence?.title);
+    expect(chunk.content).toContain("is &lt; 5 EUR &amp; paid.");
+    expect(textOf(fetched)).toContain(`title="${evidence?.title}"`);
+    expect(textOf(fetched)).toContain(chunk.content);
+    expect(textOf(fetched)).not.toContain("&amp;lt;");
+  });
+});
