@@ -1,13 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { escapeKnowledgeText } from "@lookup-knowledge/agent-tool/format";
-import { ingestIntoLocalIndex } from "@lookup-knowledge/agent-tool/local";
-import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FetchEvidenceStructuredContent } from "./fetch-evidence.js";
 import type { LookupStructuredContent } from "./lookup-structured-content.js";
 import { connectClient, textOf } from "./test/connect-client.js";
+import { useOneDocumentBase } from "./test/one-document-base.js";
 
 // Characters escapeKnowledgeText changes: "&" and "<" (and an already escaped "&amp;", which
 // a second escape would turn into "&amp;amp;"), in the title, a heading and the content.
@@ -16,23 +12,11 @@ const body = "A refund & a credit note are issued when the invoice total is < 5 
 const document = ["---", `title: "${title}"`, "---", "", "# Q&A <billing>", "", body, ""].join("\n");
 
 describe("evidence text through MCP is escaped exactly once", () => {
-  let folder: string;
-  let knowledgeBase: KnowledgeBase;
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "mcp-escape-once-"));
-    await mkdir(join(folder, "docs"));
-    await writeFile(join(folder, "docs", "refunds.md"), document);
-    await ingestIntoLocalIndex({ root: join(folder, "docs"), dataDirectory: join(folder, "data") });
-    knowledgeBase = await openKnowledgeBase({ dataDirectory: join(folder, "data"), onWarning: () => undefined });
-  }, 60_000);
-  afterAll(async () => {
-    await knowledgeBase.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  const base = useOneDocumentBase("mcp-escape-once-", document);
 
   it("issue 13 review: structuredContent and the text content carry each evidence string escaped once, never &amp;amp;", async () => {
     const query = "When is a refund or a credit note issued for an invoice?";
-    const direct = await knowledgeBase.retriever.lookup(query);
+    const direct = await base.knowledgeBase().retriever.lookup(query);
     if (!direct.found) throw new Error("the lookup found nothing");
     const block = direct.contextPack.blocks[0];
     if (!block) throw new Error("no packed block");
@@ -40,6 +24,7 @@ describe("evidence text through MCP is escaped exactly once", () => {
     expect(block.title).toBe(title);
     expect(block.content).toContain(body);
 
+    const knowledgeBase = base.knowledgeBase();
     await using client = await connectClient({ retriever: knowledgeBase.retriever, store: knowledgeBase.store });
     const result = await client.callTool({ name: "lookup_knowledge", arguments: { query } });
     const structured = result.structuredContent as LookupStructuredContent;

@@ -1,12 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ingestIntoLocalIndex } from "@lookup-knowledge/agent-tool/local";
-import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FetchEvidenceStructuredContent } from "./fetch-evidence.js";
 import type { LookupStructuredContent } from "./lookup-structured-content.js";
 import { connectClient, textOf } from "./test/connect-client.js";
+import { useOneDocumentBase } from "./test/one-document-base.js";
 
 const hostile = [
   "---",
@@ -23,21 +19,10 @@ const hostile = [
 ].join("\n");
 
 describe("hostile document text through MCP", () => {
-  let folder: string;
-  let knowledgeBase: KnowledgeBase;
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "mcp-hostile-"));
-    await mkdir(join(folder, "docs"));
-    await writeFile(join(folder, "docs", "refunds.md"), hostile);
-    await ingestIntoLocalIndex({ root: join(folder, "docs"), dataDirectory: join(folder, "data") });
-    knowledgeBase = await openKnowledgeBase({ dataDirectory: join(folder, "data"), onWarning: () => undefined });
-  }, 60_000);
-  afterAll(async () => {
-    await knowledgeBase.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  const base = useOneDocumentBase("mcp-hostile-", hostile);
 
   it("issue 12: text, structured content and fetch_evidence never let a document close or forge an evidence element", async () => {
+    const knowledgeBase = base.knowledgeBase();
     await using client = await connectClient({ retriever: knowledgeBase.retriever, store: knowledgeBase.store });
     const result = await client.callTool({ name: "lookup_knowledge", arguments: { query: "Who issues refunds of a paid invoice?" } });
     const structured = result.structuredContent as LookupStructuredContent;
