@@ -1,37 +1,13 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { SearchHit } from "@lookup-knowledge/core";
-import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { Pinecone } from "@pinecone-database/pinecone";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { canFetchRecords } from "../knowledge-record-reader.js";
-import { startPineconeTestServer } from "../testing/index.js";
-import type { PineconeTestServer, PineconeTestServerOptions } from "../testing/index.js";
 import { createPineconeSearchPort } from "./create-pinecone-search-port.js";
-import type { PineconeSearchPort, PineconeSearchPortOptions } from "./pinecone-search-port.js";
+import { embeddings, indexOf, portOn, quick, requestsTo, usePineconeTestServers } from "./pinecone-port-test-fixtures.js";
+import type { PineconeSearchPort } from "./pinecone-search-port.js";
 
-const embeddings = createOfflineEmbeddings();
-const servers: PineconeTestServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(options: PineconeTestServerOptions = {}): Promise<PineconeTestServer> {
-  const server = await startPineconeTestServer(options);
-  servers.push(server);
-  return server;
-}
-
-const quick = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 } as const;
-
-function indexOf(server: PineconeTestServer) {
-  return new Pinecone({ apiKey: "test-key", maxRetries: 0 }).index({ host: server.url });
-}
-
-function densePort(server: PineconeTestServer, options: Partial<PineconeSearchPortOptions> = {}): PineconeSearchPort {
-  return createPineconeSearchPort({ index: indexOf(server), namespace: "docs", embeddings, metric: "cosine", ...quick, ...options });
-}
+const { serve } = usePineconeTestServers();
 
 const records: KnowledgeRecord[] = [
   {
@@ -50,8 +26,6 @@ const records: KnowledgeRecord[] = [
     metadata: { docId: "shipping", chunkIndex: 0, title: "Shipping", category: "logistics", tags: ["parcels"], draft: false },
   },
 ];
-
-const requestsTo = (server: PineconeTestServer, path: string) => server.requests.filter((request) => request.path === path).length;
 
 /** The search hit of `id` for a query that finds every record, without its score. */
 async function searchedRecord(port: PineconeSearchPort, id: string): Promise<Omit<SearchHit, "score">> {
@@ -82,16 +56,16 @@ async function expectReadsAsSearch(port: PineconeSearchPort): Promise<void> {
 describe("createPineconeSearchPort: fetchRecords against the real client and the local server", () => {
   it("issue 12: dense mode reads records back by id, in the order asked, exactly as search returns them; unknown ids are undefined", async () => {
     const server = await serve();
-    const port = densePort(server);
+    const port = portOn(server);
     await port.upsert(records);
     await expectReadsAsSearch(port);
     expect(server.requests.filter((request) => request.path === "/vectors/fetch").map((request) => request.namespace)).toEqual(["docs"]);
-    expect(await densePort(server, { namespace: "other" }).fetchRecords(["refunds#chunk-0"])).toEqual([undefined]);
+    expect(await portOn(server, { namespace: "other" }).fetchRecords(["refunds#chunk-0"])).toEqual([undefined]);
   });
 
   it("issue 12: a custom textKey is taken out of the metadata as the content", async () => {
     const server = await serve();
-    const port = densePort(server, { textKey: "body" });
+    const port = portOn(server, { textKey: "body" });
     await port.upsert(records);
     const [record] = await port.fetchRecords(["refunds#chunk-0"]);
     expect(record).toEqual({ id: "refunds#chunk-0", content: records[0]?.content, metadata: records[0]?.metadata });
@@ -118,7 +92,7 @@ describe("createPineconeSearchPort: fetchRecords against the real client and the
 
   it("issue 12: refuses ids that are not an array of non-empty strings, or more than 100, before any request", async () => {
     const server = await serve();
-    const port = densePort(server);
+    const port = portOn(server);
     const refused = async (ids: unknown) => {
       const error = await port.fetchRecords(ids as string[]).catch((caught: unknown) => caught);
       expect(LookupKnowledgeError.isInstance(error)).toBe(true);
@@ -137,7 +111,7 @@ describe("createPineconeSearchPort: fetchRecords against the real client and the
 
   it("issue 12: an aborted signal rejects with its reason, before a request or while Pinecone is slow, without a retry", async () => {
     const server = await serve();
-    const port = densePort(server, { timeoutMs: 60_000 });
+    const port = portOn(server, { timeoutMs: 60_000 });
     const early = new AbortController();
     early.abort(new Error("stop"));
     await expect(port.fetchRecords(["refunds#chunk-0"], { signal: early.signal })).rejects.toThrow("stop");
@@ -154,7 +128,7 @@ describe("createPineconeSearchPort: fetchRecords against the real client and the
 
   it("issue 12: a 5xx or 429 is retried as for search; a 4xx is pinecone_rejected at once, naming fetch", async () => {
     const server = await serve();
-    const port = densePort(server);
+    const port = portOn(server);
     await port.upsert(records);
     server.inject({ path: "/vectors/fetch", status: 503 });
     server.inject({ path: "/vectors/fetch", status: 429 });
@@ -163,7 +137,7 @@ describe("createPineconeSearchPort: fetchRecords against the real client and the
     expect(requestsTo(server, "/vectors/fetch")).toBe(3);
 
     server.inject({ path: "/vectors/fetch", status: 500, times: 100 });
-    const limited = densePort(server, { maxRetries: 1 });
+    const limited = portOn(server, { maxRetries: 1 });
     await expect(limited.fetchRecords(["refunds#chunk-0"])).rejects.toMatchObject({
       code: "pinecone_unavailable",
       operation: "fetch",
@@ -182,7 +156,7 @@ describe("createPineconeSearchPort: fetchRecords against the real client and the
 
   it("issue 12: a body that is not JSON, or a record of the wrong shape, is a pinecone_malformed_response", async () => {
     const server = await serve();
-    const port = densePort(server);
+    const port = portOn(server);
     server.inject({ path: "/vectors/fetch", malformed: "not-json" });
     await expect(port.fetchRecords(["refunds#chunk-0"])).rejects.toMatchObject({ code: "pinecone_malformed_response", operation: "fetch" });
     server.inject({ path: "/vectors/fetch", malformed: "wrong-shape" });

@@ -1,40 +1,16 @@
 // Over 300 lines on purpose: one suite against one real client and the local Pinecone server, sharing its
 // servers, records and helpers; the option checks are also tested alone in read-pinecone-settings.test.ts.
 import { ConfigurationError, InvalidFilterError, TimeoutError } from "@lookup-knowledge/core";
-import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { Pinecone } from "@pinecone-database/pinecone";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { startPineconeTestServer } from "../testing/index.js";
-import type { PineconeTestServer, PineconeTestServerOptions } from "../testing/index.js";
 import { createPineconeSearchPort } from "./create-pinecone-search-port.js";
 import { lexicalSparseValues } from "./lexical-sparse-values.js";
 import { PineconePortError } from "./pinecone-port-error.js";
+import { embeddings, indexOf, portOn, quick, requestsTo, usePineconeTestServers } from "./pinecone-port-test-fixtures.js";
 import type { PineconeIndex, PineconeSearchPortOptions } from "./pinecone-search-port.js";
 
-const embeddings = createOfflineEmbeddings();
-const servers: PineconeTestServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(options: PineconeTestServerOptions = {}): Promise<PineconeTestServer> {
-  const server = await startPineconeTestServer(options);
-  servers.push(server);
-  return server;
-}
-
-function indexOf(server: PineconeTestServer, apiKey = "test-key"): PineconeIndex {
-  return new Pinecone({ apiKey, maxRetries: 0 }).index({ host: server.url });
-}
-
-/** Fast retries so the tests do not wait on backoff. */
-const quick = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 } as const;
-
-function portOn(server: PineconeTestServer, options: Partial<PineconeSearchPortOptions> = {}) {
-  return createPineconeSearchPort({ index: indexOf(server), namespace: "docs", embeddings, metric: "cosine", ...quick, ...options });
-}
+const { serve } = usePineconeTestServers();
 
 const records: KnowledgeRecord[] = [
   {
@@ -48,8 +24,6 @@ const records: KnowledgeRecord[] = [
     metadata: { docId: "shipping", chunkIndex: 0, title: "Shipping", category: "logistics", tenant: "acme" },
   },
 ];
-
-const requestsTo = (server: PineconeTestServer, path: string) => server.requests.filter((request) => request.path === path).length;
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
