@@ -19,20 +19,27 @@ const suiteName = hasChromium
   : `issue 13: the inspector page in a real browser (skipped: no Chromium at ${chromiumPath}; apt-get install -y chromium)`;
 
 interface Rerank {
+  rank: number;
   evidenceKey: string;
+  source: string;
   baseScore?: number;
   finalScore: number;
   boosts: Array<{ signal: string; amount: number }>;
 }
 
 /** The breakdown table as the page shows it: per row, the base score, each boost and the final score. */
-async function shownBreakdown(page: Page, scope: string): Promise<Array<{ key: string; base: string; boosts: string[]; final: string }>> {
+async function shownBreakdown(
+  page: Page,
+  scope: string,
+): Promise<Array<{ key: string; block: string; rank: string; base: string; boosts: string[]; final: string }>> {
   const rows = page.locator(`${scope} [data-testid="breakdown-row"]`);
   const shown = [];
   for (let index = 0; index < (await rows.count()); index++) {
     const row = rows.nth(index);
     shown.push({
       key: (await row.getAttribute("data-evidence-key")) ?? "",
+      block: ((await row.locator('[data-testid="breakdown-block"]').textContent()) ?? "").trim(),
+      rank: ((await row.locator('[data-testid="breakdown-rank"]').textContent()) ?? "").trim(),
       base: ((await row.locator('[data-testid="base-score"]').textContent()) ?? "").trim(),
       boosts: (await row.locator('[data-testid="boost"]').allTextContents()).map((text) => text.trim().replace(/\s+/g, " ")),
       final: ((await row.locator('[data-testid="final-score"]').textContent()) ?? "").trim(),
@@ -44,6 +51,9 @@ async function shownBreakdown(page: Page, scope: string): Promise<Array<{ key: s
 function expectedBreakdown(entries: Rerank[]) {
   return entries.map((entry) => ({
     key: entry.evidenceKey,
+    // Review item 3: a row names its evidence block (several can come from one source) and its rank.
+    block: `${entry.evidenceKey} · ${entry.source}`,
+    rank: String(entry.rank),
     base: entry.baseScore === undefined ? "-" : entry.baseScore.toFixed(3),
     boosts: entry.boosts.map((boost) => `${boost.signal} ${boost.amount >= 0 ? "+" : ""}${boost.amount.toFixed(3)}`),
     final: entry.finalScore.toFixed(3),
@@ -69,7 +79,7 @@ suite(suiteName, () => {
     if (screenshots) console.log(`inspector screenshots: ${screenshots}`);
   });
 
-  it("issue 13: the Traces view lists the recorded lookups; the playground and the recorded trace show the score breakdown the API gives", async () => {
+  it("issue 13: the Traces view lists the recorded lookups; the playground and the recorded trace show the score breakdown the API gives, each row naming its evidence block and rank", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
     page.on("requestfailed", (request) => failures.push(`request failed: ${request.url()}`));
