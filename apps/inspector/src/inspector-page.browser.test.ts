@@ -60,11 +60,27 @@ function expectedBreakdown(entries: Rerank[]) {
   }));
 }
 
+/** Review item 5: every Content-Security-Policy violation the page reports, as events and as console errors. */
+async function watchPolicy(page: Page, violations: string[]): Promise<void> {
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.exposeFunction("__reportViolation", (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      (globalThis as unknown as { __reportViolation: (text: string) => void }).__reportViolation(
+        `${event.violatedDirective} blocked ${event.blockedURI}`,
+      );
+    });
+  });
+}
+
 suite(suiteName, () => {
   let base: InspectedBase;
   let browser: Browser;
   let screenshots: string;
   const failures: string[] = [];
+  const violations: string[] = [];
   beforeAll(async () => {
     base = await inspectExampleBase();
     screenshots = await mkdtemp(join(tmpdir(), "lookup-knowledge-inspector-screenshots-"));
@@ -82,6 +98,7 @@ suite(suiteName, () => {
   it("issue 13: the Traces view lists the recorded lookups; the playground and the recorded trace show the score breakdown the API gives, each row naming its evidence block and rank", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
     page.on("requestfailed", (request) => failures.push(`request failed: ${request.url()}`));
     const offMachine: string[] = [];
     page.on("request", (request) => {
@@ -157,6 +174,7 @@ suite(suiteName, () => {
   it("issue 13: the Why-not view finds a document by title and shows the outcome and numbers explainLookup gives", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
     await page.goto(`${base.server.url}#/why-not`);
     await page.locator('input[name="source-search"]').fill("credit notes");
     await page.getByRole("button", { name: "billing/credit-notes.md" }).click();
@@ -189,6 +207,7 @@ suite(suiteName, () => {
   it("issue 13: the Calibration view charts an uploaded question file and gives the found and refused rates the API gives", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
     const questions = [
       { id: "a1", query: recordedQueries[0], relevant: ["billing/refunds.md"] },
       { id: "a2", query: recordedQueries[1], relevant: ["integrations/accounting-export.md"] },
@@ -220,6 +239,14 @@ suite(suiteName, () => {
     await page.screenshot({ path: join(screenshots, "calibration.png"), fullPage: true });
     expect(failures).toEqual([]);
     await page.close();
+  });
+
+  it("issue 13 review item 5: the page's policy allows no inline style, and no view broke it", async () => {
+    const policy = (await fetch(base.server.url)).headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("style-src 'self';");
+    expect(policy).not.toContain("unsafe-inline");
+    // The tests above (traces, playground, one trace, why not, calibration) ran under this policy.
+    expect(violations).toEqual([]);
   });
 
   it("issue 13: document text is rendered as text, never as HTML", async () => {
