@@ -67,11 +67,14 @@ async function watchPolicy(page: Page, violations: string[]): Promise<void> {
   });
   await page.exposeFunction("__reportViolation", (text: string) => violations.push(text));
   await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => {
-      (globalThis as unknown as { __reportViolation: (text: string) => void }).__reportViolation(
-        `${event.violatedDirective} blocked ${event.blockedURI}`,
-      );
-    });
+    // Runs in the page (this file is typed without the DOM library).
+    const page = globalThis as unknown as {
+      addEventListener(type: string, listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
+      __reportViolation(text: string): void;
+    };
+    page.addEventListener("securitypolicyviolation", (event) =>
+      page.__reportViolation(`${event.violatedDirective} blocked ${event.blockedURI}`),
+    );
   });
 }
 
