@@ -19,20 +19,27 @@ const suiteName = hasChromium
   : `issue 13: the inspector page in a real browser (skipped: no Chromium at ${chromiumPath}; apt-get install -y chromium)`;
 
 interface Rerank {
+  rank: number;
   evidenceKey: string;
+  source: string;
   baseScore?: number;
   finalScore: number;
   boosts: Array<{ signal: string; amount: number }>;
 }
 
 /** The breakdown table as the page shows it: per row, the base score, each boost and the final score. */
-async function shownBreakdown(page: Page, scope: string): Promise<Array<{ key: string; base: string; boosts: string[]; final: string }>> {
+async function shownBreakdown(
+  page: Page,
+  scope: string,
+): Promise<Array<{ key: string; block: string; rank: string; base: string; boosts: string[]; final: string }>> {
   const rows = page.locator(`${scope} [data-testid="breakdown-row"]`);
   const shown = [];
   for (let index = 0; index < (await rows.count()); index++) {
     const row = rows.nth(index);
     shown.push({
       key: (await row.getAttribute("data-evidence-key")) ?? "",
+      block: ((await row.locator('[data-testid="breakdown-block"]').textContent()) ?? "").trim(),
+      rank: ((await row.locator('[data-testid="breakdown-rank"]').textContent()) ?? "").trim(),
       base: ((await row.locator('[data-testid="base-score"]').textContent()) ?? "").trim(),
       boosts: (await row.locator('[data-testid="boost"]').allTextContents()).map((text) => text.trim().replace(/\s+/g, " ")),
       final: ((await row.locator('[data-testid="final-score"]').textContent()) ?? "").trim(),
@@ -44,10 +51,31 @@ async function shownBreakdown(page: Page, scope: string): Promise<Array<{ key: s
 function expectedBreakdown(entries: Rerank[]) {
   return entries.map((entry) => ({
     key: entry.evidenceKey,
+    // Review item 3: a row names its evidence block (several can come from one source) and its rank.
+    block: `${entry.evidenceKey} · ${entry.source}`,
+    rank: String(entry.rank),
     base: entry.baseScore === undefined ? "-" : entry.baseScore.toFixed(3),
     boosts: entry.boosts.map((boost) => `${boost.signal} ${boost.amount >= 0 ? "+" : ""}${boost.amount.toFixed(3)}`),
     final: entry.finalScore.toFixed(3),
   }));
+}
+
+/** Review item 5: every Content-Security-Policy violation the page reports, as events and as console errors. */
+async function watchPolicy(page: Page, violations: string[]): Promise<void> {
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.exposeFunction("__reportViolation", (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    // Runs in the page (this file is typed without the DOM library).
+    const page = globalThis as unknown as {
+      addEventListener(type: string, listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
+      __reportViolation(text: string): void;
+    };
+    page.addEventListener("securitypolicyviolation", (event) =>
+      page.__reportViolation(`${event.violatedDirective} blocked ${event.blockedURI}`),
+    );
+  });
 }
 
 suite(suiteName, () => {
@@ -55,6 +83,7 @@ suite(suiteName, () => {
   let browser: Browser;
   let screenshots: string;
   const failures: string[] = [];
+  const violations: string[] = [];
   beforeAll(async () => {
     base = await inspectExampleBase();
     screenshots = await mkdtemp(join(tmpdir(), "lookup-knowledge-inspector-screenshots-"));
@@ -69,9 +98,10 @@ suite(suiteName, () => {
     if (screenshots) console.log(`inspector screenshots: ${screenshots}`);
   });
 
-  it("issue 13: the Traces view lists the recorded lookups; the playground and the recorded trace show the score breakdown the API gives", async () => {
+  it("issue 13: the Traces view lists the recorded lookups; the playground and the recorded trace show the score breakdown the API gives, each row naming its evidence block and rank", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
     page.on("requestfailed", (request) => failures.push(`request failed: ${request.url()}`));
     const offMachine: string[] = [];
     page.on("request", (request) => {
@@ -147,6 +177,7 @@ suite(suiteName, () => {
   it("issue 13: the Why-not view finds a document by title and shows the outcome and numbers explainLookup gives", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
     await page.goto(`${base.server.url}#/why-not`);
     await page.locator('input[name="source-search"]').fill("credit notes");
     await page.getByRole("button", { name: "billing/credit-notes.md" }).click();
@@ -179,6 +210,7 @@ suite(suiteName, () => {
   it("issue 13: the Calibration view charts an uploaded question file and gives the found and refused rates the API gives", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
     const questions = [
       { id: "a1", query: recordedQueries[0], relevant: ["billing/refunds.md"] },
       { id: "a2", query: recordedQueries[1], relevant: ["integrations/accounting-export.md"] },
@@ -210,6 +242,14 @@ suite(suiteName, () => {
     await page.screenshot({ path: join(screenshots, "calibration.png"), fullPage: true });
     expect(failures).toEqual([]);
     await page.close();
+  });
+
+  it("issue 13 review item 5: the page's policy allows no inline style, and no view broke it", async () => {
+    const policy = (await fetch(base.server.url)).headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("style-src 'self';");
+    expect(policy).not.toContain("unsafe-inline");
+    // The tests above (traces, playground, one trace, why not, calibration) ran under this policy.
+    expect(violations).toEqual([]);
   });
 
   it("issue 13: document text is rendered as text, never as HTML", async () => {

@@ -77,7 +77,7 @@ export function ScoreBreakdown({ entries }: { entries: RerankEntry[] }) {
       <thead>
         <tr>
           <th>rank</th>
-          <th>source</th>
+          <th>evidence block</th>
           <th>base score</th>
           <th>boosts</th>
           <th>final score</th>
@@ -86,8 +86,12 @@ export function ScoreBreakdown({ entries }: { entries: RerankEntry[] }) {
       <tbody>
         {entries.map((entry) => (
           <tr key={entry.evidenceKey} data-testid="breakdown-row" data-evidence-key={entry.evidenceKey}>
-            <td class="number">{entry.rank}</td>
-            <td>{entry.source}</td>
+            <td class="number" data-testid="breakdown-rank">
+              {entry.rank}
+            </td>
+            <td data-testid="breakdown-block">
+              <code>{entry.evidenceKey}</code> · {entry.source}
+            </td>
             <td class="number" data-testid="base-score">
               {score(entry.baseScore)}
             </td>
