@@ -22,5 +22,7 @@ export const errorHints: Record<string, string> = {
     "Check PINECONE_API_KEY, the index name or host, and that the index's dimension matches the embedder (356 for the offline one).",
   pinecone_unavailable: "Pinecone did not answer in time on any attempt; try again later.",
   trace_database_unavailable: "Another process may have the embedded trace database open; try again when it is done.",
+  inspector_listen_failed:
+    "Run `lookup-knowledge inspect --port <n>` with a free port (`--port 0` picks one), or stop the program on that port; --host picks the address.",
   invalid_calibration: "Run `lookup-knowledge calibrate --questions <file>` again to replace it, or delete it to use the defaults.",
 };

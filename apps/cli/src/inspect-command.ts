@@ -20,7 +20,6 @@ export interface InspectCommandOptions {
 export async function runInspectCommand(config: CliConfig, options: InspectCommandOptions, warn: (message: string) => void): Promise<void> {
   const port = readPort(options.port);
   const signal = untilSignal();
-  const traces = openTraces(config);
   try {
     const knowledgeBase = await openKnowledgeBase({
       dataDirectory: config.dataDirectory,
@@ -29,9 +28,11 @@ export async function runInspectCommand(config: CliConfig, options: InspectComma
       onWarning: warn,
     });
     try {
+      // Opened on the first request that finds a trace store, and closed with the server: a
+      // page started before the first lookup shows the lookups recorded after it.
       const server = await serveInspector({
         knowledgeBase,
-        ...(traces ? { traces } : {}),
+        traces: async () => openTraces(config),
         queryStorage: config.traces.queryStorage,
         storeDescription: redactSecrets(knowledgeBase.store.description),
         redact: (text) => redactSecrets(text),
@@ -49,12 +50,11 @@ export async function runInspectCommand(config: CliConfig, options: InspectComma
       await knowledgeBase.close();
     }
   } finally {
-    await traces?.close();
     signal.release();
   }
 }
 
-/** The data folder's trace store, or none when no lookup was recorded there yet (the page says so). */
+/** The data folder's trace store, or none while no lookup was recorded there yet (the page says so). */
 function openTraces(config: CliConfig): DurableTraceStore | undefined {
   try {
     return openCliTraceStore(config);

@@ -9,3 +9,5 @@ export type { CalibrationView } from "./calibration-api.js";
 export type { SourceDocument } from "./sources-api.js";
 export type { InspectorErrorCode } from "./inspector-error-code.js";
 export { InspectorRequestError } from "./inspector-request-error.js";
+export { InspectorListenError } from "./inspector-listen-error.js";
+export type { OpenTraceReader, OwnedTraceReader } from "./lazy-trace-reader.js";

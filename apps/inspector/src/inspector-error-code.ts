@@ -1,4 +1,4 @@
-/** The error codes of the inspector's HTTP answers. */
+/** The error codes of the inspector: of its HTTP answers, and `inspector_listen_failed` when it cannot start. */
 export type InspectorErrorCode =
   | "host_not_allowed"
   | "origin_not_allowed"
@@ -8,5 +8,7 @@ export type InspectorErrorCode =
   | "body_too_large"
   | "invalid_request"
   | "traces_unavailable"
+  /** `serveInspector` could not listen on its host and port (in use, not permitted, not this machine's). */
+  | "inspector_listen_failed"
   /** Anything else that went wrong while answering: the message says what. */
   | "internal_error";

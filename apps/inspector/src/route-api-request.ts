@@ -8,13 +8,15 @@ import { flatRagConfig, ragConfigKeys } from "./override-rag-config.js";
 import { comparePlaygroundLookups, runPlaygroundLookup } from "./playground-api.js";
 import { readJsonBody } from "./read-json-body.js";
 import { searchSources } from "./sources-api.js";
+import type { LazyTraceReader } from "./lazy-trace-reader.js";
 import { getTrace, listTraces, type TraceReader } from "./traces-api.js";
 import { explainWhyNot } from "./why-not-api.js";
 
 /** What the endpoints work on. */
 export interface ApiContext {
   knowledgeBase: KnowledgeBase;
-  traces?: TraceReader;
+  /** The recorded lookups, opened on the first request that finds a trace store. */
+  traces: LazyTraceReader;
   queryIsHash: boolean;
   storeDescription: string;
   redact: (text: string) => string;
@@ -33,10 +35,10 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
         config: flatRagConfig(knowledgeBase.retriever.config),
         ragKeys: ragConfigKeys,
         queryStorage: context.queryIsHash ? "hash" : "text",
-        traces: context.traces !== undefined,
+        traces: (await context.traces.current()) !== undefined,
       };
     case "GET /api/traces":
-      return listTraces(requireTraces(context), url.searchParams, { queryIsHash: context.queryIsHash });
+      return listTraces(await requireTraces(context), url.searchParams, { queryIsHash: context.queryIsHash });
     case "GET /api/sources":
       return { documents: await searchSources(knowledgeBase, url.searchParams.get("q") ?? "") };
     case "POST /api/lookup":
@@ -50,7 +52,7 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
   }
   const trace = /^\/api\/traces\/([^/]+)$/.exec(url.pathname);
   if (trace && request.method === "GET") {
-    return getTrace(requireTraces(context), decodePathPart(trace[1] ?? ""), {
+    return getTrace(await requireTraces(context), decodePathPart(trace[1] ?? ""), {
       queryIsHash: context.queryIsHash,
       redact: context.redact,
       port: readOnlyPort(knowledgeBase.store.port),
@@ -59,13 +61,14 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
   throw new InspectorRequestError({ status: 404, code: "not_found", message: `No endpoint ${route}.` });
 }
 
-function requireTraces(context: ApiContext): TraceReader {
-  if (!context.traces) {
+async function requireTraces(context: ApiContext): Promise<TraceReader> {
+  const traces = await context.traces.current();
+  if (!traces) {
     throw new InspectorRequestError({
       status: 404,
       code: "traces_unavailable",
       message: "No lookups were recorded in this data folder yet (run `lookup-knowledge query` first).",
     });
   }
-  return context.traces;
+  return traces;
 }

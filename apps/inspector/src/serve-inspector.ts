@@ -3,15 +3,22 @@ import type { AddressInfo } from "node:net";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import { allowedHosts, checkRequestOrigin } from "./check-request-origin.js";
+import { InspectorListenError } from "./inspector-listen-error.js";
 import { InspectorRequestError } from "./inspector-request-error.js";
 import { routeApiRequest } from "./route-api-request.js";
 import { securityHeaders, serveStaticAsset } from "./serve-static-asset.js";
+import { lazyTraceReader, type OpenTraceReader } from "./lazy-trace-reader.js";
 import type { TraceReader } from "./traces-api.js";
 
 export interface InspectorOptions {
   knowledgeBase: KnowledgeBase;
-  /** Where recorded lookups are read; without one, the Traces view says none were recorded. */
-  traces?: TraceReader;
+  /**
+   * Where recorded lookups are read: a store (which the caller closes), or a function that
+   * opens one on demand. The function is called again on each request until it yields a
+   * store, which is then kept and closed by `close`, so a server started before the first
+   * lookup shows the lookups recorded later. While there is none, the Traces view says so.
+   */
+  traces?: TraceReader | OpenTraceReader;
   /** How the trace store keeps queries: `hash` marks every stored query as a hash, never as text. */
   queryStorage?: "text" | "hash";
   /** What the page names the store by (say it without secrets: no password, no token). */
@@ -40,7 +47,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
   let hosts = new Set<string>();
   const context = {
     knowledgeBase: options.knowledgeBase,
-    ...(options.traces ? { traces: options.traces } : {}),
+    traces: lazyTraceReader(options.traces),
     queryIsHash: options.queryStorage === "hash",
     storeDescription: options.storeDescription ?? options.knowledgeBase.store.kind,
     redact: options.redact ?? ((text: string) => text),
@@ -68,23 +75,32 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
       throw new InspectorRequestError({ status: 404, code: "not_found", message: `Nothing at ${url.pathname}.` });
     }
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 4555, host, () => {
-      server.off("error", reject);
-      resolve();
+  const wanted = options.port ?? 4555;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const failed = (error: NodeJS.ErrnoException) => reject(new InspectorListenError({ host, port: wanted, cause: error }));
+      server.once("error", failed);
+      server.listen(wanted, host, () => {
+        server.off("error", failed);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await context.traces.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   hosts = allowedHosts(host, port);
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      await context.traces.close();
+    },
   };
 }
 
