@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,19 +72,51 @@ describe("lookup-knowledge inspect", () => {
     }
   });
 
-  it("issue 13: a data folder with no recorded lookup is served too (the page says so), and a bad --port is refused", async () => {
+  it("issue 13: `inspect` started before the first lookup shows the lookups recorded later, without a restart; a bad --port is refused", async () => {
     const fresh = join(folder, "fresh");
     expect(await runLookupKnowledge(folder, "--data", fresh, "ingest", "--no-progress", exampleKnowledgeBase)).toMatchObject({ code: 0 });
     const server = await spawnInspector(folder, ["--data", fresh, "inspect", "--port", "0"]);
     try {
-      const info = (await (await fetch(new URL("/api/info", server.url))).json()) as { traces: boolean };
-      expect(info.traces).toBe(false);
-      expect((await fetch(new URL("/api/traces", server.url))).status).toBe(404);
+      const info = async () => ((await (await fetch(new URL("/api/info", server.url))).json()) as { traces: boolean }).traces;
+      expect(await info()).toBe(false);
+      const before = await fetch(new URL("/api/traces", server.url));
+      expect([before.status, ((await before.json()) as { error: { code: string } }).error.code]).toEqual([404, "traces_unavailable"]);
+      // A lookup in another process, on the same data folder, while the page is served.
+      const question = "Who can issue a refund for a paid invoice?";
+      expect(await runLookupKnowledge(folder, "--data", fresh, "query", question)).toMatchObject({ code: 0 });
+      const after = await fetch(new URL("/api/traces", server.url));
+      expect(after.status).toBe(200);
+      const listed = (await after.json()) as { records: Array<{ id: string; query: string }> };
+      expect(listed.records.map((record) => record.query)).toEqual([question]);
+      expect(await info()).toBe(true);
+      const one = await fetch(new URL(`/api/traces/${listed.records[0]?.id}`, server.url));
+      expect([one.status, ((await one.json()) as { query: string }).query]).toEqual([200, question]);
+      // The store stays open: a second lookup shows up in the same server too.
+      expect(await runLookupKnowledge(folder, "--data", fresh, "query", "What is the boiling point of ethanol?")).toMatchObject({
+        code: 0,
+      });
+      const again = (await (await fetch(new URL("/api/traces", server.url))).json()) as { records: unknown[] };
+      expect(again.records).toHaveLength(2);
     } finally {
       expect(await server.stop()).toBe(0);
     }
     const bad = await runLookupKnowledge(folder, "--data", fresh, "inspect", "--port", "http");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--port must be a whole number from 0 to 65535, got "http"');
+  });
+
+  it("issue 13: `inspect --port N` on a port in use fails at once with a clear error naming host and port and saying to pick another --port", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const busy = await runLookupKnowledge(folder, "--data", data, "inspect", "--port", String(port));
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toContain(`lookup-knowledge: Cannot serve the inspector on 127.0.0.1:${port}: port ${port} is already in use`);
+      expect(busy.stderr).toContain("--port");
+      expect(busy.stderr).not.toMatch(/EADDRINUSE|unexpected error|\n\s+at /);
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 });
