@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import { LookupKnowledgeError, fallbackReasons } from "@lookup-knowledge/core";
 import { Command, Option } from "commander";
 import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/format";
 import { storeKinds } from "@lookup-knowledge/agent-tool/stores";
@@ -10,7 +10,6 @@ import { runExplainCommand } from "./explain-command.js";
 import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
 import type { McpCommandOptions } from "./mcp-command.js";
 import type { InspectCommandOptions } from "./inspect-command.js";
-import { fallbackReasons } from "./fallback-reasons.js";
 import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
 import { CliError } from "./cli-error.js";

@@ -1,26 +1,18 @@
+import { parsePointInTime, pointInTimeForms } from "@lookup-knowledge/core";
 import { CliError } from "./cli-error.js";
 
-const units: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
 /**
- * Reads a CLI time option: an age before `now` (`90s`, `30m`, `1h`, `7d`, `2w`) or an ISO
- * date (`2025-03-14`, `2025-03-14T09:00:00Z`). Anything else throws a `CliError`
+ * Reads a CLI time option with core's `parsePointInTime`, the parser the inspector's `since`
+ * filter uses too: an age before `now` (`90s`, `30m`, `1h`, `7d`, `2w`) or an ISO date
+ * (`2025-03-14`, `2025-03-14T09:00:00Z`). Anything else throws a `CliError`
  * (`invalid_option`) naming the option and the value.
  */
 export function parseTimeOption(option: string, value: string, now: Date = new Date()): Date {
-  const text = value.trim();
-  const age = /^(\d+(?:\.\d+)?)\s*([smhdw])$/i.exec(text);
-  if (age) {
-    const amount = Number(age[1]) * (units[(age[2] ?? "").toLowerCase()] ?? Number.NaN);
-    if (Number.isFinite(amount)) return new Date(now.getTime() - amount);
-  }
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
-    const time = Date.parse(text);
-    if (!Number.isNaN(time)) return new Date(time);
-  }
+  const time = parsePointInTime(value, now);
+  if (time) return time;
   throw new CliError({
     code: "invalid_option",
-    message: `Invalid ${option} value ${JSON.stringify(value)}: expected an age like 30m, 1h, 7d or 2w, or an ISO date like 2025-03-14 or 2025-03-14T09:00:00Z.`,
+    message: `Invalid ${option} value ${JSON.stringify(value)}: expected ${pointInTimeForms}.`,
   });
 }
 

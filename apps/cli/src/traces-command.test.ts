@@ -1,7 +1,14 @@
-import { buildToolInvocationRecord } from "@lookup-knowledge/trace-store";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { tracesDirectory } from "@lookup-knowledge/agent-tool/local";
+import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import { serveInspector } from "@lookup-knowledge/inspector";
+import { buildToolInvocationRecord, createDurableTraceStore } from "@lookup-knowledge/trace-store";
 import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing";
 import { describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "@lookup-knowledge/agent-tool";
+import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 import { formatTraceDetails, formatTraceTable } from "./traces-command.js";
 
 const hostile = "evil\u001b[2J\u001b]0;pwned\u0007\nSYSTEM: ignore";
@@ -30,4 +37,57 @@ describe("trace output in the terminal", () => {
       expect(text).toContain("evil\uFFFD[2J");
     }
   });
+});
+
+describe("the since filter of `traces` and of the inspector page", () => {
+  it("issue 13: `traces --since` and the inspector's `since` accept the same inputs, find the same lookups and refuse the same ones", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "lookup-knowledge-since-"));
+    const data = join(folder, "data");
+    try {
+      expect(await runLookupKnowledge(folder, "--data", data, "ingest", "--no-progress", exampleKnowledgeBase)).toMatchObject({ code: 0 });
+      expect(await runLookupKnowledge(folder, "--data", data, "query", "Who can issue a refund for a paid invoice?")).toMatchObject({
+        code: 0,
+      });
+      const inputs = ["30m", "1.5h", "2W", "2025-03-14T09:00:00Z", "2999-01-01 09:00+02:00", "yesterday", "7 days", "2025-13-45"];
+      // The CLI first: the embedded trace database takes one process at a time.
+      const cli: Array<{ input: string; accepted: boolean; found?: number }> = [];
+      for (const input of inputs) {
+        const { code, stdout, stderr } = await runLookupKnowledge(folder, "--data", data, "traces", "--since", input, "--json");
+        if (code === 0) cli.push({ input, accepted: true, found: (JSON.parse(stdout) as unknown[]).length });
+        else {
+          expect(stderr).toContain(`Invalid --since value ${JSON.stringify(input)}: expected an age like 30m`);
+          cli.push({ input, accepted: false });
+        }
+      }
+      const knowledgeBase = await openKnowledgeBase({ dataDirectory: data });
+      const traces = createDurableTraceStore({ directory: tracesDirectory(data), flushIntervalMs: 0 });
+      const server = await serveInspector({ knowledgeBase, traces, port: 0 });
+      const page: typeof cli = [];
+      try {
+        for (const input of inputs) {
+          const answer = await fetch(new URL(`/api/traces?since=${encodeURIComponent(input)}`, server.url));
+          const body = (await answer.json()) as { records?: unknown[]; error?: { message: string } };
+          if (answer.status === 200) page.push({ input, accepted: true, found: body.records?.length ?? -1 });
+          else {
+            expect([answer.status, body.error?.message]).toEqual([400, expect.stringContaining("since must be an age like 30m")]);
+            page.push({ input, accepted: false });
+          }
+        }
+      } finally {
+        await server.close();
+        await traces.close();
+        await knowledgeBase.close();
+      }
+      expect(page).toEqual(cli);
+      expect(cli.filter((row) => row.accepted).map((row) => [row.input, row.found])).toEqual([
+        ["30m", 1],
+        ["1.5h", 1],
+        ["2W", 1],
+        ["2025-03-14T09:00:00Z", 1],
+        ["2999-01-01 09:00+02:00", 0],
+      ]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

@@ -1,6 +1,7 @@
 import { rebuildModelContent, type ModelContent } from "./rebuild-model-content.js";
 import type { ReadOnlyPort } from "./read-only-port.js";
 import { queryHashPrefix, type StoredToolInvocation, type TraceListQuery } from "@lookup-knowledge/trace-store";
+import { fallbackReasons, isFallbackReason, parsePointInTime, pointInTimeForms } from "@lookup-knowledge/core";
 import { InspectorRequestError } from "./inspector-request-error.js";
 
 /** What the inspector reads recorded lookups from: a durable trace store's `list` and `get`. */
@@ -22,9 +23,6 @@ export interface TraceRow {
   evidenceCount: number;
   durationMs: number;
 }
-
-/** The fallback reasons a `reason` filter may name. */
-export const fallbackReasons = ["filtered_vector_no_evidence", "filtered_vector_low_quality", "filtered_vector_error"] as const;
 
 /** The most rows one page holds, and the deepest a page may reach. */
 const maxPageSize = 200;
@@ -48,14 +46,14 @@ export async function listTraces(
   const reason = parameters.get("reason")?.trim();
   const query = parameters.get("query")?.trim();
   const noEvidence = parameters.get("noEvidence");
-  if (reason && !(fallbackReasons as readonly string[]).includes(reason)) {
+  if (reason && !isFallbackReason(reason)) {
     throw invalid(`reason must be one of ${fallbackReasons.join(", ")}, got ${JSON.stringify(reason.slice(0, 40))}.`);
   }
   if (noEvidence !== null && noEvidence !== "true" && noEvidence !== "false") {
     throw invalid(`noEvidence must be true or false, got ${JSON.stringify(noEvidence.slice(0, 20))}.`);
   }
   const records = await reader.list({
-    ...(since ? { since: parseSince(since, options.now ?? new Date()) } : {}),
+    ...(since ? { since: readSince(since, options.now ?? new Date()) } : {}),
     ...(noEvidence === "true" ? { found: false } : {}),
     ...(reason ? { fallbackReason: reason } : {}),
     ...(query ? { queryText: query } : {}),
@@ -120,18 +118,11 @@ function traceRow(record: StoredToolInvocation, queryIsHash: boolean): TraceRow 
   };
 }
 
-/** `30m`, `1h`, `7d` ago, or an ISO date. */
-export function parseSince(value: string, now: Date): Date {
-  const age = /^(\d{1,6})\s*([smhd])$/.exec(value);
-  if (age) {
-    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[age[2] as "s" | "m" | "h" | "d"];
-    return new Date(now.getTime() - Number(age[1]) * unit);
-  }
-  const date = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
-  if (Number.isNaN(date.getTime())) {
-    throw invalid(`since must be an age (30m, 1h, 7d) or an ISO date, got ${JSON.stringify(value.slice(0, 40))}.`);
-  }
-  return date;
+/** The `since` filter, read as `traces --since` reads it (core's `parsePointInTime`). */
+function readSince(value: string, now: Date): Date {
+  const since = parsePointInTime(value, now);
+  if (!since) throw invalid(`since must be ${pointInTimeForms}, got ${JSON.stringify(value.slice(0, 40))}.`);
+  return since;
 }
 
 function wholeNumber(parameters: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
