@@ -9,7 +9,8 @@ import {
 } from "@lookup-knowledge/agent-tool/evaluation";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import { InspectorRequestError } from "./inspector-request-error.js";
-import { playgroundRetriever, readConfig } from "./playground-api.js";
+import { playgroundRetriever } from "./playground-api.js";
+import { readConfig } from "./read-config.js";
 
 /** The most questions one calibration request may ask (each is a lookup, twice). */
 export const maxCalibrationQuestions = 500;

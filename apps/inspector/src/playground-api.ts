@@ -1,9 +1,11 @@
-import { LookupKnowledgeError, type FlatRagConfig, type LookupResult, type MetadataFilter, type RagConfig } from "@lookup-knowledge/core";
+import type { LookupResult, MetadataFilter, RagConfig } from "@lookup-knowledge/core";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "@lookup-knowledge/agent-tool";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import { compareLookups, type BlockChange } from "./compare-lookups.js";
 import { InspectorRequestError } from "./inspector-request-error.js";
-import { flatRagConfig, overrideRagConfig } from "./override-rag-config.js";
+import { asBadRequest } from "./as-bad-request.js";
+import { flatRagConfig } from "./override-rag-config.js";
+import { readConfig } from "./read-config.js";
 import { readOnlyPort } from "./read-only-port.js";
 
 /** One playground run: the configuration it used (flat `rag.*` keys) and the whole result. */
@@ -53,35 +55,11 @@ function readQuery(value: unknown): string {
   return value;
 }
 
-export function readConfig(base: Readonly<RagConfig>, value: unknown): RagConfig {
-  if (value === undefined || value === null) return { ...base };
-  if (typeof value !== "object" || Array.isArray(value)) throw invalid('config must be an object of rag.* keys, e.g. {"rag.return-n": 3}.');
-  const overrides: FlatRagConfig = {};
-  for (const [key, raw] of Object.entries(value)) {
-    if (raw === "" || raw === null || raw === undefined) continue;
-    if (typeof raw !== "string" && typeof raw !== "number" && typeof raw !== "boolean") {
-      throw invalid(`config ${key}: expected a number, true or false.`);
-    }
-    overrides[key] = raw;
-  }
-  try {
-    return overrideRagConfig(base, overrides);
-  } catch (error) {
-    throw asBadRequest(error);
-  }
-}
-
+/** A request's `filter`: an object, or none. */
 export function readFilter(value: unknown): MetadataFilter | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "object" || Array.isArray(value)) throw invalid('filter must be an object, e.g. {"category": "billing"}.');
   return Object.keys(value).length === 0 ? undefined : (value as MetadataFilter);
-}
-
-export function asBadRequest(error: unknown): unknown {
-  if (LookupKnowledgeError.isInstance(error) && ["invalid_configuration", "invalid_filter", "invalid_query"].includes(error.code)) {
-    return new InspectorRequestError({ status: 400, code: "invalid_request", message: error.message, cause: error });
-  }
-  return error;
 }
 
 function invalid(message: string): InspectorRequestError {

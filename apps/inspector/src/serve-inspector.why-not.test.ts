@@ -43,5 +43,14 @@ describe("issue 13: the inspector's sources and why-not API on the ingested exam
     expect((await why("security/no-such-page.md")).attempts[0]?.outcome.kind).toBe("not_in_index");
     expect(await base.current.traces.count()).toBe(before);
     expect((await postJson(base.current, "/api/why-not", { query: "refund" })).status).toBe(400);
+    // The config is read as the playground reads it (one readConfig): a bad key or value is a 400 naming it.
+    for (const [config, named] of [
+      [{ "rag.nope": 1 }, "rag.nope"],
+      [{ "rag.return-n": "many" }, "rag.return-n"],
+      [[1], "config must be an object"],
+    ] as const) {
+      const bad = await postJson(base.current, "/api/why-not", { query: "refund", expected: "billing/refunds.md", config });
+      expect([bad.status, JSON.parse(bad.body).error.message]).toEqual([400, expect.stringContaining(named)]);
+    }
   });
 });

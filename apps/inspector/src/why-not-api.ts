@@ -1,8 +1,9 @@
 import { explainLookup, type LookupExplanation } from "@lookup-knowledge/agent-tool";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
-import type { FlatRagConfig } from "@lookup-knowledge/core";
 import { InspectorRequestError } from "./inspector-request-error.js";
-import { asBadRequest, readFilter } from "./playground-api.js";
+import { asBadRequest } from "./as-bad-request.js";
+import { readFilter } from "./playground-api.js";
+import { readConfig } from "./read-config.js";
 import { readOnlyPort } from "./read-only-port.js";
 
 /**
@@ -20,33 +21,20 @@ export async function explainWhyNot(
     throw invalid("expected must name a document: its source path (billing/refunds.md), document id or evidence key.");
   }
   const filter = readFilter(input.filter);
-  const config = readOverrides(input.config);
+  const config = readConfig(knowledgeBase.retriever.config, input.config);
   try {
     return await explainLookup(
       {
-        retriever: { config: knowledgeBase.retriever.config },
+        retriever: { config },
         store: { port: readOnlyPort(knowledgeBase.store.port), stateDirectory: knowledgeBase.store.stateDirectory },
         l0Index: knowledgeBase.l0Index,
       },
       input.query,
-      { expected: input.expected, ...(filter ? { filter } : {}), ...(config ? { config } : {}) },
+      { expected: input.expected, ...(filter ? { filter } : {}) },
     );
   } catch (error) {
     throw asBadRequest(error);
   }
-}
-
-function readOverrides(value: unknown): FlatRagConfig | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) throw invalid('config must be an object of rag.* keys, e.g. {"rag.return-n": 3}.');
-  const overrides: FlatRagConfig = {};
-  for (const [key, raw] of Object.entries(value)) {
-    if (raw === "" || raw === null || raw === undefined) continue;
-    if (typeof raw !== "string" && typeof raw !== "number" && typeof raw !== "boolean")
-      throw invalid(`config ${key}: expected a number, true or false.`);
-    overrides[key] = raw;
-  }
-  return Object.keys(overrides).length === 0 ? undefined : overrides;
 }
 
 function invalid(message: string): InspectorRequestError {
