@@ -2,6 +2,7 @@ import { decodePathPart } from "./decode-path-part.js";
 import { readOnlyPort } from "./read-only-port.js";
 import type { IncomingMessage } from "node:http";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import { fallbackReasons } from "@lookup-knowledge/core";
 import { runCalibration } from "./calibration-api.js";
 import { InspectorRequestError } from "./inspector-request-error.js";
 import { flatRagConfig, ragConfigKeys } from "./override-rag-config.js";
@@ -36,6 +37,8 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
         ragKeys: ragConfigKeys,
         queryStorage: context.queryIsHash ? "hash" : "text",
         traces: (await context.traces.current()) !== undefined,
+        // What the Traces view's reason filter offers: the values `reason` accepts.
+        fallbackReasons,
       };
     case "GET /api/traces":
       return listTraces(await requireTraces(context), url.searchParams, { queryIsHash: context.queryIsHash });

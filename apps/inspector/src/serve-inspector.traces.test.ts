@@ -16,6 +16,7 @@ describe("issue 13: the inspector's info and Traces API on the ingested example 
       "rag.return-n": 5,
     });
     expect(info["ragKeys"]).toContain("rag.context-budget");
+    expect(info["fallbackReasons"]).toEqual(["filtered_vector_no_evidence", "filtered_vector_low_quality", "filtered_vector_error"]);
   });
 
   it("issue 13: GET /api/traces lists the recorded lookups newest first, with the filters of `traces` and paging", async () => {
