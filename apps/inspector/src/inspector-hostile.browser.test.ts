@@ -99,6 +99,7 @@ suite(suiteName, () => {
     await page.getByRole("button", { name: "Run" }).click();
     await page.locator('[data-testid="run-Result"] [data-testid="packed-block"]').first().waitFor({ timeout: 20_000 });
     expect(await text(page, '[data-testid="run-found"]')).toMatch(/^found yes/);
+    await expectUnharmed(watched, "playground");
     const blocks = page.locator('[data-testid="packed-block"]').filter({ hasText: hostileSource });
     expect(await blocks.count()).toBeGreaterThan(0);
     expect(await blocks.first().locator("header").textContent()).toContain(`${hostileSource} — ${hostileTitle}`);
@@ -135,6 +136,53 @@ suite(suiteName, () => {
     expect(await page.locator('[data-testid="why-kind"]').first().textContent()).toBe("included");
     await expectUnharmed(watched, "why-not explanation");
     await page.screenshot({ path: join(screenshots, "hostile-why-not.png"), fullPage: true });
+    await page.close();
+  });
+});
+
+suite(`${suiteName}: query text stored as a hash`, () => {
+  let base: InspectedBase;
+  let browser: Browser;
+  beforeAll(async () => {
+    base = await inspectHostileBase({ queryStorage: "hash" });
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await base?.close();
+  });
+
+  it('issue 13: with queryStorage "hash" neither the Traces view nor one trace shows any of the query text', async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    const leaks = (body: string) =>
+      hostileQueries
+        .flatMap((query) => [query, ...query.split(/\s+/).filter((word) => /^(quokkasecret|zebracorn)$/i.test(word))])
+        .filter((part) => body.toLowerCase().includes(part.toLowerCase()));
+    await page.goto(base.server.url);
+    const rows = page.locator('[data-testid="trace-row"]');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(hostileQueries.length);
+    for (const shown of await page.locator('[data-testid="trace-query"]').allTextContents()) expect(shown).toMatch(/^hash [0-9a-f]{12}…$/);
+    expect(leaks((await page.locator("body").textContent()) ?? "")).toEqual([]);
+    await expectUnharmed(watched, "hashed traces");
+
+    for (let index = 0; index < hostileQueries.length; index++) {
+      await page.goto(base.server.url);
+      await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(hostileQueries.length);
+      await rows.nth(index).locator("a").click();
+      await page.locator('[data-testid="trace-view"]').waitFor({ timeout: 20_000 });
+      expect(await text(page, '[data-testid="trace-view"] [data-testid="trace-query"]')).toMatch(/^hash /);
+      expect(await page.locator('[data-testid="rerun"]').count()).toBe(0);
+      // The hash trace keeps no query words (hints, filters) either; document text may name zebracorn, so only the query's own words count.
+      const details = (
+        await page
+          .locator('[data-testid="trace-view"] [data-testid="hints"], [data-testid="trace-view"] [data-testid="attempts"]')
+          .allTextContents()
+      ).join("\n");
+      expect(leaks(details)).toEqual([]);
+      expect(leaks(await text(page, '[data-testid="trace-view"] [data-testid="trace-query"]'))).toEqual([]);
+      await expectUnharmed(watched, `hashed trace ${index + 1}`);
+    }
     await page.close();
   });
 });
