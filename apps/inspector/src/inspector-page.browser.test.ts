@@ -1,22 +1,12 @@
-import { existsSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { browserSuite, chromiumPath, watchPolicy } from "./test/browser.js";
 import { inspectExampleBase, recordedQueries, type InspectedBase } from "./test/inspected-base.js";
 
-// Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it). Outside CI the
-// suite skips when it is missing; in CI it fails, so the browser test never silently stops running.
-const chromiumPath = process.env["LOOKUP_KNOWLEDGE_CHROMIUM"] ?? "/usr/bin/chromium";
-const hasChromium = existsSync(chromiumPath);
-if (!hasChromium && process.env["CI"]) {
-  throw new Error(`The inspector's browser test needs Chromium at ${chromiumPath} in CI (apt-get install -y chromium).`);
-}
-const suite = hasChromium ? describe : describe.skip;
-const suiteName = hasChromium
-  ? "issue 13: the inspector page in a real browser (Chromium)"
-  : `issue 13: the inspector page in a real browser (skipped: no Chromium at ${chromiumPath}; apt-get install -y chromium)`;
+const { suite, suiteName } = browserSuite("issue 13: the inspector page in a real browser (Chromium)");
 
 interface Rerank {
   rank: number;
@@ -58,24 +48,6 @@ function expectedBreakdown(entries: Rerank[]) {
     boosts: entry.boosts.map((boost) => `${boost.signal} ${boost.amount >= 0 ? "+" : ""}${boost.amount.toFixed(3)}`),
     final: entry.finalScore.toFixed(3),
   }));
-}
-
-/** Review item 5: every Content-Security-Policy violation the page reports, as events and as console errors. */
-async function watchPolicy(page: Page, violations: string[]): Promise<void> {
-  page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
-  await page.exposeFunction("__reportViolation", (text: string) => violations.push(text));
-  await page.addInitScript(() => {
-    // Runs in the page (this file is typed without the DOM library).
-    const page = globalThis as unknown as {
-      addEventListener(type: string, listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
-      __reportViolation(text: string): void;
-    };
-    page.addEventListener("securitypolicyviolation", (event) =>
-      page.__reportViolation(`${event.violatedDirective} blocked ${event.blockedURI}`),
-    );
-  });
 }
 
 suite(suiteName, () => {

@@ -1,0 +1,188 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { browserSuite, launchChromium, watchPolicy } from "./test/browser.js";
+import {
+  hostileQueries,
+  hostileScript,
+  hostileSource,
+  hostileTitle,
+  injectedId,
+  inspectHostileBase,
+  ownedFlag,
+} from "./test/hostile-base.js";
+import type { InspectedBase } from "./test/inspected-base.js";
+
+const { suite, suiteName } = browserSuite("issue 13: hostile documents and queries in the inspector page (Chromium)");
+
+/** What a page saw that it must not: errors, dialogs, policy violations. */
+interface Watched {
+  page: Page;
+  dialogs: string[];
+  errors: string[];
+  violations: string[];
+}
+
+async function openPage(browser: Browser): Promise<Watched> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const watched: Watched = { page, dialogs: [], errors: [], violations: [] };
+  page.on("dialog", (dialog) => {
+    watched.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on("pageerror", (error) => watched.errors.push(error.message));
+  await watchPolicy(page, watched.violations);
+  return watched;
+}
+
+/** No payload ran, no element of theirs exists, and the page reported nothing. */
+async function expectUnharmed(watched: Watched, view: string): Promise<void> {
+  const { page } = watched;
+  const owned = await page.evaluate((flag) => (globalThis as unknown as Record<string, unknown>)[flag], ownedFlag);
+  expect(owned, `${view}: a payload ran`).toBeUndefined();
+  expect(await page.locator(`#${injectedId}`).count(), `${view}: an injected element`).toBe(0);
+  expect(await page.locator("img[onerror], [onclick], [onerror]").count(), `${view}: an element with a handler`).toBe(0);
+  expect(await page.locator('a[href^="javascript:" i]').count(), `${view}: a javascript: link`).toBe(0);
+  expect(await page.locator("body script:not([src])").count(), `${view}: an inline script`).toBe(0);
+  expect(watched.dialogs, `${view}: dialogs`).toEqual([]);
+  expect(watched.errors, `${view}: page errors`).toEqual([]);
+  expect(watched.violations, `${view}: policy violations`).toEqual([]);
+}
+
+const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? "").trim();
+
+suite(suiteName, () => {
+  let base: InspectedBase;
+  let browser: Browser;
+  let screenshots: string;
+  beforeAll(async () => {
+    base = await inspectHostileBase();
+    screenshots = await mkdtemp(join(tmpdir(), "lookup-knowledge-inspector-hostile-screenshots-"));
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await base?.close();
+    if (screenshots) console.log(`inspector hostile screenshots: ${screenshots}`);
+  });
+
+  it("issue 13: hostile query text in the Traces view and in one trace is shown as text; nothing in it runs", async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    await page.goto(base.server.url);
+    const rows = page.locator('[data-testid="trace-row"]');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(hostileQueries.length);
+    expect(await page.locator('[data-testid="trace-query"]').allTextContents()).toEqual([...hostileQueries].reverse());
+    await expectUnharmed(watched, "traces");
+    await page.screenshot({ path: join(screenshots, "hostile-traces.png"), fullPage: true });
+
+    await rows.filter({ hasText: "zebracorn ledger reconciliation" }).locator("a").click();
+    await page.locator('[data-testid="trace-view"] [data-testid="evidence-block"]').first().waitFor({ timeout: 20_000 });
+    expect(await text(page, '[data-testid="trace-view"] [data-testid="trace-query"]')).toBe(hostileQueries[0]);
+    const hostileBlock = page.locator('[data-testid="evidence-block"]').filter({ hasText: hostileSource });
+    expect(await hostileBlock.count()).toBeGreaterThan(0);
+    expect(await hostileBlock.first().locator("header").textContent()).toContain(`${hostileSource} — ${hostileTitle}`);
+    const rebuilt = (await page.locator('[data-testid="model-content"]').allTextContents()).join("\n");
+    expect(rebuilt).toContain(hostileScript);
+    await expectUnharmed(watched, "one trace");
+    await page.screenshot({ path: join(screenshots, "hostile-trace.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("issue 13: a playground run of a hostile query shows the hostile document's path, title and body as text; nothing in it runs", async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    await page.goto(`${base.server.url}#/playground`);
+    await page.locator('input[name="query"]').fill(hostileQueries[0] ?? "");
+    await page.getByRole("button", { name: "Run" }).click();
+    await page.locator('[data-testid="run-Result"] [data-testid="packed-block"]').first().waitFor({ timeout: 20_000 });
+    expect(await text(page, '[data-testid="run-found"]')).toMatch(/^found yes/);
+    await expectUnharmed(watched, "playground");
+    const blocks = page.locator('[data-testid="packed-block"]').filter({ hasText: hostileSource });
+    expect(await blocks.count()).toBeGreaterThan(0);
+    expect(await blocks.first().locator("header").textContent()).toContain(`${hostileSource} — ${hostileTitle}`);
+    const bodies = (await page.locator('[data-testid="packed-block"] pre').allTextContents()).join("\n");
+    expect(bodies).toContain(hostileScript);
+    // Exactly what the model reads, computed in process for the same query.
+    const fresh = await base.knowledgeBase.retriever.lookup(hostileQueries[0] ?? "");
+    const packed = fresh.found ? fresh.contextPack.blocks.map((block) => block.content.trim()) : [];
+    const shownBodies = (await page.locator('[data-testid="packed-block"] pre').allTextContents()).map((body) => body.trim());
+    expect(shownBodies).toEqual(packed);
+    // The very long line reaches the page too (the chunker splits it).
+    expect(shownBodies.some((body) => /x{1000}/.test(body))).toBe(true);
+    expect(await text(page, '[data-testid="sources"]')).toContain(hostileSource);
+    await expectUnharmed(watched, "playground");
+    await page.screenshot({ path: join(screenshots, "hostile-playground.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("issue 13: the Why-not view lists and explains the hostile document by its path and title, as text; nothing in it runs", async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    await page.goto(`${base.server.url}#/why-not`);
+    await page.locator('input[name="source-search"]').fill("zebracorn");
+    const choice = page.getByRole("button", { name: hostileSource, exact: true });
+    await choice.waitFor({ timeout: 20_000 });
+    expect(await text(page, '[data-testid="documents"]')).toContain(hostileTitle);
+    await expectUnharmed(watched, "why-not documents");
+    await choice.click();
+    expect(await text(page, '[data-testid="expected"]')).toBe(hostileSource);
+    await page.locator('input[name="why-query"]').fill(hostileQueries[0] ?? "");
+    await page.getByRole("button", { name: "Explain" }).click();
+    await page.locator('[data-testid="why-kind"]').first().waitFor({ timeout: 20_000 });
+    expect(await text(page, '[data-testid="why-found"]')).toBe(`Reached the model · ${hostileSource}`);
+    expect(await page.locator('[data-testid="why-kind"]').first().textContent()).toBe("included");
+    await expectUnharmed(watched, "why-not explanation");
+    await page.screenshot({ path: join(screenshots, "hostile-why-not.png"), fullPage: true });
+    await page.close();
+  });
+});
+
+suite(`${suiteName}: query text stored as a hash`, () => {
+  let base: InspectedBase;
+  let browser: Browser;
+  beforeAll(async () => {
+    base = await inspectHostileBase({ queryStorage: "hash" });
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await base?.close();
+  });
+
+  it('issue 13: with queryStorage "hash" neither the Traces view nor one trace shows any of the query text', async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    const leaks = (body: string) =>
+      hostileQueries
+        .flatMap((query) => [query, ...query.split(/\s+/).filter((word) => /^(quokkasecret|zebracorn)$/i.test(word))])
+        .filter((part) => body.toLowerCase().includes(part.toLowerCase()));
+    await page.goto(base.server.url);
+    const rows = page.locator('[data-testid="trace-row"]');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(hostileQueries.length);
+    for (const shown of await page.locator('[data-testid="trace-query"]').allTextContents()) expect(shown).toMatch(/^hash [0-9a-f]{12}…$/);
+    expect(leaks((await page.locator("body").textContent()) ?? "")).toEqual([]);
+    await expectUnharmed(watched, "hashed traces");
+
+    for (let index = 0; index < hostileQueries.length; index++) {
+      await page.goto(base.server.url);
+      await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(hostileQueries.length);
+      await rows.nth(index).locator("a").click();
+      await page.locator('[data-testid="trace-view"]').waitFor({ timeout: 20_000 });
+      expect(await text(page, '[data-testid="trace-view"] [data-testid="trace-query"]')).toMatch(/^hash /);
+      expect(await page.locator('[data-testid="rerun"]').count()).toBe(0);
+      // The hash trace keeps no query words (hints, filters) either; document text may name zebracorn, so only the query's own words count.
+      const details = (
+        await page
+          .locator('[data-testid="trace-view"] [data-testid="hints"], [data-testid="trace-view"] [data-testid="attempts"]')
+          .allTextContents()
+      ).join("\n");
+      expect(leaks(details)).toEqual([]);
+      expect(leaks(await text(page, '[data-testid="trace-view"] [data-testid="trace-query"]'))).toEqual([]);
+      await expectUnharmed(watched, `hashed trace ${index + 1}`);
+    }
+    await page.close();
+  });
+});
