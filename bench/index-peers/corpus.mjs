@@ -50,19 +50,16 @@ function replicaText(text, replica) {
 }
 
 /**
- * Calls `visit(chunk, index)` for each chunk of SciFact x `replicas`, in one fixed order:
- * `{ id, title, content, text }`, where `text` is what is embedded and indexed (title and
- * content, as the local port indexes them).
+ * The chunks of SciFact x `replicas`, in one fixed order: `{ id, docId, title, content, text }`,
+ * where `text` is what is embedded and indexed (title and content, as the local port indexes them).
  */
-export function forEachChunk(corpus, replicas, visit) {
-  let index = 0;
+export function* replicatedChunks(corpus, replicas) {
   for (let replica = 0; replica < replicas; replica += 1) {
     for (const document of corpus) {
       const content = replicaText(document.text, replica);
       const title = document.title;
       const text = title.trim() === "" ? content : `${title}\n${content}`;
-      visit({ id: `${document._id}-r${replica}#chunk-0`, docId: `${document._id}-r${replica}`, title, content, text }, index);
-      index += 1;
+      yield { id: `${document._id}-r${replica}#chunk-0`, docId: `${document._id}-r${replica}`, title, content, text };
     }
   }
 }
@@ -100,10 +97,8 @@ export async function ensureVectors(replicas, queryCount, log) {
       writeSync(file, new Uint8Array(floats.buffer));
       batch = [];
     };
-    const texts = [];
-    forEachChunk(corpus, replicas, (chunk) => texts.push(chunk.text));
-    for (const text of texts) {
-      batch.push(text);
+    for (const chunk of replicatedChunks(corpus, replicas)) {
+      batch.push(chunk.text);
       if (batch.length === 5000) await flush();
     }
     if (batch.length > 0) await flush();

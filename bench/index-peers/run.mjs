@@ -75,7 +75,8 @@ const probe = spawnSync(
 if (probe.status !== 0) skip(`the peers do not load here (${probe.stderr.trim().split("\n").slice(-1)[0]})`);
 
 function child(args) {
-  const run = spawnSync(process.execPath, [join(here, "store-child.mjs"), ...args], {
+  // A 1M-chunk build holds ~3 GB of chunk text on the JS heap, over V8's default limit.
+  const run = spawnSync(process.execPath, ["--max-old-space-size=16384", join(here, "store-child.mjs"), ...args], {
     cwd: here,
     encoding: "utf8",
     timeout: timeoutMs,

@@ -3,7 +3,7 @@
 //   node store-child.mjs query <store> <directory> <replicas> <k>
 // Prints one JSON line on stdout; everything else goes to stderr.
 import { readFileSync } from "node:fs";
-import { forEachChunk, loadEmbedder, readScifact, readVectors, vectorCachePath } from "./corpus.mjs";
+import { loadEmbedder, readScifact, readVectors, replicatedChunks, vectorCachePath } from "./corpus.mjs";
 
 const [phase, storeName, directory, replicasText, kText] = process.argv.slice(2);
 const replicas = Number(replicasText);
@@ -24,8 +24,7 @@ const percentile = (values, p) => {
 
 if (phase === "build") {
   const { corpus } = readScifact();
-  const chunks = [];
-  forEachChunk(corpus, replicas, (chunk) => chunks.push(chunk));
+  const chunks = [...replicatedChunks(corpus, replicas)];
   const vectors = readVectors(paths.vectors, identity.dimension);
   if (vectors.floats.length !== chunks.length * identity.dimension)
     throw new Error(`${paths.vectors} does not hold ${chunks.length} vectors`);
@@ -44,10 +43,10 @@ if (phase === "build") {
   const modes = await opened.modes();
   const result = { openMs, rssBeforeOpenMb: mb(rssBefore), rssAfterOpenMb: mb(rssAfterOpen), modes: {} };
   const names = ["lexical", "dense", "hybrid"];
-  // A warm-up round of every mode over every query first (the first lexical query of a
-  // mode may build lazy state, and the JIT warms up), then one timed round in which the
+  // A warm-up of every mode on the first 10 queries (the first query of a mode may build
+  // lazy state, and the JIT warms up), then one timed round over all queries in which the
   // modes take turns on each query, so that all three see the same machine load.
-  for (const mode of names) for (const query of queries) await modes[mode](query, k);
+  for (const mode of names) for (const query of queries.slice(0, 10)) await modes[mode](query, k);
   const times = Object.fromEntries(names.map((mode) => [mode, []]));
   const tops = Object.fromEntries(names.map((mode) => [mode, []]));
   for (const query of queries) {

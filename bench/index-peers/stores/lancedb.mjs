@@ -5,7 +5,12 @@
 // reranker.
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import * as lancedb from "@lancedb/lancedb";
+
+// On this 2-core machine the full-text index build over more than a few fragments
+// deadlocks (all threads asleep, at 50k rows and up) with Lance's CPU pool at its default
+// size (the core count); a larger pool does not add CPU, it only avoids the hang.
+process.env.LANCE_CPU_THREADS ??= "8";
+const lancedb = await import("@lancedb/lancedb");
 
 // LanceDB is CommonJS and checks `instanceof Table` against the CommonJS build of
 // apache-arrow: the ESM build's classes are other classes, and it silently adds 0 rows.
