@@ -85,7 +85,8 @@ export async function ensureVectors(replicas, queryCount, log) {
   if (!existsSync(paths.vectors) || statSync(paths.vectors).size !== expectedBytes) {
     log(`embedding ${total} chunks once with ${identity.id} (cached in ${paths.vectors}) ...`);
     const started = performance.now();
-    const partial = `${paths.vectors}.partial`;
+    // Named per process: two runs at once must not write into one file.
+    const partial = `${paths.vectors}.${process.pid}.partial`;
     const file = openSync(partial, "w");
     let batch = [];
     const flush = async () => {
