@@ -1,0 +1,127 @@
+// The bench's data: SciFact replicated, and its vectors from the offline embedder, made once
+// and cached in a file so that every store (and every child process) gets the same vectors.
+//
+// Replica 0 is the corpus as it is. Replica r > 0 drops about one word in eight, chosen by a
+// hash of (r, position), so the copies are not exact ties: without this, the top 10 of every
+// store would be an arbitrary pick among identical copies and could not be compared.
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const root = join(here, "../..");
+export const datasetDirectory = process.env.BENCH_SCIFACT_DIR ?? join(root, "../shared/datasets/scifact");
+export const cacheDirectory = process.env.BENCH_PEER_CACHE ?? join(tmpdir(), "lookup-knowledge-bench-cache");
+const generatorVersion = 1;
+
+export async function loadEmbedder() {
+  const { createOfflineEmbeddings } = await import(pathToFileURL(join(root, "packages/embeddings/dist/index.js")).href);
+  return createOfflineEmbeddings();
+}
+
+function readJsonLines(path) {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+}
+
+export function readScifact() {
+  return {
+    corpus: readJsonLines(join(datasetDirectory, "corpus.jsonl")),
+    queries: readJsonLines(join(datasetDirectory, "queries.jsonl")),
+  };
+}
+
+function keep(replica, position) {
+  let hash = (Math.imul(replica, 0x9e3779b1) ^ Math.imul(position + 1, 0x85ebca6b)) >>> 0;
+  hash = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 0;
+  return ((hash ^ (hash >>> 13)) & 7) !== 0;
+}
+
+/** The text of one document in one replica. */
+function replicaText(text, replica) {
+  if (replica === 0) return text;
+  return text
+    .split(" ")
+    .filter((_, position) => keep(replica, position))
+    .join(" ");
+}
+
+/**
+ * The chunks of SciFact x `replicas`, in one fixed order: `{ id, docId, title, content, text }`,
+ * where `text` is what is embedded and indexed (title and content, as the local port indexes them).
+ */
+export function* replicatedChunks(corpus, replicas) {
+  for (let replica = 0; replica < replicas; replica += 1) {
+    for (const document of corpus) {
+      const content = replicaText(document.text, replica);
+      const title = document.title;
+      const text = title.trim() === "" ? content : `${title}\n${content}`;
+      yield { id: `${document._id}-r${replica}#chunk-0`, docId: `${document._id}-r${replica}`, title, content, text };
+    }
+  }
+}
+
+export function vectorCachePath(replicas, identity) {
+  const name = `scifact-x${replicas}-g${generatorVersion}-${identity.id.replace(/[^a-z0-9]+/gi, "_")}-v${identity.version}`;
+  return { vectors: join(cacheDirectory, `${name}.f32`), queries: join(cacheDirectory, `${name}.queries.json`) };
+}
+
+/**
+ * Makes the cached vectors of SciFact x `replicas` (chunks and the first `queryCount`
+ * queries) unless they are there, and returns where they are.
+ */
+export async function ensureVectors(replicas, queryCount, log) {
+  const embeddings = await loadEmbedder();
+  const { identity } = embeddings;
+  const paths = vectorCachePath(replicas, identity);
+  const { corpus, queries } = readScifact();
+  const chosen = queries.slice(0, queryCount);
+  const total = corpus.length * replicas;
+  mkdirSync(cacheDirectory, { recursive: true });
+  const expectedBytes = total * identity.dimension * 4;
+  if (!existsSync(paths.vectors) || statSync(paths.vectors).size !== expectedBytes) {
+    log(`embedding ${total} chunks once with ${identity.id} (cached in ${paths.vectors}) ...`);
+    const started = performance.now();
+    // Named per process: two runs at once must not write into one file.
+    const partial = `${paths.vectors}.${process.pid}.partial`;
+    const file = openSync(partial, "w");
+    let batch = [];
+    const flush = async () => {
+      const vectors = await embeddings.embedDocuments(batch);
+      const floats = new Float32Array(vectors.length * identity.dimension);
+      vectors.forEach((vector, row) => {
+        floats.set(vector, row * identity.dimension);
+      });
+      writeSync(file, new Uint8Array(floats.buffer));
+      batch = [];
+    };
+    for (const chunk of replicatedChunks(corpus, replicas)) {
+      batch.push(chunk.text);
+      if (batch.length === 5000) await flush();
+    }
+    if (batch.length > 0) await flush();
+    closeSync(file);
+    renameSync(partial, paths.vectors);
+    log(`embedded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  let cachedQueries;
+  try {
+    cachedQueries = JSON.parse(readFileSync(paths.queries, "utf8"));
+  } catch {
+    cachedQueries = undefined;
+  }
+  if (cachedQueries?.length !== chosen.length || cachedQueries.some((entry, index) => entry.text !== chosen[index].text)) {
+    const vectors = [];
+    for (const query of chosen) vectors.push(await embeddings.embedQuery(query.text));
+    writeFileSync(paths.queries, JSON.stringify(chosen.map((query, index) => ({ text: query.text, vector: vectors[index] }))));
+  }
+  return { ...paths, total, dimension: identity.dimension, identity };
+}
+
+export function readVectors(path, dimension) {
+  const bytes = readFileSync(path);
+  return { floats: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4), dimension };
+}

@@ -1,0 +1,67 @@
+// One store, one phase, in a process of its own, so that open time and RSS are its own:
+//   node store-child.mjs build <store> <directory> <replicas>
+//   node store-child.mjs query <store> <directory> <replicas> <k>
+// Prints one JSON line on stdout; everything else goes to stderr.
+import { readFileSync } from "node:fs";
+import { loadEmbedder, readScifact, readVectors, replicatedChunks, vectorCachePath } from "./corpus.mjs";
+
+const [phase, storeName, directory, replicasText, kText] = process.argv.slice(2);
+const replicas = Number(replicasText);
+if (!["build", "query"].includes(phase) || !["ours", "lancedb", "sqlite"].includes(storeName) || !(replicas > 0)) {
+  throw new Error(
+    `usage: store-child.mjs build|query ours|lancedb|sqlite <directory> <replicas> [k], got ${process.argv.slice(2).join(" ")}`,
+  );
+}
+const store = await import(`./stores/${storeName}.mjs`);
+const { identity } = await loadEmbedder();
+const paths = vectorCachePath(replicas, identity);
+const mb = (bytes) => bytes / 1024 / 1024;
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+};
+
+if (phase === "build") {
+  const { corpus } = readScifact();
+  const chunks = [...replicatedChunks(corpus, replicas)];
+  const vectors = readVectors(paths.vectors, identity.dimension);
+  if (vectors.floats.length !== chunks.length * identity.dimension)
+    throw new Error(`${paths.vectors} does not hold ${chunks.length} vectors`);
+  const started = performance.now();
+  await store.build({ directory, chunks, vectors, identity });
+  const seconds = (performance.now() - started) / 1000;
+  console.log(JSON.stringify({ chunks: chunks.length, seconds, peakRssMb: mb(process.resourceUsage().maxRSS * 1024) }));
+} else {
+  const k = Number(kText ?? 10);
+  const queries = JSON.parse(readFileSync(paths.queries, "utf8"));
+  const rssBefore = process.memoryUsage().rss;
+  const started = performance.now();
+  const opened = await store.open({ directory, identity, queries });
+  const openMs = performance.now() - started;
+  const rssAfterOpen = process.memoryUsage().rss;
+  const modes = await opened.modes();
+  const result = { openMs, rssBeforeOpenMb: mb(rssBefore), rssAfterOpenMb: mb(rssAfterOpen), modes: {} };
+  const names = ["lexical", "dense", "hybrid"];
+  // A warm-up of every mode on the first 10 queries (the first query of a mode may build
+  // lazy state, and the JIT warms up), then one timed round over all queries in which the
+  // modes take turns on each query, so that all three see the same machine load.
+  for (const mode of names) for (const query of queries.slice(0, 10)) await modes[mode](query, k);
+  const times = Object.fromEntries(names.map((mode) => [mode, []]));
+  const tops = Object.fromEntries(names.map((mode) => [mode, []]));
+  for (const query of queries) {
+    for (const mode of names) {
+      const began = performance.now();
+      const ids = await modes[mode](query, k);
+      times[mode].push(performance.now() - began);
+      tops[mode].push(ids);
+    }
+  }
+  for (const mode of names) {
+    const short = tops[mode].filter((ids) => ids.length < k).length;
+    result.modes[mode] = { p50: percentile(times[mode], 0.5), p95: percentile(times[mode], 0.95), short, tops: tops[mode] };
+  }
+  await modes.close();
+  result.rssAfterQueriesMb = mb(process.memoryUsage().rss);
+  console.log(JSON.stringify(result));
+}

@@ -1,0 +1,74 @@
+// Our local index (`@lookup-knowledge/search-port/local`), fed the cached vectors through an
+// Embeddings object that returns them instead of embedding again (the query vectors too).
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { root } from "../corpus.mjs";
+
+const { openLocalSearchPort } = await import(pathToFileURL(join(root, "packages/search-port/dist/local/index.js")).href);
+
+function cachedEmbeddings(identity, documentVectors, queryVectors) {
+  return {
+    identity,
+    async embedDocuments(texts) {
+      return texts.map((text) => {
+        const vector = documentVectors.get(text);
+        if (vector === undefined) throw new Error(`no cached vector for a chunk text (${text.slice(0, 40)}...)`);
+        return vector;
+      });
+    },
+    async embedQuery(text) {
+      const vector = queryVectors.get(text);
+      if (vector === undefined) throw new Error(`no cached vector for the query ${JSON.stringify(text)}`);
+      return vector;
+    },
+  };
+}
+
+export async function build({ directory, chunks, vectors, identity }) {
+  const documentVectors = new Map();
+  const embeddings = cachedEmbeddings(identity, documentVectors, new Map());
+  const writer = await openLocalSearchPort({ directory: join(directory, "index"), mode: "write", embeddings });
+  const { floats, dimension } = vectors;
+  for (let start = 0; start < chunks.length; start += 1000) {
+    const batch = chunks.slice(start, start + 1000);
+    documentVectors.clear();
+    batch.forEach((chunk, offset) => {
+      const row = start + offset;
+      documentVectors.set(chunk.text, Array.from(floats.subarray(row * dimension, (row + 1) * dimension)));
+    });
+    await writer.upsert(
+      batch.map((chunk) => ({ id: chunk.id, content: chunk.content, metadata: { docId: chunk.docId, chunkIndex: 0, title: chunk.title } })),
+    );
+  }
+  await writer.commit();
+  await writer.close();
+}
+
+/**
+ * Opens the index as the product does for hybrid search (vectors loaded); the lexical and
+ * dense-only modes are two more ports on the same folder, opened after the measured open.
+ * minScore 0 everywhere, so that every mode returns its full top k.
+ */
+export async function open({ directory, identity, queries }) {
+  const queryVectors = new Map(queries.map((query) => [query.text, query.vector]));
+  const embeddings = cachedEmbeddings(identity, new Map(), queryVectors);
+  const index = join(directory, "index");
+  const hybrid = await openLocalSearchPort({ directory: index, embeddings, minScore: 0 });
+  return {
+    async modes() {
+      const lexical = await openLocalSearchPort({ directory: index, embeddings, denseWeight: 0, minScore: 0 });
+      const dense = await openLocalSearchPort({ directory: index, embeddings, denseWeight: 1, denseFloor: 0, minScore: 0 });
+      const ids = (hits) => hits.map((hit) => hit.id);
+      return {
+        lexical: async (query, k) => ids(await lexical.search({ query: query.text, topK: k })),
+        dense: async (query, k) => ids(await dense.search({ query: query.text, topK: k })),
+        hybrid: async (query, k) => ids(await hybrid.search({ query: query.text, topK: k })),
+        close: async () => {
+          await lexical.close();
+          await dense.close();
+          await hybrid.close();
+        },
+      };
+    },
+  };
+}
