@@ -2,7 +2,6 @@
 // steps share the abort signal, the progress report and the manifest being built; the steps
 // themselves live in their own files (scan-folder, parse-pool, chunk-to-record, ...).
 import { readFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { TextDecoder } from "node:util";
 import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
@@ -68,9 +67,9 @@ type FileOutcome =
  * then, so the next run repeats the work). `signal` stops the run between files and batches,
  * and stops the parse workers at once.
  *
- * `parseWorkers` (default: the number of CPUs, at most 4) parses on that many worker
- * threads when at least 16 files are scanned or a file has 256 KB or more; 1 parses on the
- * calling thread, except a file of 256 KB or more, which goes to one worker thread (when the
+ * `parseWorkers` (default 1: measured on a 2-core machine, workers cost more CPU and memory
+ * than they save) parses on that many worker threads when at least 16 files are scanned or a
+ * file has 256 KB or more; 1 parses on the calling thread, except a file of 256 KB or more, which goes to one worker thread (when the
  * built `parse-worker.js` is there: not when running from the TypeScript sources). Results do
  * not depend on it. A parse on a worker that exceeds its time
  * limit (`parseTimeLimitMs`) is stopped and the file listed in `failed`.
@@ -96,7 +95,7 @@ export async function ingestFolder(input: {
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new ConfigurationError({ key: "batchSize", value: batchSize, reason: "must be a positive integer" });
   }
-  const workers = input.parseWorkers ?? Math.min(4, availableParallelism());
+  const workers = input.parseWorkers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) {
     throw new ConfigurationError({ key: "parseWorkers", value: workers, reason: "must be a positive integer" });
   }
