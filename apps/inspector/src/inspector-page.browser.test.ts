@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inspectExampleBase, recordedQueries, type InspectedBase } from "./test/inspected-base.js";
+import { inspectManyDocuments, manyDocumentCount } from "./test/many-documents-base.js";
 
 // Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it). Outside CI the
 // suite skips when it is missing; in CI it fails, so the browser test never silently stops running.
@@ -181,7 +182,7 @@ suite(suiteName, () => {
     await page.goto(`${base.server.url}#/why-not`);
     await page.locator('input[name="source-search"]').fill("credit notes");
     await page.getByRole("button", { name: "billing/credit-notes.md" }).click();
-    expect(await page.locator('[data-testid="expected"]').textContent()).toBe("billing/credit-notes.md");
+    expect(await page.locator('[data-testid="expected"]').inputValue()).toBe("billing/credit-notes.md");
     await page.locator('input[name="why-query"]').fill(recordedQueries[0] ?? "");
     await page.locator('input[name="overrides:rag.return-n"]').fill("2");
     await page.getByRole("button", { name: "Explain" }).click();
@@ -205,6 +206,67 @@ suite(suiteName, () => {
     await page.screenshot({ path: join(screenshots, "why-not.png"), fullPage: true });
     expect(failures).toEqual([]);
     await page.close();
+  });
+
+  it("issue 13 (why-not target): the expected target is typed as a path or a document id, and a target matching nothing says so", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
+    await page.goto(`${base.server.url}#/why-not`);
+    const all = (await (await fetch(new URL("/api/sources?q=", base.server.url))).json()) as { documents: unknown[]; total: number };
+    await expect
+      .poll(() => page.locator('[data-testid="documents-count"]').textContent(), { timeout: 20_000 })
+      .toBe(`${all.total} documents`);
+    expect(await page.locator('[data-testid="documents"] li').count()).toBe(all.total);
+    const expected = page.locator('input[name="expected"]');
+    const unmatched = page.locator('[data-testid="expected-unmatched"]');
+    await expected.fill("billing/no-such-page.md");
+    await unmatched.waitFor({ timeout: 20_000 });
+    expect(await unmatched.textContent()).toContain('"billing/no-such-page.md" matches no document of the index');
+    // A document id, typed: the mismatch message goes, and the explanation is of that document.
+    await expected.fill("billing/credit-notes");
+    await unmatched.waitFor({ state: "detached", timeout: 20_000 });
+    await page.locator('input[name="why-query"]').fill(recordedQueries[0] ?? "");
+    await page.locator('input[name="overrides:rag.return-n"]').fill("2");
+    await page.getByRole("button", { name: "Explain" }).click();
+    await page.locator('[data-testid="why-kind"]').first().waitFor({ timeout: 20_000 });
+    const api = (await (
+      await fetch(new URL("/api/why-not", base.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: recordedQueries[0], expected: "billing/credit-notes", config: { "rag.return-n": "2" } }),
+      })
+    ).json()) as { expected: { source: string }; attempts: Array<{ outcome: { kind: string } }> };
+    expect(api.expected.source).toBe("billing/credit-notes.md");
+    expect(await page.locator('[data-testid="why-found"]').textContent()).toContain("billing/credit-notes.md");
+    expect(await page.locator('[data-testid="why-kind"]').allTextContents()).toEqual(api.attempts.map((attempt) => attempt.outcome.kind));
+    // An evidence key names its document too.
+    await expected.fill("billing/credit-notes#chunk-0");
+    await page.waitForTimeout(300);
+    expect(await unmatched.count()).toBe(0);
+    await page.close();
+  });
+
+  it("issue 13 (why-not source search): over 50 matching documents the list says how many it shows of how many", async () => {
+    const many = await inspectManyDocuments();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      page.on("pageerror", (error) => failures.push(error.message));
+      await watchPolicy(page, violations);
+      await page.goto(`${many.server.url}#/why-not`);
+      const api = (await (await fetch(new URL("/api/sources?q=note", many.server.url))).json()) as { documents: unknown[]; total: number };
+      expect([api.documents.length, api.total]).toEqual([50, manyDocumentCount]);
+      await page.locator('input[name="source-search"]').fill("note");
+      await expect
+        .poll(() => page.locator('[data-testid="documents-count"]').textContent(), { timeout: 20_000 })
+        .toBe(`showing ${api.documents.length} of ${api.total}`);
+      expect(await page.locator('[data-testid="documents"] li').count()).toBe(50);
+      await page.locator('input[name="source-search"]').fill("note-5");
+      await expect.poll(() => page.locator('[data-testid="documents-count"]').textContent(), { timeout: 20_000 }).toBe("8 documents");
+      await page.close();
+    } finally {
+      await many.close();
+    }
   });
 
   it("issue 13: the Calibration view charts an uploaded question file and gives the found and refused rates the API gives", async () => {

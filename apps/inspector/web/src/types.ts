@@ -169,3 +169,8 @@ export interface SourceDocument {
   source: string;
   title?: string;
 }
+
+export interface SourceSearch {
+  documents: SourceDocument[];
+  total: number;
+}
