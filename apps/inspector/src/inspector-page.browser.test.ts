@@ -61,6 +61,21 @@ function expectedBreakdown(entries: Rerank[]) {
   }));
 }
 
+interface Attempt {
+  outcome: string;
+  topScore?: number;
+  evidenceCount: number;
+}
+
+/** What the attempts table says of an attempt against the threshold, computed here from the API's numbers. */
+function expectedThresholdCheck(attempt: Attempt, threshold: number): string {
+  if (attempt.topScore === undefined || attempt.evidenceCount === 0) {
+    return `no evidence, so no top score to weigh against threshold ${threshold.toFixed(3)}`;
+  }
+  if (attempt.outcome === "low_quality") return `refused: top score ${attempt.topScore.toFixed(3)} < threshold ${threshold.toFixed(3)}`;
+  return `top score ${attempt.topScore.toFixed(3)} ≥ threshold ${threshold.toFixed(3)}`;
+}
+
 /** Review item 5: every Content-Security-Policy violation the page reports, as events and as console errors. */
 async function watchPolicy(page: Page, violations: string[]): Promise<void> {
   page.on("console", (message) => {
@@ -205,6 +220,59 @@ suite(suiteName, () => {
     expect(await page.locator('[data-testid="why-summary"]').textContent()).toBe(api.summary);
     await page.screenshot({ path: join(screenshots, "why-not.png"), fullPage: true });
     expect(failures).toEqual([]);
+    await page.close();
+  });
+
+  it("issue 13 (refused attempt): the trace of the no-evidence demo lookup weighs each attempt against the threshold the record holds", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
+    const noEvidence = recordedQueries[3] ?? "";
+    expect(noEvidence).toBe("What is the boiling point of ethanol?");
+    await page.goto(base.server.url);
+    const row = page.locator('[data-testid="trace-row"]').filter({ hasText: noEvidence });
+    await row.locator("a").click();
+    await page.locator('[data-testid="trace-view"] [data-testid="attempt-row"]').first().waitFor({ timeout: 20_000 });
+    const id = decodeURIComponent(new URL(page.url()).hash.replace("#/trace/", ""));
+    const record = (await (await fetch(new URL(`/api/traces/${id}`, base.server.url))).json()) as {
+      query: string;
+      found: boolean;
+      retrievalDetails: { referenceThreshold?: number; attempts: Attempt[] };
+    };
+    expect([record.query, record.found]).toEqual([noEvidence, false]);
+    const threshold = record.retrievalDetails.referenceThreshold;
+    expect(threshold).toBe(base.knowledgeBase.retriever.config.referenceThreshold);
+    expect(await page.locator('[data-testid="threshold-check"]').allTextContents()).toEqual(
+      record.retrievalDetails.attempts.map((attempt) => expectedThresholdCheck(attempt, threshold as number)),
+    );
+    expect(await page.locator('[data-testid="trace-threshold"]').textContent()).toContain(
+      `rag.reference-threshold ${threshold?.toFixed(3)}`,
+    );
+    await page.screenshot({ path: join(screenshots, "trace-no-evidence.png"), fullPage: true });
+
+    // A lookup the threshold refuses: the playground at rag.reference-threshold 1, checked against the API.
+    await page.getByRole("link", { name: "Playground", exact: true }).click();
+    await page.locator('input[name="query"]').fill(recordedQueries[0] ?? "");
+    await page.locator('input[name="A:rag.reference-threshold"]').fill("1");
+    await page.getByRole("button", { name: "Run" }).click();
+    await page.locator('[data-testid="run-found"]').waitFor({ timeout: 20_000 });
+    const api = (await (
+      await fetch(new URL("/api/lookup", base.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: recordedQueries[0], config: { "rag.reference-threshold": "1" } }),
+      })
+    ).json()) as { result: { found: boolean; retrievalTrace: { referenceThreshold: number; attempts: Attempt[] } } };
+    const trace = api.result.retrievalTrace;
+    expect(api.result.found).toBe(false);
+    expect(trace.referenceThreshold).toBe(1);
+    const refused = trace.attempts.filter((attempt) => attempt.outcome === "low_quality");
+    expect(refused.length).toBeGreaterThan(0);
+    for (const attempt of refused) expect(attempt.topScore).toBeLessThan(1);
+    const shown = await page.locator('[data-testid="run-Result"] [data-testid="threshold-check"]').allTextContents();
+    expect(shown).toEqual(trace.attempts.map((attempt) => expectedThresholdCheck(attempt, 1)));
+    expect(shown.filter((text) => text.startsWith("refused: "))).toHaveLength(refused.length);
+    await page.screenshot({ path: join(screenshots, "playground-refused.png"), fullPage: true });
     await page.close();
   });
 

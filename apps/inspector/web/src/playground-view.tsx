@@ -145,7 +145,7 @@ function RunView({ title, run }: { title: string; run: PlaygroundRun }) {
       <h4>L0 hints</h4>
       <HintsList hints={result.retrievalTrace.hints} />
       <h4>Attempts</h4>
-      <AttemptsTable attempts={result.retrievalTrace.attempts} />
+      <AttemptsTable attempts={result.retrievalTrace.attempts} referenceThreshold={result.retrievalTrace.referenceThreshold} />
       <h4>Score breakdown</h4>
       <ScoreBreakdown entries={result.rerankTrace?.entries ?? []} />
       {result.contextPack ? (
