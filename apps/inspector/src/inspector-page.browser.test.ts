@@ -337,7 +337,7 @@ suite(suiteName, () => {
     }
   });
 
-  it("issue 13: the Calibration view charts an uploaded question file and gives the found and refused rates the API gives", async () => {
+  it("issue 13: the Calibration view charts an uploaded question file and gives the found and refused rates the API gives; its threshold slider gives the rates computed from the API gate scores", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
     await watchPolicy(page, violations);
@@ -370,6 +370,48 @@ suite(suiteName, () => {
     );
     expect([row.answerableAsked, row.outOfScopeAsked]).toEqual([2, 2]);
     await page.screenshot({ path: join(screenshots, "calibration.png"), fullPage: true });
+
+    // Issue 13 (threshold slider): the slider's rates equal the rates computed here from each
+    // question's gate score in the API's answer (found when the gate score is at or above the threshold).
+    const { samples } = (await (
+      await fetch(new URL("/api/calibration", base.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ questions }),
+      })
+    ).json()) as { samples: Array<{ answerable: boolean; gateScore: number | null }> };
+    const rate = (part: number, whole: number) => `${part}/${whole} (${((100 * part) / whole).toFixed(1)}%)`;
+    const expectedAt = (threshold: number) => {
+      const found = (sample: { gateScore: number | null }) => sample.gateScore !== null && sample.gateScore >= threshold;
+      const answerable = samples.filter((sample) => sample.answerable);
+      const outOfScope = samples.filter((sample) => !sample.answerable);
+      return [
+        rate(answerable.filter(found).length, answerable.length),
+        rate(outOfScope.filter((sample) => !found(sample)).length, outOfScope.length),
+      ];
+    };
+    const shownAt = async () => [
+      ((await page.locator('[data-testid="slider-found-rate"]').textContent()) ?? "").trim(),
+      ((await page.locator('[data-testid="slider-refused-rate"]').textContent()) ?? "").trim(),
+    ];
+    const slider = page.locator('input[name="threshold"]');
+    // The slider starts at the configured threshold, where its rates are the API's atThreshold row.
+    expect(await slider.inputValue()).toBe(String(base.knowledgeBase.retriever.config.referenceThreshold));
+    expect(await shownAt()).toEqual([rate(row.answerableFound, row.answerableAsked), rate(row.outOfScopeRefused, row.outOfScopeAsked)]);
+    await page.locator('[data-testid="trade-off-chart"] canvas').waitFor({ timeout: 20_000 });
+    const scores = samples.map((sample) => sample.gateScore).filter((value): value is number => value !== null);
+    // Thresholds on the slider's 0.01 grid: 0, just above the lowest gate score, just above the highest, 1.
+    const above = (value: number) => Math.min(1, Math.floor(value * 100 + 1) / 100);
+    const seen = new Set<string>();
+    for (const threshold of [0, above(Math.min(...scores)), above(Math.max(...scores)), 1]) {
+      await slider.fill(String(threshold));
+      expect(await page.locator('[data-testid="slider-threshold"]').textContent()).toBe(threshold.toFixed(2));
+      expect(await shownAt()).toEqual(expectedAt(threshold));
+      seen.add((await shownAt()).join(" | "));
+    }
+    // Moving the slider changed what it shows.
+    expect(seen.size).toBeGreaterThan(1);
+    await page.screenshot({ path: join(screenshots, "calibration-slider.png"), fullPage: true });
     expect(failures).toEqual([]);
     await page.close();
   });
