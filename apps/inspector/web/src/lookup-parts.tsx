@@ -56,12 +56,14 @@ export function AttemptsTable({ attempts, referenceThreshold }: { attempts: Atte
             <td class="number">{attempt.candidateCount}</td>
             <td class="number">{attempt.evidenceCount}</td>
             <td class="number">{score(attempt.topScore)}</td>
-            <td data-testid="attempt-outcome">
-              {attempt.outcome}
+            <td>
+              <span data-testid="attempt-outcome">
+                {attempt.outcome}
+                {attempt.error
+                  ? `: ${typeof attempt.error === "string" ? attempt.error : `${attempt.error.code}: ${attempt.error.message}`}`
+                  : ""}
+              </span>
               <ThresholdCheck attempt={attempt} referenceThreshold={referenceThreshold} />
-              {attempt.error
-                ? `: ${typeof attempt.error === "string" ? attempt.error : `${attempt.error.code}: ${attempt.error.message}`}`
-                : ""}
             </td>
             <td>
               <code class="signals">{attempt.answerability ? JSON.stringify(attempt.answerability) : "-"}</code>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { getJson, parseFilterLines, postJson, score } from "./api.js";
-import { ConfigForm } from "./playground-view.js";
+import { ConfigForm, type Overrides, QueryFields } from "./lookup-form.js";
 import type { ExplainOutcome, Info, LookupExplanation, SourceDocument, SourceSearch } from "./types.js";
 
 const shown = new Set(["kind", "message", "evidenceKey", "boosts"]);
@@ -14,7 +14,7 @@ export function WhyNotView({ info }: { info: Info }) {
   const [unmatched, setUnmatched] = useState(false);
   const [query, setQuery] = useState("");
   const [filter, setFilter] = useState("");
-  const [overrides, setOverrides] = useState<Record<string, string>>({});
+  const [overrides, setOverrides] = useState<Overrides>({});
   const [explanation, setExplanation] = useState<LookupExplanation | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -105,13 +105,13 @@ export function WhyNotView({ info }: { info: Info }) {
               {`"${expected.trim()}" matches no document of the index: type a source path (billing/refunds.md), a document id (billing/refunds) or an evidence key (billing/refunds#chunk-2), or choose one from the search.`}
             </p>
           ) : null}
-          <label class="wide">
-            query <input name="why-query" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
-          </label>
-          <label class="wide">
-            filter (key=value, one a line){" "}
-            <textarea name="why-filter" rows={2} value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
-          </label>
+          <QueryFields
+            names={{ query: "why-query", filter: "why-filter" }}
+            query={query}
+            filter={filter}
+            onQuery={setQuery}
+            onFilter={setFilter}
+          />
           <ConfigForm name="overrides" info={info} value={overrides} onChange={setOverrides} />
           <button type="submit" disabled={busy || expected.trim() === ""}>
             Explain
