@@ -5,6 +5,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { browserSuite, chromiumPath, watchPolicy } from "./test/browser.js";
 import { inspectExampleBase, recordedQueries, type InspectedBase } from "./test/inspected-base.js";
+import { inspectManyDocuments, manyDocumentCount } from "./test/many-documents-base.js";
 
 const { suite, suiteName } = browserSuite("issue 13: the inspector page in a real browser (Chromium)");
 
@@ -48,6 +49,21 @@ function expectedBreakdown(entries: Rerank[]) {
     boosts: entry.boosts.map((boost) => `${boost.signal} ${boost.amount >= 0 ? "+" : ""}${boost.amount.toFixed(3)}`),
     final: entry.finalScore.toFixed(3),
   }));
+}
+
+interface Attempt {
+  outcome: string;
+  topScore?: number;
+  evidenceCount: number;
+}
+
+/** What the attempts table says of an attempt against the threshold, computed here from the API's numbers. */
+function expectedThresholdCheck(attempt: Attempt, threshold: number): string {
+  if (attempt.topScore === undefined || attempt.evidenceCount === 0) {
+    return `no evidence, so no top score to weigh against threshold ${threshold.toFixed(3)}`;
+  }
+  if (attempt.outcome === "low_quality") return `refused: top score ${attempt.topScore.toFixed(3)} < threshold ${threshold.toFixed(3)}`;
+  return `top score ${attempt.topScore.toFixed(3)} ≥ threshold ${threshold.toFixed(3)}`;
 }
 
 suite(suiteName, () => {
@@ -153,7 +169,7 @@ suite(suiteName, () => {
     await page.goto(`${base.server.url}#/why-not`);
     await page.locator('input[name="source-search"]').fill("credit notes");
     await page.getByRole("button", { name: "billing/credit-notes.md" }).click();
-    expect(await page.locator('[data-testid="expected"]').textContent()).toBe("billing/credit-notes.md");
+    expect(await page.locator('[data-testid="expected"]').inputValue()).toBe("billing/credit-notes.md");
     await page.locator('input[name="why-query"]').fill(recordedQueries[0] ?? "");
     await page.locator('input[name="overrides:rag.return-n"]').fill("2");
     await page.getByRole("button", { name: "Explain" }).click();
@@ -179,7 +195,121 @@ suite(suiteName, () => {
     await page.close();
   });
 
-  it("issue 13: the Calibration view charts an uploaded question file and gives the found and refused rates the API gives", async () => {
+  it("issue 13 (refused attempt): the trace of the no-evidence demo lookup weighs each attempt against the threshold the record holds", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
+    const noEvidence = recordedQueries[3] ?? "";
+    expect(noEvidence).toBe("What is the boiling point of ethanol?");
+    await page.goto(base.server.url);
+    const row = page.locator('[data-testid="trace-row"]').filter({ hasText: noEvidence });
+    await row.locator("a").click();
+    await page.locator('[data-testid="trace-view"] [data-testid="attempt-row"]').first().waitFor({ timeout: 20_000 });
+    const id = decodeURIComponent(new URL(page.url()).hash.replace("#/trace/", ""));
+    const record = (await (await fetch(new URL(`/api/traces/${id}`, base.server.url))).json()) as {
+      query: string;
+      found: boolean;
+      retrievalDetails: { referenceThreshold?: number; attempts: Attempt[] };
+    };
+    expect([record.query, record.found]).toEqual([noEvidence, false]);
+    const threshold = record.retrievalDetails.referenceThreshold;
+    expect(threshold).toBe(base.knowledgeBase.retriever.config.referenceThreshold);
+    expect(await page.locator('[data-testid="threshold-check"]').allTextContents()).toEqual(
+      record.retrievalDetails.attempts.map((attempt) => expectedThresholdCheck(attempt, threshold as number)),
+    );
+    expect(await page.locator('[data-testid="trace-threshold"]').textContent()).toContain(
+      `rag.reference-threshold ${threshold?.toFixed(3)}`,
+    );
+    await page.screenshot({ path: join(screenshots, "trace-no-evidence.png"), fullPage: true });
+
+    // A lookup the threshold refuses: the playground at rag.reference-threshold 1, checked against the API.
+    await page.getByRole("link", { name: "Playground", exact: true }).click();
+    await page.locator('input[name="query"]').fill(recordedQueries[0] ?? "");
+    await page.locator('input[name="A:rag.reference-threshold"]').fill("1");
+    await page.getByRole("button", { name: "Run" }).click();
+    await page.locator('[data-testid="run-found"]').waitFor({ timeout: 20_000 });
+    const api = (await (
+      await fetch(new URL("/api/lookup", base.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: recordedQueries[0], config: { "rag.reference-threshold": "1" } }),
+      })
+    ).json()) as { result: { found: boolean; retrievalTrace: { referenceThreshold: number; attempts: Attempt[] } } };
+    const trace = api.result.retrievalTrace;
+    expect(api.result.found).toBe(false);
+    expect(trace.referenceThreshold).toBe(1);
+    const refused = trace.attempts.filter((attempt) => attempt.outcome === "low_quality");
+    expect(refused.length).toBeGreaterThan(0);
+    for (const attempt of refused) expect(attempt.topScore).toBeLessThan(1);
+    const shown = await page.locator('[data-testid="run-Result"] [data-testid="threshold-check"]').allTextContents();
+    expect(shown).toEqual(trace.attempts.map((attempt) => expectedThresholdCheck(attempt, 1)));
+    expect(shown.filter((text) => text.startsWith("refused: "))).toHaveLength(refused.length);
+    await page.screenshot({ path: join(screenshots, "playground-refused.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("issue 13 (why-not target): the expected target is typed as a path or a document id, and a target matching nothing says so", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
+    await page.goto(`${base.server.url}#/why-not`);
+    const all = (await (await fetch(new URL("/api/sources?q=", base.server.url))).json()) as { documents: unknown[]; total: number };
+    await expect
+      .poll(() => page.locator('[data-testid="documents-count"]').textContent(), { timeout: 20_000 })
+      .toBe(`${all.total} documents`);
+    expect(await page.locator('[data-testid="documents"] li').count()).toBe(all.total);
+    const expected = page.locator('input[name="expected"]');
+    const unmatched = page.locator('[data-testid="expected-unmatched"]');
+    await expected.fill("billing/no-such-page.md");
+    await unmatched.waitFor({ timeout: 20_000 });
+    expect(await unmatched.textContent()).toContain('"billing/no-such-page.md" matches no document of the index');
+    // A document id, typed: the mismatch message goes, and the explanation is of that document.
+    await expected.fill("billing/credit-notes");
+    await unmatched.waitFor({ state: "detached", timeout: 20_000 });
+    await page.locator('input[name="why-query"]').fill(recordedQueries[0] ?? "");
+    await page.locator('input[name="overrides:rag.return-n"]').fill("2");
+    await page.getByRole("button", { name: "Explain" }).click();
+    await page.locator('[data-testid="why-kind"]').first().waitFor({ timeout: 20_000 });
+    const api = (await (
+      await fetch(new URL("/api/why-not", base.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: recordedQueries[0], expected: "billing/credit-notes", config: { "rag.return-n": "2" } }),
+      })
+    ).json()) as { expected: { source: string }; attempts: Array<{ outcome: { kind: string } }> };
+    expect(api.expected.source).toBe("billing/credit-notes.md");
+    expect(await page.locator('[data-testid="why-found"]').textContent()).toContain("billing/credit-notes.md");
+    expect(await page.locator('[data-testid="why-kind"]').allTextContents()).toEqual(api.attempts.map((attempt) => attempt.outcome.kind));
+    // An evidence key names its document too.
+    await expected.fill("billing/credit-notes#chunk-0");
+    await page.waitForTimeout(300);
+    expect(await unmatched.count()).toBe(0);
+    await page.close();
+  });
+
+  it("issue 13 (why-not source search): over 50 matching documents the list says how many it shows of how many", async () => {
+    const many = await inspectManyDocuments();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      page.on("pageerror", (error) => failures.push(error.message));
+      await watchPolicy(page, violations);
+      await page.goto(`${many.server.url}#/why-not`);
+      const api = (await (await fetch(new URL("/api/sources?q=note", many.server.url))).json()) as { documents: unknown[]; total: number };
+      expect([api.documents.length, api.total]).toEqual([50, manyDocumentCount]);
+      await page.locator('input[name="source-search"]').fill("note");
+      await expect
+        .poll(() => page.locator('[data-testid="documents-count"]').textContent(), { timeout: 20_000 })
+        .toBe(`showing ${api.documents.length} of ${api.total}`);
+      expect(await page.locator('[data-testid="documents"] li').count()).toBe(50);
+      await page.locator('input[name="source-search"]').fill("note-5");
+      await expect.poll(() => page.locator('[data-testid="documents-count"]').textContent(), { timeout: 20_000 }).toBe("8 documents");
+      await page.close();
+    } finally {
+      await many.close();
+    }
+  });
+
+  it("issue 13: the Calibration view charts an uploaded question file and gives the found and refused rates the API gives; its threshold slider gives the rates computed from the API gate scores", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
     await watchPolicy(page, violations);
@@ -212,6 +342,48 @@ suite(suiteName, () => {
     );
     expect([row.answerableAsked, row.outOfScopeAsked]).toEqual([2, 2]);
     await page.screenshot({ path: join(screenshots, "calibration.png"), fullPage: true });
+
+    // Issue 13 (threshold slider): the slider's rates equal the rates computed here from each
+    // question's gate score in the API's answer (found when the gate score is at or above the threshold).
+    const { samples } = (await (
+      await fetch(new URL("/api/calibration", base.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ questions }),
+      })
+    ).json()) as { samples: Array<{ answerable: boolean; gateScore: number | null }> };
+    const rate = (part: number, whole: number) => `${part}/${whole} (${((100 * part) / whole).toFixed(1)}%)`;
+    const expectedAt = (threshold: number) => {
+      const found = (sample: { gateScore: number | null }) => sample.gateScore !== null && sample.gateScore >= threshold;
+      const answerable = samples.filter((sample) => sample.answerable);
+      const outOfScope = samples.filter((sample) => !sample.answerable);
+      return [
+        rate(answerable.filter(found).length, answerable.length),
+        rate(outOfScope.filter((sample) => !found(sample)).length, outOfScope.length),
+      ];
+    };
+    const shownAt = async () => [
+      ((await page.locator('[data-testid="slider-found-rate"]').textContent()) ?? "").trim(),
+      ((await page.locator('[data-testid="slider-refused-rate"]').textContent()) ?? "").trim(),
+    ];
+    const slider = page.locator('input[name="threshold"]');
+    // The slider starts at the configured threshold, where its rates are the API's atThreshold row.
+    expect(await slider.inputValue()).toBe(String(base.knowledgeBase.retriever.config.referenceThreshold));
+    expect(await shownAt()).toEqual([rate(row.answerableFound, row.answerableAsked), rate(row.outOfScopeRefused, row.outOfScopeAsked)]);
+    await page.locator('[data-testid="trade-off-chart"] canvas').waitFor({ timeout: 20_000 });
+    const scores = samples.map((sample) => sample.gateScore).filter((value): value is number => value !== null);
+    // Thresholds on the slider's 0.01 grid: 0, just above the lowest gate score, just above the highest, 1.
+    const above = (value: number) => Math.min(1, Math.floor(value * 100 + 1) / 100);
+    const seen = new Set<string>();
+    for (const threshold of [0, above(Math.min(...scores)), above(Math.max(...scores)), 1]) {
+      await slider.fill(String(threshold));
+      expect(await page.locator('[data-testid="slider-threshold"]').textContent()).toBe(threshold.toFixed(2));
+      expect(await shownAt()).toEqual(expectedAt(threshold));
+      seen.add((await shownAt()).join(" | "));
+    }
+    // Moving the slider changed what it shows.
+    expect(seen.size).toBeGreaterThan(1);
+    await page.screenshot({ path: join(screenshots, "calibration-slider.png"), fullPage: true });
     expect(failures).toEqual([]);
     await page.close();
   });

@@ -43,7 +43,7 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
     case "GET /api/traces":
       return listTraces(await requireTraces(context), url.searchParams, { queryIsHash: context.queryIsHash });
     case "GET /api/sources":
-      return { documents: await searchSources(knowledgeBase, url.searchParams.get("q") ?? "") };
+      return await searchSources(knowledgeBase, url.searchParams.get("q") ?? "");
     case "POST /api/lookup":
       return runPlaygroundLookup(knowledgeBase, await readJsonBody(request));
     case "POST /api/compare":

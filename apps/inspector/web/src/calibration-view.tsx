@@ -1,22 +1,25 @@
 import { useState } from "preact/hooks";
 import { postJson } from "./api.js";
 import { CalibrationChart } from "./calibration-chart.js";
+import { percent, ratesAt } from "./threshold-rates.js";
+import { TradeOffChart } from "./trade-off-chart.js";
 import type { CalibrationView as View } from "./types.js";
-
-const percent = (part: number, whole: number) => (whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`);
 
 /** Calibration: a question file's score distributions, the threshold's found and refused rates, and the eval figures. */
 export function CalibrationView() {
   const [view, setView] = useState<View | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const [threshold, setThreshold] = useState(0.35);
 
   async function upload(file: File | undefined) {
     if (!file) return;
     setError(undefined);
     setBusy(true);
     try {
-      setView(await postJson<View>("/api/calibration", { questions: await file.text() }));
+      const answer = await postJson<View>("/api/calibration", { questions: await file.text() });
+      setThreshold(answer.referenceThreshold);
+      setView(answer);
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
@@ -25,6 +28,7 @@ export function CalibrationView() {
   }
 
   const row = view?.atThreshold;
+  const moved = view ? ratesAt(view.samples, threshold) : undefined;
   return (
     <section>
       <h2>Calibration</h2>
@@ -38,6 +42,37 @@ export function CalibrationView() {
       {view && row ? (
         <>
           <CalibrationChart view={view} />
+          <h3>Try a threshold</h3>
+          <label class="wide">
+            threshold <strong data-testid="slider-threshold">{threshold.toFixed(2)}</strong>{" "}
+            <input
+              type="range"
+              name="threshold"
+              min={0}
+              max={1}
+              step={0.01}
+              value={threshold}
+              onInput={(e) => setThreshold(Number(e.currentTarget.value))}
+            />
+          </label>
+          {moved ? (
+            <p data-testid="slider-rates">
+              answerable found{" "}
+              <strong data-testid="slider-found-rate">
+                {moved.answerableFound}/{moved.answerableAsked} ({percent(moved.answerableFound, moved.answerableAsked)})
+              </strong>{" "}
+              · out of scope refused{" "}
+              <strong data-testid="slider-refused-rate">
+                {moved.outOfScopeRefused}/{moved.outOfScopeAsked} ({percent(moved.outOfScopeRefused, moved.outOfScopeAsked)})
+              </strong>
+            </p>
+          ) : null}
+          <TradeOffChart view={view} threshold={threshold} />
+          <p class="note">
+            The trade-off over thresholds: the solid line is the configured threshold ({view.referenceThreshold}), the dashed one the
+            slider's.
+          </p>
+          <h3>At the configured threshold</h3>
           <table class="facts" data-testid="calibration-figures">
             <tbody>
               <tr>

@@ -26,7 +26,11 @@ export function HintsList({ hints }: { hints: Hints }) {
   );
 }
 
-export function AttemptsTable({ attempts }: { attempts: AttemptView[] }) {
+/**
+ * The attempts of a lookup. With the threshold the lookup ran with, an attempt refused by it
+ * (`low_quality`: its top score below the threshold) says so with both numbers.
+ */
+export function AttemptsTable({ attempts, referenceThreshold }: { attempts: AttemptView[]; referenceThreshold?: number | undefined }) {
   if (attempts.length === 0) return <p>No L1 attempt (L1 did not run).</p>;
   return (
     <table data-testid="attempts">
@@ -52,11 +56,14 @@ export function AttemptsTable({ attempts }: { attempts: AttemptView[] }) {
             <td class="number">{attempt.candidateCount}</td>
             <td class="number">{attempt.evidenceCount}</td>
             <td class="number">{score(attempt.topScore)}</td>
-            <td data-testid="attempt-outcome">
-              {attempt.outcome}
-              {attempt.error
-                ? `: ${typeof attempt.error === "string" ? attempt.error : `${attempt.error.code}: ${attempt.error.message}`}`
-                : ""}
+            <td>
+              <span data-testid="attempt-outcome">
+                {attempt.outcome}
+                {attempt.error
+                  ? `: ${typeof attempt.error === "string" ? attempt.error : `${attempt.error.code}: ${attempt.error.message}`}`
+                  : ""}
+              </span>
+              <ThresholdCheck attempt={attempt} referenceThreshold={referenceThreshold} />
             </td>
             <td>
               <code class="signals">{attempt.answerability ? JSON.stringify(attempt.answerability) : "-"}</code>
@@ -66,6 +73,27 @@ export function AttemptsTable({ attempts }: { attempts: AttemptView[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** How an attempt stood against the threshold: refused below it, passed at or above it, or nothing to weigh. */
+function ThresholdCheck({ attempt, referenceThreshold }: { attempt: AttemptView; referenceThreshold?: number | undefined }) {
+  if (referenceThreshold === undefined || attempt.outcome === "error") return null;
+  const threshold = score(referenceThreshold);
+  if (attempt.topScore === undefined || attempt.evidenceCount === 0) {
+    return <div data-testid="threshold-check">no evidence, so no top score to weigh against threshold {threshold}</div>;
+  }
+  if (attempt.outcome === "low_quality") {
+    return (
+      <div data-testid="threshold-check" class="refused">
+        refused: top score {score(attempt.topScore)} &lt; threshold {threshold}
+      </div>
+    );
+  }
+  return (
+    <div data-testid="threshold-check">
+      top score {score(attempt.topScore)} ≥ threshold {threshold}
+    </div>
   );
 }
 

@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks";
 import { parseFilterLines, postJson } from "./api.js";
 import { AttemptsTable, HintsList, ScoreBreakdown, SourceLists } from "./lookup-parts.js";
+import { ConfigForm, type Overrides, QueryFields } from "./lookup-form.js";
 import type { BlockChange, Info, PlaygroundRun } from "./types.js";
-
-type Overrides = Record<string, string>;
 
 /** The Playground: a query with overrides of any rag.* key and a filter; optionally configurations A and B side by side. */
 export function PlaygroundView({ info, initialQuery = "" }: { info: Info; initialQuery?: string }) {
@@ -42,13 +41,7 @@ export function PlaygroundView({ info, initialQuery = "" }: { info: Info; initia
         Lookups here use a retriever of their own over the same index: they are not recorded, and they cannot write to the index.
       </p>
       <form onSubmit={run} class="playground">
-        <label class="wide">
-          query <input name="query" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
-        </label>
-        <label class="wide">
-          filter (key=value, one a line){" "}
-          <textarea name="filter" rows={2} value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
-        </label>
+        <QueryFields names={{ query: "query", filter: "filter" }} query={query} filter={filter} onQuery={setQuery} onFilter={setFilter} />
         <label>
           <input type="checkbox" name="compare" checked={compare} onChange={(e) => setCompare(e.currentTarget.checked)} /> compare two
           configurations
@@ -70,36 +63,6 @@ export function PlaygroundView({ info, initialQuery = "" }: { info: Info; initia
         </div>
       ) : null}
     </section>
-  );
-}
-
-export function ConfigForm({
-  name,
-  info,
-  value,
-  onChange,
-}: {
-  name: string;
-  info: Info;
-  value: Overrides;
-  onChange: (value: Overrides) => void;
-}) {
-  return (
-    <fieldset data-testid={`config-${name}`}>
-      <legend>configuration {name}</legend>
-      {info.ragKeys.map((key) => (
-        <label key={key} class="setting">
-          <span>{key}</span>
-          <input
-            class="setting-value"
-            name={`${name}:${key}`}
-            placeholder={info.config[key] === undefined ? "" : String(info.config[key])}
-            value={value[key] ?? ""}
-            onInput={(e) => onChange({ ...value, [key]: e.currentTarget.value })}
-          />
-        </label>
-      ))}
-    </fieldset>
   );
 }
 
@@ -145,7 +108,7 @@ function RunView({ title, run }: { title: string; run: PlaygroundRun }) {
       <h4>L0 hints</h4>
       <HintsList hints={result.retrievalTrace.hints} />
       <h4>Attempts</h4>
-      <AttemptsTable attempts={result.retrievalTrace.attempts} />
+      <AttemptsTable attempts={result.retrievalTrace.attempts} referenceThreshold={result.retrievalTrace.referenceThreshold} />
       <h4>Score breakdown</h4>
       <ScoreBreakdown entries={result.rerankTrace?.entries ?? []} />
       {result.contextPack ? (

@@ -51,7 +51,12 @@ export function TraceView({ id }: { id: string }) {
       <h3>L0 hints</h3>
       <HintsList hints={details.hints} />
       <h3>Attempts</h3>
-      <AttemptsTable attempts={details.attempts} />
+      <AttemptsTable attempts={details.attempts} referenceThreshold={details.referenceThreshold} />
+      <p class="note" data-testid="trace-threshold">
+        {details.referenceThreshold === undefined
+          ? "The threshold the lookup ran with was not recorded (a record written before it was kept)."
+          : `rag.reference-threshold ${score(details.referenceThreshold)}: an attempt whose top score is below it is refused.`}
+      </p>
       <h3>Score breakdown</h3>
       <ScoreBreakdown entries={details.rerank} />
       <h3>Evidence</h3>

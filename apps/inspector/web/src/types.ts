@@ -68,6 +68,8 @@ export interface TraceRecord extends TraceRow {
     hints: Hints;
     l1Enabled: boolean;
     attempts: AttemptView[];
+    /** The `rag.reference-threshold` the lookup ran with; absent in older records. */
+    referenceThreshold?: number;
     relevanceLevel: string;
     evidence: Array<{ evidenceKey: string; source: string; title?: string; score?: number; hitReasons: string[]; preview: string }>;
     rerank: RerankEntry[];
@@ -168,4 +170,9 @@ export interface SourceDocument {
   docId: string;
   source: string;
   title?: string;
+}
+
+export interface SourceSearch {
+  documents: SourceDocument[];
+  total: number;
 }

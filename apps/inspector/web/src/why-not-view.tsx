@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { getJson, parseFilterLines, postJson, score } from "./api.js";
-import { ConfigForm } from "./playground-view.js";
-import type { ExplainOutcome, Info, LookupExplanation, SourceDocument } from "./types.js";
+import { ConfigForm, type Overrides, QueryFields } from "./lookup-form.js";
+import type { ExplainOutcome, Info, LookupExplanation, SourceDocument, SourceSearch } from "./types.js";
 
 const shown = new Set(["kind", "message", "evidenceKey", "boosts"]);
 
@@ -9,20 +9,42 @@ const shown = new Set(["kind", "message", "evidenceKey", "boosts"]);
 export function WhyNotView({ info }: { info: Info }) {
   const [search, setSearch] = useState("");
   const [documents, setDocuments] = useState<SourceDocument[]>([]);
+  const [total, setTotal] = useState(0);
   const [expected, setExpected] = useState("");
+  const [unmatched, setUnmatched] = useState(false);
   const [query, setQuery] = useState("");
   const [filter, setFilter] = useState("");
-  const [overrides, setOverrides] = useState<Record<string, string>>({});
+  const [overrides, setOverrides] = useState<Overrides>({});
   const [explanation, setExplanation] = useState<LookupExplanation | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    getJson<{ documents: SourceDocument[] }>(`/api/sources?q=${encodeURIComponent(search)}`).then(
-      (answer) => setDocuments(answer.documents),
+    getJson<SourceSearch>(`/api/sources?q=${encodeURIComponent(search)}`).then(
+      (answer) => {
+        setDocuments(answer.documents);
+        setTotal(answer.total);
+      },
       (failure: Error) => setError(failure.message),
     );
   }, [search]);
+
+  // A typed target is checked against the index as it is typed: a path, a document id or an evidence key.
+  useEffect(() => {
+    const typed = expected.trim();
+    if (typed === "") {
+      setUnmatched(false);
+      return;
+    }
+    let current = true;
+    getJson<SourceSearch>(`/api/sources?q=${encodeURIComponent(documentPart(typed))}`).then(
+      (answer) => current && setUnmatched(!answer.documents.some((document) => names(document, typed))),
+      () => current && setUnmatched(false),
+    );
+    return () => {
+      current = false;
+    };
+  }, [expected]);
 
   async function run(event: Event) {
     event.preventDefault();
@@ -53,6 +75,9 @@ export function WhyNotView({ info }: { info: Info }) {
           <label>
             find a document (path or title) <input name="source-search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
           </label>
+          <p class="note" data-testid="documents-count">
+            {documents.length < total ? `showing ${documents.length} of ${total}` : `${total} ${total === 1 ? "document" : "documents"}`}
+          </p>
           <ul class="documents" data-testid="documents">
             {documents.map((document) => (
               <li key={document.docId}>
@@ -65,18 +90,30 @@ export function WhyNotView({ info }: { info: Info }) {
           </ul>
         </div>
         <form onSubmit={run} class="playground run">
-          <p>
-            expected: <code data-testid="expected">{expected || "choose a document"}</code>
-          </p>
           <label class="wide">
-            query <input name="why-query" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+            expected: a source path, a document id or an evidence key (or choose a document){" "}
+            <input
+              name="expected"
+              data-testid="expected"
+              placeholder="billing/refunds.md, billing/refunds or billing/refunds#chunk-2"
+              value={expected}
+              onInput={(e) => setExpected(e.currentTarget.value)}
+            />
           </label>
-          <label class="wide">
-            filter (key=value, one a line){" "}
-            <textarea name="why-filter" rows={2} value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
-          </label>
+          {unmatched ? (
+            <p class="error" data-testid="expected-unmatched">
+              {`"${expected.trim()}" matches no document of the index: type a source path (billing/refunds.md), a document id (billing/refunds) or an evidence key (billing/refunds#chunk-2), or choose one from the search.`}
+            </p>
+          ) : null}
+          <QueryFields
+            names={{ query: "why-query", filter: "why-filter" }}
+            query={query}
+            filter={filter}
+            onQuery={setQuery}
+            onFilter={setFilter}
+          />
           <ConfigForm name="overrides" info={info} value={overrides} onChange={setOverrides} />
-          <button type="submit" disabled={busy || expected === ""}>
+          <button type="submit" disabled={busy || expected.trim() === ""}>
             Explain
           </button>
         </form>
@@ -140,6 +177,23 @@ export function WhyNotView({ info }: { info: Info }) {
       ) : null}
     </section>
   );
+}
+
+const chunkSuffix = /#chunk-\d+$/;
+const markdownExtension = /\.(?:md|mdx|markdown)$/i;
+
+/** The document part of a typed target: without its `#chunk-N`, a leading `./` or `/`, with `/` separators. */
+function documentPart(typed: string): string {
+  return typed
+    .replace(chunkSuffix, "")
+    .replaceAll("\\", "/")
+    .replace(/^(?:\.\/|\/)+/, "");
+}
+
+/** Whether a typed target names this document, as the why-not API resolves it (`.md` optional). */
+function names(document: SourceDocument, typed: string): boolean {
+  const part = documentPart(typed);
+  return document.source === part || document.docId === part || document.docId === part.replace(markdownExtension, "");
 }
 
 function OutcomeNumbers({ outcome }: { outcome: ExplainOutcome }) {
