@@ -15,7 +15,7 @@ if (!hasChromium && process.env["CI"]) {
  * "skipped: ..." name outside CI when it is not (in CI a missing Chromium fails above), so a
  * browser test never silently stops running.
  */
-export function browserSuite(name: string): { suite: typeof describe; suiteName: string } {
+export function browserSuite(name: string): { suite: typeof describe.skip; suiteName: string } {
   return hasChromium
     ? { suite: describe, suiteName: name }
     : { suite: describe.skip, suiteName: `${name} (skipped: no Chromium at ${chromiumPath}; apt-get install -y chromium)` };
