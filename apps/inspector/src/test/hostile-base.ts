@@ -1,12 +1,8 @@
 // A knowledge base whose documents and queries attack the page: the example base plus hostile documents.
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { tracesDirectory } from "@lookup-knowledge/agent-tool/local";
-import { ingestIntoStore, openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
-import { createDurableTraceStore } from "@lookup-knowledge/trace-store";
-import { serveInspector } from "../serve-inspector.js";
-import { exampleKnowledgeBase, type InspectedBase } from "./inspected-base.js";
+import { exampleKnowledgeBase, inspectIngestedBase, type InspectedBase } from "./inspected-base.js";
 
 /** What every payload sets when it runs, and the id every injected element carries. */
 export const ownedFlag = "__owned";
@@ -68,24 +64,5 @@ export async function inspectHostileBase(options: { queryStorage?: "text" | "has
   await cp(exampleKnowledgeBase, root, { recursive: true });
   await mkdir(join(root, "hostile"));
   await writeFile(join(root, "hostile", hostileFileName), hostileDocument);
-  const dataDirectory = join(folder, "data");
-  await ingestIntoStore({ root, dataDirectory });
-  const queryStorage = options.queryStorage ?? "text";
-  const traces = createDurableTraceStore({ directory: tracesDirectory(dataDirectory), queryStorage, flushIntervalMs: 0 });
-  const knowledgeBase = await openKnowledgeBase({ dataDirectory, traceStore: traces });
-  for (const query of hostileQueries) await knowledgeBase.retriever.lookup(query);
-  await knowledgeBase.retriever.flushTraces();
-  const server = await serveInspector({ knowledgeBase, traces, queryStorage, port: 0 });
-  return {
-    folder,
-    knowledgeBase,
-    traces,
-    server,
-    close: async () => {
-      await server.close();
-      await knowledgeBase.close();
-      await traces.close();
-      await rm(folder, { recursive: true, force: true });
-    },
-  };
+  return inspectIngestedBase({ folder, root, queries: hostileQueries, ...options });
 }

@@ -32,20 +32,31 @@ export interface InspectedBase {
  */
 export async function inspectExampleBase(options: { queryStorage?: "text" | "hash" } = {}): Promise<InspectedBase> {
   const folder = await mkdtemp(join(tmpdir(), "lookup-knowledge-inspector-"));
+  return inspectIngestedBase({ folder, root: exampleKnowledgeBase, queries: recordedQueries, ...options });
+}
+
+/**
+ * `root` really ingested into `folder`/data, `queries` looked up and recorded in its durable
+ * trace store, and the inspector serving both on a free port; `close` removes `folder`.
+ */
+export async function inspectIngestedBase(options: {
+  folder: string;
+  root: string;
+  queries: readonly string[];
+  queryStorage?: "text" | "hash";
+}): Promise<InspectedBase> {
+  const { folder } = options;
   const dataDirectory = join(folder, "data");
-  await ingestIntoStore({ root: exampleKnowledgeBase, dataDirectory });
-  const traces = createDurableTraceStore({
-    directory: tracesDirectory(dataDirectory),
-    queryStorage: options.queryStorage ?? "text",
-    flushIntervalMs: 0,
-  });
+  const queryStorage = options.queryStorage ?? "text";
+  await ingestIntoStore({ root: options.root, dataDirectory });
+  const traces = createDurableTraceStore({ directory: tracesDirectory(dataDirectory), queryStorage, flushIntervalMs: 0 });
   const knowledgeBase = await openKnowledgeBase({ dataDirectory, traceStore: traces });
-  for (const query of recordedQueries) await knowledgeBase.retriever.lookup(query);
+  for (const query of options.queries) await knowledgeBase.retriever.lookup(query);
   await knowledgeBase.retriever.flushTraces();
   const server = await serveInspector({
     knowledgeBase,
     traces,
-    queryStorage: options.queryStorage ?? "text",
+    queryStorage,
     port: 0,
     redact: (text) => text.replace(/\/\/[^@\s]*@/g, "//***@"),
   });
