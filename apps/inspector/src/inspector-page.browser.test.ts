@@ -1,9 +1,9 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { browserSuite, chromiumPath, watchPolicy } from "./test/browser.js";
+import { browserSuite, launchChromium, watchPolicy } from "./test/browser.js";
 import { inspectExampleBase, recordedQueries, type InspectedBase } from "./test/inspected-base.js";
 import { inspectManyDocuments, manyDocumentCount } from "./test/many-documents-base.js";
 
@@ -75,10 +75,7 @@ suite(suiteName, () => {
   beforeAll(async () => {
     base = await inspectExampleBase();
     screenshots = await mkdtemp(join(tmpdir(), "lookup-knowledge-inspector-screenshots-"));
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
