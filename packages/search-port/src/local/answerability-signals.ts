@@ -9,6 +9,8 @@ export interface WeighedTerm {
   weight: number;
   idf: number;
   cjk: boolean;
+  /** The slots holding it, ascending (its postings), when some record holds it. */
+  slots?: Uint32Array;
 }
 
 /** A hit of the ranked list: its slot and its three scores. */
@@ -91,14 +93,14 @@ export function answerabilitySignals(
   let allIdf = 0;
   const five = hits.slice(0, spread);
   for (const term of terms) {
-    const inTop = term.index >= 0 && holds(snapshot, term.index, top.slot);
+    const inTop = term.index >= 0 && holds(snapshot, term, top.slot);
     allIdf += largestIdf > 0 ? term.idf / largestIdf : 1;
     if (inTop) {
       covered += term.weight;
       matchedIdf += largestIdf > 0 ? term.idf / largestIdf : 1;
       matchedCount += 1;
     } else missingRare = Math.max(missingRare, largestIdf > 0 ? term.idf / largestIdf : 1);
-    if (inTop || (term.index >= 0 && five.some((hit) => hit !== top && holds(snapshot, term.index, hit.slot)))) {
+    if (inTop || (term.index >= 0 && five.some((hit) => hit !== top && holds(snapshot, term, hit.slot)))) {
       coveredByFive += term.weight;
     }
   }
@@ -121,10 +123,10 @@ export function answerabilitySignals(
 }
 
 /** Whether the record in `slot` holds the term: a binary search of the term's postings (slots ascend). */
-function holds(snapshot: IndexSnapshot, term: number, slot: number): boolean {
-  const { termStarts, postingSlots } = snapshot.lexical;
-  let low = termStarts[term] as number;
-  let high = (termStarts[term + 1] as number) - 1;
+function holds(snapshot: IndexSnapshot, term: WeighedTerm, slot: number): boolean {
+  const postingSlots = term.slots ?? snapshot.lexicon.postings(term.index).slots;
+  let low = 0;
+  let high = postingSlots.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
     const value = postingSlots[middle] as number;

@@ -9,7 +9,8 @@ function slotsOf(snapshot: IndexSnapshot): Map<string, number> {
   let slots = slotMaps.get(snapshot);
   if (slots === undefined) {
     slots = new Map();
-    for (let slot = 0; slot < snapshot.count; slot += 1) slots.set(snapshot.ids[slot] as string, slot);
+    const { ids } = snapshot.keys.arrays();
+    for (let slot = 0; slot < snapshot.count; slot += 1) slots.set(ids[slot] as string, slot);
     slotMaps.set(snapshot, slots);
   }
   return slots;

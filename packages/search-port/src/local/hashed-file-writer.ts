@@ -3,11 +3,17 @@ import type { Hash } from "node:crypto";
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import { BlockHasher } from "./block-checksums.js";
 import type { IndexFileEntry } from "./index-manifest.js";
 
-/** Writes one file, hashing what it writes, through a buffer; `finish` fsyncs and closes. */
+/**
+ * Writes one file, hashing what it writes (whole and block by block, see
+ * block-checksums.ts), through a buffer; `finish` fsyncs and closes.
+ */
 export class HashedFileWriter {
   private readonly hash: Hash = createHash("sha256");
+  private readonly blocks = new BlockHasher();
+  private blockDigests: Buffer | undefined;
   private readonly buffer = Buffer.allocUnsafe(1024 * 1024);
   private used = 0;
   bytes = 0;
@@ -29,6 +35,7 @@ export class HashedFileWriter {
 
   async write(data: Uint8Array): Promise<void> {
     this.hash.update(data);
+    this.blocks.update(data);
     this.bytes += data.length;
     if (data.length > this.buffer.length / 2) {
       await this.flush();
@@ -47,7 +54,14 @@ export class HashedFileWriter {
     } finally {
       await this.handle.close();
     }
+    this.blockDigests = this.blocks.digests();
     return { name: this.name, bytes: this.bytes, sha256: this.hash.digest("hex") };
+  }
+
+  /** The SHA-256 of each block of what was written (after `finish`). */
+  blockChecksums(): Buffer {
+    if (this.blockDigests === undefined) throw new Error(`${this.name} is not finished`);
+    return this.blockDigests;
   }
 
   async abandon(): Promise<void> {
@@ -69,12 +83,21 @@ export class HashedFileWriter {
   }
 }
 
-/** Creates `name` and writes `data` to it whole through a `HashedFileWriter`; returns its manifest entry. */
-export async function writeWholeFile(directory: string, name: string, data: Uint8Array[], created: string[]): Promise<IndexFileEntry> {
+/**
+ * Creates `name` and writes `data` to it whole through a `HashedFileWriter`; returns its
+ * manifest entry and its block checksums.
+ */
+export async function writeWholeFile(
+  directory: string,
+  name: string,
+  data: Uint8Array[],
+  created: string[],
+): Promise<{ entry: IndexFileEntry; blocks: Buffer }> {
   const writer = await HashedFileWriter.create(directory, name, created);
   try {
     for (const part of data) await writer.write(part);
-    return await writer.finish();
+    const entry = await writer.finish();
+    return { entry, blocks: writer.blockChecksums() };
   } catch (error) {
     await writer.abandon();
     throw error;

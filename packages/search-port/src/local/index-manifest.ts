@@ -5,13 +5,16 @@ import { z } from "zod";
 export const manifestFileName = "manifest.json";
 
 /**
- * The format this version writes (it reads every version up to it). Version 3 records the
+ * The format this version writes (it reads every version up to it). Version 4 keeps the
+ * SHA-256 of every 64 KB block of every data file in a `blocks` file, so readers check
+ * only what they read and open at once; its keys file is binary (keys-file.ts) and its
+ * postings file ends with the terms' byte ends (file-lexicon.ts). Version 3 records the
  * text analyser's version (`analyzer`) instead of a tokenizer's; version 2 names data
  * files by generation and commit id (`00000007-<id>.postings.bin`) and records the id in
  * the manifest; version 1 named them by generation alone.
  */
 export const indexFormat = "lookup-knowledge/local-index";
-export const indexFormatVersion = 3;
+export const indexFormatVersion = 4;
 
 const fileEntrySchema = z.strictObject({
   name: z.string().regex(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
@@ -43,6 +46,8 @@ export const indexManifestSchema = z.strictObject({
   analyzer: z.strictObject({ version: z.string() }).optional(),
   /** Formats 1 and 2: the tokenizer of the search port before `@lookup-knowledge/text`. */
   tokenizer: z.strictObject({ version: z.string(), cjk: z.string() }).optional(),
+  /** Format 4: the size of the blocks the `blocks` file holds a checksum of. */
+  blockBytes: z.number().int().positive().optional(),
   bm25: z.strictObject({ k1: z.number(), b: z.number() }),
   embedder: z.strictObject({ id: z.string(), version: z.string(), dimension: z.number().int().positive() }).nullable(),
   vectors: z.strictObject({ encoding: z.literal("int8"), stride: z.number().int().positive() }).nullable(),
@@ -54,6 +59,8 @@ export const indexManifestSchema = z.strictObject({
     content: fileEntrySchema,
     metadata: fileEntrySchema,
     vectors: fileEntrySchema.optional(),
+    /** Format 4: the SHA-256 of each block of the files above, in `checksummedKinds` order. */
+    blocks: fileEntrySchema.optional(),
   }),
 });
 
@@ -85,7 +92,7 @@ export function newCommitId(): string {
  * lock) ever write to the same file.
  */
 export function generationFileName(generation: number, commitId: string, kind: IndexFileKind): string {
-  const extension = kind === "keys" ? "json" : kind === "terms" || kind === "content" || kind === "metadata" ? "txt" : "bin";
+  const extension = kind === "terms" || kind === "content" || kind === "metadata" ? "txt" : "bin";
   return `${String(generation).padStart(8, "0")}-${commitId}.${kind}.${extension}`;
 }
 
@@ -100,7 +107,7 @@ export function manifestTemporaryName(commitId: string): string {
  * format version 1).
  */
 export const ownedFilePattern =
-  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
+  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors|blocks)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
 
 /** Whether two manifests describe the same commit (both absent counts as the same). */
 export function sameCommit(left: IndexManifest | undefined, right: IndexManifest | undefined): boolean {

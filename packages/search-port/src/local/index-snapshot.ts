@@ -1,9 +1,13 @@
 import type { DenseMatrix } from "./dense-matrix.js";
 import type { FileRecords } from "./file-records.js";
 import { parseMetadata } from "./file-records.js";
+import { MemoryLexicon } from "./lexicon.js";
+import type { Lexicon } from "./lexicon.js";
+import { MemoryKeys } from "./snapshot-keys.js";
+import type { SnapshotKeys } from "./snapshot-keys.js";
 
 /**
- * The inverted index: for each term (sorted by UTF-16 code units) its postings, the
+ * The inverted index as arrays (a writer's, and every generation before format 4): for each term (sorted by UTF-16 code units) its postings, the
  * slots holding it in increasing order with the term's frequency there.
  */
 export interface LexicalIndex {
@@ -37,22 +41,25 @@ export interface RecordTable {
 
 /**
  * One consistent state of the index, never changed once built: a search works on one
- * snapshot from start to end. Slots number the records 0..count-1.
+ * snapshot from start to end. Slots number the records 0..count-1. A committed generation
+ * of format 4 opened by a reader reads keys, lexicon and vectors from its files when a
+ * search first needs them (load-lazy-generation.ts); `vectors` may then be a getter that
+ * reads them on first access and throws `CorruptIndexError` when they are damaged.
  */
 export interface IndexSnapshot {
   count: number;
-  ids: string[];
-  /** The record's document (`docId`, else `doc_id`), or null. */
-  docIds: Array<string | null>;
-  lexical: LexicalIndex;
-  vectors: DenseMatrix | undefined;
+  keys: SnapshotKeys;
+  lexicon: Lexicon;
+  readonly vectors: DenseMatrix | undefined;
   records: RecordTable;
   /** Filled on first use: k1 * (1 - b + b * length / average length) per slot. */
   lengthNorms?: Float32Array;
+  /** Filled on first use: the lexical scores of one search, all zero between searches. */
+  scratch?: Float64Array;
 }
 
 export function emptySnapshot(): IndexSnapshot {
-  return {
+  return memorySnapshot({
     count: 0,
     ids: [],
     docIds: [],
@@ -66,21 +73,20 @@ export function emptySnapshot(): IndexSnapshot {
     },
     vectors: undefined,
     records: { file: undefined, fileSlots: new Int32Array(0), memory: [] },
-  };
+  });
 }
 
-/** The index of `term` in the sorted `terms`, or -1. */
-export function findTerm(terms: readonly string[], term: string): number {
-  let low = 0;
-  let high = terms.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const candidate = terms[middle] as string;
-    if (candidate === term) return middle;
-    if (candidate < term) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
+/** A snapshot held in memory, from its arrays. */
+export function memorySnapshot(parts: {
+  count: number;
+  ids: readonly string[];
+  docIds: ReadonlyArray<string | null>;
+  lexical: LexicalIndex;
+  vectors: DenseMatrix | undefined;
+  records: RecordTable;
+}): IndexSnapshot {
+  const { count, ids, docIds, lexical, vectors, records } = parts;
+  return { count, keys: new MemoryKeys(ids, docIds), lexicon: new MemoryLexicon(lexical), vectors, records };
 }
 
 export function recordContent(table: RecordTable, slot: number): string {

@@ -6,6 +6,7 @@ import { CorruptIndexError } from "./corrupt-index-error.js";
 import { DenseMatrix, strideFor } from "./dense-matrix.js";
 import { readFully } from "./file-records.js";
 import type { IndexFileEntry, IndexManifest } from "./index-manifest.js";
+import { memorySnapshot } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { isMissing } from "./is-missing.js";
 import { MissingDataFileError } from "./missing-data-file-error.js";
@@ -13,7 +14,7 @@ import { openExistingFile } from "./open-existing-file.js";
 import { openRecordFiles } from "./open-record-files.js";
 
 /**
- * Loads a committed generation. Index files (keys, lexicon, postings, offsets, vectors)
+ * Loads a committed generation of format 1 to 3 (format 4: load-lazy-generation.ts). Index files (keys, lexicon, postings, offsets, vectors)
  * are read whole and checked against the manifest's sizes and SHA-256 checksums; content
  * and metadata stay on disk and are read on demand, but are hashed once now, through the
  * descriptors later reads use, and checked against the manifest too (a flipped byte is a
@@ -77,14 +78,14 @@ export function loadGeneration(directory: string, manifest: IndexManifest, loadV
   const records = openRecordFiles(directory, manifest, contentOffsets, metadataOffsets, true);
   const fileSlots = new Int32Array(count);
   for (let slot = 0; slot < count; slot += 1) fileSlots[slot] = slot;
-  return {
+  return memorySnapshot({
     count,
     ids: ids as string[],
     docIds: docIds as Array<string | null>,
     lexical: { terms, termStarts, postingSlots, postingFrequencies, lengths, totalLength: manifest.totalLength },
     vectors,
     records: { file: records, fileSlots, memory: [] },
-  };
+  });
 }
 
 function readChecked(directory: string, entry: IndexFileEntry): Buffer {

@@ -27,7 +27,7 @@ describe("LocalIndexState", () => {
   });
 
   it("folds pending records into the base, and finds their slots by record and document id", () => {
-    const state = new LocalIndexState({ manifest: undefined as never, snapshot: emptySnapshot() }, 0);
+    const state = new LocalIndexState({ manifest: undefined as never, snapshot: emptySnapshot(), vectors: false }, 0);
     state.changes().added.set("a#chunk-0", pendingRecord("a#chunk-0", "a"));
     state.changes().added.set("a#chunk-1", pendingRecord("a#chunk-1", "a"));
     state.changes().added.set("loose", pendingRecord("loose", null));
@@ -35,7 +35,7 @@ describe("LocalIndexState", () => {
     expect(folded.count).toBe(3);
     expect(state.pending).toBeUndefined();
     expect(state.base).toBe(folded);
-    expect(state.idSlots().get("a#chunk-1")).toBe(folded.ids.indexOf("a#chunk-1"));
+    expect(state.idSlots().get("a#chunk-1")).toBe(folded.keys.arrays().ids.indexOf("a#chunk-1"));
     expect(state.documentSlots().get("a")?.length).toBe(2);
     expect(state.documentSlots().has("loose")).toBe(false);
   });

@@ -45,7 +45,7 @@ export class LocalIndexState {
   idSlots(): Map<string, number> {
     if (this.slotOfId === undefined) {
       const map = new Map<string, number>();
-      this.base.ids.forEach((id, slot) => {
+      this.base.keys.arrays().ids.forEach((id, slot) => {
         map.set(id, slot);
       });
       this.slotOfId = map;
@@ -56,7 +56,7 @@ export class LocalIndexState {
   documentSlots(): Map<string, number[]> {
     if (this.slotsOfDocument === undefined) {
       const map = new Map<string, number[]>();
-      this.base.docIds.forEach((docId, slot) => {
+      this.base.keys.arrays().docIds.forEach((docId, slot) => {
         if (docId === null) return;
         const slots = map.get(docId);
         if (slots === undefined) map.set(docId, [slot]);

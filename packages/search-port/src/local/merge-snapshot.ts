@@ -1,6 +1,7 @@
 import { DenseMatrix } from "./dense-matrix.js";
+import { memorySnapshot } from "./index-snapshot.js";
 import type { IndexSnapshot, MemoryRecord } from "./index-snapshot.js";
-import { findTerm } from "./index-snapshot.js";
+import { findTerm } from "./lexicon.js";
 import type { PendingChanges } from "./pending-changes.js";
 
 /**
@@ -13,6 +14,8 @@ import type { PendingChanges } from "./pending-changes.js";
  * (shifted down by the removed slots before it), others posting by posting.
  */
 export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dimension: number): IndexSnapshot {
+  const { ids: baseIds, docIds: baseDocIds } = base.keys.arrays();
+  const baseLexical = base.lexicon.arrays();
   const removed = pending.removed;
   // removedBefore[slot]: how many removed slots come before `slot`; a survivor moves down by that much.
   const removedBefore = new Uint32Array(base.count + 1);
@@ -38,11 +41,11 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
   let totalLength = 0;
   for (let slot = 0, target = 0; slot < base.count; slot += 1) {
     if (removed[slot] === 1) continue;
-    ids[target] = base.ids[slot] as string;
-    docIds[target] = base.docIds[slot] ?? null;
+    ids[target] = baseIds[slot] as string;
+    docIds[target] = baseDocIds[slot] ?? null;
     fileSlots[target] = base.records.fileSlots[slot] ?? -1;
     memory[target] = base.records.memory[slot];
-    const length = base.lexical.lengths[slot] as number;
+    const length = baseLexical.lengths[slot] as number;
     lengths[target] = length;
     totalLength += length;
     target += 1;
@@ -58,7 +61,7 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
   });
 
   // The merged lexicon: the base terms and the new ones, in sorted order.
-  const baseTerms = base.lexical.terms;
+  const baseTerms = baseLexical.terms;
   const pendingTerms = pending.dictionaryTerms;
   const pendingToBase = new Int32Array(pendingTerms.length);
   const newTerms: number[] = [];
@@ -120,7 +123,7 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
     }
   });
 
-  const { termStarts: baseStarts, postingSlots: baseSlots, postingFrequencies: baseFrequencies } = base.lexical;
+  const { termStarts: baseStarts, postingSlots: baseSlots, postingFrequencies: baseFrequencies } = baseLexical;
   const capacity = baseSlots.length + addedTotal;
   let postingSlots = new Uint32Array(capacity);
   let postingFrequencies = new Uint16Array(capacity);
@@ -212,14 +215,14 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
     });
   }
 
-  return {
+  return memorySnapshot({
     count,
     ids,
     docIds,
     lexical: { terms, termStarts, postingSlots, postingFrequencies, lengths, totalLength },
     vectors,
     records: { file: base.records.file, fileSlots, memory },
-  };
+  });
 }
 
 /** Up to this many removed slots, postings are copied in runs between them. */

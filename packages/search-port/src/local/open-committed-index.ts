@@ -8,6 +8,8 @@ import type { IndexManifest } from "./index-manifest.js";
 import { recordContent, sharedMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { loadGeneration } from "./load-generation.js";
+import { loadLazyGeneration } from "./load-lazy-generation.js";
+import { materializeSnapshot } from "./materialize-snapshot.js";
 import type { EmbedderIdentity } from "./local-search-port.js";
 import { MissingDataFileError } from "./missing-data-file-error.js";
 import { readManifest } from "./read-manifest.js";
@@ -18,6 +20,8 @@ import { rebuildLexicon } from "./rebuild-lexicon.js";
 export interface OpenedIndex {
   manifest: IndexManifest;
   snapshot: IndexSnapshot;
+  /** Whether the snapshot searches vectors (they may be read on the first dense search). */
+  vectors: boolean;
   analyzerStale?: boolean;
 }
 
@@ -52,21 +56,39 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
       throw new AnalyzerMismatchError({ directory, indexAnalyzer, libraryAnalyzer: analyzerVersion });
     }
     const loadVectors = embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0);
+    const vectors = loadVectors && manifest.vectors !== null && manifest.files.vectors !== undefined;
     try {
-      const snapshot = loadGeneration(directory, manifest, loadVectors);
-      if (!analyzerStale) return { manifest, snapshot };
+      // A generation with block checksums (format 4) is read as searches touch it by a
+      // reader; a writer holds everything in memory. Earlier formats are read whole.
+      const snapshot =
+        manifest.files.blocks === undefined
+          ? loadGeneration(directory, manifest, loadVectors)
+          : mode === "read"
+            ? loadLazyGeneration(directory, manifest, loadVectors)
+            : materialized(loadLazyGeneration(directory, manifest, loadVectors));
+      if (!analyzerStale) return { manifest, snapshot, vectors };
       const textOf = (slot: number): string =>
         indexedText({
           id: "",
           content: recordContent(snapshot.records, slot),
           metadata: sharedMetadata(snapshot.records, slot, directory),
         });
-      return { manifest, snapshot: rebuildLexicon(snapshot, textOf, lexicalTerms), analyzerStale };
+      return { manifest, snapshot: rebuildLexicon(snapshot, textOf, lexicalTerms), vectors, analyzerStale };
     } catch (error) {
       if (!(error instanceof MissingDataFileError)) throw error;
       const now = readManifest(directory);
       if (attempt < 5 && now !== undefined && !sameCommit(now, manifest)) continue;
       throw new CorruptIndexError({ directory, reason: `${error.message}, listed in ${manifestFileName}, is missing` });
     }
+  }
+}
+
+/** `materializeSnapshot`, closing the lazy snapshot's files when it fails. */
+function materialized(snapshot: IndexSnapshot): IndexSnapshot {
+  try {
+    return materializeSnapshot(snapshot);
+  } catch (error) {
+    snapshot.records.file?.close();
+    throw error;
   }
 }

@@ -68,18 +68,33 @@ const corruptNaming = (name: string) => (error: unknown) =>
   /Rebuild it/.test(error.message);
 
 describe("openLocalSearchPort: silent corruption", () => {
-  it("refuses to open an index whose content file has one flipped byte, instead of serving the garbled text", async () => {
+  it("issue 14: a reader opens at once and refuses the damaged record when a search first reads its block; a writer refuses to open", async () => {
     await (await build()).close();
     // A byte inside "Refunds are paid back…": still valid UTF-8, the same size, other text.
     const name = flipByte(".content.txt", () => 3);
-    await expect(openLocalSearchPort({ directory })).rejects.toSatisfy(corruptNaming(name));
+    const reader = await open();
+    await expect(reader.search({ query: "refund card", topK: 1 })).rejects.toSatisfy(corruptNaming(name));
+    // Still refused on the next read: the damaged block is never handed on.
+    await expect(reader.fetchRecords(["refunds#chunk-0"])).rejects.toSatisfy(corruptNaming(name));
     await expect(openLocalSearchPort({ directory, mode: "write" })).rejects.toSatisfy(corruptNaming(name));
   });
 
-  it("refuses to open an index whose metadata file has one flipped byte, before any search reads that record", async () => {
+  it("issue 14: a damaged metadata byte is refused by the first search that reads it, a filter's included", async () => {
     await (await build()).close();
     const name = flipByte(".metadata.txt", (length) => length - 4);
-    await expect(openLocalSearchPort({ directory })).rejects.toSatisfy(corruptNaming(name));
+    const reader = await open();
+    await expect(reader.search({ query: "parcels", topK: 1, filter: { category: "logistics" } })).rejects.toSatisfy(corruptNaming(name));
+    await expect(reader.search({ query: "password reset", topK: 1 })).rejects.toSatisfy(corruptNaming(name));
+  });
+
+  it("issue 14: a damaged byte in the postings or keys is refused when its block is first read (here, one block: at open)", async () => {
+    await (await build()).close();
+    const search = async () => (await open()).search({ query: "refund card", topK: 1 });
+    const postings = flipByte(".postings.bin", () => 5);
+    await expect(search()).rejects.toSatisfy(corruptNaming(postings));
+    flipByte(".postings.bin", () => 5);
+    const keys = flipByte(".keys.bin", (length) => length - 2);
+    await expect(search()).rejects.toSatisfy(corruptNaming(keys));
   });
 });
 

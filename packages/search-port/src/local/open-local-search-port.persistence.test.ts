@@ -17,6 +17,7 @@ import type { KnowledgeRecord } from "../knowledge-record.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { openLocalSearchPort, openLocalSearchPortWithHooks } from "./open-local-search-port.js";
+import { rewriteAsFormat3 } from "./rewrite-as-format-3.js";
 import { hashEmbeddings, records, directory, opened, useIndexFolder, open, build, ids } from "./local-port-test-fixtures.js";
 
 useIndexFolder();
@@ -48,7 +49,8 @@ describe("openLocalSearchPort: persistence", () => {
     expect(statsBefore.bytesOnDisk).toBeGreaterThan(1000);
     const files = readdirSync(directory).sort();
     expect(files).toContain("manifest.json");
-    expect(files.filter((name) => /^00000001-[0-9a-f]{16}\./.test(name))).toHaveLength(7);
+    // keys, terms, postings, offsets, content, metadata, vectors and the block checksums.
+    expect(files.filter((name) => /^00000001-[0-9a-f]{16}\./.test(name))).toHaveLength(8);
   });
 
   it("keeps only the files of the last commit", async () => {
@@ -175,8 +177,9 @@ describe("openLocalSearchPort: persistence", () => {
     await expect(writer.commit()).rejects.toSatisfy((error: unknown) => CorruptIndexError.isInstance(error));
     expect(openFiles()).toBe(before);
   });
-  it("reads and continues an index of format version 1 (data files named by generation alone)", async () => {
+  it("reads and continues an index of format version 1 (data files named by generation alone, keys as JSON, whole-file checksums)", async () => {
     await (await build(records.slice(0, 3))).close();
+    rewriteAsFormat3(directory);
     const path = join(directory, "manifest.json");
     const manifest = JSON.parse(readFileSync(path, "utf8")) as {
       formatVersion: number;
@@ -196,7 +199,7 @@ describe("openLocalSearchPort: persistence", () => {
     await writer.upsert(records.slice(3));
     await writer.commit();
     const next = JSON.parse(readFileSync(path, "utf8")) as { formatVersion: number; generation: number; id: string };
-    expect(next).toMatchObject({ formatVersion: 3, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(next).toMatchObject({ formatVersion: 4, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(readdirSync(directory).filter((name) => /^\d{8}\./.test(name))).toEqual([]);
     expect((await open()).stats().chunks).toBe(records.length);
   });

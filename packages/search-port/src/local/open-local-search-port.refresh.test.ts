@@ -40,7 +40,12 @@ async function open(options: Partial<LocalSearchPortOptions> = {}): Promise<Loca
   return port;
 }
 
-/** Flips one byte of the current generation's data file whose name ends with `suffix`, keeping its size. */
+/**
+ * Flips one byte of the current generation's data file whose name ends with `suffix`,
+ * keeping its size. A reader checks the block checksums file whole when it loads a
+ * generation (other files block by block as searches read them), so a flipped byte there
+ * makes the generation unloadable.
+ */
 function flipByte(suffix: string): string {
   const names = readdirSync(directory).filter((entry) => entry.endsWith(suffix));
   expect(names).toHaveLength(1);
@@ -74,7 +79,7 @@ describe("openLocalSearchPort: a reader whose refresh fails", () => {
 
     await writer.upsert([shipping]);
     await writer.commit();
-    const corrupt = flipByte(".content.txt");
+    const corrupt = flipByte(".blocks.bin");
     for (let search = 0; search < 5; search += 1) {
       expect(ids(await reader.search({ query: "refund card", topK: 1 }))).toEqual([refunds.id]);
       expect(await reader.search({ query: "Rotterdam warehouse", topK: 1 })).toEqual([]);
@@ -86,7 +91,7 @@ describe("openLocalSearchPort: a reader whose refresh fails", () => {
 
     // Repaired in place, the manifest unchanged: the reader does not try that commit again
     // (it would load now), so it tried it once, not on every search.
-    flipByte(".content.txt");
+    flipByte(".blocks.bin");
     expect(await reader.search({ query: "Rotterdam warehouse", topK: 1 })).toEqual([]);
     expect(reader.stats().refreshError).toEqual(failed.refreshError);
 
@@ -155,7 +160,7 @@ describe("openLocalSearchPort: a reader whose refresh fails", () => {
     const reader = await open({ refreshIntervalMs: 0 });
     await writer.upsert([shipping]);
     await writer.commit();
-    flipByte(".metadata.txt");
+    flipByte(".blocks.bin");
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
       for (let search = 0; search < 3; search += 1) {

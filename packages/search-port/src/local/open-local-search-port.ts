@@ -11,6 +11,8 @@ import type { CommitHooks } from "./commit-hooks.js";
 import { countDocuments } from "./count-documents.js";
 import { manifestFileEntries, sameCommit } from "./index-manifest.js";
 import { emptySnapshot } from "./index-snapshot.js";
+import type { IndexSnapshot } from "./index-snapshot.js";
+import type { PendingChanges } from "./pending-changes.js";
 import { fetchLocalRecords } from "./fetch-local-records.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { LocalIndexState } from "./local-index-state.js";
@@ -103,7 +105,7 @@ function createPort(
       ? embeddings === undefined
         ? null
         : settings.embedder
-      : opened?.snapshot.vectors === undefined
+      : opened?.vectors !== true
         ? null
         : (opened.manifest.embedder ?? null);
   const state = new LocalIndexState(opened, mode === "write" ? (vectorEmbedder?.dimension ?? 0) : 0);
@@ -219,16 +221,9 @@ function createPort(
 
   function stats(): LocalIndexStats {
     const { base, pending, manifest } = state;
-    const removed = pending?.removed;
-    const docIds: Array<string | null> = [];
-    base.docIds.forEach((docId, slot) => {
-      if (removed?.[slot] !== 1) docIds.push(docId);
-    });
-    for (const record of pending?.added.values() ?? []) docIds.push(record.docId);
     const embedder = vectorEmbedder ?? (mode === "read" ? (manifest?.embedder ?? null) : null);
     return {
-      documents: countDocuments(docIds),
-      chunks: docIds.length,
+      ...(mode === "read" ? { documents: manifest?.documents ?? 0, chunks: manifest?.chunks ?? 0 } : writerCounts(base, pending)),
       ...(embedder === null ? {} : { embedder: { ...embedder } }),
       bytesOnDisk: manifest === undefined ? 0 : manifestBytes(manifest),
       ...(manifest === undefined ? {} : { lastCommit: manifest.committedAt }),
@@ -253,4 +248,15 @@ function createPort(
 
   const { upsert, deleteDocuments, commit } = writer;
   return { search, fetchRecords, upsert, deleteDocuments, commit, stats, close };
+}
+
+/** A writer's documents and chunks: its snapshot without the removed slots, with the added records. */
+function writerCounts(base: IndexSnapshot, pending: PendingChanges | undefined): { documents: number; chunks: number } {
+  const removed = pending?.removed;
+  const docIds: Array<string | null> = [];
+  base.keys.arrays().docIds.forEach((docId, slot) => {
+    if (removed?.[slot] !== 1) docIds.push(docId);
+  });
+  for (const record of pending?.added.values() ?? []) docIds.push(record.docId);
+  return { documents: countDocuments(docIds), chunks: docIds.length };
 }

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync } from "node:fs";
 import { checkFileEntry } from "./check-file-entry.js";
-import { FileRecords } from "./file-records.js";
+import { FileRecords, descriptorSource, memoryOffsets } from "./file-records.js";
 import type { IndexFileEntry, IndexManifest } from "./index-manifest.js";
 import { openExistingFile } from "./open-existing-file.js";
 import { verifyDataFile } from "./verify-data-file.js";
@@ -23,12 +23,12 @@ export function openRecordFiles(
   try {
     const metadataDescriptor = openData(directory, metadata, verify);
     return new FileRecords(directory, {
-      contentDescriptor,
-      metadataDescriptor,
+      content: descriptorSource(contentDescriptor, directory, content.name),
+      metadata: descriptorSource(metadataDescriptor, directory, metadata.name),
       contentName: content.name,
       metadataName: metadata.name,
-      contentOffsets,
-      metadataOffsets,
+      count: contentOffsets.length - 1,
+      offsets: memoryOffsets(contentOffsets, metadataOffsets),
       metadataSha256: metadata.sha256,
     });
   } catch (error) {

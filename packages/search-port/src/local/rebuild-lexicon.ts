@@ -1,4 +1,5 @@
 import type { IndexSnapshot, LexicalIndex } from "./index-snapshot.js";
+import { MemoryLexicon } from "./lexicon.js";
 import { PendingChanges } from "./pending-changes.js";
 
 /**
@@ -66,6 +67,7 @@ export function rebuildLexicon(
     lengths,
     totalLength,
   };
-  const { lengthNorms: _stale, ...rest } = snapshot;
-  return { ...rest, lexical };
+  // Only writers rebuild, and a writer's snapshot is held in memory (no lazy `vectors` getter to lose).
+  const { count, keys, vectors, records } = snapshot;
+  return { count, keys, lexicon: new MemoryLexicon(lexical), vectors, records };
 }

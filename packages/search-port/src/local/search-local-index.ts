@@ -53,7 +53,7 @@ export async function searchLocalIndex(
   view.ensureNotClosed();
   // From here on everything is synchronous: no commit can swap the files underneath.
   const snapshot = pinned ?? view.current();
-  const terms = withUnseenCjkPieces(analysed, snapshot.lexical.terms);
+  const terms = withUnseenCjkPieces(analysed, snapshot.lexicon);
   const accepts =
     filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);
   // Only a steering filter is judged against its scope: without `scopeFilter` the filter
@@ -77,7 +77,7 @@ export async function searchLocalIndex(
     const score = judged === undefined ? fused : judged * (fused / best);
     if (score < minScore) break;
     hits.push({
-      id: snapshot.ids[slot] as string,
+      id: snapshot.keys.id(slot),
       content: recordContent(snapshot.records, slot),
       metadata: recordMetadata(snapshot.records, slot, directory),
       score,

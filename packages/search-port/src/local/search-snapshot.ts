@@ -1,6 +1,7 @@
 import { bm25B, bm25Idf, bm25K1 } from "./bm25.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
-import { findTerm } from "./index-snapshot.js";
+import type { Postings } from "./lexicon.js";
+import type { SnapshotKeys } from "./snapshot-keys.js";
 import { answerabilitySignals, signalHits, type AnswerabilitySignals, type WeighedTerm } from "./answerability-signals.js";
 
 /** What to look for in a snapshot. */
@@ -52,54 +53,70 @@ export interface SnapshotResult {
  * record matches, discounted for low frequency and long records. Query terms no record
  * holds count in the maximum with the largest idf, so questions about something the index
  * does not cover score low even when they share common words with it.
+ *
+ * `scores` is the snapshot's scratch array, zero outside `touched`: the caller must call
+ * `release` when done with it (and before another search of the snapshot starts).
  */
-export function lexicalScores(
+function lexicalScores(
   snapshot: IndexSnapshot,
   queryTerms: readonly string[],
-): { scores: Float64Array; touched: Uint32Array; touchedCount: number; terms: WeighedTerm[] } {
+): { scores: Float64Array; touched: Uint32Array; touchedCount: number; terms: WeighedTerm[]; release: () => void } {
   const count = snapshot.count;
-  const scores = new Float64Array(count);
-  const { lexical } = snapshot;
+  const { lexicon } = snapshot;
   const frequencies = new Map<string, number>();
   for (const term of queryTerms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
   let maximum = 0;
-  const matched: Array<{ term: number; weight: number }> = [];
+  const matched: Array<{ term: WeighedTerm; postings: Postings }> = [];
   const terms: WeighedTerm[] = [];
-  let postings = 0;
+  let postingCount = 0;
   for (const [term, queryFrequency] of frequencies) {
-    const index = findTerm(lexical.terms, term);
-    const documentFrequency = index < 0 ? 0 : (lexical.termStarts[index + 1] as number) - (lexical.termStarts[index] as number);
+    const index = lexicon.find(term);
+    const postings = index < 0 ? undefined : lexicon.postings(index);
+    const documentFrequency = postings === undefined ? 0 : postings.slots.length;
     const idf = bm25Idf(count, documentFrequency);
     const weight = queryFrequency * idf;
-    terms.push({ index, weight, idf, cjk: cjkCharacter.test(term) });
+    const weighed: WeighedTerm = {
+      index,
+      weight,
+      idf,
+      cjk: cjkCharacter.test(term),
+      ...(postings === undefined ? {} : { slots: postings.slots }),
+    };
+    terms.push(weighed);
     maximum += weight * (bm25K1 + 1);
-    if (index >= 0) {
-      matched.push({ term: index, weight });
-      postings += documentFrequency;
+    if (postings !== undefined) {
+      matched.push({ term: weighed, postings });
+      postingCount += documentFrequency;
     }
   }
-  const touched = new Uint32Array(Math.min(count, postings));
+  const touched = new Uint32Array(Math.min(count, postingCount));
   let touchedCount = 0;
-  if (maximum === 0 || matched.length === 0) return { scores, touched, touchedCount, terms };
+  snapshot.scratch ??= new Float64Array(count);
+  const scores = snapshot.scratch;
+  const release = () => {
+    for (let index = 0; index < touchedCount; index += 1) scores[touched[index] as number] = 0;
+  };
+  if (maximum === 0 || matched.length === 0) return { scores, touched, touchedCount, terms, release };
   const norms = lengthNorms(snapshot);
-  const { termStarts, postingSlots, postingFrequencies } = lexical;
-  for (const { term, weight } of matched) {
-    const scaled = (weight * (bm25K1 + 1)) / maximum;
-    const end = termStarts[term + 1] as number;
-    for (let posting = termStarts[term] as number; posting < end; posting += 1) {
-      const slot = postingSlots[posting] as number;
-      const frequency = postingFrequencies[posting] as number;
+  for (const { term, postings } of matched) {
+    const scaled = (term.weight * (bm25K1 + 1)) / maximum;
+    const { slots, frequencies: termFrequencies } = postings;
+    const length = slots.length;
+    for (let posting = 0; posting < length; posting += 1) {
+      const slot = slots[posting] as number;
+      const frequency = termFrequencies[posting] as number;
       const previous = scores[slot] as number;
       if (previous === 0) touched[touchedCount++] = slot;
       scores[slot] = previous + (scaled * frequency) / (frequency + (norms[slot] as number));
     }
   }
-  return { scores, touched, touchedCount, terms };
+  return { scores, touched, touchedCount, terms, release };
 }
 
 function lengthNorms(snapshot: IndexSnapshot): Float32Array {
   if (snapshot.lengthNorms !== undefined) return snapshot.lengthNorms;
-  const { lengths, totalLength } = snapshot.lexical;
+  const { totalLength } = snapshot.lexicon;
+  const lengths = snapshot.lexicon.lengths();
   const average = snapshot.count === 0 ? 1 : Math.max(totalLength / snapshot.count, 1e-9);
   const norms = new Float32Array(snapshot.count);
   for (let slot = 0; slot < snapshot.count; slot += 1) {
@@ -128,17 +145,31 @@ export function denseScore(cosine: number, floor: number): number {
  */
 export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, denseFloor: number): SnapshotResult {
   if (Math.min(query.topK, snapshot.count) <= 0) return { slots: [] };
+  const { scores: lexical, touched, touchedCount, terms, release } = lexicalScores(snapshot, query.terms);
+  try {
+    return rankSlots(snapshot, query, denseFloor, { lexical, touched, touchedCount, terms });
+  } finally {
+    release();
+  }
+}
+
+function rankSlots(
+  snapshot: IndexSnapshot,
+  query: SnapshotQuery,
+  denseFloor: number,
+  scored: { lexical: Float64Array; touched: Uint32Array; touchedCount: number; terms: WeighedTerm[] },
+): SnapshotResult {
+  const { lexical, touched, touchedCount, terms } = scored;
   // The signals look at the best five hits whatever topK is, so a hit's score does not
   // depend on how many hits were asked for.
   const limit = Math.min(Math.max(query.topK, signalHits), snapshot.count);
-  const { scores: lexical, touched, touchedCount, terms } = lexicalScores(snapshot, query.terms);
   const weight = query.vector !== undefined && snapshot.vectors !== undefined ? query.denseWeight : 0;
   let dense: Float32Array | undefined;
   if (weight > 0 && snapshot.vectors !== undefined && query.vector !== undefined) {
     dense = new Float32Array(snapshot.count);
     snapshot.vectors.cosines(query.vector, dense);
   }
-  const heap = new TopSlots(limit, snapshot.ids);
+  const heap = new TopSlots(limit, snapshot.keys);
   let bestLexical = 0;
   let bestDense = 0;
   let bestFused = 0;
@@ -184,7 +215,7 @@ class TopSlots {
 
   constructor(
     private readonly capacity: number,
-    private readonly ids: readonly string[],
+    private readonly keys: SnapshotKeys,
   ) {}
 
   /** Whether an entry would be kept if it passed the filter. */
@@ -211,7 +242,7 @@ class TopSlots {
 
   private better(slot: number, score: number, otherSlot: number, otherScore: number): boolean {
     if (score !== otherScore) return score > otherScore;
-    return (this.ids[slot] as string) < (this.ids[otherSlot] as string);
+    return this.keys.id(slot) < this.keys.id(otherSlot);
   }
 
   /** `a` should sit above `b` in the heap: it is the worse of the two. */

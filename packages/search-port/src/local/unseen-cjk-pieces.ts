@@ -1,4 +1,4 @@
-import { findTerm } from "./index-snapshot.js";
+import type { Lexicon } from "./lexicon.js";
 
 const cjkRun = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{3,}$/u;
 
@@ -15,10 +15,10 @@ const cjkRun = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  * unseen characters takes at most about 35,000 lookups, not millions of slices). Known
  * words longer than eight characters are therefore never found as parts.
  */
-export function withUnseenCjkPieces(terms: readonly string[], lexicon: readonly string[]): string[] {
+export function withUnseenCjkPieces(terms: readonly string[], lexicon: Pick<Lexicon, "find">): string[] {
   const result: string[] = [];
   for (const term of terms) {
-    if (!cjkRun.test(term) || findTerm(lexicon, term) >= 0) {
+    if (!cjkRun.test(term) || lexicon.find(term) >= 0) {
       result.push(term);
       continue;
     }
@@ -32,7 +32,7 @@ export function withUnseenCjkPieces(terms: readonly string[], lexicon: readonly 
 /** The longest part `withUnseenCjkPieces` looks up, in characters (code points). */
 export const maxPieceCharacters = 8;
 
-function knownPieces(characters: readonly string[], lexicon: readonly string[]): string[] {
+function knownPieces(characters: readonly string[], lexicon: Pick<Lexicon, "find">): string[] {
   const pieces: string[] = [];
   let start = 0;
   while (start < characters.length - 1) {
@@ -43,7 +43,7 @@ function knownPieces(characters: readonly string[], lexicon: readonly string[]):
     let found = false;
     for (; end - start >= 2; end -= 1) {
       const piece = characters.slice(start, end).join("");
-      if (findTerm(lexicon, piece) >= 0) {
+      if (lexicon.find(piece) >= 0) {
         pieces.push(piece);
         start = end;
         found = true;

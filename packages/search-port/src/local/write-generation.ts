@@ -1,6 +1,9 @@
 import { analyzerVersion } from "@lookup-knowledge/text";
 import { bm25B, bm25K1 } from "./bm25.js";
+import { checksumBlockBytes, checksummedKinds } from "./block-checksums.js";
 import { countDocuments } from "./count-documents.js";
+import { encodeTermEnds } from "./file-lexicon.js";
+import { encodeKeys } from "./keys-file.js";
 import type { FileRecords } from "./file-records.js";
 import { HashedFileWriter, writeWholeFile } from "./hashed-file-writer.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
@@ -30,31 +33,29 @@ export async function writeGeneration(
   embedder: EmbedderIdentity | null,
   created: string[],
 ): Promise<{ manifest: IndexManifest; contentOffsets: Float64Array; metadataOffsets: Float64Array }> {
-  const { count, lexical } = snapshot;
+  const { count } = snapshot;
+  const lexical = snapshot.lexicon.arrays();
+  const { ids, docIds } = snapshot.keys.arrays();
   const files: Partial<Record<IndexFileKind, IndexFileEntry>> = {};
+  const blocks: Partial<Record<IndexFileKind, Buffer>> = {};
   const name = (kind: IndexFileKind) => generationFileName(generation, commitId, kind);
+  const whole = async (kind: IndexFileKind, data: Uint8Array[]) => {
+    const written = await writeWholeFile(directory, name(kind), data, created);
+    files[kind] = written.entry;
+    blocks[kind] = written.blocks;
+  };
 
-  files.keys = await writeWholeFile(
-    directory,
-    name("keys"),
-    [Buffer.from(JSON.stringify({ ids: snapshot.ids, docIds: snapshot.docIds }), "utf8")],
-    created,
-  );
-  files.terms = await writeWholeFile(directory, name("terms"), [Buffer.from(lexical.terms.join("\n"), "utf8")], created);
-  files.postings = await writeWholeFile(
-    directory,
-    name("postings"),
-    [bytesOf(lexical.termStarts), bytesOf(lexical.postingSlots), bytesOf(lexical.lengths), bytesOf(lexical.postingFrequencies)],
-    created,
-  );
-  if (snapshot.vectors !== undefined) {
-    files.vectors = await writeWholeFile(
-      directory,
-      name("vectors"),
-      [bytesOf(snapshot.vectors.inverseNorms), snapshot.vectors.rowBytes()],
-      created,
-    );
-  }
+  await whole("keys", encodeKeys(ids, docIds));
+  await whole("terms", [Buffer.from(lexical.terms.join("\n"), "utf8")]);
+  await whole("postings", [
+    bytesOf(lexical.termStarts),
+    bytesOf(lexical.postingSlots),
+    bytesOf(lexical.lengths),
+    bytesOf(lexical.postingFrequencies),
+    encodeTermEnds(lexical.terms),
+  ]);
+  const vectors = snapshot.vectors;
+  if (vectors !== undefined) await whole("vectors", [bytesOf(vectors.inverseNorms), vectors.rowBytes()]);
 
   const contentOffsets = new Float64Array(count + 1);
   const metadataOffsets = new Float64Array(count + 1);
@@ -75,8 +76,8 @@ export async function writeGeneration(
         const lastFileSlot = fileSlot + (end - slot);
         for (let index = slot; index < end; index += 1) {
           const from = fileSlot + (index - slot);
-          contentOffsets[index] = content.bytes + ((file.contentOffsets[from] as number) - (file.contentOffsets[fileSlot] as number));
-          metadataOffsets[index] = metadata.bytes + ((file.metadataOffsets[from] as number) - (file.metadataOffsets[fileSlot] as number));
+          contentOffsets[index] = content.bytes + (file.offset("content", from) - file.offset("content", fileSlot));
+          metadataOffsets[index] = metadata.bytes + (file.offset("metadata", from) - file.offset("metadata", fileSlot));
         }
         await copyRange(file, "content", fileSlot, lastFileSlot, content);
         await copyRange(file, "metadata", fileSlot, lastFileSlot, metadata);
@@ -96,18 +97,23 @@ export async function writeGeneration(
     const contentWriter = content;
     content = undefined;
     files.content = await contentWriter.finish();
+    blocks.content = contentWriter.blockChecksums();
     const metadataWriter = metadata;
     metadata = undefined;
     files.metadata = await metadataWriter.finish();
+    blocks.metadata = metadataWriter.blockChecksums();
   } catch (error) {
     // Whatever was opened is closed, also when the second file could not be created.
     await content?.abandon();
     await metadata?.abandon();
     throw error;
   }
-  files.offsets = await writeWholeFile(directory, name("offsets"), [bytesOf(contentOffsets), bytesOf(metadataOffsets)], created);
+  await whole("offsets", [bytesOf(contentOffsets), bytesOf(metadataOffsets)]);
+  // Last: the block checksums of all the files above, in the order `checksummedKinds` lists.
+  const checksums = checksummedKinds.flatMap((kind) => (blocks[kind] === undefined ? [] : [blocks[kind]]));
+  files.blocks = (await writeWholeFile(directory, name("blocks"), checksums, created)).entry;
 
-  const documents = countDocuments(snapshot.docIds);
+  const documents = countDocuments(docIds);
   const manifest: IndexManifest = {
     format: indexFormat,
     formatVersion: indexFormatVersion,
@@ -119,10 +125,11 @@ export async function writeGeneration(
     terms: lexical.terms.length,
     postings: lexical.postingSlots.length,
     totalLength: lexical.totalLength,
+    blockBytes: checksumBlockBytes,
     analyzer: { version: analyzerVersion },
     bm25: { k1: bm25K1, b: bm25B },
-    embedder: snapshot.vectors === undefined ? null : embedder,
-    vectors: snapshot.vectors === undefined ? null : { encoding: "int8", stride: snapshot.vectors.stride },
+    embedder: vectors === undefined ? null : embedder,
+    vectors: vectors === undefined ? null : { encoding: "int8", stride: vectors.stride },
     files: files as IndexManifest["files"],
   };
   return { manifest, contentOffsets, metadataOffsets };
@@ -135,9 +142,8 @@ async function copyRange(
   toSlot: number,
   writer: HashedFileWriter,
 ): Promise<void> {
-  const offsets = kind === "content" ? file.contentOffsets : file.metadataOffsets;
-  let position = offsets[fromSlot] as number;
-  const end = offsets[toSlot] as number;
+  let position = file.offset(kind, fromSlot);
+  const end = file.offset(kind, toSlot);
   while (position < end) {
     const length = Math.min(copyChunkBytes, end - position);
     await writer.write(file.readBytes(kind, position, length));

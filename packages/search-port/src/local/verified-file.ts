@@ -1,0 +1,90 @@
+import { closeSync } from "node:fs";
+import { blockCount, blockDigest, checksumBlockBytes, checksumBytes } from "./block-checksums.js";
+import { CorruptIndexError } from "./corrupt-index-error.js";
+import { readFully } from "./file-records.js";
+
+/**
+ * One open data file of a format-4 generation, read by position and checked block by block:
+ * the first read of a block reads it whole and compares its SHA-256 with the stored one
+ * (a mismatch is a `CorruptIndexError` naming the folder and file, never wrong bytes
+ * handed on); later reads of it read only what they ask for. The descriptor pins the file
+ * even when a later commit removes it, until `close`.
+ */
+export class VerifiedFile {
+  private readonly verified: Uint8Array;
+  private scratch: Buffer | undefined;
+
+  constructor(
+    private readonly descriptor: number,
+    readonly directory: string,
+    readonly name: string,
+    readonly size: number,
+    /** The file's block checksums (`checksumBytes` each, in order). */
+    private readonly checksums: Buffer,
+  ) {
+    const blocks = blockCount(size);
+    if (checksums.length !== blocks * checksumBytes) {
+      throw new CorruptIndexError({ directory, reason: `the block checksums of ${name} do not cover its ${size} bytes` });
+    }
+    this.verified = new Uint8Array(blocks);
+  }
+
+  /** `length` bytes from `position`, in a fresh buffer (aligned for typed array views). */
+  read(position: number, length: number): Uint8Array {
+    const target = new Uint8Array(length);
+    this.readInto(target, position);
+    return target;
+  }
+
+  /** Fills `target` with the bytes from `position` on. */
+  readInto(target: Uint8Array, position: number): void {
+    const end = position + target.length;
+    if (position < 0 || end > this.size) {
+      throw new CorruptIndexError({
+        directory: this.directory,
+        reason: `a read of bytes ${position}-${end} of ${this.name} goes past its ${this.size} bytes (its index tables are inconsistent)`,
+      });
+    }
+    let at = position;
+    while (at < end) {
+      const block = Math.floor(at / checksumBlockBytes);
+      if (this.verified[block] === 1) {
+        // A run of checked blocks: one read.
+        let last = block;
+        while ((last + 1) * checksumBlockBytes < end && this.verified[last + 1] === 1) last += 1;
+        const runEnd = Math.min(end, (last + 1) * checksumBlockBytes);
+        readFully(this.descriptor, target.subarray(at - position, runEnd - position), at, this.directory, this.name);
+        at = runEnd;
+        continue;
+      }
+      const blockStart = block * checksumBlockBytes;
+      const blockLength = Math.min(checksumBlockBytes, this.size - blockStart);
+      this.scratch ??= Buffer.allocUnsafe(checksumBlockBytes);
+      const bytes = this.scratch.subarray(0, blockLength);
+      readFully(this.descriptor, bytes, blockStart, this.directory, this.name);
+      const expected = this.checksums.subarray(block * checksumBytes, (block + 1) * checksumBytes);
+      if (!blockDigest(bytes).equals(expected)) {
+        throw new CorruptIndexError({
+          directory: this.directory,
+          reason: `${this.name} does not match its checksum in the manifest's block list at bytes ${blockStart}-${blockStart + blockLength} (a changed or damaged byte)`,
+        });
+      }
+      this.verified[block] = 1;
+      const copyEnd = Math.min(end, blockStart + blockLength);
+      target.set(bytes.subarray(at - blockStart, copyEnd - blockStart), at - position);
+      at = copyEnd;
+    }
+  }
+
+  /** Checks every block not checked yet (a writer's open: it copies what it does not read). */
+  verifyAll(): void {
+    const chunk = new Uint8Array(Math.min(this.size, 64 * checksumBlockBytes));
+    for (let at = 0; at < this.size; at += chunk.length) {
+      this.readInto(chunk.subarray(0, Math.min(chunk.length, this.size - at)), at);
+    }
+  }
+
+  close(): void {
+    closeSync(this.descriptor);
+  }
+}
