@@ -42,6 +42,11 @@ export function encodeTermEnds(terms: readonly string[]): Uint8Array {
 /** Probes of the binary search this shallow are kept: the same few terms start every lookup. */
 const cachedDepth = 12;
 const lookupCacheSize = 8192;
+/**
+ * The postings of recently searched terms are kept up to this many bytes (least recently
+ * used dropped first): questions share their common words, and those have the longest lists.
+ */
+export const postingsCacheBytes = 64 * 1024 * 1024;
 
 /**
  * The lexicon of a format-4 generation, read from its files on demand: a term lookup is a
@@ -55,6 +60,8 @@ export class FileLexicon implements Lexicon {
   private readonly probes = new Map<number, string>();
   private readonly lookups = new Map<string, number>();
   private lengthTable: Uint32Array | undefined;
+  private readonly recentPostings = new Map<number, Postings>();
+  private recentBytes = 0;
   private cached: LexicalIndex | undefined;
 
   constructor(
@@ -102,11 +109,29 @@ export class FileLexicon implements Lexicon {
   }
 
   postings(index: number): Postings {
+    const known = this.recentPostings.get(index);
+    if (known !== undefined) {
+      // Most recently used last.
+      this.recentPostings.delete(index);
+      this.recentPostings.set(index, known);
+      return known;
+    }
     const [start, end] = this.range(index);
     const count = end - start;
     const slots = new Uint32Array(this.postingsFile.read(this.layout.slotsAt + 4 * start, 4 * count).buffer);
     const frequencies = new Uint16Array(this.postingsFile.read(this.layout.frequenciesAt + 2 * start, 2 * count).buffer);
-    return { slots, frequencies };
+    const postings = { slots, frequencies };
+    const bytes = 6 * count;
+    if (bytes <= postingsCacheBytes / 4) {
+      for (const [old, list] of this.recentPostings) {
+        if (this.recentBytes + bytes <= postingsCacheBytes) break;
+        this.recentPostings.delete(old);
+        this.recentBytes -= 6 * list.slots.length;
+      }
+      this.recentPostings.set(index, postings);
+      this.recentBytes += bytes;
+    }
+    return postings;
   }
 
   lengths(): Uint32Array {

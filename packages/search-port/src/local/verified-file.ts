@@ -29,9 +29,9 @@ export class VerifiedFile {
     this.verified = new Uint8Array(blocks);
   }
 
-  /** `length` bytes from `position`, in a fresh buffer (aligned for typed array views). */
+  /** `length` bytes from `position`, in a fresh buffer of its own (offset 0: ready for typed array views). */
   read(position: number, length: number): Uint8Array {
-    const target = new Uint8Array(length);
+    const target = Buffer.allocUnsafeSlow(length);
     this.readInto(target, position);
     return target;
   }
