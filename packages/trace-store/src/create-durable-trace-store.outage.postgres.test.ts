@@ -4,6 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrlVariable } from "../test/database-targets.js";
+import { dropTestDatabase } from "../test/drop-test-database.js";
 import { makeRecord, window } from "../test/make-record.js";
 import { startTcpProxy, type TcpProxy } from "../test/start-tcp-proxy.js";
 import { createDurableTraceStore } from "./create-durable-trace-store.js";
@@ -48,10 +49,10 @@ if (url) {
       process.off("uncaughtException", onCrash);
       process.off("unhandledRejection", onCrash);
       await admin(async (client) => {
-        for (const name of databases) await client.query(`drop database if exists "${name}" with (force)`);
+        for (const name of databases) await dropTestDatabase(client, name);
       });
       rmSync(root, { recursive: true, force: true });
-    });
+    }, 60_000);
 
     async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
       const client = new pg.Client({ connectionString: url });

@@ -11,6 +11,7 @@ import { openTraceDatabase } from "../src/database/open-trace-database.js";
 import type { TraceDatabase } from "../src/database/trace-database.js";
 import { traceMigrationsFolder } from "../src/database/trace-migrations-folder.js";
 import type { DurableTraceStoreOptions } from "../src/create-durable-trace-store.js";
+import { dropTestDatabase } from "./drop-test-database.js";
 import { startTcpProxy } from "./start-tcp-proxy.js";
 
 /** The variable naming the PostgreSQL the tests may create databases in (the role needs CREATEDB). */
@@ -136,7 +137,7 @@ export async function postgresTarget(adminUrl: string): Promise<DatabaseTarget> 
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       try {
-        for (const name of created) await admin.query(`drop database if exists "${name}" with (force)`);
+        for (const name of created) await dropTestDatabase(admin, name);
       } finally {
         await admin.end();
       }

@@ -61,7 +61,7 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       for (const store of stores) await store.close();
       await target?.cleanup();
       rmSync(root, { recursive: true, force: true });
-    });
+    }, 60_000);
 
     function open(options: Partial<DurableTraceStoreOptions> = {}): DurableTraceStore {
       const store = createDurableTraceStore({

@@ -26,7 +26,7 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
       for (const store of stores) await store.close();
       await target?.cleanup();
       rmSync(root, { recursive: true, force: true });
-    });
+    }, 60_000);
 
     function open(errors: LookupKnowledgeError[], options: Partial<DurableTraceStoreOptions> = {}): DurableTraceStore {
       const store = createDurableTraceStore({
