@@ -1,3 +1,5 @@
+import { section, signedLeb, unsignedLeb, wasmName as name } from "./wasm-bytes.js";
+
 /**
  * A tiny WebAssembly module (SIMD128) that computes, for `count` int8 vectors of `blocks`
  * 16-byte blocks each, the dot product with one int16 query vector:
@@ -111,7 +113,6 @@ export function int8DotKernelBytes(): Uint8Array<ArrayBuffer> {
   ];
   const locals = [0x02, 0x02, i32, 0x02, v128];
   const functionBody = [...locals, ...body];
-  const name = (text: string) => [text.length, ...Array.from(text, (character) => character.charCodeAt(0))];
   const bytes = [
     0x00,
     0x61,
@@ -128,34 +129,6 @@ export function int8DotKernelBytes(): Uint8Array<ArrayBuffer> {
     ...section(10, [0x01, ...unsignedLeb(functionBody.length), ...functionBody]),
   ];
   return Uint8Array.from(bytes);
-}
-
-function section(id: number, content: number[]): number[] {
-  return [id, ...unsignedLeb(content.length), ...content];
-}
-
-function unsignedLeb(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value >>> 0;
-  do {
-    let byte = rest & 0x7f;
-    rest >>>= 7;
-    if (rest !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (rest !== 0);
-  return bytes;
-}
-
-function signedLeb(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value | 0;
-  for (;;) {
-    const byte = rest & 0x7f;
-    rest >>= 7;
-    const done = (rest === 0 && (byte & 0x40) === 0) || (rest === -1 && (byte & 0x40) !== 0);
-    bytes.push(done ? byte : byte | 0x80);
-    if (done) return bytes;
-  }
 }
 
 export type Int8DotScan = (query: number, vectors: number, blocks: number, count: number, output: number) => void;
