@@ -56,6 +56,29 @@ describe("DenseMatrix", () => {
     });
   });
 
+  it("gives exactly the plain sums for 0 to 9 rows of several dimensions, at extreme codes", () => {
+    for (const dimension of [1, 16, 17, 100, 384]) {
+      for (let count = 0; count <= 9; count += 1) {
+        const vectors = randomVectors(count, dimension, 1000 + count * 31 + dimension);
+        // Every fourth row at the extremes of int8, to test that no sum overflows.
+        vectors.forEach((vector, slot) => {
+          if (slot % 4 === 3) vector.forEach((_, index) => (vector[index] = index % 3 === 0 ? -1 : 1));
+        });
+        const [query] = randomVectors(1, dimension, 5 + dimension);
+        const simd = new DenseMatrix(count, dimension);
+        const plain = new DenseMatrix(count, dimension, { simd: false });
+        fill(simd, vectors);
+        fill(plain, vectors);
+        const fromSimd = new Float32Array(count + 1).fill(-7);
+        const fromPlain = new Float32Array(count + 1).fill(-7);
+        simd.cosines(query as number[], fromSimd);
+        plain.cosines(query as number[], fromPlain);
+        expect(Array.from(fromSimd), `dimension ${dimension}, ${count} rows`).toEqual(Array.from(fromPlain));
+        expect(fromSimd[count]).toBe(-7);
+      }
+    }
+  });
+
   it("pads rows to a multiple of 16 bytes and gives 0 for zero vectors", () => {
     expect(strideFor(1)).toBe(16);
     expect(strideFor(356)).toBe(368);

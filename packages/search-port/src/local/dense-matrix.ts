@@ -80,19 +80,30 @@ export class DenseMatrix {
    * query or row gives 0.
    */
   cosines(query: ArrayLike<number>, output: Float32Array): void {
+    const { dots, queryInverseNorm } = this.dots(query);
+    const inverseNorms = this.inverseNorms;
+    for (let slot = 0; slot < this.count; slot += 1) {
+      output[slot] = (dots[slot] as number) * (inverseNorms[slot] as number) * queryInverseNorm;
+    }
+  }
+
+  /**
+   * The int32 dot product of the quantised `query` with every row (a view into the matrix's
+   * memory, valid until its next scan) and 1 / |query codes| (0 for a zero query): the cosine
+   * of a row is `fround(dots[slot] * inverseNorms[slot] * queryInverseNorm)`, as `cosines`
+   * writes it, without a pass that writes every cosine.
+   */
+  dots(query: ArrayLike<number>): { dots: Int32Array; queryInverseNorm: number } {
     const codes = new Int16Array(this.memory.buffer, this.queryOffset, this.stride);
     const queryInverseNorm = quantiseQuery(query, this.dimension, codes);
-    if (this.count === 0) return;
     const dots = new Int32Array(this.memory.buffer, this.outputOffset, this.count);
+    if (this.count === 0) return { dots, queryInverseNorm };
     if (this.scan !== undefined) {
       this.scan(this.queryOffset, this.rowsOffset, this.stride / 16, this.count, this.outputOffset);
     } else {
       scanInJavaScript(codes, new Int8Array(this.memory.buffer, this.rowsOffset, this.count * this.stride), this.stride, dots);
     }
-    const inverseNorms = this.inverseNorms;
-    for (let slot = 0; slot < this.count; slot += 1) {
-      output[slot] = (dots[slot] as number) * (inverseNorms[slot] as number) * queryInverseNorm;
-    }
+    return { dots, queryInverseNorm };
   }
 }
 

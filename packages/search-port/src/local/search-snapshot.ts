@@ -1,5 +1,6 @@
 import { answerabilitySignals, signalHits, type AnswerabilitySignals, type WeighedTerm } from "./answerability-signals.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
+import { fuseDenseScores } from "./fuse-dense-scores.js";
 import { lexicalScores } from "./lexical-scores.js";
 import type { LexicalScores } from "./lexical-scores.js";
 import { lexicalTopSlots } from "./lexical-top-slots.js";
@@ -88,23 +89,14 @@ function rankAll(
   terms: WeighedTerm[],
 ): SnapshotResult {
   const limit = Math.min(Math.max(query.topK, signalHits), snapshot.count);
-  let dense: Float32Array | undefined;
-  if (weight > 0 && snapshot.vectors !== undefined && query.vector !== undefined) {
-    dense = new Float32Array(snapshot.count);
-    snapshot.vectors.cosines(query.vector, dense);
-  }
+  const vectors = weight > 0 && query.vector !== undefined ? snapshot.vectors : undefined;
   const heap = new TopSlots(limit, snapshot.keys);
   let bestLexical = 0;
   let bestDense = 0;
   let bestFused = 0;
   const inScope = query.inScope;
-  const consider = (slot: number): void => {
-    const lexicalScore = lexical[slot] as number;
-    const denseValue = dense === undefined ? 0 : denseScore(dense[slot] as number, denseFloor);
-    if (lexicalScore > bestLexical) bestLexical = lexicalScore;
-    if (denseValue > bestDense) bestDense = denseValue;
-    const score = dense === undefined ? lexicalScore : (1 - weight) * lexicalScore + weight * denseValue;
-    if (!(score > 0)) return;
+  /** Offers a slot with a positive fused score to the heap (and the scope's best). */
+  const consider = (slot: number, score: number, lexicalScore: number, denseValue: number): void => {
     const enters = heap.wouldEnter(slot, score);
     const accepted = enters && (query.accepts === undefined || query.accepts(slot));
     if (accepted) heap.push(slot, score, lexicalScore, denseValue);
@@ -112,10 +104,31 @@ function rankAll(
     // is inside the scope: the filter includes the scope).
     if (inScope !== undefined && score > bestFused && (accepted || inScope(slot))) bestFused = score;
   };
-  if (dense !== undefined) {
-    for (let slot = 0; slot < snapshot.count; slot += 1) consider(slot);
+  if (vectors !== undefined && query.vector !== undefined) {
+    // Every slot, in one tight pass over the kernel's dot products: only a slot that could
+    // enter the heap (or raise the scope's best) goes on to `consider`.
+    const { dots, queryInverseNorm } = vectors.dots(query.vector);
+    const best = fuseDenseScores(
+      lexical,
+      dots,
+      vectors.inverseNorms,
+      queryInverseNorm,
+      weight,
+      denseFloor,
+      (slot, score, lexicalScore, denseValue) => {
+        consider(slot, score, lexicalScore, denseValue);
+        return inScope === undefined ? heap.threshold() : Math.min(heap.threshold(), bestFused);
+      },
+    );
+    bestLexical = best.lexical;
+    bestDense = best.dense;
   } else {
-    for (let index = 0; index < touchedCount; index += 1) consider(touched[index] as number);
+    for (let index = 0; index < touchedCount; index += 1) {
+      const slot = touched[index] as number;
+      const lexicalScore = lexical[slot] as number;
+      if (lexicalScore > bestLexical) bestLexical = lexicalScore;
+      if (lexicalScore > 0) consider(slot, lexicalScore, lexicalScore, 0);
+    }
   }
   const ranked = heap.sorted();
   if (ranked.length === 0) return { slots: ranked };
