@@ -62,7 +62,8 @@ describe("DenseMatrix", () => {
         const vectors = randomVectors(count, dimension, 1000 + count * 31 + dimension);
         // Every fourth row at the extremes of int8, to test that no sum overflows.
         vectors.forEach((vector, slot) => {
-          if (slot % 4 === 3) vector.forEach((_, index) => (vector[index] = index % 3 === 0 ? -1 : 1));
+          if (slot % 4 !== 3) return;
+          for (let index = 0; index < vector.length; index += 1) vector[index] = index % 3 === 0 ? -1 : 1;
         });
         const [query] = randomVectors(1, dimension, 5 + dimension);
         const simd = new DenseMatrix(count, dimension);
