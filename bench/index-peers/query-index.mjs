@@ -1,0 +1,42 @@
+// Times one mode of our local index on a folder that store-child.mjs built, in this process
+// alone (open, RSS, p50 / p95), for sizes where the whole peers run takes too long:
+//   node store-child.mjs build ours <directory> 200
+//   node query-index.mjs <directory>/index lexical|dense|hybrid <replicas>   (ROUNDS, default 3)
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { loadEmbedder, root, vectorCachePath } from "./corpus.mjs";
+
+const { openLocalSearchPort } = await import(pathToFileURL(join(root, "packages/search-port/dist/local/index.js")).href);
+const [directory, mode, replicasText] = process.argv.slice(2);
+const modes = { lexical: { denseWeight: 0 }, dense: { denseWeight: 1, denseFloor: 0 }, hybrid: {} };
+if (directory === undefined || !(mode in modes) || !(Number(replicasText) > 0)) {
+  throw new Error(`usage: query-index.mjs <index folder> lexical|dense|hybrid <replicas>, got ${process.argv.slice(2).join(" ")}`);
+}
+const { identity } = await loadEmbedder();
+const queries = JSON.parse(readFileSync(vectorCachePath(Number(replicasText), identity).queries, "utf8"));
+const vectors = new Map(queries.map((query) => [query.text, query.vector]));
+const embeddings = {
+  identity,
+  embedDocuments: async () => {
+    throw new Error("query-index.mjs embeds no documents");
+  },
+  embedQuery: async (text) => vectors.get(text),
+};
+const rssMb = () => (process.memoryUsage().rss / 1048576).toFixed(0);
+let started = performance.now();
+const port = await openLocalSearchPort({ directory, embeddings, minScore: 0, ...modes[mode] });
+console.log(`open ${(performance.now() - started).toFixed(1)} ms, RSS after open ${rssMb()} MB`);
+const times = [];
+for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round += 1) {
+  for (const query of queries) {
+    started = performance.now();
+    await port.search({ query: query.text, topK: 10 });
+    times.push(performance.now() - started);
+  }
+}
+const first = times[0];
+times.sort((left, right) => left - right);
+const at = (share) => (times[Math.min(times.length - 1, Math.floor(share * times.length))] ?? 0).toFixed(2);
+console.log(`${mode}: first ${first?.toFixed(1)} ms, p50 ${at(0.5)} ms, p95 ${at(0.95)} ms over ${times.length}; RSS ${rssMb()} MB`);
+await port.close();
