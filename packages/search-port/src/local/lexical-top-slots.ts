@@ -21,7 +21,9 @@ interface Cursor {
  * whose shares sum to less than the worst kept score cannot lift a record into the heap on
  * their own: records are then drawn only from the other terms' postings, and the common
  * terms' postings are searched for those records instead of walked. Each record's score is
- * still summed over the terms in query order, so it is exactly the score the full pass gives.
+ * still summed over the terms in query order, so it is exactly the score the full pass gives;
+ * a record whose essential terms' part plus the others' bound cannot enter the heap is
+ * passed over before the common terms' postings are searched for it.
  */
 export function lexicalTopSlots(snapshot: IndexSnapshot, matched: readonly MatchedTerm[], limit: number): TopSlots {
   const heap = new TopSlots(limit, snapshot.keys);
@@ -51,6 +53,25 @@ export function lexicalTopSlots(snapshot: IndexSnapshot, matched: readonly Match
     if (candidate === Number.POSITIVE_INFINITY) break;
     const slot = candidate;
     const norm = norms[slot] as number;
+    if (firstEssential > 0) {
+      // The essential terms' part plus the most the others could add: when that cannot beat
+      // the heap's worst, the record is passed over without searching the others' postings.
+      let bestCase = bound[firstEssential - 1] as number;
+      for (let index = firstEssential; index < byShare.length; index += 1) {
+        const cursor = byShare[index] as Cursor;
+        if (cursor.at < cursor.slots.length && cursor.slots[cursor.at] === slot) {
+          const frequency = cursor.frequencies[cursor.at] as number;
+          bestCase += (cursor.scaled * frequency) / (frequency + norm);
+        }
+      }
+      if (bestCase < heap.threshold() * (1 - roundingMargin)) {
+        for (let index = firstEssential; index < byShare.length; index += 1) {
+          const cursor = byShare[index] as Cursor;
+          if (cursor.at < cursor.slots.length && cursor.slots[cursor.at] === slot) cursor.at += 1;
+        }
+        continue;
+      }
+    }
     let score = 0;
     for (let term = 0; term < inOrder.length; term += 1) {
       const cursor = inOrder[term] as Cursor;
