@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fuseDenseScores } from "./fuse-dense-scores.js";
 import { denseScore } from "./search-snapshot.js";
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from "./seeded-random-test-fixtures.js";
 
 describe("issue 14: the fused pass over the kernel's dot products", () => {
   it("offers every slot of the exact top k (ties by id, in another order than the slots), with the cosines and best scores of a full pass", () => {

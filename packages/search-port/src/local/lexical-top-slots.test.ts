@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { build, open, useIndexFolder } from "./local-port-test-fixtures.js";
+import { random } from "./seeded-random-test-fixtures.js";
 
 useIndexFolder();
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Words drawn with Zipf-like frequencies: a few in most records, most in a few. */
 function zipfWords(next: () => number, vocabulary: readonly string[], count: number): string[] {
