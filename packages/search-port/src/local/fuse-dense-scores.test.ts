@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fuseDenseScores } from "./fuse-dense-scores.js";
-import { denseScore } from "./search-snapshot.js";
+import { denseScore } from "./dense-score.js";
 import { random } from "./seeded-random-test-fixtures.js";
 
 describe("issue 14: the fused pass over the kernel's dot products", () => {

@@ -1,3 +1,5 @@
+import { denseScore } from "./dense-score.js";
+
 /** The best lexical and dense scores a fused pass saw, over every slot. */
 export interface FusedPassBest {
   lexical: number;
@@ -23,7 +25,6 @@ export function fuseDenseScores(
 ): FusedPassBest {
   const count = dots.length;
   const lexicalWeight = 1 - weight;
-  const span = 1 - denseFloor;
   let bar = 0;
   let bestLexical = 0;
   let bestDense = 0;
@@ -31,7 +32,7 @@ export function fuseDenseScores(
     const lexicalScore = lexical[slot] as number;
     // The cosine exactly as `DenseMatrix.cosines` stores it (float32).
     const cosine = Math.fround((dots[slot] as number) * (inverseNorms[slot] as number) * queryInverseNorm);
-    const dense = cosine > denseFloor ? Math.min(1, (cosine - denseFloor) / span) : 0;
+    const dense = denseScore(cosine, denseFloor);
     if (lexicalScore > bestLexical) bestLexical = lexicalScore;
     if (dense > bestDense) bestDense = dense;
     const score = lexicalWeight * lexicalScore + weight * dense;

@@ -43,16 +43,6 @@ export interface SnapshotResult {
 }
 
 /**
- * Maps a cosine to the dense score, 0..1: the cosine's excess over `denseFloor` (the
- * cosine that unrelated texts typically reach with the offline embedder), stretched to
- * 0..1 and clipped. See the README for how the floor was measured.
- */
-export function denseScore(cosine: number, floor: number): number {
-  if (!(cosine > floor)) return 0;
-  return Math.min(1, (cosine - floor) / (1 - floor));
-}
-
-/**
  * The best `topK` slots of a snapshot by fused score `(1 - w) * lexical + w * dense`, best
  * first (ties by id); only slots with a positive score that the filter accepts. The filter
  * is only asked about slots that would enter the current top `topK`, so a broad filter
