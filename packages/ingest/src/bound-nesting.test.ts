@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { boundNesting, maxIndentColumns, maxNestingDepth } from "./bound-nesting.js";
-import { parseMarkdownBlocks } from "./markdown-tree.js";
+import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
 import type { MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
 
 function nestedList(depth: number): string {
@@ -8,10 +8,10 @@ function nestedList(depth: number): string {
 }
 
 function containerDepth(node: MarkdownNode | MarkdownRoot): number {
-  if (!("children" in node)) return 0;
+  if (node.children === undefined) return 0;
   const own = node.type === "list" || node.type === "blockquote" ? 1 : 0;
   let deepest = 0;
-  for (const child of node.children as MarkdownNode[]) deepest = Math.max(deepest, containerDepth(child));
+  for (const child of node.children) deepest = Math.max(deepest, containerDepth(child));
   return own + deepest;
 }
 

@@ -31,7 +31,7 @@ interface Section {
 }
 
 const atomicTypes = new Set(["code", "table"]);
-const containerTypes = new Set(["list", "listItem", "blockquote", "footnoteDefinition"]);
+const containerTypes = new Set(["list", "listItem", "blockquote"]);
 
 /**
  * Chunks a document's blocks by heading: every heading opens a section; a section's
@@ -131,7 +131,7 @@ function toUnits(
     units.push({ text, separator, atomic, overlapSafe: !atomic && !containsAtomic(node) });
     return;
   }
-  if (containerTypes.has(node.type) && "children" in node && node.children.length > 0) {
+  if (containerTypes.has(node.type) && node.children !== undefined && node.children.length > 0) {
     const [nodeStart] = nodeRange(node);
     let previousEnd = -1;
     for (const [index, child] of node.children.entries()) {
@@ -142,7 +142,7 @@ function toUnits(
       if (childText === "") continue;
       const gap = previousEnd === -1 ? "" : source.slice(previousEnd, start);
       const childSeparator = previousEnd === -1 ? separator : /\n[ \t>]*\n/.test(gap) ? "\n\n" : "\n";
-      toUnits(source, child as MarkdownNode, childText, childSeparator, edits, budget, units);
+      toUnits(source, child, childText, childSeparator, edits, budget, units);
       previousEnd = childEnd;
     }
     return;
@@ -154,8 +154,7 @@ function toUnits(
 
 function containsAtomic(node: MarkdownNode): boolean {
   if (atomicTypes.has(node.type)) return true;
-  if (!("children" in node)) return false;
-  return node.children.some((child) => containsAtomic(child as MarkdownNode));
+  return node.children?.some(containsAtomic) ?? false;
 }
 
 /** Packs a section's units into chunk texts. */

@@ -1,7 +1,9 @@
 import { toString as mdastText } from "mdast-util-to-string";
 import { cleanHtmlBlock, cleanPhrasing, isMdxEsm } from "./clean-markup.js";
-import { nodeRange, parseMarkdownFull } from "./markdown-tree.js";
-import type { MarkdownHeading, MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
+import { inlineCodeValue } from "./inline-code-value.js";
+import { nodeRange } from "./markdown-tree.js";
+import type { MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
+import { parseMarkdownFull } from "./parse-markdown-full.js";
 
 /** A replacement of `source.slice(start, end)` by `text`, made by cleaning. */
 export interface Edit {
@@ -56,7 +58,7 @@ export function documentBlocks(source: string, tree: MarkdownRoot): DocumentBloc
     collectEdits(source, node, edits);
     if (node.type === "heading") {
       const markdown = applyEdits(source, start, end, edits).trim();
-      blocks.push({ kind: "heading", depth: node.depth, text: headingText(node, markdown), markdown });
+      blocks.push({ kind: "heading", depth: node.depth ?? 1, text: headingText(source, node, markdown), markdown });
       continue;
     }
     const text = blockText(applyEdits(source, start, end, edits));
@@ -80,7 +82,7 @@ function collectEdits(source: string, node: MarkdownNode, edits: Edit[]): void {
     if (text !== raw) edits.push({ start, end, text });
     return;
   }
-  if (!("children" in node)) return;
+  if (node.children === undefined) return;
   if (phrasingTypes.has(node.type)) {
     const first = node.children[0];
     const last = node.children[node.children.length - 1];
@@ -99,7 +101,7 @@ function collectEdits(source: string, node: MarkdownNode, edits: Edit[]): void {
     if (text !== raw) edits.push({ start, end, text });
     return;
   }
-  for (const child of node.children) collectEdits(source, child as MarkdownNode, edits);
+  for (const child of node.children) collectEdits(source, child, edits);
 }
 
 /** The source slice `[start, end)` with the edits inside it applied. */
@@ -123,10 +125,19 @@ const headingAnchor = /\s*\{#[^}]*\}\s*$/;
  * and JSX tags gone, a trailing `{#custom-id}` gone, whitespace collapsed. `markdown` is
  * the heading's cleaned source.
  */
-function headingText(heading: MarkdownHeading, markdown: string): string {
-  let text = mdastText(heading, { includeHtml: false });
+function headingText(source: string, heading: MarkdownNode, markdown: string): string {
+  let text = "";
+  let mayHoldSyntax = false;
+  for (const child of heading.children ?? []) {
+    if (child.type === "inlineCode") text += inlineCodeValue(source.slice(child.start, child.end));
+    else if (child.type === "text") {
+      const value = source.slice(child.start, child.end);
+      text += value;
+      if (fullSyntax.test(value)) mayHoldSyntax = true;
+    }
+  }
   // The block parse leaves emphasis, links, escapes and JSX as text: parse the cleaned heading again in full when it may hold them.
-  if (heading.children.some((child) => child.type === "text" && fullSyntax.test(child.value))) {
+  if (mayHoldSyntax) {
     const reparsed = parseMarkdownFull(markdown).children[0];
     text = reparsed?.type === "heading" ? mdastText(reparsed, { includeHtml: false }) : "";
   }

@@ -52,6 +52,6 @@ export function flattenShortcodeTags(source: string, tree: MarkdownRoot): string
 function collectVerbatimRanges(nodes: readonly MarkdownNode[], ranges: Array<[number, number]>): void {
   for (const node of nodes) {
     if (verbatimTypes.has(node.type)) ranges.push(nodeRange(node));
-    else if ("children" in node) collectVerbatimRanges(node.children as MarkdownNode[], ranges);
+    else if (node.children !== undefined) collectVerbatimRanges(node.children, ranges);
   }
 }

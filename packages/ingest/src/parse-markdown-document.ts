@@ -7,7 +7,7 @@ import { flattenShortcodeTags } from "./flatten-shortcode-tags.js";
 import { frontmatterChunks } from "./frontmatter-chunks.js";
 import type { IngestOptions } from "./ingest-options.js";
 import { boundNesting } from "./bound-nesting.js";
-import { parseMarkdownBlocks } from "./markdown-tree.js";
+import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
 import type { ParsedDocument } from "./parsed-document.js";
 import { readFrontmatter } from "./read-frontmatter.js";
 import type { FrontmatterFields } from "./read-frontmatter.js";
@@ -56,7 +56,7 @@ function parseBoundedDocument(text: string, input: { source: string; options?: I
 
   const first = tree.children[0];
   let fields: FrontmatterFields = { keywords: [], entities: [] };
-  if (first?.type === "yaml") fields = readFrontmatter(first.value, source, options);
+  if (first?.type === "yaml") fields = readFrontmatter(first.value ?? "", source, options);
   else if (/^---[ \t]*\r?\n[ \t]*[\w-]+[ \t]*:/.test(body))
     throw new DocumentError({ source, reason: "frontmatter is not closed (no second --- line)" });
 
