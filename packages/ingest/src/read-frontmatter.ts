@@ -1,7 +1,8 @@
 import { describeValue, errorMessage } from "@lookup-knowledge/core";
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
 import { z } from "zod";
 import { DocumentError } from "./document-error.js";
+import { readSimpleYaml } from "./read-simple-yaml.js";
 import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
 
 /** What ingestion takes from a document's frontmatter. */
@@ -19,23 +20,14 @@ const scalarSchema = z.union([z.string(), z.number(), z.boolean()]);
 const termsSchema = z.union([scalarSchema, z.array(scalarSchema.nullable())]).nullish();
 
 /**
- * Reads YAML frontmatter through the `yaml` parser and validates the fields ingestion
- * uses. Throws `DocumentError` naming `source` when the YAML is broken, when it is not a
- * mapping, or when a field has the wrong type (a title that is not a string, keywords
- * that are not a string or a list of strings...). Empty frontmatter reads as no fields.
+ * Reads YAML frontmatter (the simple kind by `readSimpleYaml`, the rest through the `yaml`
+ * parser) and validates the fields ingestion uses. Throws `DocumentError` naming `source`
+ * when the YAML is broken, when it is not a mapping, or when a field has the wrong type (a
+ * title that is not a string, keywords that are not a string or a list of strings...).
+ * Empty frontmatter reads as no fields.
  */
 export function readFrontmatter(yamlText: string, source: string, options: ResolvedIngestOptions): FrontmatterFields {
-  const document = parseDocument(yamlText, { prettyErrors: false });
-  const error = document.errors[0];
-  if (error !== undefined) {
-    throw new DocumentError({ source, reason: `frontmatter is not valid YAML: ${firstLine(error.message)}`, cause: error });
-  }
-  let value: unknown;
-  try {
-    value = document.toJS({ maxAliasCount: 100 });
-  } catch (cause) {
-    throw new DocumentError({ source, reason: `frontmatter is not valid YAML: ${firstLine(errorMessage(cause))}`, cause });
-  }
+  const value = readSimpleYaml(yamlText) ?? readYaml(yamlText, source);
   if (value == null) return { keywords: [], entities: [] };
   const mapping = mappingSchema.safeParse(value);
   if (!mapping.success || Array.isArray(value)) {
@@ -59,6 +51,24 @@ export function readFrontmatter(yamlText: string, source: string, options: Resol
     keywords: readTerms(fields, options.keywordFields, source),
     entities: readTerms(fields, options.entityFields, source),
   };
+}
+
+/** The `yaml` package, loaded on first use: most frontmatter never needs it (`readSimpleYaml`). */
+let yaml: typeof import("yaml") | undefined;
+
+/** Parses YAML in full (YAML 1.2, aliases bounded). */
+function readYaml(yamlText: string, source: string): unknown {
+  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  const document = yaml.parseDocument(yamlText, { prettyErrors: false });
+  const error = document.errors[0];
+  if (error !== undefined) {
+    throw new DocumentError({ source, reason: `frontmatter is not valid YAML: ${firstLine(error.message)}`, cause: error });
+  }
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch (cause) {
+    throw new DocumentError({ source, reason: `frontmatter is not valid YAML: ${firstLine(errorMessage(cause))}`, cause });
+  }
 }
 
 function readText(fields: Record<string, unknown>, field: string, source: string): string | undefined {
