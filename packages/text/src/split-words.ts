@@ -36,8 +36,11 @@ export interface SplitWordsOptions {
   wordSuffixes?: boolean;
 }
 
-const phraseBreaks: ReadonlySet<string> = new Set([".", "!", "?", ";", ":", "\n", "\u3002"]);
-const compoundGlue: ReadonlySet<string> = new Set(["_", "-", "."]);
+const asciiOnly = /^[\u0000-\u007f]*$/;
+/** The kind of each ASCII character: letters and digits are word characters, the rest separate. */
+const asciiKinds = Uint8Array.from({ length: 128 }, (_, code) => characterKind(String.fromCharCode(code)));
+/** Words that may hold a case change: with an upper-case ASCII letter, or any non-ASCII character. */
+const mayChangeCase = /[A-Z\u0080-\uffff]/;
 const caseChange = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{N})(?=\p{Lu}\p{Ll})/u;
 const letter = /\p{L}/u;
 
@@ -53,9 +56,14 @@ export function splitWords(text: string, options: SplitWordsOptions = {}): TextT
   const caseChanges = options.caseChanges ?? false;
   const compounds = options.compounds ?? false;
   const wordSuffixes = options.wordSuffixes ?? true;
+  // NFKC leaves ASCII as it is.
+  const normalized = asciiOnly.test(text) ? text : text.normalize("NFKC");
   const tokens: TextToken[] = [];
-  let word = "";
-  let run = "";
+  // The word and the CJK run being read are slices of `normalized`: [start, end).
+  let wordStart = -1;
+  let wordEnd = -1;
+  let runStart = -1;
+  let runEnd = -1;
   let inSuffix = false;
   let phraseOpen = false;
   /** Lower-cased parts of the compound being read. */
@@ -71,25 +79,32 @@ export function splitWords(text: string, options: SplitWordsOptions = {}): TextT
     parts = [];
   };
   const endWord = (): void => {
-    if (word === "") return;
-    const pieces = caseChanges ? word.split(caseChange) : [word];
+    if (wordStart < 0) return;
+    const word = normalized.slice(wordStart, wordEnd);
+    wordStart = -1;
+    // A case change needs an upper-case letter: ASCII words without one are not split.
+    const pieces = caseChanges && mayChangeCase.test(word) ? word.split(caseChange) : [word];
     for (const piece of pieces) {
       const lower = piece.toLowerCase();
       tokens.push({ text: lower, kind: "word", continuesPhrase: phraseOpen });
       phraseOpen = true;
       if (compounds) parts.push(lower);
     }
-    word = "";
   };
   const endRun = (): void => {
-    if (run === "") return;
-    tokens.push({ text: run.toLowerCase(), kind: "cjk", continuesPhrase: false });
-    run = "";
+    if (runStart < 0) return;
+    tokens.push({ text: normalized.slice(runStart, runEnd).toLowerCase(), kind: "cjk", continuesPhrase: false });
+    runStart = -1;
     phraseOpen = false;
   };
 
-  for (const character of text.normalize("NFKC")) {
-    const kind = characterKind(character);
+  for (let index = 0; index < normalized.length; ) {
+    const code = normalized.charCodeAt(index);
+    // One character (code point) at a time: two code units for a surrogate pair.
+    const width =
+      code >= 0xd800 && code <= 0xdbff && index + 1 < normalized.length && isLowSurrogate(normalized.charCodeAt(index + 1)) ? 2 : 1;
+    const kind = code < 0x80 ? (asciiKinds[code] as CharacterKind) : characterKind(normalized.slice(index, index + width));
+    const next = index + width;
     if (kind === CharacterKind.Word) {
       if (inSuffix) {
         // `a+b`: the suffix ended the word, and no compound goes on through it.
@@ -97,12 +112,14 @@ export function splitWords(text: string, options: SplitWordsOptions = {}): TextT
         inSuffix = false;
         glued = false;
       }
-      if (word === "") {
+      if (wordStart < 0) {
         endRun();
         if (!glued) endCompound();
         glued = false;
+        wordStart = index;
       }
-      word += character;
+      wordEnd = next;
+      index = next;
       continue;
     }
     if (kind === CharacterKind.Cjk) {
@@ -110,25 +127,36 @@ export function splitWords(text: string, options: SplitWordsOptions = {}): TextT
       endCompound();
       inSuffix = false;
       glued = false;
-      run += character;
+      if (runStart < 0) runStart = index;
+      runEnd = next;
+      index = next;
       continue;
     }
-    if (wordSuffixes && word !== "" && (character === "+" || character === "#")) {
-      word += character;
+    if (wordSuffixes && wordStart >= 0 && (code === 0x2b || code === 0x23) /* + # */) {
+      wordEnd = next;
       inSuffix = true;
+      index = next;
       continue;
     }
-    const afterWord = word !== "" && !inSuffix;
+    const afterWord = wordStart >= 0 && !inSuffix;
     endWord();
     endRun();
-    glued = afterWord && compoundGlue.has(character);
+    glued = afterWord && (code === 0x5f || code === 0x2d || code === 0x2e) /* _ - . */;
     inSuffix = false;
-    if (phraseBreaks.has(character)) phraseOpen = false;
+    if (code === 0x2e || code === 0x21 || code === 0x3f || code === 0x3b || code === 0x3a || code === 0x0a || code === 0x3002) {
+      // . ! ? ; : line break and the ideographic full stop end a phrase.
+      phraseOpen = false;
+    }
+    index = next;
   }
   endWord();
   endRun();
   endCompound();
   return tokens;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** The words of a text (no compounds, no CJK runs), in order: what phrase and term matching compares. */
