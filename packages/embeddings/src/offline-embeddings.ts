@@ -38,6 +38,17 @@ export const pinnedWordVectorsSha256 = "37cb03bf54cda5da83ab978bd6f4d5215d1de202
 const commonRank = 300;
 /** Weight of a word bigram relative to the geometric mean of its two words. */
 const bigramFactor = 0.5;
+
+/** A word's rank in the table (-1: not in it), its frequency weight, its stem and its lexical feature. */
+interface WordFeatures {
+  rank: number;
+  weight: number;
+  stem: string;
+  feature: string;
+}
+
+/** The most words whose features are kept (the cache starts over past it). */
+const wordFeaturesLimit = 100_000;
 /** The lexical feature an empty text (no words, no CJK) is given, so that its vector is not zero. */
 const emptyTextFeature = "\u0000empty-text";
 
@@ -55,6 +66,7 @@ export class OfflineEmbeddings extends Embeddings {
   readonly lexicalWeight: number;
   private readonly table: WordTable;
   private readonly commonDirection: Float64Array;
+  private readonly features = new Map<string, WordFeatures>();
   private readonly lexicalScale: number;
   private readonly denseScale: number;
 
@@ -96,6 +108,18 @@ export class OfflineEmbeddings extends Embeddings {
     return texts.map((text) => this.embed(text, "document"));
   }
 
+  /** What a word gives, worked out once per word (a text repeats its words, and so do texts). */
+  private wordFeatures(word: string): WordFeatures {
+    const known = this.features.get(word);
+    if (known !== undefined) return known;
+    const rank = this.table.rankOf(word);
+    const stem = stemWord(word);
+    const features: WordFeatures = { rank, weight: rank < 0 ? 1 : (rank + 1) / (rank + 1 + commonRank), stem, feature: `w\u0001${stem}` };
+    if (this.features.size >= wordFeaturesLimit) this.features.clear();
+    this.features.set(word, features);
+    return features;
+  }
+
   private embed(text: string, mode: Mode): number[] {
     if (typeof text !== "string") {
       throw new LookupKnowledgeError<EmbeddingsErrorCode>({
@@ -118,11 +142,8 @@ export class OfflineEmbeddings extends Embeddings {
     let previousStem = "";
     let previousWeight = 0;
     for (let position = 0; position < words.length; position += 1) {
-      const word = words[position] as string;
-      const rank = this.table.rankOf(word);
-      const weight = rank < 0 ? 1 : (rank + 1) / (rank + 1 + commonRank);
-      const stem = stemWord(word);
-      addLexical(`w\u0001${stem}`, weight);
+      const { rank, weight, stem, feature } = this.wordFeatures(words[position] as string);
+      addLexical(feature, weight);
       if (continuesPhrase[position] === true) {
         addLexical(`b\u0001${previousStem}\u0001${stem}`, bigramFactor * Math.sqrt(previousWeight * weight));
       }
