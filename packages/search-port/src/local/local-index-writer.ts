@@ -117,8 +117,14 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
       if (batch.length === 0) return;
       const texts = batch.map((entry) => entry.text);
       let vectors: number[][] | undefined;
-      if (embeddings !== undefined && vectorEmbedder !== null) {
-        vectors = await raceWithAbort(embeddings.embedDocuments(texts), signal);
+      // The embedder is asked first: one that waits on a service (or another thread) embeds
+      // while the lexical terms are worked out here.
+      const embedding = embeddings !== undefined && vectorEmbedder !== null ? embeddings.embedDocuments(texts) : undefined;
+      // A rejection before it is awaited is not unhandled.
+      embedding?.catch(() => undefined);
+      const terms = texts.map((text) => lexicalTerms(text));
+      if (embedding !== undefined && vectorEmbedder !== null) {
+        vectors = await raceWithAbort(embedding, signal);
         if (!Array.isArray(vectors) || vectors.length !== batch.length) {
           throw new EmbedderMismatchError({
             directory,
@@ -140,8 +146,8 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
       throwIfAborted(signal);
       ensureWritable("upsert", false);
       const stride = strideFor(state.dimension);
-      const prepared = batch.map(({ record, docId, text, metadataText }, index) => {
-        const counted = state.changes().countTerms(lexicalTerms(text));
+      const prepared = batch.map(({ record, docId, metadataText }, index) => {
+        const counted = state.changes().countTerms(terms[index] as string[]);
         let codes: Int8Array | undefined;
         let inverseNorm = 0;
         const vector = vectors?.[index];
