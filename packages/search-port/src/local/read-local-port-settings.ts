@@ -33,6 +33,8 @@ export interface LocalPortSettings {
   denseWeight: number;
   denseFloor: number;
   minScore: number;
+  /** Candidates per approximate dense search; undefined: exact dense search. */
+  approximateCandidates: number | undefined;
   answerability: AnswerabilityModel | undefined;
   refreshIntervalMs: number;
   onRefreshError: (error: Error) => void;
@@ -52,6 +54,15 @@ function fraction(reason = "expected a number from 0 to 1", below = 1.5) {
   });
 }
 
+const approximateDenseSchema = z.strictObject(
+  {
+    candidates: z.custom<number>((value) => Number.isSafeInteger(value) && (value as number) >= 1, {
+      error: "expected a whole number of candidates, 1 or more",
+    }),
+  },
+  { error: "expected false or { candidates: whole number, 1 or more }" },
+);
+
 const optionsSchema = z.object(
   {
     directory: z
@@ -61,6 +72,7 @@ const optionsSchema = z.object(
     denseWeight: fraction().optional(),
     minScore: fraction().optional(),
     denseFloor: fraction("expected a number from 0 to below 1", 1).optional(),
+    approximateDense: z.unknown().optional(),
     embeddings: embeddingsSchema.optional(),
     embedder: z.unknown().optional(),
     answerability: z.unknown().optional(),
@@ -119,6 +131,10 @@ export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortS
     denseWeight: options.denseWeight ?? defaultDenseWeight,
     denseFloor: options.denseFloor ?? defaultDenseFloor,
     minScore: options.minScore ?? defaultMinScore,
+    approximateCandidates:
+      options.approximateDense === undefined || options.approximateDense === false
+        ? undefined
+        : parseOptions(approximateDenseSchema, options.approximateDense, "approximateDense").candidates,
     answerability,
     refreshIntervalMs: options.refreshIntervalMs ?? defaultRefreshIntervalMs,
     onRefreshError: options.onRefreshError ?? warnRefreshError,
