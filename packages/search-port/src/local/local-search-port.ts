@@ -47,12 +47,13 @@ export interface LocalSearchPortOptions {
   /**
    * Approximate dense search, for indexes of a million chunks and more (README,
    * "Approximate dense search"): a one-bit sketch of every vector picks the `candidates`
-   * slots with the best estimated cosine; those, and the `candidates` slots with the best
-   * lexical scores, get their exact dense score and are ranked as usual. Returned scores are
-   * exact for their slots; a slot outside both lists can be missed. Default `false`: every
-   * slot's dense score is exact.
+   * records with the best estimated cosine; those, and the `candidates` records with the
+   * best lexical scores, get their exact dense score and are ranked as usual. Returned
+   * scores are exact for their records; a record outside both lists can be missed. `true`
+   * or `{}`: 20,000 candidates (`defaultApproximateCandidates`). Default `false`: every
+   * record's dense score is exact.
    */
-  approximateDense?: { candidates: number } | false;
+  approximateDense?: { candidates?: number } | boolean;
   /**
    * The minimum-evidence cut: hits whose score is below it are not returned, 0..1. Default
    * 0.2, which on the measured sets dropped 0.1% of the relevant hits in the top 10 and

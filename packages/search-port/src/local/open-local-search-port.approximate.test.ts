@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { LocalSearchPortOptions } from "./local-search-port.js";
 import { build, open, useIndexFolder } from "./local-port-test-fixtures.js";
-import { readLocalPortSettings } from "./read-local-port-settings.js";
+import { defaultApproximateCandidates, readLocalPortSettings } from "./read-local-port-settings.js";
 import { random } from "./seeded-random-test-fixtures.js";
 
 useIndexFolder();
@@ -60,7 +60,7 @@ const hybrid = { denseWeight: 0.3 };
 
 describe("issue 14: approximate dense search (option approximateDense)", () => {
   it.each([
-    [{ approximateDense: true }, "approximateDense", /false or \{ candidates/],
+    [{ approximateDense: "on" }, "approximateDense", /true, false or \{ candidates/],
     [{ approximateDense: { candidates: 0 } }, "approximateDense.candidates", /whole number of candidates, 1 or more/],
     [{ approximateDense: { candidates: 2.5 } }, "approximateDense.candidates", /whole number/],
     [{ approximateDense: { candidates: "4000" } }, "approximateDense.candidates", /whole number/],
@@ -71,8 +71,10 @@ describe("issue 14: approximate dense search (option approximateDense)", () => {
     );
   });
 
-  it("issue 14: approximateDense is off by default and false turns it off", () => {
+  it("issue 14: approximateDense is off by default and false turns it off; true and {} take the default candidates", () => {
     expect(readLocalPortSettings({ directory: "index" }).approximateCandidates).toBeUndefined();
+    expect(readLocalPortSettings({ directory: "index", approximateDense: true }).approximateCandidates).toBe(defaultApproximateCandidates);
+    expect(readLocalPortSettings({ directory: "index", approximateDense: {} }).approximateCandidates).toBe(defaultApproximateCandidates);
     expect(readLocalPortSettings({ directory: "index", approximateDense: false }).approximateCandidates).toBeUndefined();
     expect(readLocalPortSettings({ directory: "index", approximateDense: { candidates: 4000 } }).approximateCandidates).toBe(4000);
   });
