@@ -1,6 +1,7 @@
 // Recall@10 and speed of the approximate dense search (option `approximateDense`) against the
 // exact one, on a folder store-child.mjs built, with the cached query vectors:
-//   node approximate-recall.mjs <directory>/index <replicas> <candidates,...>   (ROUNDS, default 3)
+//   node approximate-recall.mjs <directory>/index <replicas> <candidates,...>
+// (ROUNDS, default 3; MODES=dense or MODES=hybrid runs one mode only)
 // For each mode (dense: denseWeight 1, denseFloor 0; hybrid: the defaults) it opens the exact
 // port, then one approximate port per candidate count, one after the other, and prints for
 // each: recall@10 (the share of the exact top 10 the approximate top 10 holds) on the dev
@@ -31,6 +32,7 @@ const embeddings = {
   embedQuery: async (text) => vectors.get(text),
 };
 const modes = { dense: { denseWeight: 1, denseFloor: 0 }, hybrid: {} };
+if (process.env.MODES) for (const m of Object.keys(modes)) if (!process.env.MODES.split(",").includes(m)) delete modes[m];
 const rounds = Number(process.env.ROUNDS ?? 3);
 
 /** Every query's top 10 (ids and scores) and the timings of `rounds` rounds, on a port opened with `options`. */

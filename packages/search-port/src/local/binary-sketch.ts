@@ -56,17 +56,22 @@ export class BinarySketch {
       this.scan = instantiateNibbleTableKernel(memory);
     }
     const rows = new Int8Array(matrix.rowBytes().buffer, matrix.rowBytes().byteOffset, count * stride);
-    const sums = new Float64Array(dimension);
+    // Int32 sums are exact up to 16 million rows (127 * 2^24 < 2^31); Float64 beyond.
+    const sums = count < 2 ** 24 ? new Int32Array(dimension) : new Float64Array(dimension);
     for (let slot = 0, base = 0; slot < count; slot += 1, base += stride) {
       for (let index = 0; index < dimension; index += 1) sums[index] = (sums[index] as number) + (rows[base + index] as number);
     }
-    this.mean = sums.map((sum) => (count === 0 ? 0 : sum / count));
+    this.mean = Float64Array.from(sums, (sum) => (count === 0 ? 0 : sum / count));
     this.meanSquare = this.mean.reduce((total, value) => total + value * value, 0);
+    const mean = this.mean;
     const codes = new Uint8Array(this.memory.buffer, this.codesOffset, this.groups * this.quads * 64);
+    const groupBytes = this.quads * 64;
     for (let slot = 0, base = 0; slot < count; slot += 1, base += stride) {
-      const { start, shift } = this.place(slot);
+      // The row's first nibble byte and half (see `place`), inlined for the million-row pass.
+      const start = (slot >> 5) * groupBytes + (slot & 15);
+      const shift = slot & 16 ? 4 : 0;
       for (let index = 0; index < dimension; index += 1) {
-        if ((rows[base + index] as number) > (this.mean[index] as number)) {
+        if ((rows[base + index] as number) > (mean[index] as number)) {
           const at = start + (index >> 2) * 16;
           codes[at] = (codes[at] as number) | (1 << ((index & 3) + shift));
         }
