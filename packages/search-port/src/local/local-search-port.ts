@@ -47,8 +47,8 @@ export interface LocalSearchPortOptions {
   /**
    * Approximate dense search, for indexes of a million chunks and more (README,
    * "Approximate dense search"): a one-bit sketch of every vector picks the `candidates`
-   * records with the best estimated cosine; those, and the `candidates` records with the
-   * best lexical scores, get their exact dense score and are ranked as usual. Returned
+   * records with the best estimated cosine; those, and the `candidates / 10` records with
+   * the best lexical scores, get their exact dense score and are ranked as usual. Returned
    * scores are exact for their records; a record outside both lists can be missed. `true`
    * or `{}`: 20,000 candidates (`defaultApproximateCandidates`). Default `false`: every
    * record's dense score is exact.

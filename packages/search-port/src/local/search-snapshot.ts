@@ -30,7 +30,7 @@ export interface SnapshotQuery {
   inScope?: ((slot: number) => boolean) | undefined;
   /**
    * Approximate dense search (option `approximateDense`): only this many slots by estimated
-   * cosine, and as many by lexical score, get an exact dense score and are ranked
+   * cosine, and a tenth as many by lexical score, get an exact dense score and are ranked
    * (`fuseApproximateDenseScores`). Absent: every slot is scored exactly.
    */
   approximateCandidates?: number | undefined;
@@ -108,7 +108,7 @@ function rankAll(
   };
   if (vectors !== undefined && query.vector !== undefined && query.approximateCandidates !== undefined) {
     const candidates = Math.max(query.approximateCandidates, limit);
-    const best = fuseApproximateDenseScores(vectors, query.vector, lexicalSide, weight, denseFloor, candidates, offer);
+    const best = fuseApproximateDenseScores(vectors, query.vector, lexicalSide, weight, denseFloor, candidates, limit, offer);
     bestLexical = best.lexical;
     bestDense = best.dense;
   } else if (vectors !== undefined && query.vector !== undefined) {
