@@ -112,6 +112,23 @@ describe("issue 14: approximate dense search (option approximateDense)", () => {
     }
   });
 
+  it("issue 14: a writer's approximate search sees its own upserts (a new sketch per state)", async () => {
+    const { records, embeddings } = clusteredCorpus(10, 300, 10, 0);
+    const writer = await open({
+      mode: "write",
+      embeddings,
+      minScore: 0,
+      answerability: false,
+      ...dense,
+      approximateDense: { candidates: 50 },
+    });
+    await writer.upsert(records.slice(0, 200));
+    const first = records[250] as KnowledgeRecord;
+    expect((await writer.search({ query: first.content, topK: 300 })).map((hit) => hit.id)).not.toContain(first.id);
+    await writer.upsert(records.slice(200));
+    expect((await writer.search({ query: first.content, topK: 1 }))[0]?.id).toBe(first.id);
+  });
+
   it("issue 14: recall@10 against exact search over a seeded clustered corpus stays above the measured bound", async () => {
     const { records, questions, embeddings } = clusteredCorpus(9, 4000, 40, 60);
     await (await build(records, { embeddings })).close();
