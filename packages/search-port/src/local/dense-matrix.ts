@@ -105,6 +105,27 @@ export class DenseMatrix {
     }
     return { dots, queryInverseNorm };
   }
+
+  /**
+   * The same int32 dot products as `dots`, for the listed slots only (`output[index]` for
+   * `slots[index]`), so re-scoring a few candidates does not scan every row. Exactly the
+   * values `dots` gives those slots (int32 arithmetic).
+   */
+  dotsOf(query: ArrayLike<number>, slots: ArrayLike<number>, output: Int32Array): number {
+    const codes = new Int16Array(this.memory.buffer, this.queryOffset, this.stride);
+    const queryInverseNorm = quantiseQuery(query, this.dimension, codes);
+    const rows = new Int8Array(this.memory.buffer, this.rowsOffset, this.count * this.stride);
+    const { dimension, stride } = this;
+    for (let index = 0; index < slots.length; index += 1) {
+      const base = (slots[index] as number) * stride;
+      let sum = 0;
+      for (let component = 0; component < dimension; component += 1) {
+        sum += (codes[component] as number) * (rows[base + component] as number);
+      }
+      output[index] = sum | 0;
+    }
+    return queryInverseNorm;
+  }
 }
 
 function align(value: number, to: number): number {
@@ -131,7 +152,7 @@ export function quantiseVector(vector: ArrayLike<number>, codes: Int8Array): num
 }
 
 /** The same for a query, as int16 codes (largest component -> +-32767). */
-function quantiseQuery(vector: ArrayLike<number>, dimension: number, codes: Int16Array): number {
+export function quantiseQuery(vector: ArrayLike<number>, dimension: number, codes: Int16Array): number {
   let largest = 0;
   for (let index = 0; index < dimension; index += 1) largest = Math.max(largest, Math.abs(vector[index] as number));
   codes.fill(0);

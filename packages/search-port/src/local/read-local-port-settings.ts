@@ -21,6 +21,14 @@ export const defaultDenseWeight = 0.3;
  */
 export const defaultDenseFloor = 0.3;
 
+/**
+ * The default number of candidates of approximate dense search (`approximateDense`): the
+ * smallest of 4,000 / 10,000 / 20,000 / 40,000 whose recall@10 against exact dense search
+ * reached 0.95 on the dev half of the queries (odd positions) at SciFact x 200, 1,036,600
+ * chunks (`bench/index-peers/approximate-recall.mjs`); README, "Approximate dense search".
+ */
+export const defaultApproximateCandidates = 20_000;
+
 /** The default minimum-evidence cut on the returned score (README, "Score"). */
 export const defaultMinScore = 0.2;
 
@@ -33,6 +41,8 @@ export interface LocalPortSettings {
   denseWeight: number;
   denseFloor: number;
   minScore: number;
+  /** Candidates per approximate dense search; undefined: exact dense search. */
+  approximateCandidates: number | undefined;
   answerability: AnswerabilityModel | undefined;
   refreshIntervalMs: number;
   onRefreshError: (error: Error) => void;
@@ -52,6 +62,17 @@ function fraction(reason = "expected a number from 0 to 1", below = 1.5) {
   });
 }
 
+const approximateDenseSchema = z.strictObject(
+  {
+    candidates: z
+      .custom<number>((value) => Number.isSafeInteger(value) && (value as number) >= 1, {
+        error: "expected a whole number of candidates, 1 or more",
+      })
+      .optional(),
+  },
+  { error: "expected true, false or { candidates?: whole number, 1 or more }" },
+);
+
 const optionsSchema = z.object(
   {
     directory: z
@@ -61,6 +82,7 @@ const optionsSchema = z.object(
     denseWeight: fraction().optional(),
     minScore: fraction().optional(),
     denseFloor: fraction("expected a number from 0 to below 1", 1).optional(),
+    approximateDense: z.unknown().optional(),
     embeddings: embeddingsSchema.optional(),
     embedder: z.unknown().optional(),
     answerability: z.unknown().optional(),
@@ -119,6 +141,12 @@ export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortS
     denseWeight: options.denseWeight ?? defaultDenseWeight,
     denseFloor: options.denseFloor ?? defaultDenseFloor,
     minScore: options.minScore ?? defaultMinScore,
+    approximateCandidates:
+      options.approximateDense === undefined || options.approximateDense === false
+        ? undefined
+        : options.approximateDense === true
+          ? defaultApproximateCandidates
+          : (parseOptions(approximateDenseSchema, options.approximateDense, "approximateDense").candidates ?? defaultApproximateCandidates),
     answerability,
     refreshIntervalMs: options.refreshIntervalMs ?? defaultRefreshIntervalMs,
     onRefreshError: options.onRefreshError ?? warnRefreshError,

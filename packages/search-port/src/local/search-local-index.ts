@@ -64,7 +64,12 @@ export async function searchLocalIndex(
       : Object.keys(scopeFilter).length === 0
         ? () => true
         : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), scopeFilter);
-  const { slots, signals, filterShare } = searchSnapshot(snapshot, { terms, vector, denseWeight, topK, accepts, inScope }, denseFloor);
+  const approximateCandidates = settings.approximateCandidates;
+  const { slots, signals, filterShare } = searchSnapshot(
+    snapshot,
+    { terms, vector, denseWeight, topK, accepts, inScope, approximateCandidates },
+    denseFloor,
+  );
   // The model judges the best hit; the others keep their fused score's ratio to it. Under a
   // steering filter that left better matches of the caller's scope out, the judgement is
   // scaled by the share of the scope's best fused score the filtered list reaches, so a

@@ -1,5 +1,6 @@
 import { answerabilitySignals, signalHits, type AnswerabilitySignals, type WeighedTerm } from "./answerability-signals.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
+import { fuseApproximateDenseScores } from "./fuse-approximate-dense-scores.js";
 import { fuseDenseScores } from "./fuse-dense-scores.js";
 import { lexicalScores } from "./lexical-scores.js";
 import type { LexicalScores } from "./lexical-scores.js";
@@ -27,6 +28,12 @@ export interface SnapshotQuery {
    * the filter accepts must be inside it. Absent: no comparison.
    */
   inScope?: ((slot: number) => boolean) | undefined;
+  /**
+   * Approximate dense search (option `approximateDense`): only this many slots by estimated
+   * cosine, and a tenth as many by lexical score, get an exact dense score and are ranked
+   * (`fuseApproximateDenseScores`). Absent: every slot is scored exactly.
+   */
+  approximateCandidates?: number | undefined;
 }
 
 /** The best slots of a search, best first, and the answerability signals of that list (absent when it is empty). */
@@ -75,9 +82,10 @@ function rankAll(
   query: SnapshotQuery,
   denseFloor: number,
   weight: number,
-  { scores: lexical, touched, touchedCount }: LexicalScores,
+  lexicalSide: LexicalScores,
   terms: WeighedTerm[],
 ): SnapshotResult {
+  const { scores: lexical, touched, touchedCount } = lexicalSide;
   const limit = Math.min(Math.max(query.topK, signalHits), snapshot.count);
   const vectors = weight > 0 && query.vector !== undefined ? snapshot.vectors : undefined;
   const heap = new TopSlots(limit, snapshot.keys);
@@ -94,22 +102,20 @@ function rankAll(
     // is inside the scope: the filter includes the scope).
     if (inScope !== undefined && score > bestFused && (accepted || inScope(slot))) bestFused = score;
   };
-  if (vectors !== undefined && query.vector !== undefined) {
+  const offer = (slot: number, score: number, lexicalScore: number, denseValue: number): number => {
+    consider(slot, score, lexicalScore, denseValue);
+    return inScope === undefined ? heap.threshold() : Math.min(heap.threshold(), bestFused);
+  };
+  if (vectors !== undefined && query.vector !== undefined && query.approximateCandidates !== undefined) {
+    const candidates = Math.max(query.approximateCandidates, limit);
+    const best = fuseApproximateDenseScores(vectors, query.vector, lexicalSide, weight, denseFloor, candidates, limit, offer);
+    bestLexical = best.lexical;
+    bestDense = best.dense;
+  } else if (vectors !== undefined && query.vector !== undefined) {
     // Every slot, in one tight pass over the kernel's dot products: only a slot that could
     // enter the heap (or raise the scope's best) goes on to `consider`.
     const { dots, queryInverseNorm } = vectors.dots(query.vector);
-    const best = fuseDenseScores(
-      lexical,
-      dots,
-      vectors.inverseNorms,
-      queryInverseNorm,
-      weight,
-      denseFloor,
-      (slot, score, lexicalScore, denseValue) => {
-        consider(slot, score, lexicalScore, denseValue);
-        return inScope === undefined ? heap.threshold() : Math.min(heap.threshold(), bestFused);
-      },
-    );
+    const best = fuseDenseScores(lexical, dots, vectors.inverseNorms, queryInverseNorm, weight, denseFloor, offer);
     bestLexical = best.lexical;
     bestDense = best.dense;
   } else {
