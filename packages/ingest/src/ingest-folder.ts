@@ -1,7 +1,7 @@
 // Over ~300 lines on purpose: `ingestFolder` is one pipeline (scan, parse, write, commit) whose
 // steps share the abort signal, the progress report and the manifest being built; the steps
 // themselves live in their own files (scan-folder, parse-pool, chunk-to-record, ...).
-import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { TextDecoder } from "node:util";
 import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
@@ -170,8 +170,8 @@ export async function ingestFolder(input: {
     const { source, docId } = file;
     if (docId === undefined) return { kind: "failed", source, reason: file.refused ?? "refused" };
     try {
-      // One read each, on this thread: for a folder of small files, about a fifth of the time of queued asynchronous reads.
-      const bytes = readFileSync(pathOf.get(source) ?? join(root, source));
+      // Asynchronous, so the progress display and signals are served between files.
+      const bytes = await readFile(pathOf.get(source) ?? join(root, source));
       const hash = sha256(bytes);
       const known = reusable[docId];
       if (known !== undefined && known.hash === hash && known.source === source) return { kind: "unchanged", docId, known };
