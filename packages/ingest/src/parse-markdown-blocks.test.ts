@@ -143,6 +143,7 @@ const cases: Array<[string, string]> = [
     "a table interrupting a paragraph, then the lines that end it",
     "Text:\n| a | b |\n|---|---|\n| 1 | 2 |\n    indented\n\n| a |\n|---|\n-\n\n| a |\n|---|\n---\n",
   ],
+  ["a line of non-breaking spaces and a dash is no delimiter row", "p\na|b\n\u00a0-|-\n"],
   ["a table in a quote ends before a lazy line", "> | a |\n> |---|\n> | 1 |\nlazy\n"],
   ["a second header and delimiter are rows of the table", "| a | b |\n|---|---|\n| c | d |\n|---|---|\n"],
   ["link reference definitions and thematic breaks", '[a]: https://example.com "t"\n  [b]:\n  /u\n\n***\n- - -\n'],
@@ -157,6 +158,8 @@ describe("issue 14: parseMarkdownBlocks gives micromark's block structure and of
 
   it("issue 14: a paragraph full of inline HTML that never closes is read in linear time", () => {
     // Each opener once searched the rest of the paragraph for its end: 100,000 of them took minutes.
+    const spaces = parseMarkdownBlocks(`a\nx|y\n${"\u00a0".repeat(200_000)}-\n`);
+    expect(spaces.children.map((node) => node.type)).toEqual(["paragraph"]);
     for (const opener of ["<!--", "<?", "<!X", "<![CDATA["]) {
       const tree = parseMarkdownBlocks(`x ${`${opener} a `.repeat(100_000)}`);
       expect(tree.children.map((node) => node.type)).toEqual(["paragraph"]);

@@ -9,7 +9,7 @@ function fullParse(text: string): unknown {
   return document.errors.length > 0 ? "error" : document.toJS({ maxAliasCount: 100 });
 }
 
-const keys = ["title", "description", "keywords", "category", "tags", "hide_sidebar", "a-b", "x_1", "title"];
+const keys = ["null", "NULL", "true", "title", "description", "keywords", "category", "tags", "hide_sidebar", "a-b", "x_1", "title"];
 const scalars = [
   "Apache APISIX",
   "API Gateway: an intro",

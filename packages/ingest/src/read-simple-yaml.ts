@@ -47,7 +47,8 @@ export function readSimpleYaml(text: string): Record<string, SimpleYamlValue> | 
     const entry = entryLine.exec(line);
     if (entry === null) return undefined;
     const key = entry[1] as string;
-    if (Object.hasOwn(result, key) || key === "__proto__") return undefined;
+    // A key YAML reads as null or a boolean is not the string it looks like.
+    if (Object.hasOwn(result, key) || key === "__proto__" || nullWord.test(key) || booleanWord.test(key)) return undefined;
     const rest = (entry[2] ?? "").trim();
     if (rest === "") {
       // `key:` alone: null, unless a list follows.

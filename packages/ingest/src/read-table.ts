@@ -1,7 +1,12 @@
 import type { BlockContext, Element, LeafBlock, LeafBlockParser, Line, MarkdownConfig } from "@lezer/markdown";
 
-/** A GFM delimiter row (`| --- | :-: |`), as tested after the line's container markers. */
-const delimiterRow = /^[>\s]*\|?(?:\s*:?-+:?\s*\|)+(?:\s*:?-+:?\s*)?$/;
+/**
+ * A GFM delimiter row (`| --- | :-: |`), after its leading quote markers and spaces.
+ * Whitespace is spaces and tabs, and no two parts can match the same run of it, so the test
+ * stays linear on any line.
+ */
+const delimiterCells = /^\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$/;
+const delimiterRow = { test: (line: string): boolean => delimiterCells.test(line.replace(/^[> \t]*/, "")) };
 
 /** A line of only dashes (and trailing spaces). */
 const dashes = /^-+[ \t]*$/;
