@@ -43,10 +43,17 @@ export function encodeTermEnds(terms: readonly string[]): Uint8Array {
 const cachedDepth = 12;
 const lookupCacheSize = 8192;
 /**
- * The postings of recently searched terms are kept up to this many bytes (least recently
- * used dropped first): questions share their common words, and those have the longest lists.
+ * The postings of recently searched terms are kept (least recently used dropped first):
+ * questions share their common words, and those have the longest lists. The bytes kept are
+ * a quarter of the postings file, at least `postingsCacheBytes.least` and at most
+ * `postingsCacheBytes.most` (`postingsCacheLimit`): the common words' lists grow with the index.
  */
-export const postingsCacheBytes = 64 * 1024 * 1024;
+export const postingsCacheBytes = { least: 64 * 1024 * 1024, most: 512 * 1024 * 1024 };
+
+/** How many bytes of postings a lexicon whose postings file has `fileBytes` bytes keeps. */
+export function postingsCacheLimit(fileBytes: number): number {
+  return Math.min(postingsCacheBytes.most, Math.max(postingsCacheBytes.least, Math.ceil(fileBytes / 4)));
+}
 
 /**
  * The lexicon of a format-4 generation, read from its files on demand: a term lookup is a
@@ -62,6 +69,7 @@ export class FileLexicon implements Lexicon {
   private lengthTable: Uint32Array | undefined;
   private readonly recentPostings = new Map<number, Postings>();
   private recentBytes = 0;
+  private readonly cacheLimit: number;
   private cached: LexicalIndex | undefined;
 
   constructor(
@@ -72,6 +80,7 @@ export class FileLexicon implements Lexicon {
     this.termCount = shape.terms;
     this.totalLength = shape.totalLength;
     this.layout = postingsLayout(shape);
+    this.cacheLimit = postingsCacheLimit(postingsFile.size);
     if (postingsFile.size !== this.layout.bytes) {
       this.fail(postingsFile, `has ${postingsFile.size} bytes, expected ${this.layout.bytes}`);
     }
@@ -122,9 +131,9 @@ export class FileLexicon implements Lexicon {
     const frequencies = new Uint16Array(this.postingsFile.read(this.layout.frequenciesAt + 2 * start, 2 * count).buffer);
     const postings = { slots, frequencies };
     const bytes = 6 * count;
-    if (bytes <= postingsCacheBytes / 4) {
+    if (bytes <= this.cacheLimit / 4) {
       for (const [old, list] of this.recentPostings) {
-        if (this.recentBytes + bytes <= postingsCacheBytes) break;
+        if (this.recentBytes + bytes <= this.cacheLimit) break;
         this.recentPostings.delete(old);
         this.recentBytes -= 6 * list.slots.length;
       }

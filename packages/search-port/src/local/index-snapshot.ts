@@ -1,4 +1,5 @@
 import type { DenseMatrix } from "./dense-matrix.js";
+import type { TermScoreBounds } from "./term-score-bounds.js";
 import type { FileRecords } from "./file-records.js";
 import { parseMetadata } from "./file-records.js";
 import { MemoryLexicon } from "./lexicon.js";
@@ -56,6 +57,8 @@ export interface IndexSnapshot {
   lengthNorms?: Float32Array;
   /** Filled on first use: the lexical scores of one search, all zero between searches. */
   scratch?: Float64Array;
+  /** Filled as searches need them: per-term score bounds (`termScoreBounds`), by term index. */
+  scoreBounds?: { byTerm: Map<number, TermScoreBounds>; bytes: number };
 }
 
 export function emptySnapshot(): IndexSnapshot {

@@ -1,0 +1,64 @@
+import type { IndexSnapshot } from "./index-snapshot.js";
+import type { Postings } from "./lexicon.js";
+
+/** Postings per block of `TermScoreBounds.blocks`. */
+export const boundBlockPostings = 64;
+
+/** log2 of the slots per window of `TermScoreBounds.windows`. */
+export const windowShift = 12;
+
+/** A snapshot's kept bounds stop growing past this many bytes (then start over). */
+const keptBoundBytes = 32 * 1024 * 1024;
+
+/**
+ * How much one term can add to a record's lexical score, in parts of its `scaled` share
+ * (the largest `tf / (tf + norm)`, `norm`: `lengthNorms`), over stretches of its postings:
+ * - `blocks[b]`: over its postings `b * boundBlockPostings` to the next block's first;
+ *   `blockLast[b]` is the last slot of that block;
+ * - `windows[w]`: over the slots `w << windowShift` to the next window's first (0: none of
+ *   them holds the term).
+ */
+export interface TermScoreBounds {
+  blocks: Float64Array;
+  blockLast: Uint32Array;
+  windows: Float64Array;
+}
+
+/**
+ * The `TermScoreBounds` of a term (by its index in the snapshot's lexicon), computed in one
+ * pass over its postings the first time a search needs them, then kept with the snapshot.
+ */
+export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, postings: Postings, norms: Float32Array): TermScoreBounds {
+  snapshot.scoreBounds ??= { byTerm: new Map(), bytes: 0 };
+  const kept = snapshot.scoreBounds;
+  const known = kept.byTerm.get(termIndex);
+  if (known !== undefined) return known;
+  const { slots, frequencies } = postings;
+  const length = slots.length;
+  const blocks = new Float64Array(Math.ceil(length / boundBlockPostings));
+  const blockLast = new Uint32Array(blocks.length);
+  const windows = new Float64Array(Math.ceil(snapshot.count / 2 ** windowShift));
+  for (let block = 0; block < blocks.length; block += 1) {
+    const end = Math.min(length, (block + 1) * boundBlockPostings);
+    let largest = 0;
+    for (let posting = block * boundBlockPostings; posting < end; posting += 1) {
+      const slot = slots[posting] as number;
+      const frequency = frequencies[posting] as number;
+      const part = frequency / (frequency + (norms[slot] as number));
+      if (part > largest) largest = part;
+      const window = slot >>> windowShift;
+      if (part > (windows[window] as number)) windows[window] = part;
+    }
+    blocks[block] = largest;
+    blockLast[block] = slots[end - 1] as number;
+  }
+  const bounds = { blocks, blockLast, windows };
+  const bytes = blocks.byteLength + blockLast.byteLength + windows.byteLength;
+  if (kept.bytes + bytes > keptBoundBytes) {
+    kept.byTerm.clear();
+    kept.bytes = 0;
+  }
+  kept.byTerm.set(termIndex, bounds);
+  kept.bytes += bytes;
+  return bounds;
+}
