@@ -1,7 +1,6 @@
 // Over ~300 lines on purpose: `ingestFolder` is one pipeline (scan, parse, write, commit) whose
 // steps share the abort signal, the progress report and the manifest being built; the steps
 // themselves live in their own files (scan-folder, parse-pool, chunk-to-record, ...).
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { TextDecoder } from "node:util";
 import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
@@ -20,6 +19,7 @@ import type { IngestProgress } from "./ingest-progress.js";
 import type { IngestReport } from "./ingest-report.js";
 import { mapInOrder } from "./map-in-order.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
+import { ReadAhead } from "./read-ahead.js";
 import { createParsePool } from "./parse-pool.js";
 import type { ParsePool } from "./parse-pool.js";
 import type { ParsedDocument } from "./parsed-document.js";
@@ -36,6 +36,9 @@ const minimumFilesForWorkers = 16;
  * `parseWorkers` (even 1), so the calling thread stays free to act on `signal` within a moment.
  */
 const largeFileBytes = 256 * 1024;
+/** Files read ahead of the parse, and the bytes they may hold before it takes them (`ReadAhead`). */
+const readAheadFiles = 8;
+const readAheadBytes = 32 * 1024 * 1024;
 
 type FileOutcome =
   | { kind: "unchanged"; docId: string; known: IngestManifestDocument }
@@ -142,6 +145,14 @@ export async function ingestFolder(input: {
     }
   });
 
+  // The next files are read while this one is parsed (asynchronously, so the progress
+  // display and signals are served between files).
+  const reads = new ReadAhead(
+    planned.map(({ source, docId }) => (docId === undefined ? undefined : (pathOf.get(source) ?? join(root, source)))),
+    readAheadFiles,
+    readAheadBytes,
+  );
+  const indexOf = new Map(planned.map((file, index) => [file, index]));
   let pool: ParsePool | undefined;
   let poolUnavailable = false;
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -170,8 +181,7 @@ export async function ingestFolder(input: {
     const { source, docId } = file;
     if (docId === undefined) return { kind: "failed", source, reason: file.refused ?? "refused" };
     try {
-      // Asynchronous, so the progress display and signals are served between files.
-      const bytes = await readFile(pathOf.get(source) ?? join(root, source));
+      const bytes = await reads.read(indexOf.get(file) as number);
       const hash = sha256(bytes);
       const known = reusable[docId];
       if (known !== undefined && known.hash === hash && known.source === source) return { kind: "unchanged", docId, known };
