@@ -1,5 +1,6 @@
 import { bm25Idf } from "./bm25.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
+import { firstAtLeast } from "./first-at-least.js";
 
 /** One distinct query term as the lexical search weighed it. */
 export interface WeighedTerm {
@@ -125,14 +126,5 @@ export function answerabilitySignals(
 /** Whether the record in `slot` holds the term: a binary search of the term's postings (slots ascend). */
 function holds(snapshot: IndexSnapshot, term: WeighedTerm, slot: number): boolean {
   const postingSlots = term.slots ?? snapshot.lexicon.postings(term.index).slots;
-  let low = 0;
-  let high = postingSlots.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = postingSlots[middle] as number;
-    if (value === slot) return true;
-    if (value < slot) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
+  return postingSlots[firstAtLeast(postingSlots, 0, postingSlots.length, slot)] === slot;
 }

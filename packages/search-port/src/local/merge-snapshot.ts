@@ -1,4 +1,5 @@
 import { DenseMatrix } from "./dense-matrix.js";
+import { firstAtLeast } from "./first-at-least.js";
 import { memorySnapshot } from "./index-snapshot.js";
 import type { IndexSnapshot, MemoryRecord } from "./index-snapshot.js";
 import { findTerm } from "./lexicon.js";
@@ -156,7 +157,7 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
           for (const removedSlot of removedSlots) {
             if (removedSlot < first) continue;
             if (removedSlot > last) break;
-            const at = lowerBound(baseSlots, segmentStart, to, removedSlot);
+            const at = firstAtLeast(baseSlots, segmentStart, to, removedSlot);
             cursor = copyShifted(baseSlots, baseFrequencies, segmentStart, at, postingSlots, postingFrequencies, cursor, removedBefore);
             segmentStart = at < to && baseSlots[at] === removedSlot ? at + 1 : at;
           }
@@ -227,18 +228,6 @@ export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dime
 
 /** Up to this many removed slots, postings are copied in runs between them. */
 const segmentedCopyLimit = 64;
-
-/** The first index in [from, to) whose slot is >= `slot`. */
-function lowerBound(slots: Uint32Array, from: number, to: number, slot: number): number {
-  let low = from;
-  let high = to;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((slots[middle] as number) < slot) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 /** Copies postings [from, to), which hold no removed slot, moving their slots down; returns the new cursor. */
 function copyShifted(

@@ -1,3 +1,4 @@
+import { firstAtLeast } from "./first-at-least.js";
 import type { TermScoreBounds } from "./term-score-bounds.js";
 
 /** A matched term's place in its postings during a lexical search (lexical-top-slots.ts). */
@@ -40,18 +41,6 @@ export function seek(cursor: PostingCursor, slot: number): void {
   }
   // slots[low] < slot; the answer is in (low, min(high, length)].
   cursor.at = firstAtLeast(slots, low + 1, Math.min(high, slots.length), slot);
-}
-
-/** The first index in `low..high` of the ascending `values` whose value is at least `value` (`high` if none). */
-export function firstAtLeast(values: Uint32Array, low: number, high: number, value: number): number {
-  let first = low;
-  let last = high;
-  while (first < last) {
-    const middle = (first + last) >>> 1;
-    if ((values[middle] as number) < value) first = middle + 1;
-    else last = middle;
-  }
-  return first;
 }
 
 /** Sorts a few cursors by `key`, ascending (insertion sort: they come nearly sorted from the window before). */

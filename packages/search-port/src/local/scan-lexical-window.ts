@@ -1,4 +1,5 @@
-import { firstAtLeast, partAt, seek, sortBy } from "./posting-cursor.js";
+import { firstAtLeast } from "./first-at-least.js";
+import { partAt, seek, sortBy } from "./posting-cursor.js";
 import type { PostingCursor } from "./posting-cursor.js";
 import { windowShift } from "./term-score-bounds.js";
 import type { TopSlots } from "./top-slots.js";
