@@ -10,10 +10,9 @@
 // scores of those hits, and p50 / p95 over every query and round. `answerability: false`,
 // so a hit's score is its fused score (the model would rescale a list by its best hit's
 // signals, which look at the best dense score over every slot).
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadEmbedder, root, vectorCachePath } from "./corpus.mjs";
+import { cachedQueryEmbeddings, root } from "./corpus.mjs";
 
 const { openLocalSearchPort } = await import(pathToFileURL(join(root, "packages/search-port/dist/local/index.js")).href);
 const [directory, replicasText, candidatesText] = process.argv.slice(2);
@@ -21,16 +20,7 @@ const candidateCounts = (candidatesText ?? "").split(",").map(Number);
 if (directory === undefined || !(Number(replicasText) > 0) || !candidateCounts.every((count) => count > 0)) {
   throw new Error(`usage: approximate-recall.mjs <index folder> <replicas> <candidates,...>, got ${process.argv.slice(2).join(" ")}`);
 }
-const { identity } = await loadEmbedder();
-const queries = JSON.parse(readFileSync(vectorCachePath(Number(replicasText), identity).queries, "utf8"));
-const vectors = new Map(queries.map((query) => [query.text, query.vector]));
-const embeddings = {
-  identity,
-  embedDocuments: async () => {
-    throw new Error("approximate-recall.mjs embeds no documents");
-  },
-  embedQuery: async (text) => vectors.get(text),
-};
+const { queries, embeddings } = await cachedQueryEmbeddings(Number(replicasText), "approximate-recall.mjs");
 const modes = { dense: { denseWeight: 1, denseFloor: 0 }, hybrid: {} };
 if (process.env.MODES) for (const m of Object.keys(modes)) if (!process.env.MODES.split(",").includes(m)) delete modes[m];
 const rounds = Number(process.env.ROUNDS ?? 3);

@@ -70,6 +70,25 @@ export function vectorCachePath(replicas, identity) {
 }
 
 /**
+ * The cached queries of SciFact x `replicas` (made by `ensureVectors`) and an embedder that
+ * answers `embedQuery` with their cached vectors, for a port that searches an index built
+ * from them; `script` names the caller in the error `embedDocuments` throws.
+ */
+export async function cachedQueryEmbeddings(replicas, script) {
+  const { identity } = await loadEmbedder();
+  const queries = JSON.parse(readFileSync(vectorCachePath(replicas, identity).queries, "utf8"));
+  const vectors = new Map(queries.map((query) => [query.text, query.vector]));
+  const embeddings = {
+    identity,
+    embedDocuments: async () => {
+      throw new Error(`${script} embeds no documents`);
+    },
+    embedQuery: async (text) => vectors.get(text),
+  };
+  return { queries, embeddings };
+}
+
+/**
  * Makes the cached vectors of SciFact x `replicas` (chunks and the first `queryCount`
  * queries) unless they are there, and returns where they are.
  */

@@ -2,10 +2,9 @@
 // alone (open, RSS, p50 / p95), for sizes where the whole peers run takes too long:
 //   node store-child.mjs build ours <directory> 200
 //   node query-index.mjs <directory>/index lexical|dense|hybrid <replicas>   (ROUNDS, default 3)
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadEmbedder, root, vectorCachePath } from "./corpus.mjs";
+import { cachedQueryEmbeddings, root } from "./corpus.mjs";
 
 const { openLocalSearchPort } = await import(pathToFileURL(join(root, "packages/search-port/dist/local/index.js")).href);
 const [directory, mode, replicasText] = process.argv.slice(2);
@@ -13,16 +12,7 @@ const modes = { lexical: { denseWeight: 0 }, dense: { denseWeight: 1, denseFloor
 if (directory === undefined || !(mode in modes) || !(Number(replicasText) > 0)) {
   throw new Error(`usage: query-index.mjs <index folder> lexical|dense|hybrid <replicas>, got ${process.argv.slice(2).join(" ")}`);
 }
-const { identity } = await loadEmbedder();
-const queries = JSON.parse(readFileSync(vectorCachePath(Number(replicasText), identity).queries, "utf8"));
-const vectors = new Map(queries.map((query) => [query.text, query.vector]));
-const embeddings = {
-  identity,
-  embedDocuments: async () => {
-    throw new Error("query-index.mjs embeds no documents");
-  },
-  embedQuery: async (text) => vectors.get(text),
-};
+const { queries, embeddings } = await cachedQueryEmbeddings(Number(replicasText), "query-index.mjs");
 const rssMb = () => (process.memoryUsage().rss / 1048576).toFixed(0);
 let started = performance.now();
 const port = await openLocalSearchPort({ directory, embeddings, minScore: 0, ...modes[mode] });
