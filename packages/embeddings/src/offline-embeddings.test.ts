@@ -81,6 +81,18 @@ describe("OfflineEmbeddings", () => {
     ]);
   });
 
+  it("issue 14: keeps the features of usual words between texts, not those of very long ones, with the same vectors", async () => {
+    const embedder = new OfflineEmbeddings();
+    const cached = (embedder as unknown as { features: Map<string, unknown> }).features;
+    const long = "q".repeat(200_000);
+    const text = `rate limits ${long} per consumer`;
+    const first = await embedder.embedDocuments([text]);
+    expect([...cached.keys()].every((word) => word.length <= 64)).toBe(true);
+    expect(cached.size).toBeGreaterThan(0);
+    expect(await embedder.embedDocuments([text])).toEqual(first);
+    expect(await new OfflineEmbeddings().embedDocuments([text])).toEqual(first);
+  });
+
   it("version 1 vectors stay the same (changing them needs a new version)", async () => {
     const vector = await embeddings.embedQuery("Rate limiting requests per second");
     expect(vector.filter((value) => Math.abs(value) > 1e-12)).toHaveLength(109);

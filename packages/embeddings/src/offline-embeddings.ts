@@ -49,6 +49,8 @@ interface WordFeatures {
 
 /** The most words whose features are kept (the cache starts over past it). */
 const wordFeaturesLimit = 100_000;
+/** Words longer than this (UTF-16 code units) are worked out every time, not kept. */
+const cachedWordLength = 64;
 /** The lexical feature an empty text (no words, no CJK) is given, so that its vector is not zero. */
 const emptyTextFeature = "\u0000empty-text";
 
@@ -115,6 +117,8 @@ export class OfflineEmbeddings extends Embeddings {
     const rank = this.table.rankOf(word);
     const stem = stemWord(word);
     const features: WordFeatures = { rank, weight: rank < 0 ? 1 : (rank + 1) / (rank + 1 + commonRank), stem, feature: `w\u0001${stem}` };
+    // A very long "word" (a hash, base64, a minified line) is rare: it is not kept.
+    if (word.length > cachedWordLength) return features;
     if (this.features.size >= wordFeaturesLimit) this.features.clear();
     this.features.set(word, features);
     return features;
