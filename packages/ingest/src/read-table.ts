@@ -87,6 +87,9 @@ class TableReader implements LeafBlockParser {
           cx.elt("TableHeader", leaf.start, leaf.start + leaf.content.length, header),
           cx.elt("TableDelimiter", cx.lineStart + line.pos, cx.lineStart + line.text.length),
         ];
+        // From here on every line is a row or ends the table: a line of "=" is a row, as in
+        // micromark, not a setext underline that turns the table into a heading.
+        leaf.parsers.splice(0, leaf.parsers.length, this);
       }
       return false;
     }
