@@ -43,25 +43,41 @@ describe("issue 14: files are read ahead of the parse", () => {
     await expect(reads.read(7)).rejects.toThrow("file 7 is not to be read");
   });
 
-  it("reads nothing ahead while the files read ahead hold the byte limit", async () => {
+  it("holds no more than the byte limit read ahead: a file that does not fit is read when its turn comes", async () => {
+    const sizes = [1000, 1000, 1000, 1000, 8000, 1000, 1000];
     const paths = [];
-    for (let index = 0; index < 6; index += 1) {
+    for (const [index, size] of sizes.entries()) {
       const path = join(folder, `${index}.md`);
-      await writeFile(path, "x".repeat(1000));
+      await writeFile(path, String(index).repeat(size));
       paths.push(path);
     }
-    const reads = new ReadAhead(paths, 4, 1500);
-    await reads.read(0);
-    // Files 1 to 4 were started; once two of them are in, the limit holds the rest.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = (reads as unknown as { started: Map<number, unknown> }).started;
-    expect([...started.keys()]).toEqual([1, 2, 3, 4]);
-    await reads.read(1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // 2, 3 and 4 are held (3000 bytes, over the limit): 5 is not started.
-    expect([...started.keys()]).toEqual([2, 3, 4]);
-    await reads.read(2);
-    await reads.read(3);
-    expect([...started.keys()]).toEqual([4, 5]);
+    const reads = new ReadAhead(paths, 4, 2500);
+    const started = (reads as unknown as { started: Map<number, Promise<unknown>> }).started;
+    const settled = () => Promise.allSettled([...started.values()]);
+    const texts: string[] = [];
+    for (let index = 0; index < sizes.length; index += 1) {
+      texts.push((await reads.read(index)).toString("utf8"));
+      await settled();
+      // However the reads interleave, what is held ahead fits the limit.
+      expect(reads.heldBytes).toBeLessThanOrEqual(2500);
+    }
+    expect(texts).toEqual(sizes.map((size, index) => String(index).repeat(size)));
+    expect(reads.heldBytes).toBe(0);
+  });
+
+  it("reads nothing ahead with a limit below every file, and still gives every file", async () => {
+    const paths = [];
+    for (let index = 0; index < 5; index += 1) {
+      const path = join(folder, `${index}.md`);
+      await writeFile(path, "x".repeat(4096));
+      paths.push(path);
+    }
+    const reads = new ReadAhead(paths, 8, 1024);
+    const started = (reads as unknown as { started: Map<number, Promise<unknown>> }).started;
+    for (let index = 0; index < 5; index += 1) {
+      expect((await reads.read(index)).length).toBe(4096);
+      await Promise.allSettled([...started.values()]);
+      expect(reads.heldBytes).toBe(0);
+    }
   });
 });
