@@ -11,26 +11,32 @@ export interface LexicalScores {
   touchedCount: number;
   /** Sets the scratch array back to zero: call it when done, before another search of the snapshot. */
   release: () => void;
+  /** Tells `release` that the caller already set every score back to zero (a pass that clears as it reads). */
+  markCleared: () => void;
 }
 
 /**
  * Adds up every matched term's share (`weighQueryTerms`) for every slot holding it, term by
  * term in the order of the query: the scores every path of the search (hybrid, filtered)
  * reads. Searches of one snapshot never overlap (they run synchronously), so the scores
- * live in one scratch array per snapshot.
+ * live in one scratch array per snapshot, or in `scratch` (all zero, one per slot), as the
+ * dense path gives it (`DenseMatrix.lexicalScratch`).
  */
-export function lexicalScores(snapshot: IndexSnapshot, matched: readonly MatchedTerm[]): LexicalScores {
+export function lexicalScores(snapshot: IndexSnapshot, matched: readonly MatchedTerm[], scratch?: Float64Array): LexicalScores {
   let postingCount = 0;
   for (const { postings } of matched) postingCount += postings.slots.length;
   const touched = new Uint32Array(Math.min(snapshot.count, postingCount));
   let touchedCount = 0;
-  snapshot.scratch ??= new Float64Array(snapshot.count);
-  const scores = snapshot.scratch;
+  if (scratch === undefined) snapshot.scratch ??= new Float64Array(snapshot.count);
+  const scores = scratch ?? (snapshot.scratch as Float64Array);
   const release = () => {
     for (let index = 0; index < touchedCount; index += 1) scores[touched[index] as number] = 0;
     touchedCount = 0;
   };
-  if (matched.length === 0) return { scores, touched, touchedCount, release };
+  const markCleared = () => {
+    touchedCount = 0;
+  };
+  if (matched.length === 0) return { scores, touched, touchedCount, release, markCleared };
   const norms = lengthNorms(snapshot);
   for (const { postings, scaled } of matched) {
     const { slots, frequencies } = postings;
@@ -43,5 +49,5 @@ export function lexicalScores(snapshot: IndexSnapshot, matched: readonly Matched
       scores[slot] = previous + (scaled * frequency) / (frequency + (norms[slot] as number));
     }
   }
-  return { scores, touched, touchedCount, release };
+  return { scores, touched, touchedCount, release, markCleared };
 }
