@@ -1,8 +1,12 @@
+import { lexicalTerms } from "@lookup-knowledge/text";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { parallelScanRows } from "./dense-matrix.js";
-import { allowDenseScanHelper, denseScanHelper, helperChunkCount } from "./dense-scan-helper.js";
-import { build, hashEmbeddings, open, opened, useIndexFolder } from "./local-port-test-fixtures.js";
+import { acquireDenseScanHelper, allowDenseScanHelper, denseScanHelper, helperChunkCount } from "./dense-scan-helper.js";
+import { build, directory, hashEmbeddings, open, opened, useIndexFolder } from "./local-port-test-fixtures.js";
+import { openCommittedIndex } from "./open-committed-index.js";
+import { readLocalPortSettings } from "./read-local-port-settings.js";
+import { searchSnapshot } from "./search-snapshot.js";
 import { random } from "./seeded-random-test-fixtures.js";
 
 useIndexFolder();
@@ -52,5 +56,32 @@ describe("issue 14: searches through a port with the dense scan split over two t
       expect(denseScanHelper()).toBeUndefined();
     }
     expect(helperChunkCount()).toBeGreaterThan(before);
+  }, 120_000);
+
+  it("leave the lexical scratch clean when a search fails in the middle of the fused pass, so the next search is exact", async () => {
+    const { records, queries } = corpus(77);
+    await (await build(records, { embeddings })).close();
+    const committed = openCommittedIndex(readLocalPortSettings({ directory, embeddings, mode: "read" }));
+    const snapshot = committed?.snapshot;
+    if (snapshot === undefined) throw new Error("no committed index");
+    const release = acquireDenseScanHelper();
+    try {
+      for (const text of queries.slice(0, 4)) {
+        const query = { terms: lexicalTerms(text), vector: await embeddings.embedQuery(text), denseWeight: 0.3, topK: 10 };
+        const expected = searchSnapshot(snapshot, query, 0.3);
+        let asked = 0;
+        const failing = () => {
+          asked += 1;
+          if (asked > 3) throw new Error("filter failed");
+          return true;
+        };
+        expect(() => searchSnapshot(snapshot, { ...query, accepts: failing }, 0.3)).toThrow("filter failed");
+        expect(snapshot.vectors?.lexicalScratch().every((score) => score === 0)).toBe(true);
+        expect(searchSnapshot(snapshot, query, 0.3)).toEqual(expected);
+      }
+    } finally {
+      release();
+      snapshot.records.file?.close();
+    }
   }, 120_000);
 });
