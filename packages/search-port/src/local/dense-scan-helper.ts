@@ -60,7 +60,8 @@ export class DenseScanHelper {
   private wakes = 0;
   private job = 0;
 
-  constructor() {
+  /** `onFailure`: called when the worker fails or ends without `close` (it will not be started again). */
+  constructor(onFailure: () => void) {
     this.control = new Int32Array(new SharedArrayBuffer(8 * 4));
     const channel = new MessageChannel();
     this.port = channel.port1;
@@ -74,9 +75,13 @@ export class DenseScanHelper {
     this.worker.unref();
     this.port.unref();
     // A worker that fails to start or dies leaves the scans to the calling thread.
-    this.worker.on("error", () => this.close());
+    this.worker.on("error", () => {
+      if (!this.closed) onFailure();
+      this.close();
+    });
     this.exited = new Promise((resolve) => {
       this.worker.on("exit", () => {
+        if (!this.closed) onFailure();
         this.closed = true;
         resolve();
       });
@@ -181,7 +186,10 @@ export function denseScanHelper(): DenseScanHelper | undefined {
   if (holders === 0 || unavailable || !allowed) return undefined;
   if (helper?.usable === true) return helper;
   try {
-    helper = new DenseScanHelper();
+    helper = new DenseScanHelper(() => {
+      // A worker that cannot run here (refused, crashed): one thread from now on, rather than a new worker per scan.
+      unavailable = true;
+    });
     return helper;
   } catch {
     unavailable = true;
