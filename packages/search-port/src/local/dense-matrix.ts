@@ -20,8 +20,8 @@ const pageSize = 65_536;
 /**
  * From this many rows on, a matrix lives in a shared memory and a scan is split with the
  * helper thread (`dense-scan-helper.ts`) when a port holds it. Measured at 368 dimensions
- * (scan and fused pass, p50): 8,192 rows 0.17 ms on one thread against 0.18 ms on two;
- * 16,384 rows 0.38-0.40 against 0.28-0.33 ms; 65,536 rows 1.5-1.8 against 0.9-1.0 ms.
+ * (scan and fused pass, p50, one thread against two): 8,192 rows 0.17-0.26 against
+ * 0.19-0.22 ms; 16,384 rows 0.35-0.37 against 0.30 ms; 65,536 rows 1.8 against 1.0-1.5 ms.
  */
 export const parallelScanRows = 16_384;
 
