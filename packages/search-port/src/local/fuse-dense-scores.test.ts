@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fuseDenseScores } from "./fuse-dense-scores.js";
+import { freshFusedPass, fuseDenseScores } from "./fuse-dense-scores.js";
 import { denseScore } from "./dense-score.js";
 import { random } from "./seeded-random-test-fixtures.js";
 
 describe("issue 14: the fused pass over the kernel's dot products", () => {
-  it("offers every slot of the exact top k (ties by id, in another order than the slots), with the cosines and best scores of a full pass", () => {
+  it("offers every slot of the exact top k (ties by id, in another order than the slots), range by range in any order, with the cosines and best scores of a full pass", () => {
     const next = random(40);
     for (const [count, topK, weight, floor] of [
       [1, 1, 0.3, 0.2],
@@ -24,12 +24,20 @@ describe("issue 14: the fused pass over the kernel's dot products", () => {
       const queryInverseNorm = 1 / 2_500_000;
       // The caller's heap: the best topK (score desc, then id, here the slots in reverse); the bar is its worst score once full.
       const kept: Array<{ slot: number; score: number }> = [];
-      const best = fuseDenseScores(lexical, dots, inverseNorms, queryInverseNorm, weight, floor, (slot, score) => {
-        kept.push({ slot, score });
-        kept.sort((left, right) => right.score - left.score || right.slot - left.slot);
-        kept.length = Math.min(kept.length, topK);
-        return kept.length < topK ? 0 : (kept[kept.length - 1] as { score: number }).score;
-      });
+      const best = freshFusedPass();
+      // In ranges, out of order (as a chunked scan hands them over): the same slots are kept.
+      const third = Math.floor(count / 3);
+      for (const range of [
+        { start: third, end: count },
+        { start: 0, end: third },
+      ]) {
+        fuseDenseScores(lexical, dots, inverseNorms, queryInverseNorm, weight, floor, range, best, (slot, score) => {
+          kept.push({ slot, score });
+          kept.sort((left, right) => right.score - left.score || right.slot - left.slot);
+          kept.length = Math.min(kept.length, topK);
+          return kept.length < topK ? 0 : (kept[kept.length - 1] as { score: number }).score;
+        });
+      }
       const all = Array.from({ length: count }, (_, slot) => {
         const cosine = new Float32Array([(dots[slot] as number) * (inverseNorms[slot] as number) * queryInverseNorm])[0] as number;
         const dense = denseScore(cosine, floor);

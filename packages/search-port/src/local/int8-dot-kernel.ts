@@ -12,8 +12,10 @@ import { section, signedLeb, unsignedLeb, wasmName as name } from "./wasm-bytes.
  * `i32x4.dot_i16x8_s`, so 16 products cost a handful of instructions. The module imports
  * its memory as `env.memory`. It is assembled here, byte by byte, so the package ships no
  * binary and needs no toolchain; `int8-dot-kernel.test.ts` checks it against plain JS.
+ * With `shared`, the imported memory is a shared one (up to 4 GiB), so a worker thread can
+ * scan rows of the same memory (`dense-scan-helper.ts`).
  */
-export function int8DotKernelBytes(): Uint8Array<ArrayBuffer> {
+export function int8DotKernelBytes(options: { shared?: boolean } = {}): Uint8Array<ArrayBuffer> {
   const i32 = 0x7f;
   const v128 = 0x7b;
   const simd = 0xfd;
@@ -123,7 +125,14 @@ export function int8DotKernelBytes(): Uint8Array<ArrayBuffer> {
     0x00,
     0x00,
     ...section(1, [0x01, 0x60, 0x05, i32, i32, i32, i32, i32, 0x00]),
-    ...section(2, [0x01, ...name("env"), ...name("memory"), 0x02, 0x00, 0x01]),
+    // Limits: minimum one page; shared memories must also declare a maximum (65536 pages).
+    ...section(2, [
+      0x01,
+      ...name("env"),
+      ...name("memory"),
+      0x02,
+      ...(options.shared === true ? [0x03, 0x01, ...unsignedLeb(65_536)] : [0x00, 0x01]),
+    ]),
     ...section(3, [0x01, 0x00]),
     ...section(7, [0x01, ...name("scan"), 0x00, 0x00]),
     ...section(10, [0x01, ...unsignedLeb(functionBody.length), ...functionBody]),
@@ -144,29 +153,36 @@ interface WasmApi {
   validate(bytes: Uint8Array<ArrayBuffer>): boolean;
   Module: new (bytes: Uint8Array<ArrayBuffer>) => WasmModule;
   Instance: new (module: WasmModule, imports: Record<string, Record<string, unknown>>) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
 }
 
 /** The runtime's WebAssembly API, or undefined where there is none. */
 export const wasm: WasmApi | undefined = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
-let compiled: WasmModule | null | undefined;
+const compiled = new Map<boolean, WasmModule | null>();
 
-/** The compiled kernel, or `null` when this runtime has no WebAssembly SIMD. Compiled once. */
-export function int8DotKernel(): WasmModule | null {
-  if (compiled !== undefined) return compiled;
+/**
+ * The compiled kernel (for a shared memory with `shared`), or `null` when this runtime has
+ * no WebAssembly SIMD (or no shared memories). Compiled once each.
+ */
+export function int8DotKernel(options: { shared?: boolean } = {}): WasmModule | null {
+  const shared = options.shared === true;
+  const known = compiled.get(shared);
+  if (known !== undefined) return known;
+  let kernel: WasmModule | null;
   try {
-    const bytes = int8DotKernelBytes();
-    compiled = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
+    const bytes = int8DotKernelBytes({ shared });
+    kernel = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
   } catch {
-    compiled = null;
+    kernel = null;
   }
-  return compiled;
+  compiled.set(shared, kernel);
+  return kernel;
 }
 
-/** Wires the kernel to a memory; undefined when there is no kernel. */
-export function instantiateInt8DotKernel(memory: WasmMemory): Int8DotScan | undefined {
-  const kernel = int8DotKernel();
+/** Wires the kernel to a memory (a shared one with `shared`); undefined when there is no kernel. */
+export function instantiateInt8DotKernel(memory: WasmMemory, options: { shared?: boolean } = {}): Int8DotScan | undefined {
+  const kernel = int8DotKernel(options);
   if (kernel === null || wasm === undefined) return undefined;
   const instance = new wasm.Instance(kernel, { env: { memory } });
   return instance.exports["scan"] as Int8DotScan;

@@ -30,6 +30,7 @@ import type { RefreshError } from "./reader-refresh.js";
 import { removeUnreferencedFiles } from "./remove-unreferenced-files.js";
 import { searchLocalIndex } from "./search-local-index.js";
 import { SnapshotLeases } from "./snapshot-leases.js";
+import { acquireDenseScanHelper } from "./dense-scan-helper.js";
 import { acquireWriteLock, staleMs } from "./write-lock.js";
 import type { WriteLock } from "./write-lock.js";
 
@@ -241,11 +242,14 @@ function createPort(
       state.pending = undefined;
       state.base.records.file?.close();
       state.base = emptySnapshot();
+      releaseScanHelper();
       await lock?.release();
     })();
     return closing;
   }
 
+  // The dense scan's helper thread (started on the first large scan) ends with the last open port.
+  const releaseScanHelper = acquireDenseScanHelper();
   const { upsert, deleteDocuments, commit } = writer;
   return { search, fetchRecords, upsert, deleteDocuments, commit, stats, close };
 }

@@ -1,7 +1,7 @@
 import { answerabilitySignals, signalHits, type AnswerabilitySignals, type WeighedTerm } from "./answerability-signals.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { fuseApproximateDenseScores } from "./fuse-approximate-dense-scores.js";
-import { fuseDenseScores } from "./fuse-dense-scores.js";
+import { freshFusedPass } from "./fuse-dense-scores.js";
 import { lexicalScores } from "./lexical-scores.js";
 import type { LexicalScores } from "./lexical-scores.js";
 import { lexicalTopSlots } from "./lexical-top-slots.js";
@@ -68,24 +68,31 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
     const ranked = lexicalTopSlots(snapshot, matched, limit).sorted();
     return ranked.length === 0 ? { slots: ranked } : withSignals(snapshot, query, ranked, terms, (ranked[0] as ScoredSlot).lexical, 0);
   }
-  const lexical = lexicalScores(snapshot, matched);
+  let lexical: LexicalScores | undefined;
   try {
-    return rankAll(snapshot, query, denseFloor, weight, lexical, terms);
+    const lexicalPass = (scratch?: Float64Array): LexicalScores => {
+      lexical ??= lexicalScores(snapshot, matched, scratch);
+      return lexical;
+    };
+    return rankAll(snapshot, query, denseFloor, weight, lexicalPass, terms);
   } finally {
-    lexical.release();
+    (lexical as LexicalScores | undefined)?.release();
   }
 }
 
-/** Ranks every slot the lexical pass touched (or, with the dense score, every slot), asking the filter where it matters. */
+/**
+ * Ranks every slot the lexical pass touched (or, with the dense score, every slot), asking
+ * the filter where it matters. `lexicalPass` runs the lexical pass (once): the exact dense
+ * path runs it into the matrix's scratch while the helper thread starts on the dense scan.
+ */
 function rankAll(
   snapshot: IndexSnapshot,
   query: SnapshotQuery,
   denseFloor: number,
   weight: number,
-  lexicalSide: LexicalScores,
+  lexicalPass: (scratch?: Float64Array) => LexicalScores,
   terms: WeighedTerm[],
 ): SnapshotResult {
-  const { scores: lexical, touched, touchedCount } = lexicalSide;
   const limit = Math.min(Math.max(query.topK, signalHits), snapshot.count);
   const vectors = weight > 0 && query.vector !== undefined ? snapshot.vectors : undefined;
   const heap = new TopSlots(limit, snapshot.keys);
@@ -108,17 +115,29 @@ function rankAll(
   };
   if (vectors !== undefined && query.vector !== undefined && query.approximateCandidates !== undefined) {
     const candidates = Math.max(query.approximateCandidates, limit);
-    const best = fuseApproximateDenseScores(vectors, query.vector, lexicalSide, weight, denseFloor, candidates, limit, offer);
+    const best = fuseApproximateDenseScores(vectors, query.vector, lexicalPass(), weight, denseFloor, candidates, limit, offer);
     bestLexical = best.lexical;
     bestDense = best.dense;
   } else if (vectors !== undefined && query.vector !== undefined) {
-    // Every slot, in one tight pass over the kernel's dot products: only a slot that could
-    // enter the heap (or raise the scope's best) goes on to `consider`.
-    const { dots, queryInverseNorm } = vectors.dots(query.vector);
-    const best = fuseDenseScores(lexical, dots, vectors.inverseNorms, queryInverseNorm, weight, denseFloor, offer);
+    // Every slot, in tight passes over the kernel's dot products, chunk by chunk as the scan
+    // (split with the helper thread on a large matrix) writes them; the lexical pass runs
+    // while the helper scans. Only a slot that could enter the heap (or raise the scope's
+    // best) goes on to `consider`.
+    // The fused pass reads the lexical scores from the matrix's scratch and clears them.
+    const best = freshFusedPass();
+    let lexicalSide: LexicalScores | undefined;
+    vectors.scanInChunks(
+      query.vector,
+      () => {
+        lexicalSide = lexicalPass(vectors.lexicalScratch());
+      },
+      (start, end, dots, queryInverseNorm) => vectors.fuseRows(dots, start, end, queryInverseNorm, weight, denseFloor, best, offer),
+    );
+    (lexicalSide as LexicalScores | undefined)?.markCleared();
     bestLexical = best.lexical;
     bestDense = best.dense;
   } else {
+    const { scores: lexical, touched, touchedCount } = lexicalPass();
     for (let index = 0; index < touchedCount; index += 1) {
       const slot = touched[index] as number;
       const lexicalScore = lexical[slot] as number;
