@@ -19,7 +19,7 @@ import { section, signedLeb, unsignedLeb, wasmName as name } from "./wasm-bytes.
  * stops after `capacity` of them (their number is written as an int32 at `state + 16`), so
  * the caller offers them to its heap, raises the bar and calls again from the slot returned.
  * Every operation is an IEEE one that JavaScript does the same way (no fused multiply-add),
- * so each value is bit for bit the one `fuseDenseScores` computes (dense-fuse-kernel.test.ts).
+ * so each value is bit for bit the one `fuseDenseScores` computes (fuse-dense-scores.test.ts).
  */
 export function denseFuseKernelBytes(options: { shared?: boolean } = {}): Uint8Array<ArrayBuffer> {
   const i32 = 0x7f;

@@ -94,4 +94,12 @@ describe("DenseMatrix", () => {
     matrix.cosines([0, 0, 0], output);
     expect(Array.from(output)).toEqual([0, 0]);
   });
+
+  it("issue 14: refuses vectors that do not fit one WebAssembly memory with an error that says so", () => {
+    expect(() => new DenseMatrix(12_000_000, 356)).toThrow(
+      /12000000 vectors of 356 dimensions need \d+ bytes of WebAssembly memory, more than the 4 GiB/,
+    );
+    // Without WebAssembly the rows are a plain buffer: no such limit here.
+    expect(new DenseMatrix(1000, 356, { simd: false }).count).toBe(1000);
+  });
 });

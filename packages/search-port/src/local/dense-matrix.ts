@@ -16,6 +16,8 @@ export function strideFor(dimension: number): number {
 export { quantiseQuery, quantiseVector } from "./quantise-vector.js";
 
 const pageSize = 65_536;
+/** The most pages one WebAssembly memory can have (4 GiB). */
+const maximumPages = 65_536;
 
 /**
  * From this many rows on, a matrix lives in a shared memory and a scan is split with the
@@ -85,6 +87,11 @@ export class DenseMatrix {
     this.rowsOffset = align(this.lexicalOffset + count * 8, 16);
     const bytes = this.rowsOffset + count * this.stride;
     const pages = Math.max(1, Math.ceil(bytes / pageSize));
+    if (options.simd !== false && wasm !== undefined && pages > maximumPages) {
+      throw new RangeError(
+        `DenseMatrix: ${count} vectors of ${dimension} dimensions need ${bytes} bytes of WebAssembly memory, more than the 4 GiB one memory can hold (about ${Math.floor((maximumPages * pageSize) / (this.stride + 20))} vectors of this dimension); split the knowledge base over several indexes or use the Pinecone port`,
+      );
+    }
     if (options.simd === false || wasm === undefined) {
       this.memory = { buffer: new ArrayBuffer(bytes) };
       this.inverseNorms = new Float32Array(this.memory.buffer, this.normsOffset, count);

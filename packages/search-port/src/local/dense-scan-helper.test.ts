@@ -70,6 +70,33 @@ describe("issue 14: the dense scan split with a helper thread", () => {
     expect(helperChunkCount() - before).toBeGreaterThanOrEqual(20);
   });
 
+  it("gives each matrix its own dot products when scans of two matrices of different sizes alternate on the one worker", () => {
+    holdHelper();
+    const small = twinMatrices(5, parallelScanRows + 7, 32);
+    const large = twinMatrices(6, parallelScanRows + 5 * scanChunkRows + 11, 32);
+    const smallNorms = Array.from(small.first.inverseNorms);
+    const largeNorms = Array.from(large.first.inverseNorms);
+    const before = helperChunkCount();
+    for (let scan = 0; scan < 90; scan += 1) {
+      const twin = scan % 3 === 0 ? small : large;
+      const vector = twin.query();
+      // Now and then the search thread stops early, as a search whose filter throws does.
+      if (scan % 7 === 0) {
+        expect(() =>
+          twin.first.scanInChunks(vector, undefined, () => {
+            throw new Error("stop");
+          }),
+        ).toThrow("stop");
+        continue;
+      }
+      expect(Array.from(twin.first.dots(vector).dots), `scan ${scan}`).toEqual(Array.from(twin.second.dots(vector).dots));
+    }
+    // No late write of the worker landed in the rows' inverse norms.
+    expect(Array.from(small.first.inverseNorms)).toEqual(smallNorms);
+    expect(Array.from(large.first.inverseNorms)).toEqual(largeNorms);
+    expect(helperChunkCount() - before).toBeGreaterThan(0);
+  });
+
   it("ranks exactly as one thread: the fused pass in WebAssembly gives the JavaScript pass's top k, scores and bests bit for bit, and leaves the scratch zero", () => {
     holdHelper();
     const count = parallelScanRows + 5000;

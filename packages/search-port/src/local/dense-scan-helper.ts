@@ -35,6 +35,9 @@ const chunkRows = 5;
 /** The low 16 bits of `nextChunk` count the chunks taken; the bits above are the scan's number (15 bits). */
 export const maximumChunks = 0xfff0;
 
+/** The number of the last scan handed to a helper thread, process-wide (1 to 0x7fff, then again from 1). */
+let scans = 0;
+
 /**
  * A second thread that scans rows of a `DenseMatrix` held in a shared WebAssembly memory
  * while the calling thread scans others. A scan is cut into chunks of rows, and each thread
@@ -58,7 +61,6 @@ export class DenseScanHelper {
   /** Settles once the worker thread has ended. */
   readonly exited: Promise<void>;
   private wakes = 0;
-  private job = 0;
 
   /** `onFailure`: called when the worker fails or ends without `close` (it will not be started again). */
   constructor(onFailure: () => void) {
@@ -103,15 +105,19 @@ export class DenseScanHelper {
       this.port.postMessage({ type: "attach", id: target.id, memory: target.memory, kernel: target.kernel, layout: target.layout });
       this.attached.add(target.id);
     }
-    this.job = (this.job % 0x7fff) + 1;
+    // Numbered across helpers: a stopped worker still finishing a chunk marks it with a number no later scan has.
+    scans = (scans % 0x7fff) + 1;
+    const job = scans;
     const control = this.control;
+    // JOB is 0 while the fields change, then the new number: the worker reads fields only between two equal loads of JOB.
+    Atomics.store(control, currentJob, 0);
     Atomics.store(control, matrixId, target.id);
     Atomics.store(control, chunkCount, chunks);
     Atomics.store(control, chunkRows, rows);
-    Atomics.store(control, currentJob, this.job);
-    Atomics.store(control, nextChunk, this.job << 16);
+    Atomics.store(control, nextChunk, job << 16);
+    Atomics.store(control, currentJob, job);
     this.wake();
-    return this.job;
+    return job;
   }
 
   /** The next chunk of the current scan for this thread; >= its chunk count once all are taken. */

@@ -35,11 +35,15 @@ while (!stopped) {
   }
   if (stopped) break;
   for (;;) {
+    // JOB is 0 while a scan is being set up: its own wake-up follows. The fields read
+    // between two equal loads of JOB belong to that scan.
     const job = Atomics.load(control, JOB);
+    if (job === 0) break;
     const matrix = matrices.get(Atomics.load(control, MATRIX));
     const chunks = Atomics.load(control, CHUNKS);
     const rows = Atomics.load(control, ROWS);
-    if (matrix === undefined || job === 0) break;
+    if (Atomics.load(control, JOB) !== job) continue;
+    if (matrix === undefined) break;
     const claimed = Atomics.add(control, NEXT, 1);
     // A newer scan reset the counter meanwhile: its own wake-up follows.
     if (claimed >>> 16 !== job) break;
@@ -47,8 +51,11 @@ while (!stopped) {
     if (chunk >= chunks) break;
     const start = chunk * rows;
     const { scan, queryOffset, rowsOffset, workerOutputOffset, stride, count, done } = matrix;
+    // Never past the matrix (the kernel would run on until memory ends).
+    const length = Math.min(rows, count - start);
+    if (!(length > 0)) break;
     try {
-      scan(queryOffset, rowsOffset + start * stride, stride / 16, Math.min(rows, count - start), workerOutputOffset + start * 4);
+      scan(queryOffset, rowsOffset + start * stride, stride / 16, length, workerOutputOffset + start * 4);
     } catch {
       break;
     }

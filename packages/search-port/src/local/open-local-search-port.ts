@@ -240,9 +240,10 @@ function createPort(
       await Promise.allSettled([writer.settled(), ...searches]);
       lifecycle = "closed";
       state.pending = undefined;
+      // The helper thread is let go first, so a failing close of the files cannot keep it running.
+      releaseScanHelper();
       state.base.records.file?.close();
       state.base = emptySnapshot();
-      releaseScanHelper();
       await lock?.release();
     })();
     return closing;
