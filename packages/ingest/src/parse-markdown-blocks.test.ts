@@ -146,7 +146,10 @@ const cases: Array<[string, string]> = [
   ["a line of non-breaking spaces and a dash is no delimiter row", "p\na|b\n\u00a0-|-\n"],
   ["a table in a quote ends before a lazy line", "> | a |\n> |---|\n> | 1 |\nlazy\n"],
   ["a second header and delimiter are rows of the table", "| a | b |\n|---|---|\n| c | d |\n|---|---|\n"],
-  ["a line of = after a table is a row of it, not a setext underline", "| a | b |\n| - | - |\n| 1 | 2 |\n===\n| 3 | 4 |\n\npara\n\n| a |\n| - |\n=\n"],
+  [
+    "a line of = after a table is a row of it, not a setext underline",
+    "| a | b |\n| - | - |\n| 1 | 2 |\n===\n| 3 | 4 |\n\npara\n\n| a |\n| - |\n=\n",
+  ],
   ["link reference definitions and thematic breaks", '[a]: https://example.com "t"\n  [b]:\n  /u\n\n***\n- - -\n'],
   ["frontmatter, closed", "---\ntitle: x\nlist:\n  - a\n---\n# After\n"],
   ["frontmatter with CRLF and spaces after the fences", "---  \r\ntitle: x\r\n---\t\r\n\r\nbody\r\n"],

@@ -42,7 +42,7 @@ export interface WindowScan {
  * survives is scored over the terms in query order, exactly as the full pass does.
  */
 export function scanWindow(scan: WindowScan, window: number): void {
-  const { inOrder, byBound, norms, essentialSums, reached, candidates, bests, windowStarts, heap } = scan;
+  const { inOrder, byBound, norms, essentialSums, reached, candidates, bests, windowStarts } = scan;
   let total = 0;
   for (const cursor of inOrder) {
     cursor.windowBound = cursor.scaled * (cursor.bounds.windows[window] as number);
