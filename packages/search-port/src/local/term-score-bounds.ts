@@ -15,8 +15,9 @@ const keptBoundBytes = 32 * 1024 * 1024;
  * (the largest `tf / (tf + norm)`, `norm`: `lengthNorms`), over stretches of its postings:
  * - `blocks[b]`: over its postings `b * boundBlockPostings` to the next block's first;
  *   `blockLast[b]` is the last slot of that block;
- * - `windows[w]`: over the slots `w << windowShift` to the next window's first (0: none of
- *   them holds the term).
+ * - `windows[w]`: at least its largest over the slots `w << windowShift` to the next window's
+ *   first: the largest of the blocks whose slots reach into the window (0: none does, so no
+ *   slot of the window holds the term).
  */
 export interface TermScoreBounds {
   blocks: Float64Array;
@@ -39,18 +40,22 @@ export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, post
   const blockLast = new Uint32Array(blocks.length);
   const windows = new Float64Array(Math.ceil(snapshot.count / 2 ** windowShift));
   for (let block = 0; block < blocks.length; block += 1) {
-    const end = Math.min(length, (block + 1) * boundBlockPostings);
+    const start = block * boundBlockPostings;
+    const end = Math.min(length, start + boundBlockPostings);
     let largest = 0;
-    for (let posting = block * boundBlockPostings; posting < end; posting += 1) {
-      const slot = slots[posting] as number;
+    for (let posting = start; posting < end; posting += 1) {
       const frequency = frequencies[posting] as number;
-      const part = frequency / (frequency + (norms[slot] as number));
+      const part = frequency / (frequency + (norms[slots[posting] as number] as number));
       if (part > largest) largest = part;
-      const window = slot >>> windowShift;
-      if (part > (windows[window] as number)) windows[window] = part;
     }
     blocks[block] = largest;
-    blockLast[block] = slots[end - 1] as number;
+    const last = slots[end - 1] as number;
+    blockLast[block] = last;
+    // Every window the block's slots span takes its bound: a window bound may exceed the
+    // best posting there (never fall below it), and costs one pass per block, not per posting.
+    for (let window = (slots[start] as number) >>> windowShift; window <= last >>> windowShift; window += 1) {
+      if (largest > (windows[window] as number)) windows[window] = largest;
+    }
   }
   const bounds = { blocks, blockLast, windows };
   const bytes = blocks.byteLength + blockLast.byteLength + windows.byteLength;

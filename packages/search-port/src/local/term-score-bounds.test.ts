@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import type { IndexSnapshot } from "./index-snapshot.js";
+import { MemoryLexicon } from "./lexicon.js";
+import { random } from "./seeded-random-test-fixtures.js";
+import { MemoryKeys } from "./snapshot-keys.js";
+import { boundBlockPostings, termScoreBounds, windowShift } from "./term-score-bounds.js";
+
+/** A snapshot of `count` empty records: `termScoreBounds` only reads its count and kept bounds. */
+function emptySnapshot(count: number): IndexSnapshot {
+  return {
+    count,
+    keys: new MemoryKeys([], []),
+    lexicon: new MemoryLexicon({
+      terms: [],
+      termStarts: new Uint32Array(1),
+      postingSlots: new Uint32Array(0),
+      postingFrequencies: new Uint16Array(0),
+      lengths: new Uint32Array(count),
+      totalLength: 0,
+    }),
+    vectors: undefined,
+    records: { file: undefined, fileSlots: new Int32Array(0), memory: [] },
+  };
+}
+
+/** Ascending slots below `count` in clusters with long gaps (whole windows empty), and frequencies of 1 to 40. */
+function randomPostings(seed: number, count: number) {
+  const next = random(seed);
+  const slots: number[] = [];
+  let slot = Math.floor(next() * 50);
+  while (slot < count) {
+    slots.push(slot);
+    slot += next() < 0.02 ? 1 + Math.floor(next() * 3 * 2 ** windowShift) : 1 + Math.floor(next() * 6);
+  }
+  const frequencies = slots.map(() => 1 + Math.floor(40 * next() ** 4));
+  const norms = Float32Array.from({ length: count }, () => 0.3 + 2 * next());
+  return { postings: { slots: Uint32Array.from(slots), frequencies: Uint16Array.from(frequencies) }, norms };
+}
+
+describe("issue 14: the score bounds of a term's postings", () => {
+  it("bounds every block exactly and every window from above, and marks only windows no block reaches with 0", () => {
+    for (const seed of [1, 2, 3]) {
+      const count = 9 * 2 ** windowShift + 123;
+      const { postings, norms } = randomPostings(seed, count);
+      const { slots, frequencies } = postings;
+      const bounds = termScoreBounds(emptySnapshot(count), 0, postings, norms);
+      const part = (posting: number) => {
+        const frequency = frequencies[posting] as number;
+        return frequency / (frequency + (norms[slots[posting] as number] as number));
+      };
+      expect(bounds.blocks.length).toBe(Math.ceil(slots.length / boundBlockPostings));
+      const reached = new Set<number>();
+      for (let block = 0; block < bounds.blocks.length; block += 1) {
+        const start = block * boundBlockPostings;
+        const end = Math.min(slots.length, start + boundBlockPostings);
+        let largest = 0;
+        for (let posting = start; posting < end; posting += 1) largest = Math.max(largest, part(posting));
+        expect(bounds.blocks[block]).toBe(largest);
+        expect(bounds.blockLast[block]).toBe(slots[end - 1]);
+        for (let window = (slots[start] as number) >>> windowShift; window <= (slots[end - 1] as number) >>> windowShift; window += 1) {
+          reached.add(window);
+        }
+      }
+      expect(bounds.windows.length).toBe(Math.ceil(count / 2 ** windowShift));
+      const best = new Float64Array(bounds.windows.length);
+      for (let posting = 0; posting < slots.length; posting += 1) {
+        const window = (slots[posting] as number) >>> windowShift;
+        best[window] = Math.max(best[window] as number, part(posting));
+      }
+      let empty = 0;
+      bounds.windows.forEach((bound, window) => {
+        expect(bound).toBeGreaterThanOrEqual(best[window] as number);
+        if (reached.has(window)) expect(bound).toBeGreaterThan(0);
+        else {
+          expect(bound).toBe(0);
+          empty += 1;
+        }
+      });
+      // The gaps leave whole windows without the term: the test covers the 0 case.
+      expect(empty).toBeGreaterThan(0);
+    }
+  });
+
+  it("keeps the bounds of a term with the snapshot and hands them out again", () => {
+    const count = 3 * 2 ** windowShift;
+    const { postings, norms } = randomPostings(7, count);
+    const snapshot = emptySnapshot(count);
+    const first = termScoreBounds(snapshot, 5, postings, norms);
+    expect(termScoreBounds(snapshot, 5, postings, norms)).toBe(first);
+    expect(snapshot.scoreBounds?.byTerm.get(5)).toBe(first);
+  });
+});
