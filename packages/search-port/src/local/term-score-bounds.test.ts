@@ -3,7 +3,7 @@ import type { IndexSnapshot } from "./index-snapshot.js";
 import { MemoryLexicon } from "./lexicon.js";
 import { random } from "./seeded-random-test-fixtures.js";
 import { MemoryKeys } from "./snapshot-keys.js";
-import { boundBlockPostings, termScoreBounds, windowShift } from "./term-score-bounds.js";
+import { boundBlockPostings, keptBoundBytes, termScoreBounds, windowShift } from "./term-score-bounds.js";
 
 /** A snapshot of `count` empty records: `termScoreBounds` only reads its count and kept bounds. */
 function emptySnapshot(count: number): IndexSnapshot {
@@ -15,7 +15,7 @@ function emptySnapshot(count: number): IndexSnapshot {
       termStarts: new Uint32Array(1),
       postingSlots: new Uint32Array(0),
       postingFrequencies: new Uint16Array(0),
-      lengths: new Uint32Array(count),
+      lengths: new Uint32Array(0),
       totalLength: 0,
     }),
     vectors: undefined,
@@ -88,5 +88,28 @@ describe("issue 14: the score bounds of a term's postings", () => {
     const first = termScoreBounds(snapshot, 5, postings, norms);
     expect(termScoreBounds(snapshot, 5, postings, norms)).toBe(first);
     expect(snapshot.scoreBounds?.byTerm.get(5)).toBe(first);
+  });
+
+  it("drops the least recently used terms' bounds when the kept bytes would pass the limit, and never keeps one larger than it", () => {
+    // 3 MB of window bounds per term: ten fit in the 32 MB, the eleventh needs room.
+    const windows = (3 * 1024 * 1024) / 8;
+    const snapshot = emptySnapshot(windows * 2 ** windowShift);
+    const postings = { slots: Uint32Array.of(5), frequencies: Uint16Array.of(2) };
+    const norms = new Float32Array(6).fill(1);
+    const kept = () => [...(snapshot.scoreBounds?.byTerm.keys() ?? [])].sort((left, right) => left - right);
+    for (let term = 0; term < 10; term += 1) termScoreBounds(snapshot, term, postings, norms);
+    expect(kept()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const first = termScoreBounds(snapshot, 0, postings, norms);
+    termScoreBounds(snapshot, 10, postings, norms);
+    expect(kept()).toEqual([0, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(termScoreBounds(snapshot, 0, postings, norms)).toBe(first);
+    expect(snapshot.scoreBounds?.bytes).toBeLessThanOrEqual(keptBoundBytes);
+    expect(snapshot.scoreBounds?.bytes).toBe(10 * (8 * windows + 8 + 4));
+
+    const huge = emptySnapshot((keptBoundBytes / 8 + 1) * 2 ** windowShift);
+    const bounds = termScoreBounds(huge, 3, postings, norms);
+    expect(bounds.windows[0]).toBeCloseTo(2 / 3, 12);
+    expect(huge.scoreBounds?.byTerm.size).toBe(0);
+    expect(huge.scoreBounds?.bytes).toBe(0);
   });
 });

@@ -7,8 +7,8 @@ export const boundBlockPostings = 64;
 /** log2 of the slots per window of `TermScoreBounds.windows`. */
 export const windowShift = 12;
 
-/** A snapshot's kept bounds stop growing past this many bytes (then start over). */
-const keptBoundBytes = 32 * 1024 * 1024;
+/** A snapshot keeps this many bytes of bounds at most, the least recently used terms dropped first (`keptBoundBytes`). */
+export const keptBoundBytes = 32 * 1024 * 1024;
 
 /**
  * How much one term can add to a record's lexical score, in parts of its `scaled` share
@@ -27,13 +27,20 @@ export interface TermScoreBounds {
 
 /**
  * The `TermScoreBounds` of a term (by its index in the snapshot's lexicon), computed in one
- * pass over its postings the first time a search needs them, then kept with the snapshot.
+ * pass over its postings the first time a search needs them, then kept with the snapshot
+ * (`keptBoundBytes` at most: the least recently used terms go first; a term whose bounds
+ * alone are larger is not kept).
  */
 export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, postings: Postings, norms: Float32Array): TermScoreBounds {
   snapshot.scoreBounds ??= { byTerm: new Map(), bytes: 0 };
   const kept = snapshot.scoreBounds;
   const known = kept.byTerm.get(termIndex);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    // Most recently used last.
+    kept.byTerm.delete(termIndex);
+    kept.byTerm.set(termIndex, known);
+    return known;
+  }
   const { slots, frequencies } = postings;
   const length = slots.length;
   const blocks = new Float64Array(Math.ceil(length / boundBlockPostings));
@@ -58,12 +65,19 @@ export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, post
     }
   }
   const bounds = { blocks, blockLast, windows };
-  const bytes = blocks.byteLength + blockLast.byteLength + windows.byteLength;
-  if (kept.bytes + bytes > keptBoundBytes) {
-    kept.byTerm.clear();
-    kept.bytes = 0;
+  const bytes = boundBytes(bounds);
+  if (bytes > keptBoundBytes) return bounds;
+  // The least recently used terms make room.
+  for (const [term, old] of kept.byTerm) {
+    if (kept.bytes + bytes <= keptBoundBytes) break;
+    kept.byTerm.delete(term);
+    kept.bytes -= boundBytes(old);
   }
   kept.byTerm.set(termIndex, bounds);
   kept.bytes += bytes;
   return bounds;
+}
+
+function boundBytes({ blocks, blockLast, windows }: TermScoreBounds): number {
+  return blocks.byteLength + blockLast.byteLength + windows.byteLength;
 }
