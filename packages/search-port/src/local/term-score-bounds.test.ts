@@ -1,26 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { emptySnapshot as emptyIndexSnapshot } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
-import { MemoryLexicon } from "./lexicon.js";
 import { random } from "./seeded-random-test-fixtures.js";
-import { MemoryKeys } from "./snapshot-keys.js";
 import { boundBlockPostings, keptBoundBytes, termScoreBounds, windowShift } from "./term-score-bounds.js";
 
-/** A snapshot of `count` empty records: `termScoreBounds` only reads its count and kept bounds. */
+/** A snapshot that says it has `count` records: `termScoreBounds` only reads its count and kept bounds. */
 function emptySnapshot(count: number): IndexSnapshot {
-  return {
-    count,
-    keys: new MemoryKeys([], []),
-    lexicon: new MemoryLexicon({
-      terms: [],
-      termStarts: new Uint32Array(1),
-      postingSlots: new Uint32Array(0),
-      postingFrequencies: new Uint16Array(0),
-      lengths: new Uint32Array(0),
-      totalLength: 0,
-    }),
-    vectors: undefined,
-    records: { file: undefined, fileSlots: new Int32Array(0), memory: [] },
-  };
+  return { ...emptyIndexSnapshot(), count };
 }
 
 /** Ascending slots below `count` in clusters with long gaps (whole windows empty), and frequencies of 1 to 40. */
