@@ -76,11 +76,13 @@ export class FileLexicon implements Lexicon {
     private readonly postingsFile: VerifiedFile,
     private readonly termsFile: VerifiedFile,
     private readonly shape: LexiconShape,
+    /** Bytes of postings kept; default `postingsCacheLimit` of the postings file. */
+    cacheBytes?: number,
   ) {
     this.termCount = shape.terms;
     this.totalLength = shape.totalLength;
     this.layout = postingsLayout(shape);
-    this.cacheLimit = postingsCacheLimit(postingsFile.size);
+    this.cacheLimit = cacheBytes ?? postingsCacheLimit(postingsFile.size);
     if (postingsFile.size !== this.layout.bytes) {
       this.fail(postingsFile, `has ${postingsFile.size} bytes, expected ${this.layout.bytes}`);
     }

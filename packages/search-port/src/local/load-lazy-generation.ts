@@ -23,7 +23,12 @@ import { VerifiedFile } from "./verified-file.js";
  * and what stays in memory grows with what searches touch. A damaged byte is a
  * `CorruptIndexError` when a search first reads its block, never garbled evidence.
  */
-export function loadLazyGeneration(directory: string, manifest: IndexManifest, loadVectors: boolean): IndexSnapshot {
+export function loadLazyGeneration(
+  directory: string,
+  manifest: IndexManifest,
+  loadVectors: boolean,
+  caches: { postingsCacheBytes?: number | undefined } = {},
+): IndexSnapshot {
   const { files } = manifest;
   const count = manifest.chunks;
   const fail = (reason: string): never => {
@@ -50,7 +55,7 @@ export function loadLazyGeneration(directory: string, manifest: IndexManifest, l
       return file;
     };
     const keys = new FileKeys(open("keys"), count);
-    const lexicon = new FileLexicon(open("postings"), open("terms"), manifest);
+    const lexicon = new FileLexicon(open("postings"), open("terms"), manifest, caches.postingsCacheBytes);
     const offsetsFile = open("offsets");
     if (offsetsFile.size !== 16 * (count + 1)) fail(`${offsetsFile.name} does not hold ${count + 1} offsets per file`);
     const offset = (position: number): number => new Float64Array(offsetsFile.read(position, 8).buffer)[0] as number;

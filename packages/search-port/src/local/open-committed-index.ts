@@ -36,7 +36,7 @@ function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | n
  * writer re-indexes all its records with this one.
  */
 export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | undefined {
-  const { directory, mode, embedder, embeddings, denseWeight } = settings;
+  const { directory, mode, embedder, embeddings, denseWeight, postingsCacheBytes } = settings;
   for (let attempt = 0; ; attempt += 1) {
     const manifest = readManifest(directory);
     if (manifest === undefined) return undefined;
@@ -64,7 +64,7 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
         manifest.files.blocks === undefined
           ? loadGeneration(directory, manifest, loadVectors)
           : mode === "read"
-            ? loadLazyGeneration(directory, manifest, loadVectors)
+            ? loadLazyGeneration(directory, manifest, loadVectors, { postingsCacheBytes })
             : materialized(loadLazyGeneration(directory, manifest, loadVectors));
       if (!analyzerStale) return { manifest, snapshot, vectors };
       const textOf = (slot: number): string =>

@@ -45,6 +45,8 @@ export interface LocalPortSettings {
   approximateCandidates: number | undefined;
   answerability: AnswerabilityModel | undefined;
   refreshIntervalMs: number;
+  /** Bytes of postings a reader keeps; undefined: `postingsCacheLimit` of its postings file. */
+  postingsCacheBytes: number | undefined;
   onRefreshError: (error: Error) => void;
 }
 
@@ -89,6 +91,11 @@ const optionsSchema = z.object(
     refreshIntervalMs: z
       .custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0, {
         error: "expected milliseconds, 0 or more",
+      })
+      .optional(),
+    postingsCacheBytes: z
+      .custom<number>((value) => Number.isSafeInteger(value) && (value as number) >= 0, {
+        error: "expected a whole number of bytes, 0 or more",
       })
       .optional(),
     onRefreshError: z.custom<(error: Error) => void>((value) => typeof value === "function", { error: "expected a function" }).optional(),
@@ -149,6 +156,7 @@ export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortS
           : (parseOptions(approximateDenseSchema, options.approximateDense, "approximateDense").candidates ?? defaultApproximateCandidates),
     answerability,
     refreshIntervalMs: options.refreshIntervalMs ?? defaultRefreshIntervalMs,
+    postingsCacheBytes: options.postingsCacheBytes,
     onRefreshError: options.onRefreshError ?? warnRefreshError,
   };
 }
