@@ -62,8 +62,8 @@ export class DenseScanHelper {
   readonly exited: Promise<void>;
   private wakes = 0;
 
-  /** `onFailure`: called when the worker fails or ends without `close` (it will not be started again). */
-  constructor(onFailure: () => void) {
+  /** `onFailure`: called once when the worker fails (its error) or ends without `close` (it will not be started again). */
+  constructor(onFailure: (error?: Error) => void) {
     this.control = new Int32Array(new SharedArrayBuffer(8 * 4));
     const channel = new MessageChannel();
     this.port = channel.port1;
@@ -77,8 +77,8 @@ export class DenseScanHelper {
     this.worker.unref();
     this.port.unref();
     // A worker that fails to start or dies leaves the scans to the calling thread.
-    this.worker.on("error", () => {
-      if (!this.closed) onFailure();
+    this.worker.on("error", (error) => {
+      if (!this.closed) onFailure(error);
       this.close();
     });
     this.exited = new Promise((resolve) => {
@@ -192,16 +192,29 @@ export function denseScanHelper(): DenseScanHelper | undefined {
   if (holders === 0 || unavailable || !allowed) return undefined;
   if (helper?.usable === true) return helper;
   try {
-    helper = new DenseScanHelper(() => {
+    helper = new DenseScanHelper((error) => {
       // A worker that cannot run here (refused, crashed): one thread from now on, rather than a new worker per scan.
       unavailable = true;
+      warnHelperLost(error);
     });
     return helper;
-  } catch {
+  } catch (error) {
     unavailable = true;
     helper = undefined;
+    warnHelperLost(error instanceof Error ? error : undefined);
     return undefined;
   }
+}
+
+/** The code of the process warning emitted when the helper thread is lost. */
+export const helperLostWarningCode = "LOOKUP_KNOWLEDGE_DENSE_SCAN_ONE_THREAD";
+
+/** Says once, as a process warning, that dense scans run on the calling thread alone from now on, and why. */
+function warnHelperLost(error: Error | undefined): void {
+  const why = error === undefined ? "its worker thread ended" : `its worker thread failed: ${error.message}`;
+  process.emitWarning(`lookup-knowledge: dense scans run on one thread from now on (${why}); results are the same, searches slower`, {
+    code: helperLostWarningCode,
+  });
 }
 
 const finalizer = new FinalizationRegistry<number>((id) => helper?.detach(id));
