@@ -35,7 +35,8 @@ describe("issue 14: the score bounds of a term's postings", () => {
         return frequency / (frequency + (norms[slots[posting] as number] as number));
       };
       expect(bounds.blocks.length).toBe(Math.ceil(slots.length / boundBlockPostings));
-      const reached = new Set<number>();
+      /** The largest block bound among the blocks whose slots reach into each window. */
+      const reached = new Map<number, number>();
       for (let block = 0; block < bounds.blocks.length; block += 1) {
         const start = block * boundBlockPostings;
         const end = Math.min(slots.length, start + boundBlockPostings);
@@ -44,7 +45,7 @@ describe("issue 14: the score bounds of a term's postings", () => {
         expect(bounds.blocks[block]).toBe(largest);
         expect(bounds.blockLast[block]).toBe(slots[end - 1]);
         for (let window = (slots[start] as number) >>> windowShift; window <= (slots[end - 1] as number) >>> windowShift; window += 1) {
-          reached.add(window);
+          reached.set(window, Math.max(reached.get(window) ?? 0, largest));
         }
       }
       expect(bounds.windows.length).toBe(Math.ceil(count / 2 ** windowShift));
@@ -56,7 +57,7 @@ describe("issue 14: the score bounds of a term's postings", () => {
       let empty = 0;
       bounds.windows.forEach((bound, window) => {
         expect(bound).toBeGreaterThanOrEqual(best[window] as number);
-        if (reached.has(window)) expect(bound).toBeGreaterThan(0);
+        if (reached.has(window)) expect(bound).toBe(reached.get(window));
         else {
           expect(bound).toBe(0);
           empty += 1;
@@ -92,10 +93,19 @@ describe("issue 14: the score bounds of a term's postings", () => {
     expect(snapshot.scoreBounds?.bytes).toBeLessThanOrEqual(keptBoundBytes);
     expect(snapshot.scoreBounds?.bytes).toBe(10 * (8 * windows + 8 + 4));
 
-    const huge = emptySnapshot((keptBoundBytes / 8 + 1) * 2 ** windowShift);
-    const bounds = termScoreBounds(huge, 3, postings, norms);
-    expect(bounds.windows[0]).toBeCloseTo(2 / 3, 12);
-    expect(huge.scoreBounds?.byTerm.size).toBe(0);
-    expect(huge.scoreBounds?.bytes).toBe(0);
+    // A term whose bounds alone pass the limit is not kept, and the term kept before it stays:
+    // window bounds 64 KB short of the limit, so one posting fits and 400,000 (6,250 blocks) do not.
+    const windowsNearLimit = (keptBoundBytes - 64 * 1024) / 8;
+    const near = emptySnapshot(windowsNearLimit * 2 ** windowShift);
+    termScoreBounds(near, 1, postings, norms);
+    const keptBytes = near.scoreBounds?.bytes;
+    expect(keptBytes).toBe(8 * windowsNearLimit + 8 + 4);
+    const many = 400_000;
+    const long = { slots: Uint32Array.from({ length: many }, (_, index) => index), frequencies: new Uint16Array(many).fill(1) };
+    const bounds = termScoreBounds(near, 2, long, new Float32Array(many).fill(1));
+    expect(bounds.blocks.length).toBe(6250);
+    expect(bounds.windows[0]).toBe(0.5);
+    expect([...(near.scoreBounds?.byTerm.keys() ?? [])]).toEqual([1]);
+    expect(near.scoreBounds?.bytes).toBe(keptBytes);
   });
 });

@@ -40,7 +40,7 @@ describe("issue 14: reads of a checked data file", () => {
     const next = random(5);
     const B = checksumBlockBytes;
     const fixed: Array<[number, number]> = [
-      [B, 3 * B], // whole blocks only: read and checked in the target
+      [B, 3 * B], // whole blocks only
       [B + 10, 2 * B], // a partial block at each end
       [0, size], // the whole file, part of it already checked
       [5 * B, size - 5 * B], // the last, short block alone
@@ -62,11 +62,11 @@ describe("issue 14: reads of a checked data file", () => {
     }
   });
 
-  it("refuses a damaged block inside a read, whether it is read in place or in part, and still reads the others", () => {
+  it("refuses a damaged block inside a read, whether the read covers it whole or in part, and still reads the others", () => {
     const damaged = Uint8Array.from(bytes);
     damaged[2 * checksumBlockBytes + 100] = ((damaged[2 * checksumBlockBytes + 100] as number) + 1) % 256;
     for (const [position, length] of [
-      [checksumBlockBytes, 3 * checksumBlockBytes], // the damaged block in the middle of an in-place run
+      [checksumBlockBytes, 3 * checksumBlockBytes], // the damaged block whole, in the middle of the read
       [2 * checksumBlockBytes + 50, 100], // part of the damaged block
       [0, size], // everything
     ] as const) {
