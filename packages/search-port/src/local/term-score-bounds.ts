@@ -7,7 +7,7 @@ export const boundBlockPostings = 64;
 /** log2 of the slots per window of `TermScoreBounds.windows`. */
 export const windowShift = 12;
 
-/** A snapshot keeps this many bytes of bounds at most, the least recently used terms dropped first (`keptBoundBytes`). */
+/** A snapshot keeps this many bytes of bounds at most, the least recently used terms dropped first. */
 export const keptBoundBytes = 32 * 1024 * 1024;
 
 /**
@@ -58,8 +58,8 @@ export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, post
     blocks[block] = largest;
     const last = slots[end - 1] as number;
     blockLast[block] = last;
-    // Every window the block's slots span takes its bound: a window bound may exceed the
-    // best posting there (never fall below it), and costs one pass per block, not per posting.
+    // Every window the block's slots reach takes its bound: a window bound may exceed the
+    // best posting there (never fall below it), and is set per block, not per posting.
     for (let window = (slots[start] as number) >>> windowShift; window <= last >>> windowShift; window += 1) {
       if (largest > (windows[window] as number)) windows[window] = largest;
     }
