@@ -13,7 +13,7 @@ export const checksumBlockBytes = 64 * 1024;
 export const checksumBytes = 32;
 
 /** The data files a `blocks` file covers, in the order their checksums follow each other. */
-export const checksummedKinds = ["keys", "terms", "postings", "offsets", "content", "metadata", "vectors"] as const;
+export const checksummedKinds = ["keys", "terms", "postings", "offsets", "content", "metadata", "vectors", "bounds"] as const;
 
 /** How many checksum blocks a file of `bytes` bytes has. */
 export function blockCount(bytes: number): number {

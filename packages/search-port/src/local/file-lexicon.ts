@@ -1,6 +1,8 @@
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import type { LexicalIndex } from "./index-snapshot.js";
 import type { Lexicon, Postings } from "./lexicon.js";
+import type { StoredScoreBounds } from "./stored-score-bounds.js";
+import type { BlockBounds } from "./term-score-bounds.js";
 import type { VerifiedFile } from "./verified-file.js";
 
 /** Sizes of a format-4 lexicon, from the manifest. */
@@ -78,6 +80,8 @@ export class FileLexicon implements Lexicon {
     private readonly shape: LexiconShape,
     /** Bytes of postings kept; default `postingsCacheLimit` of the postings file. */
     cacheBytes?: number,
+    /** The generation's stored block bounds (format 5). */
+    private readonly bounds?: StoredScoreBounds,
   ) {
     this.termCount = shape.terms;
     this.totalLength = shape.totalLength;
@@ -143,6 +147,10 @@ export class FileLexicon implements Lexicon {
       this.recentBytes += bytes;
     }
     return postings;
+  }
+
+  storedBounds(index: number): BlockBounds | undefined {
+    return this.bounds?.read(index, this.documentFrequency(index));
   }
 
   lengths(): Uint32Array {

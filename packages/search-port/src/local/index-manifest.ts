@@ -5,7 +5,9 @@ import { z } from "zod";
 export const manifestFileName = "manifest.json";
 
 /**
- * The format this version writes (it reads every version up to it). Version 4 keeps the
+ * The format this version writes (it reads every version up to it). Version 5 adds a
+ * `bounds` file: every term's block score bounds (stored-score-bounds.ts), so a reader's
+ * first search of a common term need not pass over all its postings. Version 4 keeps the
  * SHA-256 of every 64 KB block of every data file in a `blocks` file, so readers check
  * only what they read and open at once; its keys file is binary (keys-file.ts) and its
  * postings file ends with the terms' byte ends (file-lexicon.ts). Version 3 records the
@@ -14,7 +16,7 @@ export const manifestFileName = "manifest.json";
  * the manifest; version 1 named them by generation alone.
  */
 export const indexFormat = "lookup-knowledge/local-index";
-export const indexFormatVersion = 4;
+export const indexFormatVersion = 5;
 
 const fileEntrySchema = z.strictObject({
   name: z.string().regex(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
@@ -59,6 +61,8 @@ export const indexManifestSchema = z.strictObject({
     content: fileEntrySchema,
     metadata: fileEntrySchema,
     vectors: fileEntrySchema.optional(),
+    /** Format 5: every term's block score bounds. */
+    bounds: fileEntrySchema.optional(),
     /** Format 4: the SHA-256 of each block of the files above, in `checksummedKinds` order. */
     blocks: fileEntrySchema.optional(),
   }),
@@ -107,7 +111,7 @@ export function manifestTemporaryName(commitId: string): string {
  * format version 1).
  */
 export const ownedFilePattern =
-  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors|blocks)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
+  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors|bounds|blocks)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
 
 /** Whether two manifests describe the same commit (both absent counts as the same). */
 export function sameCommit(left: IndexManifest | undefined, right: IndexManifest | undefined): boolean {

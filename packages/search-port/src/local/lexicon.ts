@@ -1,4 +1,5 @@
 import type { LexicalIndex } from "./index-snapshot.js";
+import type { BlockBounds } from "./term-score-bounds.js";
 
 /** One term's postings: the slots holding it, ascending, and its frequency in each. */
 export interface Postings {
@@ -24,6 +25,8 @@ export interface Lexicon {
   lengths(): Uint32Array;
   /** Everything as arrays (read whole the first time: a writer's need). */
   arrays(): LexicalIndex;
+  /** Term `index`'s block bounds as the index stores them (format 5), when it does. */
+  storedBounds?(index: number): BlockBounds | undefined;
 }
 
 export class MemoryLexicon implements Lexicon {

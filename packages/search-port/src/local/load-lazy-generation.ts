@@ -6,6 +6,8 @@ import { CorruptIndexError } from "./corrupt-index-error.js";
 import { DenseMatrix, strideFor } from "./dense-matrix.js";
 import { FileLexicon } from "./file-lexicon.js";
 import { FileRecords } from "./file-records.js";
+import { bm25B, bm25K1 } from "./bm25.js";
+import { StoredScoreBounds } from "./stored-score-bounds.js";
 import type { RecordOffsets } from "./file-records.js";
 import type { IndexFileEntry, IndexFileKind, IndexManifest } from "./index-manifest.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
@@ -55,7 +57,12 @@ export function loadLazyGeneration(
       return file;
     };
     const keys = new FileKeys(open("keys"), count);
-    const lexicon = new FileLexicon(open("postings"), open("terms"), manifest, caches.postingsCacheBytes);
+    if (manifest.formatVersion >= 5 && files.bounds === undefined)
+      fail(`the manifest of format ${manifest.formatVersion} lists no bounds file`);
+    // Bounds stored with other BM25 parameters than this version's are not used (a pass over the postings instead).
+    const sameBm25 = manifest.bm25.k1 === bm25K1 && manifest.bm25.b === bm25B;
+    const bounds = files.bounds !== undefined && sameBm25 ? new StoredScoreBounds(open("bounds"), manifest.terms) : undefined;
+    const lexicon = new FileLexicon(open("postings"), open("terms"), manifest, caches.postingsCacheBytes, bounds);
     const offsetsFile = open("offsets");
     if (offsetsFile.size !== 16 * (count + 1)) fail(`${offsetsFile.name} does not hold ${count + 1} offsets per file`);
     const offset = (position: number): number => new Float64Array(offsetsFile.read(position, 8).buffer)[0] as number;

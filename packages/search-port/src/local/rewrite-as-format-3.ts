@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { IndexFileEntry, IndexManifest } from "./index-manifest.js";
 
 /**
- * Test helper: rewrites the committed format-4 index in `directory` as format 3 left it
- * (keys as JSON, no term ends in the postings file, no block checksums), so tests can prove
+ * Test helper: rewrites the committed index of format 4 or 5 in `directory` as format 3 left it
+ * (keys as JSON, no term ends in the postings file, no block checksums, no stored bounds), so tests can prove
  * that older indexes are still read and continued. Not exported from the package.
  */
 export function rewriteAsFormat3(directory: string): void {
@@ -35,8 +35,11 @@ export function rewriteAsFormat3(directory: string): void {
   files.keys = write(files.keys, files.keys.name.replace(/\.bin$/, ".json"), Buffer.from(JSON.stringify({ ids, docIds })));
   const postings = readFileSync(join(directory, files.postings.name));
   files.postings = write(files.postings, files.postings.name, postings.subarray(0, postings.length - 4 * manifest.terms));
-  if (files.blocks !== undefined) rmSync(join(directory, files.blocks.name));
-  delete files.blocks;
+  for (const kind of ["blocks", "bounds"] as const) {
+    const entry = files[kind];
+    if (entry !== undefined) rmSync(join(directory, entry.name));
+    delete files[kind];
+  }
   delete manifest.blockBytes;
   manifest.formatVersion = 3;
   writeFileSync(`${path}.edit`, JSON.stringify(manifest));

@@ -25,11 +25,19 @@ export interface TermScoreBounds {
   windows: Float64Array;
 }
 
+/** A term's block bounds (`TermScoreBounds.blocks`) with each block's first and last slot. */
+export interface BlockBounds {
+  blocks: Float64Array;
+  blockFirst: Uint32Array;
+  blockLast: Uint32Array;
+}
+
 /**
- * The `TermScoreBounds` of a term (by its index in the snapshot's lexicon), computed in one
- * pass over its postings the first time a search needs them, then kept with the snapshot
- * (`keptBoundBytes` at most: the least recently used terms go first; a term whose bounds
- * alone are larger is not kept).
+ * The `TermScoreBounds` of a term (by its index in the snapshot's lexicon), the first time a
+ * search needs them: from its block bounds as the index stores them (format 5: the lexicon's
+ * `storedBounds`), else from one pass over its postings (`blockBoundsOf`). They are then kept
+ * with the snapshot (`keptBoundBytes` at most: the least recently used terms go first; a term
+ * whose bounds alone are larger is not kept).
  */
 export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, postings: Postings, norms: Float32Array): TermScoreBounds {
   snapshot.scoreBounds ??= { byTerm: new Map(), bytes: 0 };
@@ -41,26 +49,14 @@ export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, post
     kept.byTerm.set(termIndex, known);
     return known;
   }
-  const { slots, frequencies } = postings;
-  const length = slots.length;
-  const blocks = new Float64Array(Math.ceil(length / boundBlockPostings));
-  const blockLast = new Uint32Array(blocks.length);
+  const { blocks, blockFirst, blockLast } = snapshot.lexicon.storedBounds?.(termIndex) ?? blockBoundsOf(postings, norms);
   const windows = new Float64Array(Math.ceil(snapshot.count / 2 ** windowShift));
   for (let block = 0; block < blocks.length; block += 1) {
-    const start = block * boundBlockPostings;
-    const end = Math.min(length, start + boundBlockPostings);
-    let largest = 0;
-    for (let posting = start; posting < end; posting += 1) {
-      const frequency = frequencies[posting] as number;
-      const part = frequency / (frequency + (norms[slots[posting] as number] as number));
-      if (part > largest) largest = part;
-    }
-    blocks[block] = largest;
-    const last = slots[end - 1] as number;
-    blockLast[block] = last;
+    const largest = blocks[block] as number;
     // Every window the block's slots reach takes its bound: a window bound may exceed the
     // best posting there (never fall below it), and is set per block, not per posting.
-    for (let window = (slots[start] as number) >>> windowShift; window <= last >>> windowShift; window += 1) {
+    const last = (blockLast[block] as number) >>> windowShift;
+    for (let window = (blockFirst[block] as number) >>> windowShift; window <= last; window += 1) {
       if (largest > (windows[window] as number)) windows[window] = largest;
     }
   }
@@ -76,6 +72,33 @@ export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, post
   kept.byTerm.set(termIndex, bounds);
   kept.bytes += bytes;
   return bounds;
+}
+
+/**
+ * Each block's largest part (`tf / (tf + norm)`) with its first and last slot, in one pass
+ * over a term's postings: what `termScoreBounds` starts from, and what an index of format 5
+ * stores per term (stored-score-bounds.ts), so that a reader need not make this pass.
+ */
+export function blockBoundsOf(postings: Postings, norms: Float32Array): BlockBounds {
+  const { slots, frequencies } = postings;
+  const length = slots.length;
+  const blocks = new Float64Array(Math.ceil(length / boundBlockPostings));
+  const blockFirst = new Uint32Array(blocks.length);
+  const blockLast = new Uint32Array(blocks.length);
+  for (let block = 0; block < blocks.length; block += 1) {
+    const start = block * boundBlockPostings;
+    const end = Math.min(length, start + boundBlockPostings);
+    let largest = 0;
+    for (let posting = start; posting < end; posting += 1) {
+      const frequency = frequencies[posting] as number;
+      const part = frequency / (frequency + (norms[slots[posting] as number] as number));
+      if (part > largest) largest = part;
+    }
+    blocks[block] = largest;
+    blockFirst[block] = slots[start] as number;
+    blockLast[block] = slots[end - 1] as number;
+  }
+  return { blocks, blockFirst, blockLast };
 }
 
 function boundBytes({ blocks, blockLast, windows }: TermScoreBounds): number {

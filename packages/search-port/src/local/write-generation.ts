@@ -7,6 +7,8 @@ import { encodeKeys } from "./keys-file.js";
 import type { FileRecords } from "./file-records.js";
 import { HashedFileWriter, writeWholeFile } from "./hashed-file-writer.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
+import { encodeScoreBounds } from "./stored-score-bounds.js";
+import { lengthNorms } from "./weigh-query-terms.js";
 import type { EmbedderIdentity } from "./local-search-port.js";
 import { generationFileName, indexFormat, indexFormatVersion } from "./index-manifest.js";
 import type { IndexFileEntry, IndexFileKind, IndexManifest } from "./index-manifest.js";
@@ -54,6 +56,7 @@ export async function writeGeneration(
     bytesOf(lexical.postingFrequencies),
     encodeTermEnds(lexical.terms),
   ]);
+  await whole("bounds", encodeScoreBounds(lexical, lengthNorms(snapshot)));
   const vectors = snapshot.vectors;
   if (vectors !== undefined) await whole("vectors", [bytesOf(vectors.inverseNorms), vectors.rowBytes()]);
 

@@ -1,0 +1,106 @@
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { KnowledgeRecord } from "../knowledge-record.js";
+import { CorruptIndexError } from "./corrupt-index-error.js";
+import { loadLazyGeneration } from "./load-lazy-generation.js";
+import { build, directory, open, useIndexFolder } from "./local-port-test-fixtures.js";
+import { readManifest } from "./read-manifest.js";
+import { rewriteAsFormat4 } from "./rewrite-as-format-4.js";
+import { random } from "./seeded-random-test-fixtures.js";
+import { scoreBoundsLayout } from "./stored-score-bounds.js";
+import { blockBoundsOf, boundBlockPostings } from "./term-score-bounds.js";
+import { lengthNorms } from "./weigh-query-terms.js";
+
+useIndexFolder();
+
+const vocabulary = Array.from({ length: 300 }, (_, index) => `term${index}q`);
+
+/** `count` records of 5 to 80 words drawn with Zipf-like odds: common words hold many blocks, rare ones one. */
+function zipfRecords(count: number, seed: number): KnowledgeRecord[] {
+  const next = random(seed);
+  return Array.from({ length: count }, (_, index) => {
+    const words = Array.from({ length: 5 + Math.floor(75 * next()) }, () => vocabulary[Math.floor(vocabulary.length * next() ** 3)]);
+    return { id: `doc${index}#chunk-0`, content: words.join(" "), metadata: { docId: `doc${index}`, chunkIndex: 0 } };
+  });
+}
+
+const queries = [
+  "term0q term1q",
+  "term2q term150q term299q",
+  "term5q term5q term40q term7q",
+  "term250q",
+  "term0q term3q term9q term27q term81q",
+];
+
+async function hitsOf(port: Awaited<ReturnType<typeof open>>) {
+  const all = [];
+  for (const query of queries) all.push((await port.search({ query, topK: 25 })).map((hit) => [hit.id, hit.score]));
+  return all;
+}
+
+function boundsFile(): string {
+  return readdirSync(directory).find((name) => name.endsWith(".bounds.bin")) as string;
+}
+
+const corrupt = (what: string) => (error: unknown) => CorruptIndexError.isInstance(error) && error.message.includes(what);
+
+describe("issue 14: an index of format 5 stores each term's block bounds", () => {
+  it("stores for every term the bounds a pass over its postings gives", async () => {
+    await (await build(zipfRecords(3000, 1))).close();
+    const manifest = readManifest(directory);
+    expect(manifest).toMatchObject({ formatVersion: 5, files: { bounds: { name: boundsFile() } } });
+    const snapshot = loadLazyGeneration(directory, manifest as NonNullable<typeof manifest>, false);
+    try {
+      const { lexicon } = snapshot;
+      const norms = lengthNorms(snapshot);
+      let blocks = 0;
+      for (let term = 0; term < lexicon.termCount; term += 1) {
+        const stored = lexicon.storedBounds?.(term);
+        expect(stored).toEqual(blockBoundsOf(lexicon.postings(term), norms));
+        blocks += stored?.blocks.length ?? 0;
+      }
+      // The common words span many blocks.
+      expect(lexicon.documentFrequency(lexicon.find("term0q"))).toBeGreaterThan(20 * boundBlockPostings);
+      expect(manifest?.files.bounds?.bytes).toBe(scoreBoundsLayout(lexicon.termCount, blocks).bytes);
+    } finally {
+      snapshot.records.file?.close();
+    }
+  });
+
+  it("finds the same hits with the same scores as an index of format 4, which has no bounds file, and a writer continues that in format 5", async () => {
+    await (await build(zipfRecords(3000, 2))).close();
+    const stored = await hitsOf(await open({ minScore: 0 }));
+    expect(stored.every((hits) => hits.length === 25)).toBe(true);
+    rewriteAsFormat4(directory);
+    expect(boundsFile()).toBeUndefined();
+    expect(await hitsOf(await open({ minScore: 0 }))).toEqual(stored);
+
+    const writer = await open({ mode: "write" });
+    await writer.upsert([{ id: "extra#chunk-0", content: "term250q term250q term251q", metadata: { docId: "extra", chunkIndex: 0 } }]);
+    await writer.commit();
+    expect(readManifest(directory)).toMatchObject({ formatVersion: 5, files: { bounds: { name: boundsFile() } } });
+    const continued = await open({ minScore: 0 });
+    expect((await continued.search({ query: "term250q", topK: 1 }))[0]?.id).toBe("extra#chunk-0");
+  });
+
+  it("refuses a damaged bounds file on the first search that reads the damaged block, not at open", async () => {
+    await (await build(zipfRecords(3000, 3))).close();
+    const name = boundsFile();
+    const bytes = readFileSync(join(directory, name));
+    // A byte of the last block's last slot.
+    bytes[bytes.length - 2] = (bytes[bytes.length - 2] ?? 0) ^ 0x01;
+    writeFileSync(join(directory, name), bytes);
+    const reader = await open();
+    expect(reader.stats().chunks).toBe(3000);
+    await expect(reader.search({ query: "term0q", topK: 5 })).rejects.toSatisfy(corrupt(name));
+  });
+
+  it("refuses a manifest of format 5 that lists no bounds file, naming what is missing", async () => {
+    await (await build(zipfRecords(200, 4))).close();
+    rewriteAsFormat4(directory);
+    const path = join(directory, "manifest.json");
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), formatVersion: 5 }));
+    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 5 lists no bounds file"));
+  });
+});
