@@ -1,16 +1,34 @@
 import { createHash } from "node:crypto";
 import type { Hash } from "node:crypto";
+import xxhash from "xxhash-wasm";
+import type { XXHash } from "xxhash-wasm";
+
+const { h64Raw, create64 } = await xxhash();
 
 /**
- * Format 4 checks its data files block by block: the SHA-256 of every `checksumBlockBytes`
- * block of every data file is in the generation's `blocks` file (whose own SHA-256 is in
- * the manifest), so a reader checks only the blocks it reads, each the first time it reads
- * it, and opening costs the same at ten records as at ten million.
+ * Formats 4 and 5 check their data files block by block: a checksum of every
+ * `checksumBlockBytes` block of every data file is in the generation's `blocks` file (whose
+ * own SHA-256 is in the manifest), so a reader checks only the blocks it reads, each the
+ * first time it reads it, and opening costs the same at ten records as at ten million.
  */
 export const checksumBlockBytes = 64 * 1024;
 
+/**
+ * How a block is checksummed (the manifest's `blockHash`): format 4 took the SHA-256 of each
+ * block; format 5 takes its 64-bit xxHash (XXH64, seed 0, stored little-endian), which
+ * checks a block about 5x as fast here (7 against 1.5 GB/s). The checksums guard against
+ * damaged or changed bytes, not against someone who can rewrite the folder: the manifest
+ * keeps the SHA-256 of every whole file and of the `blocks` file.
+ */
+export type BlockHash = "sha256" | "xxh64";
+
+/** The block hash this version writes. */
+export const writtenBlockHash: BlockHash = "xxh64";
+
 /** Bytes of one block checksum in the `blocks` file. */
-export const checksumBytes = 32;
+export function checksumBytes(hash: BlockHash): number {
+  return hash === "sha256" ? 32 : 8;
+}
 
 /** The data files a `blocks` file covers, in the order their checksums follow each other. */
 export const checksummedKinds = ["keys", "terms", "postings", "offsets", "content", "metadata", "vectors", "bounds"] as const;
@@ -23,8 +41,12 @@ export function blockCount(bytes: number): number {
 /** Hashes a stream of bytes block by block; `digests()` gives the checksums of all blocks, the last one partial. */
 export class BlockHasher {
   private readonly finished: Buffer[] = [];
-  private hash: Hash = createHash("sha256");
+  private hash: Hash | XXHash<bigint>;
   private filled = 0;
+
+  constructor(private readonly kind: BlockHash = writtenBlockHash) {
+    this.hash = this.start();
+  }
 
   update(data: Uint8Array): void {
     let offset = 0;
@@ -34,8 +56,8 @@ export class BlockHasher {
       this.filled += take;
       offset += take;
       if (this.filled === checksumBlockBytes) {
-        this.finished.push(this.hash.digest());
-        this.hash = createHash("sha256");
+        this.finished.push(this.finish());
+        this.hash = this.start();
         this.filled = 0;
       }
     }
@@ -43,13 +65,29 @@ export class BlockHasher {
 
   /** The checksums, one per block; call once, after the last `update`. */
   digests(): Buffer {
-    if (this.filled > 0) this.finished.push(this.hash.digest());
+    if (this.filled > 0) this.finished.push(this.finish());
     this.filled = 0;
     return Buffer.concat(this.finished);
   }
+
+  private start(): Hash | XXHash<bigint> {
+    return this.kind === "sha256" ? createHash("sha256") : create64();
+  }
+
+  private finish(): Buffer {
+    const digest = this.hash.digest();
+    return typeof digest === "bigint" ? xxh64Bytes(digest) : digest;
+  }
 }
 
-/** The SHA-256 of one block, to compare with its stored checksum. */
-export function blockDigest(block: Uint8Array): Buffer {
-  return createHash("sha256").update(block).digest();
+/** Whether `block` has the checksum `expected` (`checksumBytes(hash)` bytes). */
+export function blockMatches(block: Uint8Array, hash: BlockHash, expected: Buffer): boolean {
+  if (hash === "sha256") return createHash("sha256").update(block).digest().equals(expected);
+  return expected.length === 8 && h64Raw(block) === expected.readBigUInt64LE(0);
+}
+
+function xxh64Bytes(value: bigint): Buffer {
+  const bytes = Buffer.allocUnsafe(8);
+  bytes.writeBigUInt64LE(value);
+  return bytes;
 }

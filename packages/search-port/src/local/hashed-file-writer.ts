@@ -58,7 +58,7 @@ export class HashedFileWriter {
     return { name: this.name, bytes: this.bytes, sha256: this.hash.digest("hex") };
   }
 
-  /** The SHA-256 of each block of what was written (after `finish`). */
+  /** The checksum of each block of what was written (after `finish`; block-checksums.ts). */
   blockChecksums(): Buffer {
     if (this.blockDigests === undefined) throw new Error(`${this.name} is not finished`);
     return this.blockDigests;

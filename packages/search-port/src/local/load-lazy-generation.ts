@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { blockCount, checksumBlockBytes, checksumBytes, checksummedKinds } from "./block-checksums.js";
+import type { BlockHash } from "./block-checksums.js";
 import { checkFileEntry } from "./check-file-entry.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { DenseMatrix, strideFor } from "./dense-matrix.js";
@@ -42,7 +43,8 @@ export function loadLazyGeneration(
   const withVectors = loadVectors && manifest.embedder !== null && manifest.vectors !== null && files.vectors !== undefined;
   const opened: VerifiedFile[] = [];
   try {
-    const checksums = readBlockChecksums(directory, files.blocks as IndexFileEntry, manifest);
+    const hash: BlockHash = manifest.blockHash ?? "sha256";
+    const checksums = readBlockChecksums(directory, files.blocks as IndexFileEntry, manifest, hash);
     const open = (kind: IndexFileKind): VerifiedFile => {
       const entry = files[kind] as IndexFileEntry;
       const descriptor = openExistingFile(directory, entry.name);
@@ -52,7 +54,7 @@ export function loadLazyGeneration(
         closeSync(descriptor);
         throw error;
       }
-      const file = new VerifiedFile(descriptor, directory, entry.name, entry.bytes, checksums.get(kind) ?? Buffer.alloc(0));
+      const file = new VerifiedFile(descriptor, directory, entry.name, entry.bytes, checksums.get(kind) ?? Buffer.alloc(0), hash);
       opened.push(file);
       return file;
     };
@@ -115,7 +117,12 @@ export function loadLazyGeneration(
 }
 
 /** The `blocks` file, checked whole against the manifest, cut into each data file's checksums. */
-function readBlockChecksums(directory: string, entry: IndexFileEntry, manifest: IndexManifest): Map<IndexFileKind, Buffer> {
+function readBlockChecksums(
+  directory: string,
+  entry: IndexFileEntry,
+  manifest: IndexManifest,
+  hash: BlockHash,
+): Map<IndexFileKind, Buffer> {
   const descriptor = openExistingFile(directory, entry.name);
   let data: Buffer;
   try {
@@ -136,7 +143,7 @@ function readBlockChecksums(directory: string, entry: IndexFileEntry, manifest: 
   for (const kind of checksummedKinds) {
     const file = manifest.files[kind];
     if (file === undefined) continue;
-    const bytes = blockCount(file.bytes) * checksumBytes;
+    const bytes = blockCount(file.bytes) * checksumBytes(hash);
     parts.set(kind, data.subarray(at, at + bytes));
     at += bytes;
   }

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BlockHasher, checksumBlockBytes } from "./block-checksums.js";
+import { BlockHasher, checksumBlockBytes, checksumBytes } from "./block-checksums.js";
+import type { BlockHash } from "./block-checksums.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { random } from "./seeded-random-test-fixtures.js";
 import { VerifiedFile } from "./verified-file.js";
@@ -14,11 +15,13 @@ const bytes = (() => {
   const next = random(11);
   return Uint8Array.from({ length: size }, () => Math.floor(next() * 256));
 })();
-const checksums = (() => {
-  const hasher = new BlockHasher();
-  hasher.update(bytes);
+/** The block checksums of `bytes`, made as a writer makes them. */
+function checksumsOf(hash: BlockHash): Buffer {
+  const hasher = new BlockHasher(hash);
+  // In uneven pieces, as a writer hands them over.
+  for (let at = 0; at < bytes.length; at += 50_000) hasher.update(bytes.subarray(at, at + 50_000));
   return hasher.digests();
-})();
+}
 
 let directory = "";
 beforeAll(async () => {
@@ -28,14 +31,23 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-/** A `VerifiedFile` over `content` written to a fresh file, checked against the checksums of `bytes`. */
-function openFile(name: string, content: Uint8Array = bytes): VerifiedFile {
-  const path = join(directory, name);
-  writeFileSync(path, content);
-  return new VerifiedFile(openSync(path, "r"), directory, name, content.length, checksums);
-}
+describe.each(["sha256", "xxh64"] as const)("issue 14: reads of a data file checked block by block (%s)", (hash) => {
+  const checksums = checksumsOf(hash);
 
-describe("issue 14: reads of a checked data file", () => {
+  /** A `VerifiedFile` over `content` written to a fresh file, checked against the checksums of `bytes`. */
+  function openFile(name: string, content: Uint8Array = bytes): VerifiedFile {
+    const path = join(directory, `${hash}-${name}`);
+    writeFileSync(path, content);
+    return new VerifiedFile(openSync(path, "r"), directory, name, content.length, checksums, hash);
+  }
+
+  it("makes one checksum of the right width per block, the same whether the bytes come whole or in pieces", () => {
+    expect(checksums.length).toBe(6 * checksumBytes(hash));
+    const whole = new BlockHasher(hash);
+    whole.update(bytes);
+    expect(whole.digests().equals(checksums)).toBe(true);
+  });
+
   it("hands back exactly the file's bytes for reads that start, end and span anywhere, in any order", () => {
     const next = random(5);
     const B = checksumBlockBytes;
@@ -88,9 +100,9 @@ describe("issue 14: reads of a checked data file", () => {
     const file = openFile("whole");
     expect(() => file.read(size - 10, 11)).toThrow(/goes past its/);
     file.close();
-    const path = join(directory, "short");
+    const path = join(directory, `${hash}-short`);
     writeFileSync(path, bytes.subarray(0, size - 10));
-    const short = new VerifiedFile(openSync(path, "r"), directory, "short", size, checksums);
+    const short = new VerifiedFile(openSync(path, "r"), directory, "short", size, checksums, hash);
     expect(() => short.read(4 * checksumBlockBytes, checksumBlockBytes + 100)).toThrow(/ends at byte/);
     short.close();
   });

@@ -1,11 +1,12 @@
 import { closeSync } from "node:fs";
-import { blockCount, blockDigest, checksumBlockBytes, checksumBytes } from "./block-checksums.js";
+import { blockCount, blockMatches, checksumBlockBytes, checksumBytes } from "./block-checksums.js";
+import type { BlockHash } from "./block-checksums.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { readFully } from "./file-records.js";
 
 /**
  * One open data file of a format-4 generation, read by position and checked block by block:
- * the first read of a block reads it whole and compares its SHA-256 with the stored one
+ * the first read of a block reads it whole and compares its checksum with the stored one
  * (a mismatch is a `CorruptIndexError` naming the folder and file, never wrong bytes
  * handed on); later reads of it read only what they ask for. The descriptor pins the file
  * even when a later commit removes it, until `close`.
@@ -19,11 +20,13 @@ export class VerifiedFile {
     readonly directory: string,
     readonly name: string,
     readonly size: number,
-    /** The file's block checksums (`checksumBytes` each, in order). */
+    /** The file's block checksums (`checksumBytes(hash)` each, in order). */
     private readonly checksums: Buffer,
+    /** How the checksums were made (the manifest's `blockHash`). */
+    private readonly hash: BlockHash,
   ) {
     const blocks = blockCount(size);
-    if (checksums.length !== blocks * checksumBytes) {
+    if (checksums.length !== blocks * checksumBytes(hash)) {
       throw new CorruptIndexError({ directory, reason: `the block checksums of ${name} do not cover its ${size} bytes` });
     }
     this.verified = new Uint8Array(blocks);
@@ -62,8 +65,8 @@ export class VerifiedFile {
       this.scratch ??= Buffer.allocUnsafe(checksumBlockBytes);
       const bytes = this.scratch.subarray(0, blockLength);
       readFully(this.descriptor, bytes, blockStart, this.directory, this.name);
-      const expected = this.checksums.subarray(block * checksumBytes, (block + 1) * checksumBytes);
-      if (!blockDigest(bytes).equals(expected)) {
+      const width = checksumBytes(this.hash);
+      if (!blockMatches(bytes, this.hash, this.checksums.subarray(block * width, (block + 1) * width))) {
         throw new CorruptIndexError({
           directory: this.directory,
           reason: `${this.name} does not match its checksum in the manifest's block list at bytes ${blockStart}-${blockStart + blockLength} (a changed or damaged byte)`,

@@ -1,6 +1,6 @@
 import { analyzerVersion } from "@lookup-knowledge/text";
 import { bm25B, bm25K1 } from "./bm25.js";
-import { checksumBlockBytes, checksummedKinds } from "./block-checksums.js";
+import { checksumBlockBytes, checksummedKinds, writtenBlockHash } from "./block-checksums.js";
 import { countDocuments } from "./count-documents.js";
 import { encodeTermEnds } from "./file-lexicon.js";
 import { encodeKeys } from "./keys-file.js";
@@ -129,6 +129,7 @@ export async function writeGeneration(
     postings: lexical.postingSlots.length,
     totalLength: lexical.totalLength,
     blockBytes: checksumBlockBytes,
+    blockHash: writtenBlockHash,
     analyzer: { version: analyzerVersion },
     bm25: { k1: bm25K1, b: bm25B },
     embedder: vectors === undefined ? null : embedder,
