@@ -183,10 +183,15 @@ function createProgressBar(): ProgressDisplay {
   const seconds = writeClock();
   let started = false;
   let stopped = false;
+  let wasWriting = false;
   return {
     update(progress) {
       if (stopped) return;
       const writing = progress.phase !== "scan" && progress.phase !== "parse";
+      // The bar redraws at most ten times a second; a parse that ends sooner would never be
+      // seen, so its last frame (every file parsed) is drawn before the bar turns to writing.
+      if (started && writing && !wasWriting) bar.render();
+      wasWriting = writing;
       const elapsed = seconds(progress);
       const rate = writing && elapsed > 0 ? ` | ${Math.round(progress.chunksWritten / elapsed)} chunks/s` : "";
       const payload = { phase: writing ? "writing" : "parsing", unit: writing ? "chunks" : "files", rate };
