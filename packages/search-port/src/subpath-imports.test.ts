@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +47,15 @@ describe("subpath imports", () => {
         entry,
       ).toEqual([]);
       expect([...files].map((file) => relative(sourceRoot, file)).filter((file) => file.startsWith("local/"))).toEqual([]);
+    }
+  });
+
+  it("every subpath of the built package loads with require() as well as import (no top-level await, nothing asynchronous at load)", () => {
+    const packageRoot = join(sourceRoot, "..");
+    for (const subpath of ["", "/testing", "/local", "/pinecone", "/langchain", "/libsql"]) {
+      const script = `const m = require("@lookup-knowledge/search-port${subpath}"); process.stdout.write(String(Object.keys(m).length));`;
+      const exported = Number(execFileSync(process.execPath, ["-e", script], { cwd: packageRoot, encoding: "utf8" }));
+      expect(exported, subpath || ".").toBeGreaterThan(0);
     }
   });
 });
