@@ -149,8 +149,8 @@ export class FileLexicon implements Lexicon {
     return postings;
   }
 
-  storedBounds(index: number): BlockBounds | undefined {
-    return this.bounds?.read(index, this.documentFrequency(index));
+  storedBounds(index: number, postings: Postings): BlockBounds | undefined {
+    return this.bounds?.read(index, postings);
   }
 
   lengths(): Uint32Array {

@@ -53,6 +53,8 @@ export const indexManifestSchema = z.strictObject({
   blockBytes: z.number().int().positive().optional(),
   /** Format 5: how those checksums are made (block-checksums.ts); absent: SHA-256, as format 4 made them. */
   blockHash: z.enum(["sha256", "xxh64"]).optional(),
+  /** Format 5: postings per block of the `bounds` file (`boundBlockPostings` when written). */
+  boundBlockPostings: z.number().int().positive().optional(),
   bm25: z.strictObject({ k1: z.number(), b: z.number() }),
   embedder: z.strictObject({ id: z.string(), version: z.string(), dimension: z.number().int().positive() }).nullable(),
   vectors: z.strictObject({ encoding: z.literal("int8"), stride: z.number().int().positive() }).nullable(),

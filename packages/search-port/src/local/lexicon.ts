@@ -25,8 +25,8 @@ export interface Lexicon {
   lengths(): Uint32Array;
   /** Everything as arrays (read whole the first time: a writer's need). */
   arrays(): LexicalIndex;
-  /** Term `index`'s block bounds as the index stores them (format 5), when it does. */
-  storedBounds?(index: number): BlockBounds | undefined;
+  /** Term `index`'s block bounds as the index stores them (format 5), when it does, checked against its `postings`. */
+  storedBounds?(index: number, postings: Postings): BlockBounds | undefined;
 }
 
 export class MemoryLexicon implements Lexicon {

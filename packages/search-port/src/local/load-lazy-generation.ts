@@ -9,6 +9,7 @@ import { FileLexicon } from "./file-lexicon.js";
 import { FileRecords } from "./file-records.js";
 import { bm25B, bm25K1 } from "./bm25.js";
 import { StoredScoreBounds } from "./stored-score-bounds.js";
+import { boundBlockPostings } from "./term-score-bounds.js";
 import type { RecordOffsets } from "./file-records.js";
 import type { IndexFileEntry, IndexFileKind, IndexManifest } from "./index-manifest.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
@@ -17,7 +18,7 @@ import { openExistingFile } from "./open-existing-file.js";
 import { VerifiedFile } from "./verified-file.js";
 
 /**
- * Opens a committed generation of format 4 without reading it: every data file is opened
+ * Opens a committed generation of format 4 or 5 without reading it: every data file is opened
  * and its size checked, and the block checksums (a few bytes per 64 KB of data) are read
  * and checked against the manifest. Keys, terms, postings, offsets, content and metadata
  * are then read by position as searches need them, each block checked the first time it is
@@ -40,10 +41,16 @@ export function loadLazyGeneration(
   if (files.blocks === undefined || manifest.blockBytes !== checksumBlockBytes) {
     fail(`the manifest of format ${manifest.formatVersion} lists no block checksums of ${checksumBlockBytes} bytes`);
   }
+  // Format 4 checksummed its blocks with SHA-256 and said nothing; format 5 must name its hash.
+  const hash: BlockHash =
+    manifest.blockHash ??
+    (manifest.formatVersion >= 5 ? fail(`the manifest of format ${manifest.formatVersion} names no block hash`) : "sha256");
+  if (manifest.formatVersion >= 5 && (files.bounds === undefined || manifest.boundBlockPostings === undefined)) {
+    fail(`the manifest of format ${manifest.formatVersion} lists no bounds file with its block size`);
+  }
   const withVectors = loadVectors && manifest.embedder !== null && manifest.vectors !== null && files.vectors !== undefined;
   const opened: VerifiedFile[] = [];
   try {
-    const hash: BlockHash = manifest.blockHash ?? "sha256";
     const checksums = readBlockChecksums(directory, files.blocks as IndexFileEntry, manifest, hash);
     const open = (kind: IndexFileKind): VerifiedFile => {
       const entry = files[kind] as IndexFileEntry;
@@ -59,11 +66,10 @@ export function loadLazyGeneration(
       return file;
     };
     const keys = new FileKeys(open("keys"), count);
-    if (manifest.formatVersion >= 5 && files.bounds === undefined)
-      fail(`the manifest of format ${manifest.formatVersion} lists no bounds file`);
-    // Bounds stored with other BM25 parameters than this version's are not used (a pass over the postings instead).
-    const sameBm25 = manifest.bm25.k1 === bm25K1 && manifest.bm25.b === bm25B;
-    const bounds = files.bounds !== undefined && sameBm25 ? new StoredScoreBounds(open("bounds"), manifest.terms) : undefined;
+    // Bounds stored with other BM25 parameters or another block size than this version's are
+    // not used (a pass over the postings instead).
+    const sameBounds = manifest.bm25.k1 === bm25K1 && manifest.bm25.b === bm25B && manifest.boundBlockPostings === boundBlockPostings;
+    const bounds = files.bounds !== undefined && sameBounds ? new StoredScoreBounds(open("bounds"), manifest.terms) : undefined;
     const lexicon = new FileLexicon(open("postings"), open("terms"), manifest, caches.postingsCacheBytes, bounds);
     const offsetsFile = open("offsets");
     if (offsetsFile.size !== 16 * (count + 1)) fail(`${offsetsFile.name} does not hold ${count + 1} offsets per file`);

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { AnalyzerMismatchError } from "./analyzer-mismatch-error.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
+import { rewriteAsFormat3 } from "./rewrite-as-format-3.js";
 
 const records: KnowledgeRecord[] = [
   {
@@ -34,6 +35,8 @@ async function build(): Promise<void> {
 
 /** Rewrites the manifest as an older library would have left it (or with another analyser). */
 function recordAnalyzer(analyzer: { version: string } | undefined): void {
+  // Format 2 had the files of format 3.
+  if (analyzer === undefined) rewriteAsFormat3(directory);
   const path = join(directory, "manifest.json");
   const manifest = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   delete manifest["analyzer"];

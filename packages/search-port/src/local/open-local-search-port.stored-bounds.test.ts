@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
@@ -6,6 +6,7 @@ import { CorruptIndexError } from "./corrupt-index-error.js";
 import { loadLazyGeneration } from "./load-lazy-generation.js";
 import { build, directory, open, useIndexFolder } from "./local-port-test-fixtures.js";
 import { readManifest } from "./read-manifest.js";
+import { recomputeChecksums } from "./recompute-checksums.js";
 import { rewriteAsFormat4 } from "./rewrite-as-format-4.js";
 import { random } from "./seeded-random-test-fixtures.js";
 import { scoreBoundsLayout } from "./stored-score-bounds.js";
@@ -56,7 +57,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
       const norms = lengthNorms(snapshot);
       let blocks = 0;
       for (let term = 0; term < lexicon.termCount; term += 1) {
-        const stored = lexicon.storedBounds?.(term);
+        const stored = lexicon.storedBounds?.(term, lexicon.postings(term));
         expect(stored).toEqual(blockBoundsOf(lexicon.postings(term), norms));
         blocks += stored?.blocks.length ?? 0;
       }
@@ -98,9 +99,111 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
 
   it("refuses a manifest of format 5 that lists no bounds file, naming what is missing", async () => {
     await (await build(zipfRecords(200, 4))).close();
-    rewriteAsFormat4(directory);
-    const path = join(directory, "manifest.json");
-    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), formatVersion: 5 }));
-    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 5 lists no bounds file"));
+    rmSync(join(directory, boundsFile()));
+    recomputeChecksums(directory, (manifest) => {
+      delete manifest.files.bounds;
+    });
+    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 5 lists no bounds file with its block size"));
+  });
+
+  /** Builds `batch` into an emptied `directory`. */
+  async function rebuild(batch: KnowledgeRecord[]) {
+    for (const name of readdirSync(directory)) rmSync(join(directory, name), { recursive: true, force: true });
+    await (await build(batch)).close();
+  }
+
+  /** Rewrites the bounds file through `change` (its three arrays, in place), checksums made to agree. */
+  function editBounds(
+    change: (parts: { bounds: Float64Array; firsts: Uint32Array; lasts: Uint32Array }) => void,
+    edit?: Parameters<typeof recomputeChecksums>[1],
+  ) {
+    const path = join(directory, boundsFile());
+    const bytes = readFileSync(path);
+    const terms = readManifest(directory)?.terms as number;
+    const blocks = bytes.readUInt32LE(4 * terms);
+    const layout = scoreBoundsLayout(terms, blocks);
+    // Aligned copies of the three arrays (the bounds need not start at a multiple of 8).
+    const part = (at: number, size: number) => new Uint8Array(bytes.subarray(at, at + size * blocks)).buffer;
+    const parts = {
+      bounds: new Float64Array(part(layout.boundsAt, 8)),
+      firsts: new Uint32Array(part(layout.firstsAt, 4)),
+      lasts: new Uint32Array(part(layout.lastsAt, 4)),
+    };
+    change(parts);
+    bytes.set(new Uint8Array(parts.bounds.buffer), layout.boundsAt);
+    bytes.set(new Uint8Array(parts.firsts.buffer), layout.firstsAt);
+    bytes.set(new Uint8Array(parts.lasts.buffer), layout.lastsAt);
+    writeFileSync(path, bytes);
+    recomputeChecksums(directory, edit);
+  }
+
+  it("refuses stored bounds that do not match the term's postings, though every checksum agrees", async () => {
+    const changes: [string, (parts: { bounds: Float64Array; firsts: Uint32Array; lasts: Uint32Array }) => void][] = [
+      ["a bound above 1", ({ bounds }) => bounds.fill(1.5)],
+      ["a bound that is not a number", ({ bounds }) => bounds.fill(Number.NaN)],
+      ["a first slot not the block's", ({ firsts }) => firsts.fill(0)],
+      // Would span every window: refused, not a loop over 2^20 windows per block.
+      ["a last slot past every record", ({ lasts }) => lasts.fill(0xffffffff)],
+    ];
+    for (const [what, change] of changes) {
+      await rebuild(zipfRecords(3000, 5));
+      editBounds(change);
+      const reader = await open();
+      await expect(reader.search({ query: "term0q term1q", topK: 5 }), what).rejects.toSatisfy(
+        corrupt("does not match the postings of term"),
+      );
+      await reader.close();
+    }
+  });
+
+  it("uses the stored bounds: bounds of 0 that match the postings' slots leave every hit out", async () => {
+    await (await build(zipfRecords(3000, 6))).close();
+    expect((await (await open({ minScore: 0 })).search({ query: "term0q", topK: 5 })).length).toBe(5);
+    editBounds(({ bounds }) => bounds.fill(0));
+    expect(await (await open({ minScore: 0 })).search({ query: "term0q", topK: 5 })).toEqual([]);
+  });
+
+  it("does not use bounds stored with other BM25 parameters or another block size: the same hits, from a pass over the postings", async () => {
+    await (await build(zipfRecords(3000, 7))).close();
+    const intact = await hitsOf(await open({ minScore: 0 }));
+    const edits: [string, Parameters<typeof recomputeChecksums>[1]][] = [
+      [
+        "k1",
+        (manifest) => {
+          manifest.bm25.k1 += 0.1;
+        },
+      ],
+      [
+        "b",
+        (manifest) => {
+          manifest.bm25.b /= 2;
+        },
+      ],
+      [
+        "block size",
+        (manifest) => {
+          manifest.boundBlockPostings = 2 * boundBlockPostings;
+        },
+      ],
+    ];
+    for (const [what, edit] of edits) {
+      await rebuild(zipfRecords(3000, 7));
+      // Used, these would leave every hit out (the test above).
+      editBounds(({ bounds }) => bounds.fill(0), edit);
+      expect(await hitsOf(await open({ minScore: 0 })), what).toEqual(intact);
+    }
+  });
+
+  it("refuses a manifest of format 5 that names no block hash or no bounds block size, naming what is missing", async () => {
+    await rebuild(zipfRecords(200, 8));
+    recomputeChecksums(directory, (manifest) => {
+      delete manifest.blockHash;
+    });
+    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 5 names no block hash"));
+    await rebuild(zipfRecords(200, 8));
+    recomputeChecksums(directory, (manifest) => {
+      delete manifest.boundBlockPostings;
+    });
+    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 5 lists no bounds file with its block size"));
   });
 });

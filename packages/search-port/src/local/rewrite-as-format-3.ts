@@ -41,6 +41,8 @@ export function rewriteAsFormat3(directory: string): void {
     delete files[kind];
   }
   delete manifest.blockBytes;
+  delete manifest.blockHash;
+  delete manifest.boundBlockPostings;
   manifest.formatVersion = 3;
   writeFileSync(`${path}.edit`, JSON.stringify(manifest));
   renameSync(`${path}.edit`, path);

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { BlockHasher, checksummedKinds } from "./block-checksums.js";
 import type { IndexManifest } from "./index-manifest.js";
+import { recomputeChecksums } from "./recompute-checksums.js";
 
 /**
  * Test helper: rewrites the committed format-5 index in `directory` as format 4 left it (no
@@ -10,24 +9,14 @@ import type { IndexManifest } from "./index-manifest.js";
  * read, with the same results, and continued. Not exported from the package.
  */
 export function rewriteAsFormat4(directory: string): void {
-  const path = join(directory, "manifest.json");
-  const manifest = JSON.parse(readFileSync(path, "utf8")) as IndexManifest;
-  const { files } = manifest;
-  if (files.bounds === undefined || files.blocks === undefined) throw new Error(`${directory} holds no index of format 5`);
-  rmSync(join(directory, files.bounds.name));
-  delete files.bounds;
-  const checksums = checksummedKinds.flatMap((kind) => {
-    const entry = files[kind];
-    if (entry === undefined) return [];
-    const hasher = new BlockHasher("sha256");
-    hasher.update(readFileSync(join(directory, entry.name)));
-    return [hasher.digests()];
+  const manifest = JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as IndexManifest;
+  const { bounds, blocks } = manifest.files;
+  if (bounds === undefined || blocks === undefined) throw new Error(`${directory} holds no index of format 5`);
+  rmSync(join(directory, bounds.name));
+  recomputeChecksums(directory, (edited) => {
+    delete edited.files.bounds;
+    delete edited.blockHash;
+    delete edited.boundBlockPostings;
+    edited.formatVersion = 4;
   });
-  const blocks = Buffer.concat(checksums);
-  writeFileSync(join(directory, files.blocks.name), blocks);
-  files.blocks = { name: files.blocks.name, bytes: blocks.length, sha256: createHash("sha256").update(blocks).digest("hex") };
-  delete manifest.blockHash;
-  manifest.formatVersion = 4;
-  writeFileSync(`${path}.edit`, JSON.stringify(manifest));
-  renameSync(`${path}.edit`, path);
 }

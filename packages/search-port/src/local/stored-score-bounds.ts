@@ -1,5 +1,6 @@
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import type { LexicalIndex } from "./index-snapshot.js";
+import type { Postings } from "./lexicon.js";
 import { boundBlockPostings, blockBoundsOf } from "./term-score-bounds.js";
 import type { BlockBounds } from "./term-score-bounds.js";
 import type { VerifiedFile } from "./verified-file.js";
@@ -13,7 +14,9 @@ import type { VerifiedFile } from "./verified-file.js";
  *   u32 firsts[blocks]          each block's first slot
  *   u32 lasts[blocks]           each block's last slot
  * so a reader's first search of a term reads a few bytes per 64 postings instead of making a
- * pass over all of them.
+ * pass over all of them. Like every binary file of the index, its numbers are in the
+ * machine's byte order as typed arrays give it (little-endian on the platforms Node runs on
+ * here: x64 and arm64).
  */
 export function scoreBoundsLayout(terms: number, blocks: number) {
   const boundsAt = 4 * (terms + 1);
@@ -58,20 +61,35 @@ export class StoredScoreBounds {
     private readonly terms: number,
   ) {}
 
-  /** Term `index`'s block bounds; `postings`: how many postings it has (a cross-check). */
-  read(index: number, postings: number): BlockBounds {
+  /**
+   * Term `index`'s block bounds, checked against its `postings`: as many blocks as they
+   * need, each block's first and last slot theirs, each bound a number from 0 to 1. (A bound
+   * below a block's best posting would go unseen; the checksums are what guard against it.)
+   */
+  read(index: number, postings: Postings): BlockBounds {
+    const { slots } = postings;
     const layout = this.layout ?? this.readLayout();
     const start = this.blockStart(index);
     const end = this.blockStart(index + 1);
     const count = end - start;
-    if (count !== Math.ceil(postings / boundBlockPostings) || end > layout.blocks) {
-      this.fail(`has ${count} blocks for term ${index}, whose ${postings} postings need ${Math.ceil(postings / boundBlockPostings)}`);
+    const needed = Math.ceil(slots.length / boundBlockPostings);
+    if (count !== needed || start > end || end > layout.blocks) {
+      this.fail(`has ${count} blocks for term ${index}, whose ${slots.length} postings need ${needed}`);
     }
-    return {
+    const bounds = {
       blocks: new Float64Array(this.file.read(layout.boundsAt + 8 * start, 8 * count).buffer),
       blockFirst: new Uint32Array(this.file.read(layout.firstsAt + 4 * start, 4 * count).buffer),
       blockLast: new Uint32Array(this.file.read(layout.lastsAt + 4 * start, 4 * count).buffer),
     };
+    for (let block = 0; block < count; block += 1) {
+      const first = slots[block * boundBlockPostings];
+      const last = slots[Math.min(slots.length, (block + 1) * boundBlockPostings) - 1];
+      const bound = bounds.blocks[block] as number;
+      if (bounds.blockFirst[block] !== first || bounds.blockLast[block] !== last || !(bound >= 0 && bound <= 1)) {
+        this.fail(`does not match the postings of term ${index} in block ${block}`);
+      }
+    }
+    return bounds;
   }
 
   private readLayout() {
@@ -85,7 +103,7 @@ export class StoredScoreBounds {
   }
 
   private blockStart(index: number): number {
-    return new DataView(this.file.read(4 * index, 4).buffer).getUint32(0, true);
+    return new Uint32Array(this.file.read(4 * index, 4).buffer)[0] as number;
   }
 
   private fail(what: string): never {

@@ -49,13 +49,13 @@ export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, post
     kept.byTerm.set(termIndex, known);
     return known;
   }
-  const { blocks, blockFirst, blockLast } = snapshot.lexicon.storedBounds?.(termIndex) ?? blockBoundsOf(postings, norms);
+  const { blocks, blockFirst, blockLast } = snapshot.lexicon.storedBounds?.(termIndex, postings) ?? blockBoundsOf(postings, norms);
   const windows = new Float64Array(Math.ceil(snapshot.count / 2 ** windowShift));
   for (let block = 0; block < blocks.length; block += 1) {
     const largest = blocks[block] as number;
     // Every window the block's slots reach takes its bound: a window bound may exceed the
     // best posting there (never fall below it), and is set per block, not per posting.
-    const last = (blockLast[block] as number) >>> windowShift;
+    const last = Math.min((blockLast[block] as number) >>> windowShift, windows.length - 1);
     for (let window = (blockFirst[block] as number) >>> windowShift; window <= last; window += 1) {
       if (largest > (windows[window] as number)) windows[window] = largest;
     }

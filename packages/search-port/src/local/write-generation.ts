@@ -8,6 +8,7 @@ import type { FileRecords } from "./file-records.js";
 import { HashedFileWriter, writeWholeFile } from "./hashed-file-writer.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { encodeScoreBounds } from "./stored-score-bounds.js";
+import { boundBlockPostings } from "./term-score-bounds.js";
 import { lengthNorms } from "./weigh-query-terms.js";
 import type { EmbedderIdentity } from "./local-search-port.js";
 import { generationFileName, indexFormat, indexFormatVersion } from "./index-manifest.js";
@@ -130,6 +131,7 @@ export async function writeGeneration(
     totalLength: lexical.totalLength,
     blockBytes: checksumBlockBytes,
     blockHash: writtenBlockHash,
+    boundBlockPostings,
     analyzer: { version: analyzerVersion },
     bm25: { k1: bm25K1, b: bm25B },
     embedder: vectors === undefined ? null : embedder,
