@@ -14,9 +14,9 @@ import type { VerifiedFile } from "./verified-file.js";
  *   u32 firsts[blocks]          each block's first slot
  *   u32 lasts[blocks]           each block's last slot
  * so a reader's first search of a term reads a few bytes per 64 postings instead of making a
- * pass over all of them. Like every binary file of the index, its numbers are in the
- * machine's byte order as typed arrays give it (little-endian on the platforms Node runs on
- * here: x64 and arm64).
+ * pass over all of them. Its numbers are little-endian: the writer and the reader of the
+ * three arrays use typed arrays, so the machine's byte order, which is little-endian on
+ * every platform this package's native dependencies are built for (x64, arm64).
  */
 export function scoreBoundsLayout(terms: number, blocks: number) {
   const boundsAt = 4 * (terms + 1);
@@ -63,8 +63,9 @@ export class StoredScoreBounds {
 
   /**
    * Term `index`'s block bounds, checked against its `postings`: as many blocks as they
-   * need, each block's first and last slot theirs, each bound a number from 0 to 1. (A bound
-   * below a block's best posting would go unseen; the checksums are what guard against it.)
+   * need, each block's first and last slot theirs, each bound above 0 (every posting adds
+   * something) and at most 1. That catches bounds that belong to other postings; a bound
+   * that is only too low is not caught here (damaged bytes are caught by the checksums).
    */
   read(index: number, postings: Postings): BlockBounds {
     const { slots } = postings;
@@ -73,7 +74,7 @@ export class StoredScoreBounds {
     const end = this.blockStart(index + 1);
     const count = end - start;
     const needed = Math.ceil(slots.length / boundBlockPostings);
-    if (count !== needed || start > end || end > layout.blocks) {
+    if (count !== needed || end > layout.blocks) {
       this.fail(`has ${count} blocks for term ${index}, whose ${slots.length} postings need ${needed}`);
     }
     const bounds = {
@@ -85,7 +86,7 @@ export class StoredScoreBounds {
       const first = slots[block * boundBlockPostings];
       const last = slots[Math.min(slots.length, (block + 1) * boundBlockPostings) - 1];
       const bound = bounds.blocks[block] as number;
-      if (bounds.blockFirst[block] !== first || bounds.blockLast[block] !== last || !(bound >= 0 && bound <= 1)) {
+      if (bounds.blockFirst[block] !== first || bounds.blockLast[block] !== last || !(bound > 0 && bound <= 1)) {
         this.fail(`does not match the postings of term ${index} in block ${block}`);
       }
     }
@@ -103,7 +104,7 @@ export class StoredScoreBounds {
   }
 
   private blockStart(index: number): number {
-    return new Uint32Array(this.file.read(4 * index, 4).buffer)[0] as number;
+    return new DataView(this.file.read(4 * index, 4).buffer).getUint32(0, true);
   }
 
   private fail(what: string): never {
