@@ -10,7 +10,7 @@ export { lexicalTerms } from "./lexical-terms.js";
 export type { LexicalTermsOptions } from "./lexical-terms.js";
 export { normalizeText } from "./normalize-text.js";
 export { queryTerms } from "./query-terms.js";
-export { cjkBigrams, cjkWords, defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
+export { cjkBigrams, cjkWords, cjkWordsOfRuns, defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
 export type { CjkSegmentation } from "./segment-cjk.js";
 export { splitWords, wordTokens } from "./split-words.js";
 export type { SplitWordsOptions, TextToken } from "./split-words.js";

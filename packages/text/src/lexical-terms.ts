@@ -1,4 +1,4 @@
-import { defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
+import { cjkWordsOfRuns, defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
 import type { CjkSegmentation } from "./segment-cjk.js";
 import { splitWords } from "./split-words.js";
 import { stemWord } from "./stem-word.js";
@@ -24,9 +24,14 @@ const maximumWordLength = 64;
 export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): string[] {
   const cjk = options.cjk ?? defaultCjkSegmentation;
   const terms: string[] = [];
-  for (const token of splitWords(text, { caseChanges: true })) {
+  const tokens = splitWords(text, { caseChanges: true });
+  // The text's CJK runs are cut together (one small dictionary for all of them).
+  const runs = cjk === "bigrams" ? [] : tokens.filter((token) => token.kind === "cjk").map((token) => token.text);
+  const words = runs.length === 0 ? [] : cjkWordsOfRuns(runs);
+  let run = 0;
+  for (const token of tokens) {
     if (token.kind === "cjk") {
-      for (const term of segmentCjk(token.text, cjk)) terms.push(term);
+      for (const term of segmentCjk(token.text, cjk, cjk === "bigrams" ? undefined : words[run++])) terms.push(term);
       continue;
     }
     const word = token.text;

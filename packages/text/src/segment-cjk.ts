@@ -1,5 +1,5 @@
 import { chineseQuestionWords, chineseStopWords } from "./stop-words.js";
-import { loadJieba } from "./load-jieba.js";
+import { sharedCjkSegmenter } from "./cjk-segmenter.js";
 
 /**
  * How the lexical view turns a run of CJK characters into terms:
@@ -25,19 +25,31 @@ export function cjkBigrams(run: string): string[] {
   return grams;
 }
 
-/** The dictionary words of a CJK run, in order, as jieba cuts it (HMM on for unknown words). */
+/**
+ * The dictionary words of a CJK run, in order, as jieba cuts it with its bundled dictionary
+ * (HMM on for unknown words). The dictionary is built only once enough text was cut
+ * (`CjkSegmenter`); the words do not depend on it.
+ */
 export function cjkWords(run: string): string[] {
   if (run === "") return [];
-  return loadJieba().cut(run, true);
+  return sharedCjkSegmenter.cut([run])[0] as string[];
 }
 
-/** The lexical terms of one normalised CJK run, by `segmentation`. */
-export function segmentCjk(run: string, segmentation: CjkSegmentation = defaultCjkSegmentation): string[] {
+/** `cjkWords` of each run, cut together (one small dictionary for all of them, see `CjkSegmenter`). */
+export function cjkWordsOfRuns(runs: readonly string[]): string[][] {
+  return sharedCjkSegmenter.cut(runs);
+}
+
+/**
+ * The lexical terms of one normalised CJK run, by `segmentation`. `words`: the run's
+ * `cjkWords`, when they were worked out already.
+ */
+export function segmentCjk(run: string, segmentation: CjkSegmentation = defaultCjkSegmentation, words?: readonly string[]): string[] {
   const terms: string[] = [];
   if (segmentation !== "words") addBigrams(run, terms);
   if (segmentation !== "bigrams") {
     const shortest = segmentation === "words" ? 1 : 3;
-    for (const word of cjkWords(run)) {
+    for (const word of words ?? cjkWords(run)) {
       if (chineseStopWords.has(word)) continue;
       if (shortest > 1 && Array.from(word).length < shortest) continue;
       terms.push(word);
