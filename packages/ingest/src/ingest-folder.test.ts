@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { KnowledgeRecord, KnowledgeWriter } from "@lookup-knowledge/search-port";
 import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import { IngestError } from "./ingest-error.js";
 import { ingestFolder } from "./ingest-folder.js";
@@ -91,6 +92,32 @@ describe("ingestFolder", () => {
     expect(report.added).toBe(3);
     expect(order).toEqual(["commit", "commit"]);
     expect(Object.keys((await readIngestManifest(data))?.documents ?? {})).toHaveLength(3);
+  });
+
+  it("issue 14: hands the parsed records to embedAhead in the batches they are upserted in, all before the first upsert", async () => {
+    const inner = createRecordingKnowledgeWriter();
+    const order: string[] = [];
+    const ahead: KnowledgeRecord[][] = [];
+    const upserted: KnowledgeRecord[][] = [];
+    const writer: KnowledgeWriter = {
+      upsert: async (batch, options) => {
+        order.push("upsert");
+        upserted.push(batch);
+        await inner.upsert(batch, options);
+      },
+      deleteDocuments: (docIds, options) => inner.deleteDocuments(docIds, options),
+      embedAhead: (records) => {
+        order.push("ahead");
+        ahead.push([...records]);
+      },
+    };
+    const report = await ingestFolder({ root, dataDirectory: data, writer, batchSize: 4 });
+    // 6 chunks: a full batch and the rest.
+    expect(report.chunksWritten).toBe(6);
+    expect(ahead.map((batch) => batch.length)).toEqual([4, 2]);
+    expect(order.lastIndexOf("ahead")).toBeLessThan(order.indexOf("upsert"));
+    expect(ahead).toEqual(upserted);
+    expect(ahead.flat().map((record) => record.id)).toEqual([...inner.records.keys()]);
   });
 
   it("ingests the folder, reports broken files with path and reason, and goes on", async () => {

@@ -43,7 +43,7 @@ const readAheadBytes = 32 * 1024 * 1024;
 type FileOutcome =
   | { kind: "unchanged"; docId: string; known: IngestManifestDocument }
   | { kind: "noContent"; docId: string; source: string; hash: string; parsed: boolean }
-  | { kind: "parsed"; docId: string; hash: string; document: ParsedDocument }
+  | { kind: "parsed"; docId: string; hash: string; document: ParsedDocument; records: KnowledgeRecord[] }
   | { kind: "failed"; source: string; docId?: string; reason: string };
 
 /**
@@ -56,6 +56,8 @@ type FileOutcome =
  *    the manifest in `dataDirectory` is unchanged and skipped without parsing.
  * 3. Decodes the others as UTF-8 (strictly) and parses them. A file that cannot be read,
  *    decoded or parsed is listed in `failed` with its reason and skipped; the rest goes on.
+ *    Each parsed document's records go to `writer.embedAhead` when it has one, so a store
+ *    that embeds on another thread or a service does so while the next files are parsed.
  * 4. Deletes the chunks of every document about to be rewritten (added or changed) and of
  *    every removed document (`writer.deleteDocuments`), then upserts the new chunks in
  *    batches of `batchSize`, calling `onProgress` after each batch.
@@ -159,15 +161,24 @@ export async function ingestFolder(input: {
   // Aborting stops the parse workers at once, even in the middle of a large file.
   const stopPool = (): void => void pool?.close();
   signal?.addEventListener("abort", stopPool, { once: true });
+  // A store that embeds starts on the records of parsed files (in batches of `batchSize`, as
+  // they will be upserted) while the next files are parsed.
+  const ahead: KnowledgeRecord[] = [];
+  const sendAhead = (all: boolean): void => {
+    if (writer.embedAhead === undefined) return;
+    while (ahead.length >= batchSize || (all && ahead.length > 0)) writer.embedAhead(ahead.splice(0, batchSize));
+  };
   const outcomes = await (async () => {
     try {
-      return await mapInOrder(planned, workers > 1 ? workers * 2 : 1, async (file): Promise<FileOutcome> => {
+      const parsedFiles = await mapInOrder(planned, workers > 1 ? workers * 2 : 1, async (file): Promise<FileOutcome> => {
         signal?.throwIfAborted();
         const outcome = await ingestFile(file);
         progress.filesDone += 1;
         report("parse");
         return outcome;
       });
+      sendAhead(true);
+      return parsedFiles;
     } catch (error) {
       signal?.throwIfAborted();
       throw error;
@@ -200,7 +211,10 @@ export async function ingestFolder(input: {
       const document = onWorker && pool !== undefined ? await pool.parse(text, source) : parseMarkdownDocument(text, { source, options });
       // Nothing to index (no body text, no frontmatter title or description): not a document.
       if (document.chunks.length === 0) return { kind: "noContent", docId, source, hash, parsed: true };
-      return { kind: "parsed", docId, hash, document };
+      const records = document.chunks.map(chunkToRecord);
+      for (const record of records) ahead.push(record);
+      sendAhead(false);
+      return { kind: "parsed", docId, hash, document, records };
     } catch (error) {
       signal?.throwIfAborted();
       return { kind: "failed", source, docId, reason: DocumentError.isInstance(error) ? error.reason : errorMessage(error) };
@@ -209,6 +223,7 @@ export async function ingestFolder(input: {
 
   const documents: Record<string, IngestManifestDocument> = {};
   const parsed: ParsedDocument[] = [];
+  const parsedRecords: KnowledgeRecord[][] = [];
   const failed: IngestReport["failed"] = [];
   const noContent: NonNullable<IngestManifest["noContent"]> = {};
   let noContentParsed = 0;
@@ -222,6 +237,7 @@ export async function ingestFolder(input: {
     } else if (outcome.kind === "parsed") {
       const { docId, document } = outcome;
       parsed.push(document);
+      parsedRecords.push(outcome.records);
       documents[docId] = {
         source: document.source,
         hash: outcome.hash,
@@ -267,9 +283,9 @@ export async function ingestFolder(input: {
     progress.chunksTotal = parsed.reduce((total, document) => total + document.chunks.length, 0);
     report("write");
   };
-  for (const document of parsed) {
-    for (const chunk of document.chunks) {
-      batch.push(chunkToRecord(chunk));
+  for (const records of parsedRecords) {
+    for (const record of records) {
+      batch.push(record);
       if (batch.length >= batchSize) await flush();
     }
   }

@@ -15,4 +15,12 @@ export interface KnowledgeWriter {
    * writes that were lost.
    */
   commit?(): Promise<void>;
+  /**
+   * A hint that these records are about to be upserted, for stores that embed: the embedder
+   * is asked for their vectors now, so one that works elsewhere (another thread, a service)
+   * does so while the caller prepares more, and the upsert of the same records (same id,
+   * same text) uses them. Changes nothing stored; records never upserted only cost the work.
+   * Ingest calls it as each document is parsed.
+   */
+  embedAhead?(records: readonly KnowledgeRecord[]): void;
 }

@@ -11,7 +11,7 @@ import { checkRecord } from "./check-record.js";
 import type { CommitHooks } from "./commit-hooks.js";
 import { CorruptIndexError } from "./corrupt-index-error.js";
 import { quantiseVector, strideFor } from "./dense-matrix.js";
-import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
+import { checkEmbeddedVectors } from "./check-embedded-vectors.js";
 import type { FileRecords } from "./file-records.js";
 import { manifestFileEntries, manifestFileName, manifestTemporaryName, newCommitId, sameCommit } from "./index-manifest.js";
 import type { IndexManifest } from "./index-manifest.js";
@@ -24,6 +24,8 @@ import { readManifest } from "./read-manifest.js";
 import type { LocalPortSettings } from "./read-local-port-settings.js";
 import { removeFiles, removeUnreferencedFiles } from "./remove-unreferenced-files.js";
 import { syncDirectory } from "./sync-directory.js";
+import { createVectorsAhead } from "./vectors-ahead.js";
+import type { TextToEmbed } from "./vectors-ahead.js";
 import { writeGeneration } from "./write-generation.js";
 import { writeNewFileSync } from "./write-new-file-sync.js";
 import { lostLockError, staleMs } from "./write-lock.js";
@@ -47,7 +49,7 @@ export interface LocalIndexWriterContext {
 }
 
 /** The writer of the local index: its operations and the promise of the work queued so far. */
-export interface LocalIndexWriter extends Pick<LocalSearchPort, "upsert" | "deleteDocuments" | "commit"> {
+export interface LocalIndexWriter extends Pick<LocalSearchPort, "upsert" | "deleteDocuments" | "commit" | "embedAhead"> {
   /** Settles when the writes queued so far have (`close` waits for it). */
   settled(): Promise<unknown>;
 }
@@ -71,6 +73,8 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
   /** Set when a commit found that another writer committed meanwhile: nothing more is written. */
   let overtaken: Error | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  /** Vectors asked for by `embedAhead`, taken by the upserts of the same records. */
+  const ahead = embeddings !== undefined && vectorEmbedder !== null && mode === "write" ? createVectorsAhead(embeddings) : undefined;
 
   /** `accepting`: a new call (refused while closing); otherwise queued work (allowed to finish while closing). */
   function ensureWritable(operation: string, accepting: boolean): void {
@@ -117,31 +121,20 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
       if (batch.length === 0) return;
       const texts = batch.map((entry) => entry.text);
       let vectors: number[][] | undefined;
-      // The embedder is asked first: one that waits on a service (or another thread) embeds
-      // while the lexical terms are worked out here.
-      const embedding = embeddings !== undefined && vectorEmbedder !== null ? embeddings.embedDocuments(texts) : undefined;
+      // The embedder is asked first (or was, by `embedAhead`): one that waits on a service (or
+      // another thread) embeds while the lexical terms are worked out here.
+      const embedding =
+        ahead !== undefined && vectorEmbedder !== null
+          ? ahead.vectorsFor(
+              batch.map((entry): TextToEmbed => ({ id: entry.record.id, text: entry.text })),
+              (answer, count) => checkEmbeddedVectors(answer, count, directory, vectorEmbedder),
+            )
+          : undefined;
       // A rejection before it is awaited is not unhandled.
       embedding?.catch(() => undefined);
       const terms = texts.map((text) => lexicalTerms(text));
       if (embedding !== undefined && vectorEmbedder !== null) {
         vectors = await raceWithAbort(embedding, signal);
-        if (!Array.isArray(vectors) || vectors.length !== batch.length) {
-          throw new EmbedderMismatchError({
-            directory,
-            indexEmbedder: vectorEmbedder,
-            givenEmbedder: vectorEmbedder,
-            reason: `embedDocuments returned ${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${batch.length} texts`,
-          });
-        }
-        const wrong = vectors.find((vector) => !Array.isArray(vector) || vector.length !== vectorEmbedder.dimension);
-        if (wrong !== undefined) {
-          throw new EmbedderMismatchError({
-            directory,
-            indexEmbedder: vectorEmbedder,
-            givenEmbedder: vectorEmbedder,
-            reason: `embedDocuments returned a vector of ${Array.isArray(wrong) ? wrong.length : "no"} dimensions, not ${vectorEmbedder.dimension}`,
-          });
-        }
       }
       throwIfAborted(signal);
       ensureWritable("upsert", false);
@@ -177,6 +170,25 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
       }
       dirty = true;
     });
+  }
+
+  function embedAhead(records: readonly KnowledgeRecord[]): void {
+    if (ahead === undefined || !Array.isArray(records)) return;
+    try {
+      ensureWritable("embedAhead", true);
+    } catch {
+      return;
+    }
+    const entries: TextToEmbed[] = [];
+    records.forEach((input, index) => {
+      try {
+        const record = checkRecord(input, index);
+        entries.push({ id: record.id, text: indexedText(record) });
+      } catch {
+        // Not a record: its upsert says what is wrong with it.
+      }
+    });
+    ahead.start(entries);
   }
 
   async function deleteDocuments(docIds: string[], options?: { signal?: AbortSignal }): Promise<number> {
@@ -272,5 +284,5 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
     });
   }
 
-  return { upsert, deleteDocuments, commit, settled: () => queue };
+  return { upsert, embedAhead, deleteDocuments, commit, settled: () => queue };
 }

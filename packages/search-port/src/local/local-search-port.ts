@@ -1,4 +1,5 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { KnowledgeRecordReader } from "../knowledge-record-reader.js";
 import type { KnowledgeSearchPort } from "../knowledge-search-port.js";
 import type { KnowledgeWriter } from "../knowledge-writer.js";
@@ -129,6 +130,13 @@ export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter, K
    * it atomically: a crash at any point leaves the previous commit readable. Write mode only.
    */
   commit(): Promise<void>;
+  /**
+   * Asks the embedder now for the vectors of records about to be upserted (see
+   * `KnowledgeWriter.embedAhead`); the upsert of the same id and text takes them. At most
+   * 8,192 records' vectors are held ahead; past that, and in read mode or without embeddings,
+   * it does nothing. Never throws: a bad record is refused by its upsert.
+   */
+  embedAhead(records: readonly KnowledgeRecord[]): void;
   /** Counts of what searches see now (pending changes included); bytes and time of the last commit. */
   stats(): LocalIndexStats;
   /**

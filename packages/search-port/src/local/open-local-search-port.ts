@@ -251,8 +251,8 @@ function createPort(
 
   // The dense scan's helper thread (started on the first large scan) ends with the last open port.
   const releaseScanHelper = acquireDenseScanHelper();
-  const { upsert, deleteDocuments, commit } = writer;
-  return { search, fetchRecords, upsert, deleteDocuments, commit, stats, close };
+  const { upsert, embedAhead, deleteDocuments, commit } = writer;
+  return { search, fetchRecords, upsert, embedAhead, deleteDocuments, commit, stats, close };
 }
 
 /** A writer's documents and chunks: its snapshot without the removed slots, with the added records. */

@@ -1,0 +1,101 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+
+/** A record whose vector is wanted: its id and the text that is embedded. */
+export interface TextToEmbed {
+  id: string;
+  text: string;
+}
+
+/** Vectors asked for ahead of an upsert, by record id. */
+export interface VectorsAhead {
+  /**
+   * Asks the embedder now for these records' vectors (one `embedDocuments` call), so an
+   * embedder that works elsewhere (another thread, a service) does so while the caller
+   * prepares more. Ignored when it would hold more than `limit` records.
+   */
+  start(entries: readonly TextToEmbed[]): void;
+  /**
+   * The vectors of `entries`, in order: those asked for ahead (same id, same text), and the
+   * rest asked for at once, before this returns, in one call. A batch asked for ahead that
+   * failed is asked for again, so its error, if it repeats, is the one the caller sees.
+   * `check` gets each answer and the number of texts it was for, and returns the vectors or throws.
+   */
+  vectorsFor(entries: readonly TextToEmbed[], check: (vectors: unknown, count: number) => number[][]): Promise<number[][]>;
+}
+
+interface Started {
+  text: string;
+  /** The call it was asked in, its place and the number of texts there. */
+  batch: Promise<unknown>;
+  position: number;
+  count: number;
+}
+
+/** At most this many records' vectors are held ahead of their upsert (about 25 MB at 356 dimensions). */
+export const vectorsAheadLimit = 8192;
+
+export function createVectorsAhead(embeddings: EmbeddingsInterface, limit = vectorsAheadLimit): VectorsAhead {
+  const started = new Map<string, Started>();
+
+  /** One `embedDocuments` call; its rejection is handled wherever it is awaited. */
+  function ask(texts: string[]): Promise<unknown> {
+    let answer: Promise<unknown>;
+    try {
+      answer = Promise.resolve(embeddings.embedDocuments(texts));
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    answer.catch(() => undefined);
+    return answer;
+  }
+
+  return {
+    start(entries) {
+      const wanted = entries.filter((entry) => started.get(entry.id)?.text !== entry.text);
+      if (wanted.length === 0 || started.size + wanted.length > limit) return;
+      const batch = ask(wanted.map((entry) => entry.text));
+      for (const [position, entry] of wanted.entries()) started.set(entry.id, { text: entry.text, batch, position, count: wanted.length });
+    },
+
+    async vectorsFor(entries, check) {
+      const vectors = new Array<number[]>(entries.length);
+      const now: number[] = [];
+      const batches = new Map<Promise<unknown>, { count: number; uses: { position: number; index: number }[] }>();
+      entries.forEach((entry, index) => {
+        const ahead = started.get(entry.id);
+        if (ahead !== undefined) started.delete(entry.id);
+        if (ahead === undefined || ahead.text !== entry.text) {
+          now.push(index);
+          return;
+        }
+        const group = batches.get(ahead.batch) ?? { count: ahead.count, uses: [] };
+        group.uses.push({ position: ahead.position, index });
+        batches.set(ahead.batch, group);
+      });
+      const textsOf = (indexes: number[]): string[] => indexes.map((index) => (entries[index] as TextToEmbed).text);
+      const asked = now.length === 0 ? undefined : ask(textsOf(now));
+      const again: number[] = [];
+      for (const [batch, { count, uses }] of batches) {
+        let answer: number[][];
+        try {
+          answer = check(await batch, count);
+        } catch {
+          for (const use of uses) again.push(use.index);
+          continue;
+        }
+        for (const use of uses) vectors[use.index] = answer[use.position] as number[];
+      }
+      const retried = again.length === 0 ? undefined : ask(textsOf(again));
+      const fill = async (indexes: number[], answer: Promise<unknown> | undefined): Promise<void> => {
+        if (answer === undefined) return;
+        const rows = check(await answer, indexes.length);
+        indexes.forEach((index, position) => {
+          vectors[index] = rows[position] as number[];
+        });
+      };
+      await fill(now, asked);
+      await fill(again, retried);
+      return vectors;
+    },
+  };
+}
