@@ -26,6 +26,9 @@ export interface CjkSegmenterOptions {
 /** What one call costs beyond its characters, in characters. */
 const callCost = 35;
 const defaultWholeDictionaryAfter = 100_000;
+/** At most this many runs' words are kept, each of at most `recentRunLength` characters. */
+const recentRuns = 20_000;
+const recentRunLength = 256;
 
 const bundledSource: JiebaSource = {
   jieba: loadJiebaClass,
@@ -47,6 +50,8 @@ export class CjkSegmenter {
   private jiebaClass: typeof Jieba | undefined;
   private dictionary: JiebaDictionary | undefined;
   private spent = 0;
+  /** The words of runs cut lately with small dictionaries, by run. */
+  private readonly recent = new Map<string, string[]>();
 
   constructor(options: CjkSegmenterOptions = {}) {
     this.source = options.source ?? bundledSource;
@@ -60,10 +65,31 @@ export class CjkSegmenter {
 
   /** The words of each run, in order, as jieba cuts it with its whole dictionary (HMM on). */
   cut(runs: readonly string[]): string[][] {
-    const present = runs.filter((run) => run !== "");
-    if (present.length === 0) return runs.map(() => []);
-    const jieba = this.jiebaFor(present);
-    return runs.map((run) => (run === "" ? [] : jieba.cut(run, true)));
+    const whole = this.whole;
+    if (whole !== undefined) return runs.map((run) => (run === "" ? [] : whole.cut(run, true)));
+    // Runs repeat (a page's title is in each of its chunks): those cut lately are not cut again.
+    const words = new Map<string, string[]>();
+    const unknown: string[] = [];
+    for (const run of runs) {
+      if (run === "" || words.has(run)) continue;
+      const known = this.recent.get(run);
+      if (known !== undefined) words.set(run, known);
+      else {
+        words.set(run, []);
+        unknown.push(run);
+      }
+    }
+    if (unknown.length > 0) {
+      const jieba = this.jiebaFor(unknown);
+      for (const run of unknown) {
+        const cut = jieba.cut(run, true);
+        words.set(run, cut);
+        if (this.whole !== undefined || run.length > recentRunLength) continue;
+        if (this.recent.size >= recentRuns) this.recent.clear();
+        this.recent.set(run, cut);
+      }
+    }
+    return runs.map((run) => (run === "" ? [] : [...(words.get(run) as string[])]));
   }
 
   private jiebaFor(runs: readonly string[]): Jieba {
@@ -75,8 +101,9 @@ export class CjkSegmenter {
     if (this.spent > this.wholeDictionaryAfter) {
       const bytes = this.dictionary?.fileBytes() ?? this.source.dictionary();
       this.whole = this.jiebaClass.withDict(bytes);
-      // The searchable copy is no longer needed.
+      // The searchable copy and the words kept are no longer needed.
       this.dictionary = undefined;
+      this.recent.clear();
       return this.whole;
     }
     if (this.dictionary === undefined) {
