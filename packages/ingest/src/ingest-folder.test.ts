@@ -120,6 +120,30 @@ describe("ingestFolder", () => {
     expect(ahead.flat().map((record) => record.id)).toEqual([...inner.records.keys()]);
   });
 
+  it("issue 14: a writer whose embedAhead throws or rejects is ingested into all the same", async () => {
+    // An async embedAhead still fits the `void` signature: its rejection must be caught too.
+    const failures: Array<NonNullable<KnowledgeWriter["embedAhead"]>> = [
+      () => {
+        throw new Error("hint failed");
+      },
+      async () => {
+        throw new Error("hint rejected");
+      },
+    ];
+    for (const [index, failing] of failures.entries()) {
+      const inner = createRecordingKnowledgeWriter();
+      const writer: KnowledgeWriter = {
+        upsert: (batch, options) => inner.upsert(batch, options),
+        deleteDocuments: (docIds, options) => inner.deleteDocuments(docIds, options),
+        embedAhead: failing,
+      };
+      const report = await ingestFolder({ root, dataDirectory: join(data, `run-${index}`), writer, batchSize: 4 });
+      expect(report.failed.map((file) => file.source)).toEqual(["bad-bytes.md", "broken-yaml.md", "list-frontmatter.md"]);
+      expect(report.chunksWritten).toBe(6);
+      expect(inner.records.size).toBe(6);
+    }
+  });
+
   it("ingests the folder, reports broken files with path and reason, and goes on", async () => {
     const writer = createRecordingKnowledgeWriter();
     const progress: IngestProgress[] = [];

@@ -162,11 +162,20 @@ export async function ingestFolder(input: {
   const stopPool = (): void => void pool?.close();
   signal?.addEventListener("abort", stopPool, { once: true });
   // A store that embeds starts on the records of parsed files (in batches of `batchSize`, as
-  // they will be upserted) while the next files are parsed.
+  // they will be upserted when files are parsed one at a time) while the next files are parsed.
   const ahead: KnowledgeRecord[] = [];
   const sendAhead = (all: boolean): void => {
     if (writer.embedAhead === undefined) return;
-    while (ahead.length >= batchSize || (all && ahead.length > 0)) writer.embedAhead(ahead.splice(0, batchSize));
+    while (ahead.length >= batchSize || (all && ahead.length > 0)) {
+      const batch = ahead.splice(0, batchSize);
+      // Only a hint: a writer whose `embedAhead` fails upserts the records all the same.
+      try {
+        const returned: unknown = writer.embedAhead(batch);
+        if (returned instanceof Promise) returned.catch(() => undefined);
+      } catch {
+        // The upsert of these records embeds them.
+      }
+    }
   };
   const outcomes = await (async () => {
     try {

@@ -19,8 +19,9 @@ export interface KnowledgeWriter {
    * A hint that these records are about to be upserted, for stores that embed: the embedder
    * is asked for their vectors now, so one that works elsewhere (another thread, a service)
    * does so while the caller prepares more, and the upsert of the same records (same id,
-   * same text) uses them. Changes nothing stored; records never upserted only cost the work.
-   * Ingest calls it as each document is parsed.
+   * same text) uses them. Changes nothing stored; records never upserted cost the work and
+   * the memory the store holds them in (it bounds it). Must not throw (ingest ignores it if it
+   * does). Ingest calls it as documents are parsed.
    */
   embedAhead?(records: readonly KnowledgeRecord[]): void;
 }

@@ -70,6 +70,10 @@ describe("JiebaDictionary", () => {
     let sum = 0;
     for (const line of whole.values()) sum += Number(line.split(" ")[1]);
     expect(sum).toBe(bundledDictionaryTotal.total);
+    // The search looks for words of at most 16 characters.
+    let longest = 0;
+    for (const word of whole.keys()) longest = Math.max(longest, Array.from(word).length);
+    expect(longest).toBe(16);
   });
 
   it("issue 14: a small dictionary holds exactly the words that occur in the runs, and one line with the rest of the total", () => {
@@ -101,12 +105,13 @@ describe("JiebaDictionary", () => {
     expect(decoder.decode(dictionary.dictionaryFor(["", "  ", "\u0000\u0001", "ｚ"]))).toBe(`\ue000 ${bundledDictionaryTotal.total} x\n`);
   });
 
-  it("issue 14: works on any sorted dictionary, its last line with or without a line break; refuses an unsorted one", () => {
+  it("issue 14: works on a sorted dictionary of words of up to 16 characters, its last line with or without a line break or frequency; refuses an unsorted one", () => {
     const small = encoder.encode("中 5 n\n中国 7 ns\n中国人 2 n\n人 4 n\n国 3 n");
     const dictionary = new JiebaDictionary(small);
     expect(dictionary.frequencyTotal()).toBe(21);
     expect(decoder.decode(dictionary.dictionaryFor(["中国人"]))).toBe("中 5 n\n中国 7 ns\n中国人 2 n\n人 4 n\n国 3 n\n\ue000 0 x\n");
     expect(decoder.decode(dictionary.dictionaryFor(["国中"]))).toBe("中 5 n\n国 3 n\n\ue000 13 x\n");
+    expect(decoder.decode(new JiebaDictionary(encoder.encode("中 5 n\n国")).dictionaryFor(["中国"]))).toBe("中 5 n\n国\n\ue000 0 x\n");
     const unsorted = new JiebaDictionary(encoder.encode("中国 7 ns\n中 5 n\n"));
     expect(() => unsorted.assertSorted()).toThrow(/does not sort after the one before/);
   });

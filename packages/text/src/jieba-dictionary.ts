@@ -6,9 +6,12 @@ interface LineRange {
 
 const newline = 10;
 const space = 32;
-/** jieba's dictionary has no word longer than this many characters. */
+/** jieba's bundled dictionary has no word longer than this many characters (a test checks it). */
 const longestWord = 16;
-/** A word no text can hold: jieba matches words only inside runs of Han characters and ASCII letters and digits. */
+/**
+ * A word no text can hold: jieba matches words only inside runs of Han characters, ASCII
+ * letters and digits and `+#&._%-` (its `RE_HAN_DEFAULT`), and U+E000 is none of those.
+ */
 const restWord = "\ue000";
 /** At most this many prefixes' lines are kept (a few MB). */
 const cachedPrefixes = 100_000;
@@ -84,7 +87,8 @@ export class JiebaDictionary {
       found += this.frequencyAt(start);
       size += this.nextLine(start) - start;
     }
-    const rest = this.encoder.encode(`${restWord} ${this.frequencyTotal() - found} x\n`);
+    // Never below 0 (jieba refuses a negative frequency), even if a wrong total was given.
+    const rest = this.encoder.encode(`${restWord} ${Math.max(0, this.frequencyTotal() - found)} x\n`);
     const out = new Uint8Array(size + rest.length + 1);
     let offset = 0;
     for (const start of starts) {
@@ -201,7 +205,8 @@ export class JiebaDictionary {
 
   private isWord(line: number, text: Uint8Array, start: number, end: number): boolean {
     const after = this.bytes[line + end - start];
-    return (after === space || after === newline) && this.hasPrefix(line, text, start, end);
+    // A last line may hold a bare word, with no frequency and no line break.
+    return (after === space || after === newline || after === undefined) && this.hasPrefix(line, text, start, end);
   }
 
   /** The frequency of the line at `line` (its second field; 0 when it has none). */

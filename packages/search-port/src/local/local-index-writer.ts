@@ -52,6 +52,8 @@ export interface LocalIndexWriterContext {
 export interface LocalIndexWriter extends Pick<LocalSearchPort, "upsert" | "deleteDocuments" | "commit" | "embedAhead"> {
   /** Settles when the writes queued so far have (`close` waits for it). */
   settled(): Promise<unknown>;
+  /** Lets go of the vectors asked for ahead (`close`, once the queued writes settled). */
+  discardAhead(): void;
 }
 
 /**
@@ -128,6 +130,7 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
           ? ahead.vectorsFor(
               batch.map((entry): TextToEmbed => ({ id: entry.record.id, text: entry.text })),
               (answer, count) => checkEmbeddedVectors(answer, count, directory, vectorEmbedder),
+              signal,
             )
           : undefined;
       // A rejection before it is awaited is not unhandled.
@@ -284,5 +287,5 @@ export function createLocalIndexWriter(context: LocalIndexWriterContext): LocalI
     });
   }
 
-  return { upsert, embedAhead, deleteDocuments, commit, settled: () => queue };
+  return { upsert, embedAhead, deleteDocuments, commit, settled: () => queue, discardAhead: () => ahead?.clear() };
 }

@@ -133,8 +133,9 @@ export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter, K
   /**
    * Asks the embedder now for the vectors of records about to be upserted (see
    * `KnowledgeWriter.embedAhead`); the upsert of the same id and text takes them. At most
-   * 8,192 records' vectors are held ahead; past that, and in read mode or without embeddings,
-   * it does nothing. Never throws: a bad record is refused by its upsert.
+   * 8,192 records' vectors are held ahead (past that the oldest are let go) and 4 calls asked
+   * ahead run at once (the next wait); `close` lets go of the rest. In read mode or without
+   * embeddings it does nothing. Never throws: a bad record is refused by its upsert.
    */
   embedAhead(records: readonly KnowledgeRecord[]): void;
   /** Counts of what searches see now (pending changes included); bytes and time of the last commit. */

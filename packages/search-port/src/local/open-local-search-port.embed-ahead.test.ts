@@ -112,6 +112,38 @@ describe("openLocalSearchPort: embedAhead", () => {
     expect(writer.stats().chunks).toBe(4);
   });
 
+  it("issue 14: at most 4 calls asked ahead run at once; the next start as those end, and every upsert gets its vectors", async () => {
+    const inner = hashEmbeddings();
+    let running = 0;
+    let most = 0;
+    const slow: EmbeddingsInterface & { identity: typeof inner.identity } = {
+      identity: inner.identity,
+      embedQuery: (text) => inner.embedQuery(text),
+      async embedDocuments(texts) {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return inner.embedDocuments(texts);
+      },
+    };
+    const writer = await open({ mode: "write", embeddings: slow });
+    const batches = Array.from({ length: 10 }, (_, batch): KnowledgeRecord[] =>
+      Array.from({ length: 3 }, (_, index) => ({
+        id: `b${batch}#${index}`,
+        content: `batch ${batch} record ${index}`,
+        metadata: { docId: `b${batch}` },
+      })),
+    );
+    for (const batch of batches) writer.embedAhead(batch);
+    expect(running).toBe(4);
+    for (const batch of batches) await writer.upsert(batch);
+    expect(most).toBe(4);
+    expect(writer.stats().chunks).toBe(30);
+    const [hit] = await writer.search({ query: "batch 9 record 2", topK: 1 });
+    expect(hit?.id).toBe("b9#2");
+  });
+
   it("issue 14: does nothing, and never throws, in read mode, without embeddings, once closed, for bad records or past the limit", async () => {
     await build(records.slice(0, 1), { embeddings: hashEmbeddings() });
     const { embeddings, state } = recordingEmbeddings();
@@ -135,9 +167,15 @@ describe("openLocalSearchPort: embedAhead", () => {
           content: `record ${from + index}`,
           metadata: { docId: "many" },
         }));
+      // Past the limit the oldest records are let go: their upsert asks again, the others' does not.
       writer.embedAhead(many(0, vectorsAheadLimit - 1));
       writer.embedAhead(many(vectorsAheadLimit, 2));
-      expect(state.calls.length).toBe(1);
+      expect(state.calls.length).toBe(2);
+      await writer.upsert([...many(0, 1), ...many(1, 1), ...many(vectorsAheadLimit, 2)]);
+      expect(state.calls.length).toBe(3);
+      expect(state.calls[2]).toEqual(["record 0"]);
+      writer.embedAhead(many(20_000, vectorsAheadLimit + 1));
+      expect(state.calls.length).toBe(3);
       const error = await writer.upsert([{ id: "", content: "x", metadata: {} }]).catch((caught: unknown) => caught);
       expect((error as Error).message).toMatch(/id/);
     } finally {

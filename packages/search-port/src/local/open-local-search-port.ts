@@ -239,6 +239,7 @@ function createPort(
       lifecycle = "closing";
       await Promise.allSettled([writer.settled(), ...searches]);
       lifecycle = "closed";
+      writer.discardAhead();
       state.pending = undefined;
       // The helper thread is let go first, so a failing close of the files cannot keep it running.
       releaseScanHelper();
