@@ -39,7 +39,10 @@ export class VerifiedFile {
     return target;
   }
 
-  /** Fills `target` with the bytes from `position` on. */
+  /**
+   * Fills `target` with the bytes from `position` on. Blocks it covers whole are read into
+   * it and checked there: after a `CorruptIndexError` its bytes are unspecified.
+   */
   readInto(target: Uint8Array, position: number): void {
     const end = position + target.length;
     if (position < 0 || end > this.size) {
@@ -62,21 +65,57 @@ export class VerifiedFile {
       }
       const blockStart = block * checksumBlockBytes;
       const blockLength = Math.min(checksumBlockBytes, this.size - blockStart);
+      if (blockStart >= position && blockStart + blockLength <= end) {
+        at = this.readUncheckedRun(target, position, block);
+        continue;
+      }
       this.scratch ??= Buffer.allocUnsafe(checksumBlockBytes);
       const bytes = this.scratch.subarray(0, blockLength);
       readFully(this.descriptor, bytes, blockStart, this.directory, this.name);
-      const width = checksumBytes(this.hash);
-      if (!blockMatches(bytes, this.hash, this.checksums.subarray(block * width, (block + 1) * width))) {
-        throw new CorruptIndexError({
-          directory: this.directory,
-          reason: `${this.name} does not match its checksum in the manifest's block list at bytes ${blockStart}-${blockStart + blockLength} (a changed or damaged byte)`,
-        });
-      }
-      this.verified[block] = 1;
+      this.check(bytes, block);
       const copyEnd = Math.min(end, blockStart + blockLength);
       target.set(bytes.subarray(at - blockStart, copyEnd - blockStart), at - position);
       at = copyEnd;
     }
+  }
+
+  /**
+   * Reads the unchecked blocks from `first` on that lie wholly inside `target` (which starts
+   * at byte `position` of the file) straight into it, in one read, then checks each in place:
+   * large reads are not copied through the scratch block. Returns the byte after the last.
+   */
+  private readUncheckedRun(target: Uint8Array, position: number, first: number): number {
+    const end = position + target.length;
+    let last = first;
+    while (
+      last + 1 < this.verified.length &&
+      this.verified[last + 1] === 0 &&
+      Math.min(this.size, (last + 2) * checksumBlockBytes) <= end
+    ) {
+      last += 1;
+    }
+    const runStart = first * checksumBlockBytes;
+    const runEnd = Math.min(this.size, (last + 1) * checksumBlockBytes);
+    readFully(this.descriptor, target.subarray(runStart - position, runEnd - position), runStart, this.directory, this.name);
+    for (let block = first; block <= last; block += 1) {
+      const blockStart = block * checksumBlockBytes;
+      const blockEnd = Math.min(runEnd, blockStart + checksumBlockBytes);
+      this.check(target.subarray(blockStart - position, blockEnd - position), block);
+    }
+    return runEnd;
+  }
+
+  /** Compares block `block`'s bytes with its stored checksum and marks it checked. */
+  private check(bytes: Uint8Array, block: number): void {
+    const width = checksumBytes(this.hash);
+    if (!blockMatches(bytes, this.hash, this.checksums.subarray(block * width, (block + 1) * width))) {
+      const blockStart = block * checksumBlockBytes;
+      throw new CorruptIndexError({
+        directory: this.directory,
+        reason: `${this.name} does not match its checksum in the manifest's block list at bytes ${blockStart}-${blockStart + bytes.length} (a changed or damaged byte)`,
+      });
+    }
+    this.verified[block] = 1;
   }
 
   /** Checks every block not checked yet (a writer's open: it copies what it does not read). */
