@@ -153,6 +153,7 @@ export async function ingestFolder(input: {
     planned.map(({ source, docId }) => (docId === undefined ? undefined : (pathOf.get(source) ?? join(root, source)))),
     readAheadFiles,
     readAheadBytes,
+    signal,
   );
   const indexOf = new Map(planned.map((file, index) => [file, index]));
   let pool: ParsePool | undefined;
@@ -193,6 +194,7 @@ export async function ingestFolder(input: {
       throw error;
     } finally {
       signal?.removeEventListener("abort", stopPool);
+      reads.close();
       await pool?.close();
     }
   })();
