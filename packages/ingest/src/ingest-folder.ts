@@ -1,6 +1,3 @@
-// Over ~300 lines on purpose: `ingestFolder` is one pipeline (scan, parse, write, commit) whose
-// steps share the abort signal, the progress report and the manifest being built; the steps
-// themselves live in their own files (scan-folder, parse-pool, chunk-to-record, ...).
 import { join, resolve } from "node:path";
 import { TextDecoder } from "node:util";
 import { ConfigurationError, errorMessage } from "@lookup-knowledge/core";
@@ -9,25 +6,27 @@ import { assertDirectory } from "./assert-directory.js";
 import { chunkToRecord } from "./chunk-to-record.js";
 import { decodeUtf8 } from "./decode-utf8.js";
 import { DocumentError } from "./document-error.js";
-import { documentId } from "./document-id.js";
-import { documentToEntry } from "./document-to-entry.js";
+import type { FileOutcome } from "./file-outcome.js";
 import { hashIngestOptions } from "./hash-ingest-options.js";
 import { IngestError } from "./ingest-error.js";
-import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
+import type { IngestManifest } from "./ingest-manifest.js";
 import type { IngestOptions } from "./ingest-options.js";
 import type { IngestProgress } from "./ingest-progress.js";
 import type { IngestReport } from "./ingest-report.js";
 import { mapInOrder } from "./map-in-order.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
+import { planFiles } from "./plan-files.js";
+import type { PlannedFile } from "./plan-files.js";
 import { ReadAhead } from "./read-ahead.js";
 import { createParsePool } from "./parse-pool.js";
 import type { ParsePool } from "./parse-pool.js";
-import type { ParsedDocument } from "./parsed-document.js";
 import { readIngestManifest } from "./read-ingest-manifest.js";
 import { resolveIngestOptions } from "./resolve-ingest-options.js";
 import { scanFolder } from "./scan-folder.js";
 import { sha256 } from "./sha256.js";
+import { tallyFileOutcomes } from "./tally-file-outcomes.js";
 import { writeIngestManifest } from "./write-ingest-manifest.js";
+import { writeRecords } from "./write-records.js";
 
 /** Below this many files, worker threads cost more to start than they save. */
 const minimumFilesForWorkers = 16;
@@ -39,12 +38,6 @@ const largeFileBytes = 256 * 1024;
 /** Files read ahead of the parse, and the bytes they may hold before it takes them (`ReadAhead`). */
 const readAheadFiles = 8;
 const readAheadBytes = 32 * 1024 * 1024;
-
-type FileOutcome =
-  | { kind: "unchanged"; docId: string; known: IngestManifestDocument }
-  | { kind: "noContent"; docId: string; source: string; hash: string; parsed: boolean }
-  | { kind: "parsed"; docId: string; hash: string; document: ParsedDocument; records: KnowledgeRecord[] }
-  | { kind: "failed"; source: string; docId?: string; reason: string };
 
 /**
  * Ingests a folder of Markdown into a store, incrementally.
@@ -134,18 +127,7 @@ export async function ingestFolder(input: {
   report("parse");
 
   // Identity first, in path order, so a docId collision always refuses the same file.
-  const sourceOf = new Map<string, string>();
-  const planned = sources.map((source): { source: string; docId?: string; refused?: string } => {
-    try {
-      const docId = documentId(source);
-      const other = sourceOf.get(docId);
-      if (other !== undefined) return { source, refused: `its docId "${docId}" is already taken by ${other}` };
-      sourceOf.set(docId, source);
-      return { source, docId };
-    } catch (error) {
-      return { source, refused: DocumentError.isInstance(error) ? error.reason : errorMessage(error) };
-    }
-  });
+  const planned = planFiles(sources);
 
   // The next files are read while this one is parsed (asynchronously, so the progress
   // display and signals are served between files).
@@ -199,7 +181,7 @@ export async function ingestFolder(input: {
     }
   })();
 
-  async function ingestFile(file: { source: string; docId?: string; refused?: string }): Promise<FileOutcome> {
+  async function ingestFile(file: PlannedFile): Promise<FileOutcome> {
     const { source, docId } = file;
     if (docId === undefined) return { kind: "failed", source, reason: file.refused ?? "refused" };
     try {
@@ -232,45 +214,10 @@ export async function ingestFolder(input: {
     }
   }
 
-  const documents: Record<string, IngestManifestDocument> = {};
-  const parsed: ParsedDocument[] = [];
-  const parsedRecords: KnowledgeRecord[][] = [];
-  const failed: IngestReport["failed"] = [];
-  const noContent: NonNullable<IngestManifest["noContent"]> = {};
-  let noContentParsed = 0;
-  let unchanged = 0;
-  let added = 0;
-  let changed = 0;
-  for (const outcome of outcomes) {
-    if (outcome.kind === "unchanged") {
-      documents[outcome.docId] = outcome.known;
-      unchanged += 1;
-    } else if (outcome.kind === "parsed") {
-      const { docId, document } = outcome;
-      parsed.push(document);
-      parsedRecords.push(outcome.records);
-      documents[docId] = {
-        source: document.source,
-        hash: outcome.hash,
-        chunkCount: document.chunks.length,
-        entry: documentToEntry(document),
-      };
-      if (before[docId] === undefined) added += 1;
-      else changed += 1;
-    } else if (outcome.kind === "noContent") {
-      // Not a document: an earlier version's chunks, if any, are removed below.
-      noContent[outcome.docId] = { source: outcome.source, hash: outcome.hash };
-      if (outcome.parsed) noContentParsed += 1;
-    } else {
-      failed.push({ source: outcome.source, reason: outcome.reason });
-      const previous = outcome.docId === undefined ? undefined : before[outcome.docId];
-      // The old chunks stay in the store; an empty hash makes the next run try the file again.
-      // (Older manifests may record documents without chunks: those are not kept.)
-      if (outcome.docId !== undefined && previous !== undefined && previous.chunkCount > 0)
-        documents[outcome.docId] = { ...previous, hash: "" };
-    }
-  }
-  const removed = Object.keys(before).filter((docId) => documents[docId] === undefined);
+  const { documents, parsed, parsedRecords, failed, noContent, noContentParsed, unchanged, added, changed, removed } = tallyFileOutcomes(
+    outcomes,
+    before,
+  );
 
   progress.chunksTotal = parsed.reduce((total, document) => total + document.chunks.length, 0);
   report("write");
@@ -280,27 +227,17 @@ export async function ingestFolder(input: {
     outcome.kind === "noContent" && outcome.parsed && before[outcome.docId] === undefined ? [outcome.docId] : [],
   );
   const stale = [...parsed.map((document) => document.docId), ...emptied, ...removed];
-  for (let index = 0; index < stale.length; index += batchSize) {
-    signal?.throwIfAborted();
-    await writer.deleteDocuments(stale.slice(index, index + batchSize), signal === undefined ? undefined : { signal });
-  }
-  let batch: KnowledgeRecord[] = [];
-  const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    signal?.throwIfAborted();
-    await writer.upsert(batch, signal === undefined ? undefined : { signal });
-    progress.chunksWritten += batch.length;
-    batch = [];
-    progress.chunksTotal = parsed.reduce((total, document) => total + document.chunks.length, 0);
-    report("write");
-  };
-  for (const records of parsedRecords) {
-    for (const record of records) {
-      batch.push(record);
-      if (batch.length >= batchSize) await flush();
-    }
-  }
-  await flush();
+  await writeRecords({
+    writer,
+    stale,
+    records: parsedRecords,
+    batchSize,
+    signal,
+    onBatch: (written) => {
+      progress.chunksWritten += written;
+      report("write");
+    },
+  });
 
   const next: IngestManifest = {
     version: 1,
