@@ -2,10 +2,14 @@ import { countHelperChunks, denseScanHelper, detachWhenCollected } from "./dense
 import type { SharedScanTarget } from "./dense-scan-helper.js";
 import { instantiateDenseFuseKernel } from "./dense-fuse-kernel.js";
 import type { DenseFuse } from "./dense-fuse-kernel.js";
+import { denseMatrixLayout } from "./dense-matrix-layout.js";
+import type { DenseMatrixLayout } from "./dense-matrix-layout.js";
 import { fuseDenseScores } from "./fuse-dense-scores.js";
 import type { FusedPassState } from "./fuse-dense-scores.js";
+import { fuseDenseScoresOnKernel } from "./fuse-dense-scores-on-kernel.js";
 import { instantiateInt8DotKernel, int8DotKernel, wasm } from "./int8-dot-kernel.js";
 import { quantiseQuery, scanInJavaScript } from "./quantise-vector.js";
+import { sharedWasmMemory } from "./shared-wasm-memory.js";
 import type { Int8DotScan, WasmMemory } from "./int8-dot-kernel.js";
 
 /** Bytes per stored vector: the dimension rounded up to a multiple of 16 (zero padded). */
@@ -30,9 +34,6 @@ export const parallelScanRows = 16_384;
 /** Rows per chunk of a scan: the unit the two threads claim, and the unit of `scanInChunks`'s `each`. */
 export const scanChunkRows = 4096;
 
-/** Candidates the fused kernel writes before the caller offers them (`fuseRows`). */
-const candidateCapacity = 256;
-
 let matrices = 0;
 
 /**
@@ -44,10 +45,8 @@ let matrices = 0;
  * `inverseNorms[slot]` is 1 / |codes|, so the cosine of the codes with a query is exact for
  * the codes and within about 1% of the float cosine (measured in the bench).
  *
- * Layout of the memory: the int16 query (stride values), the fused pass's state and
- * candidates (`fuseRows`), the int32 dot products (one per slot), the helper thread's dot
- * products and chunk marks (`dense-scan-helper.ts`), the inverse norms (float32), a
- * float64 lexical score per slot (`lexicalScratch`), then the rows.
+ * The memory holds the query, the dot products, the norms and the rows, among others
+ * (`denseMatrixLayout`).
  */
 export class DenseMatrix {
   readonly dimension: number;
@@ -55,15 +54,7 @@ export class DenseMatrix {
   readonly count: number;
   readonly inverseNorms: Float32Array;
   private readonly memory: WasmMemory | { buffer: ArrayBuffer };
-  private readonly queryOffset = 0;
-  private readonly stateOffset: number;
-  private readonly candidatesOffset: number;
-  private readonly outputOffset: number;
-  private readonly workerOutputOffset: number;
-  private readonly doneOffset: number;
-  private readonly normsOffset: number;
-  private readonly lexicalOffset: number;
-  private readonly rowsOffset: number;
+  private readonly layout: DenseMatrixLayout;
   private readonly scan: Int8DotScan | undefined;
   private readonly fuse: DenseFuse | undefined;
   /** Set when the memory is shared, so the helper thread can scan it too. */
@@ -77,15 +68,8 @@ export class DenseMatrix {
     this.count = count;
     this.dimension = dimension;
     this.stride = strideFor(dimension);
-    this.stateOffset = align(this.stride * 2, 16);
-    this.candidatesOffset = this.stateOffset + 32;
-    this.outputOffset = this.candidatesOffset + candidateCapacity * 32;
-    this.workerOutputOffset = align(this.outputOffset + count * 4, 16);
-    this.doneOffset = align(this.workerOutputOffset + count * 4, 16);
-    this.normsOffset = align(this.doneOffset + Math.ceil(count / scanChunkRows) * 4, 16);
-    this.lexicalOffset = align(this.normsOffset + count * 4, 16);
-    this.rowsOffset = align(this.lexicalOffset + count * 8, 16);
-    const bytes = this.rowsOffset + count * this.stride;
+    this.layout = denseMatrixLayout(count, this.stride, scanChunkRows);
+    const { bytes, normsOffset } = this.layout;
     const pages = Math.max(1, Math.ceil(bytes / pageSize));
     if (options.simd !== false && wasm !== undefined && pages > maximumPages) {
       throw new RangeError(
@@ -94,18 +78,18 @@ export class DenseMatrix {
     }
     if (options.simd === false || wasm === undefined) {
       this.memory = { buffer: new ArrayBuffer(bytes) };
-      this.inverseNorms = new Float32Array(this.memory.buffer, this.normsOffset, count);
+      this.inverseNorms = new Float32Array(this.memory.buffer, normsOffset, count);
       return;
     }
-    const shared = (options.parallel ?? count >= parallelScanRows) ? sharedMemory(pages) : undefined;
+    const shared = (options.parallel ?? count >= parallelScanRows) ? sharedWasmMemory(pages) : undefined;
     const kernel = shared === undefined ? undefined : int8DotKernel({ shared: true });
     if (shared !== undefined && kernel !== null && kernel !== undefined) {
       this.memory = shared;
       this.scan = instantiateInt8DotKernel(shared, { shared: true });
       this.fuse = instantiateDenseFuseKernel(shared, { shared: true });
       matrices += 1;
-      const { queryOffset, rowsOffset, workerOutputOffset, doneOffset, stride } = this;
-      const layout = { queryOffset, rowsOffset, workerOutputOffset, doneOffset, stride, count };
+      const { queryOffset, rowsOffset, workerOutputOffset, doneOffset } = this.layout;
+      const layout = { queryOffset, rowsOffset, workerOutputOffset, doneOffset, stride: this.stride, count };
       this.sharedTarget = { id: matrices, memory: shared, kernel, layout };
       detachWhenCollected(this, matrices);
     } else {
@@ -114,7 +98,7 @@ export class DenseMatrix {
       this.scan = instantiateInt8DotKernel(memory);
       this.fuse = instantiateDenseFuseKernel(memory);
     }
-    this.inverseNorms = new Float32Array(this.memory.buffer, this.normsOffset, count);
+    this.inverseNorms = new Float32Array(this.memory.buffer, normsOffset, count);
   }
 
   /**
@@ -122,7 +106,7 @@ export class DenseMatrix {
    * `fuseRows` reads and sets back to zero; searches of one matrix never overlap.
    */
   lexicalScratch(): Float64Array {
-    return new Float64Array(this.memory.buffer, this.lexicalOffset, this.count);
+    return new Float64Array(this.memory.buffer, this.layout.lexicalOffset, this.count);
   }
 
   /**
@@ -147,40 +131,8 @@ export class DenseMatrix {
       lexical.fill(0, start, end);
       return;
     }
-    const buffer = this.memory.buffer;
-    const state = new Float64Array(buffer, this.stateOffset, 2);
-    const candidates = new Float64Array(buffer, this.candidatesOffset, candidateCapacity * 4);
-    state[0] = best.lexical;
-    state[1] = best.dense;
-    const lexicalWeight = 1 - weight;
-    const span = 1 - denseFloor;
-    let bar = best.bar;
-    for (let slot = start; slot < end; ) {
-      slot = fuse(
-        dots.byteOffset,
-        this.normsOffset,
-        this.lexicalOffset,
-        slot,
-        end,
-        queryInverseNorm,
-        lexicalWeight,
-        weight,
-        denseFloor,
-        span,
-        bar,
-        this.candidatesOffset,
-        candidateCapacity,
-        this.stateOffset,
-      );
-      const written = new Int32Array(buffer, this.stateOffset + 16, 1)[0] as number;
-      for (let index = 0; index < written * 4; index += 4) {
-        const score = candidates[index + 1] as number;
-        if (score >= bar) bar = offer(candidates[index] as number, score, candidates[index + 2] as number, candidates[index + 3] as number);
-      }
-    }
-    best.lexical = state[0] as number;
-    best.dense = state[1] as number;
-    best.bar = bar;
+    const range = { start, end };
+    fuseDenseScoresOnKernel(fuse, this.memory.buffer, this.layout, dots, range, queryInverseNorm, weight, denseFloor, best, offer);
   }
 
   /** Whether scans of this matrix can be split with the helper thread (its memory is shared). */
@@ -195,12 +147,12 @@ export class DenseMatrix {
 
   /** The rows as bytes, to fill from a file or to write to one. */
   rowBytes(): Uint8Array {
-    return new Uint8Array(this.memory.buffer, this.rowsOffset, this.count * this.stride);
+    return new Uint8Array(this.memory.buffer, this.layout.rowsOffset, this.count * this.stride);
   }
 
   /** The int8 codes of one row (a view, not a copy). */
   row(slot: number): Int8Array {
-    return new Int8Array(this.memory.buffer, this.rowsOffset + slot * this.stride, this.stride);
+    return new Int8Array(this.memory.buffer, this.layout.rowsOffset + slot * this.stride, this.stride);
   }
 
   setRow(slot: number, codes: Int8Array, inverseNorm: number): void {
@@ -210,8 +162,8 @@ export class DenseMatrix {
 
   /** Copies `count` consecutive rows of `from` (same dimension), starting at `fromSlot`, to `toSlot` on. */
   copyRows(from: DenseMatrix, fromSlot: number, toSlot: number, count: number): void {
-    const source = new Uint8Array(from.memory.buffer, from.rowsOffset + fromSlot * from.stride, count * from.stride);
-    new Uint8Array(this.memory.buffer, this.rowsOffset + toSlot * this.stride, count * this.stride).set(source);
+    const source = new Uint8Array(from.memory.buffer, from.layout.rowsOffset + fromSlot * from.stride, count * from.stride);
+    new Uint8Array(this.memory.buffer, this.layout.rowsOffset + toSlot * this.stride, count * this.stride).set(source);
     this.inverseNorms.set(from.inverseNorms.subarray(fromSlot, fromSlot + count), toSlot);
   }
 
@@ -253,14 +205,15 @@ export class DenseMatrix {
     during: (() => void) | undefined,
     each: ((start: number, end: number, dots: Int32Array, queryInverseNorm: number) => void) | undefined,
   ): { dots: Int32Array; queryInverseNorm: number } {
-    const codes = new Int16Array(this.memory.buffer, this.queryOffset, this.stride);
+    const { queryOffset, outputOffset, rowsOffset, doneOffset, workerOutputOffset } = this.layout;
+    const codes = new Int16Array(this.memory.buffer, queryOffset, this.stride);
     const queryInverseNorm = quantiseQuery(query, this.dimension, codes);
-    const dots = new Int32Array(this.memory.buffer, this.outputOffset, this.count);
+    const dots = new Int32Array(this.memory.buffer, outputOffset, this.count);
     const { count, scan, stride } = this;
     const helper = this.sharedTarget === undefined || count === 0 ? undefined : denseScanHelper();
     if (scan === undefined) {
       during?.();
-      scanInJavaScript(codes, new Int8Array(this.memory.buffer, this.rowsOffset, count * stride), stride, dots);
+      scanInJavaScript(codes, new Int8Array(this.memory.buffer, rowsOffset, count * stride), stride, dots);
       each?.(0, count, dots, queryInverseNorm);
       return { dots, queryInverseNorm };
     }
@@ -269,13 +222,13 @@ export class DenseMatrix {
       during?.();
       for (let start = 0; start < count; start += scanChunkRows) {
         const end = Math.min(count, start + scanChunkRows);
-        scan(this.queryOffset, this.rowsOffset + start * stride, stride / 16, end - start, this.outputOffset + start * 4);
+        scan(queryOffset, rowsOffset + start * stride, stride / 16, end - start, outputOffset + start * 4);
         each?.(start, end, dots, queryInverseNorm);
       }
       return { dots, queryInverseNorm };
     }
     const chunks = Math.ceil(count / scanChunkRows);
-    const done = new Int32Array(this.memory.buffer, this.doneOffset, chunks);
+    const done = new Int32Array(this.memory.buffer, doneOffset, chunks);
     done.fill(0);
     const job = helper.begin(this.sharedTarget as SharedScanTarget, chunks, scanChunkRows);
     during?.();
@@ -283,7 +236,7 @@ export class DenseMatrix {
     const scanChunk = (chunk: number) => {
       const start = chunk * scanChunkRows;
       const end = Math.min(count, start + scanChunkRows);
-      scan(this.queryOffset, this.rowsOffset + start * stride, stride / 16, end - start, this.outputOffset + start * 4);
+      scan(queryOffset, rowsOffset + start * stride, stride / 16, end - start, outputOffset + start * 4);
       mine[chunk] = 1;
       each?.(start, end, dots, queryInverseNorm);
     };
@@ -294,7 +247,7 @@ export class DenseMatrix {
     for (let chunk = helper.claim(); chunk < chunks; chunk = helper.claim()) scanChunk(chunk);
     // The chunks the worker finished, from its own region (in runs); any it has not finished
     // (still scanning, or never woken) are scanned here, without waiting for it.
-    const workerDots = new Int32Array(this.memory.buffer, this.workerOutputOffset, count);
+    const workerDots = new Int32Array(this.memory.buffer, workerOutputOffset, count);
     for (let chunk = 0; chunk < chunks; ) {
       if (mine[chunk] === 1) {
         chunk += 1;
@@ -321,9 +274,9 @@ export class DenseMatrix {
    * values `dots` gives those slots (int32 arithmetic).
    */
   dotsOf(query: ArrayLike<number>, slots: ArrayLike<number>, output: Int32Array): number {
-    const codes = new Int16Array(this.memory.buffer, this.queryOffset, this.stride);
+    const codes = new Int16Array(this.memory.buffer, this.layout.queryOffset, this.stride);
     const queryInverseNorm = quantiseQuery(query, this.dimension, codes);
-    const rows = new Int8Array(this.memory.buffer, this.rowsOffset, this.count * this.stride);
+    const rows = new Int8Array(this.memory.buffer, this.layout.rowsOffset, this.count * this.stride);
     const { dimension, stride } = this;
     for (let index = 0; index < slots.length; index += 1) {
       const base = (slots[index] as number) * stride;
@@ -335,19 +288,4 @@ export class DenseMatrix {
     }
     return queryInverseNorm;
   }
-}
-
-/** A shared WebAssembly memory of `pages` pages, or undefined where the runtime has none (or refuses one). */
-function sharedMemory(pages: number): WasmMemory | undefined {
-  if (wasm === undefined || typeof SharedArrayBuffer === "undefined" || typeof Atomics === "undefined") return undefined;
-  try {
-    const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
-    return memory.buffer instanceof SharedArrayBuffer ? memory : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function align(value: number, to: number): number {
-  return Math.ceil(value / to) * to;
 }
