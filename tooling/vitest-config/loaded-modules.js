@@ -1,0 +1,37 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const recorder = fileURLToPath(new URL("./record-loaded-modules.js", import.meta.url));
+
+/**
+ * Runs `node <args>` in a child process that records every module it loads (through a
+ * module loader hook), and returns the URLs loaded, in order, with the process's exit code
+ * and output. For tests of what a command or an entry point loads, and so what it costs at
+ * start.
+ */
+export function loadedModules(args, options = {}) {
+  const folder = mkdtempSync(join(tmpdir(), "loaded-modules-"));
+  const list = join(folder, "loaded.txt");
+  try {
+    const child = spawnSync(process.execPath, ["--import", recorder, ...args], {
+      encoding: "utf8",
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env, LOOKUP_KNOWLEDGE_LOADED_MODULES_FILE: list },
+      timeout: options.timeoutMs ?? 60_000,
+    });
+    let urls = [];
+    try {
+      urls = readFileSync(list, "utf8")
+        .split("\n")
+        .filter((line) => line !== "");
+    } catch {
+      // Nothing recorded: the process failed before loading a module; its output says why.
+    }
+    return { urls, status: child.status, stdout: child.stdout, stderr: child.stderr };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
