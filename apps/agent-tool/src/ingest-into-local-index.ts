@@ -1,7 +1,8 @@
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { ingestFolder, readIngestManifest, type IngestOptions, type IngestProgress, type IngestReport } from "@lookup-knowledge/ingest";
+import type { IngestOptions, IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
+import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
-import { localIndexDirectory } from "./open-local-knowledge-base.js";
+import { localIndexDirectory } from "./local-data-folder.js";
 
 /**
  * Ingests a Markdown folder into the embedded index of `dataDirectory`, incrementally. When
@@ -17,6 +18,8 @@ export async function ingestIntoLocalIndex(input: {
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
 }): Promise<IngestReport> {
+  // The Markdown parser is loaded here, not with this module: opening a knowledge base for lookups does not load it.
+  const { ingestFolder } = await import("@lookup-knowledge/ingest");
   const writer = await openLocalSearchPort({
     directory: localIndexDirectory(input.dataDirectory),
     embeddings: createOfflineEmbeddings(),

@@ -1,12 +1,12 @@
 import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
-import { ingestFolder, readIngestManifest, type IngestOptions, type IngestProgress, type IngestReport } from "@lookup-knowledge/ingest";
+import type { IngestOptions, IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
+import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
 import type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import type { Calibration } from "./evaluation/calibration-file.js";
 import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
-import { ingestIntoLocalIndex } from "./ingest-into-local-index.js";
 import { openSearchStore, storeIdentity, type OpenedStore } from "./open-search-store.js";
 import type { StoreSettings } from "./store-settings.js";
 
@@ -113,7 +113,9 @@ export async function ingestIntoStore(input: {
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.replace ? { replace: true } : {}),
   };
+  // Ingest's modules (the Markdown parser among them) are loaded here: opening a knowledge base for lookups does not load them.
   if (settings.kind === "local") {
+    const { ingestIntoLocalIndex } = await import("./ingest-into-local-index.js");
     return { ...(await ingestIntoLocalIndex({ ...common, dataDirectory: input.dataDirectory })), store: "local index" };
   }
   const store = await openSearchStore(settings, {
@@ -122,6 +124,7 @@ export async function ingestIntoStore(input: {
     ...(input.environment ? { environment: input.environment } : {}),
   });
   try {
+    const { ingestFolder } = await import("@lookup-knowledge/ingest");
     return { ...(await ingestFolder({ ...common, dataDirectory: store.stateDirectory, writer: store.port })), store: store.description };
   } finally {
     await store.close();

@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { readIngestManifest } from "@lookup-knowledge/ingest";
+import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
@@ -9,6 +8,7 @@ import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-know
 import type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import type { Calibration } from "./evaluation/calibration-file.js";
 import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
+import { localIndexDirectory } from "./local-data-folder.js";
 import { storeIdentity } from "./open-search-store.js";
 
 export interface LocalKnowledgeBase {
@@ -19,16 +19,6 @@ export interface LocalKnowledgeBase {
   calibration?: CalibrationState;
   /** Flushes traces and closes the index. */
   close(): Promise<void>;
-}
-
-/** Where the embedded index lives inside a data folder. */
-export function localIndexDirectory(dataDirectory: string): string {
-  return join(dataDirectory, "index");
-}
-
-/** Where the tool invocation records of a data folder live: the spool, and the embedded database. */
-export function tracesDirectory(dataDirectory: string): string {
-  return join(dataDirectory, "traces");
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type EmbedderIdentity,
   type LocalSearchPort,
 } from "@lookup-knowledge/search-port/local";
-import { localIndexDirectory } from "./open-local-knowledge-base.js";
+import { localIndexDirectory } from "./local-data-folder.js";
 import { describeStore, type StoreSettings } from "./store-settings.js";
 
 /** Which store a data folder's state belongs to: what calibrations and ingest manifests are kept for. */

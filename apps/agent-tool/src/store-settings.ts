@@ -1,3 +1,5 @@
+// `@lookup-knowledge/agent-tool/store-settings`: which store holds the chunks, as settings
+// (parsed, described), without loading any store: what a command line needs before it runs.
 import { ConfigurationError } from "@lookup-knowledge/core";
 import { z } from "zod";
 

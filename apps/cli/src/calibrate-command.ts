@@ -6,7 +6,7 @@ import {
   type CalibrationReport,
   type GateFigures,
 } from "@lookup-knowledge/agent-tool/evaluation";
-import { readIngestManifest } from "@lookup-knowledge/ingest";
+import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import type { CliConfig } from "./cli-config.js";
 import { warnUnknownRelevant } from "./eval-command.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";

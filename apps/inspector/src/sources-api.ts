@@ -1,4 +1,4 @@
-import { readIngestManifest } from "@lookup-knowledge/ingest";
+import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 
 /** A document of the knowledge base, as the Why-not view lists it. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { LookupKnowledgeError, type MetadataFilter } from "@lookup-knowledge/core";
-import { readIngestManifest, type IngestManifest } from "@lookup-knowledge/ingest";
+import { readIngestManifest, type IngestManifest } from "@lookup-knowledge/ingest/manifest";
 import type { McpServerErrorCode } from "./mcp-server-error-code.js";
 import { canFetchRecords, knowledgeRecordId, matchesFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDurableTraceStore } from "@lookup-knowledge/trace-store";
 import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
-import { openLocalKnowledgeBase, tracesDirectory } from "../open-local-knowledge-base.js";
+import { tracesDirectory } from "../local-data-folder.js";
+import { openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
 
 // `pnpm bench`: the embedded default under load, with the durable trace store on.
 // 1. 200 lookups at once: errors, latency p50 / p99, RSS.

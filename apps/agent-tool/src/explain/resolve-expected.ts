@@ -1,4 +1,4 @@
-import { readIngestManifest } from "@lookup-knowledge/ingest";
+import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { canFetchRecords, knowledgeRecordId, type FetchedRecord, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import type { ExplainExpected } from "./lookup-explanation.js";
 
