@@ -1,5 +1,4 @@
 import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
-import type { IngestOptions, IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
@@ -87,46 +86,5 @@ export async function openKnowledgeBase(options: {
   } catch (error) {
     await store.close();
     throw error;
-  }
-}
-
-/**
- * Ingests a Markdown folder into any store, incrementally (R13). The local index keeps its
- * manifest in the data folder (`ingestIntoLocalIndex`); another store keeps its own in
- * `<data>/stores/<store>`, so switching stores writes every document to the new one.
- */
-export async function ingestIntoStore(input: {
-  root: string;
-  dataDirectory: string;
-  store?: StoreSettings;
-  options?: IngestOptions;
-  replace?: boolean;
-  onProgress?: (progress: IngestProgress) => void;
-  signal?: AbortSignal;
-  environment?: NodeJS.ProcessEnv;
-}): Promise<IngestReport & { store: string }> {
-  const settings = input.store ?? { kind: "local" };
-  const common = {
-    root: input.root,
-    ...(input.options ? { options: input.options } : {}),
-    ...(input.onProgress ? { onProgress: input.onProgress } : {}),
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.replace ? { replace: true } : {}),
-  };
-  // Ingest's modules (the Markdown parser among them) are loaded here: opening a knowledge base for lookups does not load them.
-  if (settings.kind === "local") {
-    const { ingestIntoLocalIndex } = await import("./ingest-into-local-index.js");
-    return { ...(await ingestIntoLocalIndex({ ...common, dataDirectory: input.dataDirectory })), store: "local index" };
-  }
-  const store = await openSearchStore(settings, {
-    dataDirectory: input.dataDirectory,
-    mode: "write",
-    ...(input.environment ? { environment: input.environment } : {}),
-  });
-  try {
-    const { ingestFolder } = await import("@lookup-knowledge/ingest");
-    return { ...(await ingestFolder({ ...common, dataDirectory: store.stateDirectory, writer: store.port })), store: store.description };
-  } finally {
-    await store.close();
   }
 }

@@ -1,7 +1,8 @@
 // `@lookup-knowledge/agent-tool/stores`: a knowledge base on any store, chosen by settings
 // (the local index, Pinecone, libSQL). A separate entry, so that importing the tool does not
 // load the stores; Pinecone and libSQL are loaded only when opened.
-export { ingestIntoStore, openKnowledgeBase } from "./open-knowledge-base.js";
+export { ingestIntoStore } from "./ingest-into-store.js";
+export { openKnowledgeBase } from "./open-knowledge-base.js";
 export type { KnowledgeBase } from "./open-knowledge-base.js";
 export { openSearchStore } from "./open-search-store.js";
 export type { OpenedStore } from "./open-search-store.js";
