@@ -4,7 +4,7 @@ import { ConfigurationError, resolveRagConfig, type FlatRagConfig, type RagConfi
 import type { IngestOptions } from "@lookup-knowledge/ingest";
 import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store";
 import { z } from "zod";
-import { parseStoreSettings, type StoreSettings } from "@lookup-knowledge/agent-tool/stores";
+import { parseStoreSettings, type StoreSettings } from "@lookup-knowledge/agent-tool/store-settings";
 import { CliError } from "./cli-error.js";
 
 /** The file the CLI reads its settings from, in the working folder unless `--config` says otherwise. */

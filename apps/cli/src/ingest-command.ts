@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import cliProgress from "cli-progress";
-import { ingestIntoStore } from "@lookup-knowledge/agent-tool/stores";
+import { ingestIntoStore } from "@lookup-knowledge/agent-tool/ingest";
 import type { CliConfig } from "./cli-config.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";
 

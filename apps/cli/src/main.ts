@@ -2,24 +2,17 @@
 import { LookupKnowledgeError, fallbackReasons } from "@lookup-knowledge/core";
 import { Command, Option } from "commander";
 import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/format";
-import { storeKinds } from "@lookup-knowledge/agent-tool/stores";
-import { runCalibrateCommand } from "./calibrate-command.js";
-import { loadCliConfig, type StoreFlags } from "./cli-config.js";
-import { runEvalCommand } from "./eval-command.js";
-import { runExplainCommand } from "./explain-command.js";
-import { formatIngestReport, runIngestCommand } from "./ingest-command.js";
+import { storeKinds } from "@lookup-knowledge/agent-tool/store-settings";
+import type { CliConfig, StoreFlags } from "./cli-config.js";
 import type { McpCommandOptions } from "./mcp-command.js";
 import type { InspectCommandOptions } from "./inspect-command.js";
-import { parseFilterOptions } from "./parse-filter-option.js";
-import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
-import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
 import { redactSecrets } from "./redact-secrets.js";
-import { unmatchedFilterNote } from "./unmatched-filter-note.js";
 import { errorHints, withGlobalOptionHint } from "./cli-hints.js";
-import { runStatsCommand } from "./stats-command.js";
-import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
-import { formatTraceDetails, formatTraceTable, openCliTraceStore, reportedTraceStoreErrors } from "./traces-command.js";
+import { reportedTraceStoreErrors } from "./reported-trace-store-errors.js";
+
+// Each command loads its own modules when it runs (`await import` in its action): `--help`
+// loads no store, and a lookup does not load the Markdown parser.
 
 interface GlobalOptions {
   config?: string;
@@ -54,7 +47,8 @@ program
   .option("--replace", "replace the documents of another folder held in the data folder")
   .option("--follow-symlinks", "follow symbolic links whose target is inside the folder (each file is read once)")
   .action(async (folder: string, options: { progress: boolean; replace?: boolean; followSymlinks?: boolean }) => {
-    const config = await loadCliConfig(globalOptions());
+    const { formatIngestReport, runIngestCommand } = await import("./ingest-command.js");
+    const config = await cliConfig();
     const report = await runIngestCommand(folder, config, {
       progress: !options.progress ? "none" : process.stderr.isTTY === true ? "bar" : "lines",
       ...(options.replace ? { replace: true } : {}),
@@ -75,7 +69,10 @@ program
       .default([]),
   )
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
-    const config = await loadCliConfig(globalOptions());
+    const { parseFilterOptions } = await import("./parse-filter-option.js");
+    const { withLookupKnowledgeBase } = await import("./with-lookup-knowledge-base.js");
+    const { unmatchedFilterNote } = await import("./unmatched-filter-note.js");
+    const config = await cliConfig();
     const filter = parseFilterOptions(options.filter);
     await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
       const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
@@ -96,7 +93,9 @@ program
       .default([]),
   )
   .action(async (text: string, options: { expect?: string; json?: boolean; filter: string[] }) => {
-    const config = await loadCliConfig(globalOptions());
+    const { parseFilterOptions } = await import("./parse-filter-option.js");
+    const { runExplainCommand } = await import("./explain-command.js");
+    const config = await cliConfig();
     const filter = parseFilterOptions(options.filter);
     console.log(
       await runExplainCommand(config, text, {
@@ -117,7 +116,8 @@ program
   )
   .option("--json", "print the figures and every question's outcome as JSON")
   .action(async (options: { questions: string; json?: boolean }) => {
-    const config = await loadCliConfig(globalOptions());
+    const { runEvalCommand } = await import("./eval-command.js");
+    const config = await cliConfig();
     console.log(await runEvalCommand(config, { questions: options.questions, json: options.json === true, warn }));
   });
 
@@ -129,7 +129,8 @@ program
     'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope',
   )
   .action(async (options: { questions: string }) => {
-    const config = await loadCliConfig(globalOptions());
+    const { runCalibrateCommand } = await import("./calibrate-command.js");
+    const config = await cliConfig();
     console.log(await runCalibrateCommand(config, { questions: options.questions, warn }));
   });
 
@@ -143,7 +144,9 @@ const traces = program
   .option("--limit <n>", "at most this many", "20")
   .option("--json", "print the records as JSON")
   .action(async (options: { since?: string; evidence: boolean; reason?: string; query?: string; limit: string; json?: boolean }) => {
-    const config = await loadCliConfig(globalOptions());
+    const { parseCountOption, parseTimeOption } = await import("./parse-time-option.js");
+    const { formatTraceTable, openCliTraceStore } = await import("./traces-command.js");
+    const config = await cliConfig();
     const query = {
       ...(options.since ? { since: parseTimeOption("--since", options.since) } : {}),
       ...(options.evidence === false ? { found: false } : {}),
@@ -165,7 +168,9 @@ traces
   .description("delete recorded lookups older than an age (e.g. 30d) or an ISO date")
   .requiredOption("--older-than <age>", "e.g. 30d, 12h, or an ISO date")
   .action(async (options: { olderThan: string }) => {
-    const config = await loadCliConfig(globalOptions());
+    const { parseTimeOption } = await import("./parse-time-option.js");
+    const { openCliTraceStore } = await import("./traces-command.js");
+    const config = await cliConfig();
     const cutoff = parseTimeOption("--older-than", options.olderThan);
     const store = openCliTraceStore(config);
     try {
@@ -186,7 +191,9 @@ program
   .argument("<id>", "the id `lookup-knowledge traces` shows")
   .option("--json", "print the record as JSON")
   .action(async (id: string, options: { json?: boolean }) => {
-    const config = await loadCliConfig(globalOptions());
+    const { CliError } = await import("./cli-error.js");
+    const { formatTraceDetails, openCliTraceStore } = await import("./traces-command.js");
+    const config = await cliConfig();
     const store = openCliTraceStore(config);
     try {
       const record = await store.get(id);
@@ -206,7 +213,8 @@ program
   .command("stats")
   .description("what the knowledge base holds")
   .action(async () => {
-    console.log(await runStatsCommand(await loadCliConfig(globalOptions()), warn));
+    const { runStatsCommand } = await import("./stats-command.js");
+    console.log(await runStatsCommand(await cliConfig(), warn));
   });
 
 program
@@ -217,9 +225,8 @@ program
   .option("--port <n>", "with --http: the port (default 3333; 0 picks a free one)")
   .addOption(new Option("--token <token>").hideHelp())
   .action(async (options: McpCommandOptions) => {
-    // Loaded here only: the MCP SDK is not for the other commands to pay for at start.
     const { runMcpCommand } = await import("./mcp-command.js");
-    await runMcpCommand(await loadCliConfig(globalOptions()), options, process.env, warn);
+    await runMcpCommand(await cliConfig(), options, process.env, warn);
   });
 
 program
@@ -228,10 +235,15 @@ program
   .option("--host <address>", "the address to bind (default 127.0.0.1, this machine only)")
   .option("--port <n>", "the port (default 4555; 0 picks a free one)")
   .action(async (options: InspectCommandOptions) => {
-    // Loaded only for this command, like `mcp`: the other commands do not pay for the server.
     const { runInspectCommand } = await import("./inspect-command.js");
-    await runInspectCommand(await loadCliConfig(globalOptions()), options, warn);
+    await runInspectCommand(await cliConfig(), options, warn);
   });
+
+/** The settings of this run: the global options over the settings file (`loadCliConfig`). */
+async function cliConfig(): Promise<CliConfig> {
+  const { loadCliConfig } = await import("./cli-config.js");
+  return loadCliConfig(globalOptions());
+}
 
 function globalOptions(): { configFile?: string; dataDirectory?: string; store?: StoreFlags } {
   const options = program.opts<GlobalOptions>();

@@ -12,9 +12,7 @@ import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";
 import { redactSecrets } from "./redact-secrets.js";
-
-/** The messages the trace store has reported on stderr, so the command's own error does not repeat one. */
-export const reportedTraceStoreErrors = new Set<string>();
+import { reportedTraceStoreErrors } from "./reported-trace-store-errors.js";
 
 /**
  * The trace spool of the CLI's data folder: what `query` records into. Appending needs no
