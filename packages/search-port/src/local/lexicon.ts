@@ -20,7 +20,14 @@ export interface Lexicon {
   find(term: string): number;
   /** How many slots hold term `index`. */
   documentFrequency(index: number): number;
+  /**
+   * Term `index`'s postings. They may live in memory the lexicon uses again: they stay valid
+   * until the next `beginSearch`, so a search takes them and is done with them before it
+   * returns (searches are synchronous from their first postings to their last use).
+   */
   postings(index: number): Postings;
+  /** Says that a new search starts: the postings handed out before may be overwritten. */
+  beginSearch?(): void;
   /** Indexed terms per slot (the BM25 document length). */
   lengths(): Uint32Array;
   /** Everything as arrays (read whole the first time: a writer's need). */

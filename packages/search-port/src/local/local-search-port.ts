@@ -80,12 +80,13 @@ export interface LocalSearchPortOptions {
    */
   refreshIntervalMs?: number;
   /**
-   * How many bytes of postings a reader keeps in memory, the most recently searched terms'
-   * lists first (a list larger than a quarter of it is never kept). Default: a quarter of
-   * the index's postings file, at least 64 MB and at most 512 MB (130 MB at a million
-   * chunks). 0 keeps none: every search reads its terms' postings from the file (the
-   * operating system's cache still holds them). Whole bytes, 0 or more. Ignored by a writer
-   * (it holds its lexicon in memory) and by indexes of format 3 or older (read whole).
+   * How many bytes of postings a reader keeps in memory, in a ring of reused memory where the
+   * lists read last stay until newer ones need their room (a list larger than a quarter of it
+   * is never kept). Default: a quarter of the index's postings file, at least 4 MB and at most
+   * 16 MB (16 MB at a million chunks). 0 keeps none: every search reads its terms' postings
+   * from the file (the operating system's cache still holds them) into memory the reader uses
+   * again. Whole bytes, 0 or more. Ignored by a writer (it holds its lexicon in memory) and by
+   * indexes of format 3 or older (read whole).
    */
   postingsCacheBytes?: number;
   /**

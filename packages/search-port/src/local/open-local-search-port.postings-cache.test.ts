@@ -59,6 +59,29 @@ describe("issue 14: the reader's postings cache can be sized", () => {
     }
   });
 
+  it("finds the same hits when a small ring of reused memory overwrites old lists as searches go on", async () => {
+    // Twelve words, each in about half of 400 records (bit k of the record's number), so each
+    // list takes about 1,200 bytes; a 4,800-byte ring holds four of them at most.
+    const words = Array.from({ length: 12 }, (_, bit) => `topic${String.fromCharCode(97 + bit)}`);
+    const spread: KnowledgeRecord[] = Array.from({ length: 400 }, (_, index) => ({
+      id: `doc${index}#chunk-0`,
+      content: `${words.filter((_, bit) => ((index * 2654435761) >>> (bit + 3)) & 1).join(" ")} record${index}`,
+      metadata: { docId: `doc${index}`, chunkIndex: 0 },
+    }));
+    await (await build(spread)).close();
+    const ring = await open({ postingsCacheBytes: 4800 });
+    const uncached = await open({ postingsCacheBytes: 0 });
+    for (let query = 0; query < 200; query += 1) {
+      // Three to five words a query: the ring goes round within and between searches.
+      const picked = Array.from({ length: 3 + (query % 3) }, (_, position) => words[(query * 5 + position * 7) % 12]);
+      const text = `${picked.join(" ")} record${(query * 37) % 400}`;
+      const expected = await uncached.search({ query: text, topK: 5 });
+      const got = await ring.search({ query: text, topK: 5 });
+      expect(ids(got), text).toEqual(ids(expected));
+      expect(got.map((hit) => hit.score)).toEqual(expected.map((hit) => hit.score));
+    }
+  });
+
   it("refuses a size that is not a whole number of bytes, 0 or more, naming the option", async () => {
     for (const postingsCacheBytes of [-1, 1.5, Number.NaN, "64MB"]) {
       await expect(open({ postingsCacheBytes: postingsCacheBytes as number })).rejects.toSatisfy(

@@ -61,6 +61,7 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   // The signals look at the best five hits whatever topK is, so a hit's score does not
   // depend on how many hits were asked for.
   const limit = Math.min(Math.max(query.topK, signalHits), snapshot.count);
+  snapshot.lexicon.beginSearch?.();
   const { terms, matched } = weighQueryTerms(snapshot, query.terms);
   const weight = query.vector !== undefined && snapshot.vectors !== undefined ? query.denseWeight : 0;
   if (!(weight > 0) && query.accepts === undefined && query.inScope === undefined) {
