@@ -51,7 +51,7 @@ describe("issue 14: the ring of reused memory that holds a reader's recent posti
     const lists = [1, 2, 3, 4, 5, 6].map((term) => arena.hold(term, 20, fillFor(term, 20)));
     // The same search asks for a seventh list: the first is in the way and still in use.
     expect(arena.hold(7, 20, fillFor(7, 20))).toBeUndefined();
-    lists.forEach((list, index) => expectList(list, index + 1, 20));
+    for (const [index, list] of lists.entries()) expectList(list, index + 1, 20);
     // A list asked for again in a new search is in use again, so it is kept too.
     arena.beginSearch();
     expectList(arena.get(1), 1, 20);
