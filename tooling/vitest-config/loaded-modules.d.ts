@@ -6,7 +6,7 @@ export interface LoadedModules {
   stderr: string;
 }
 
-/** Runs `node <args>` in a child process that records every module it loads. */
+/** Runs `node <args>` in a child process that records every module it loads; `env` is its whole environment (default: this one's). */
 export declare function loadedModules(
   args: readonly string[],
   options?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },

@@ -10,7 +10,7 @@ const recorder = fileURLToPath(new URL("./record-loaded-modules.js", import.meta
  * Runs `node <args>` in a child process that records every module it loads (through a
  * module loader hook), and returns the URLs loaded, in order, with the process's exit code
  * and output. For tests of what a command or an entry point loads, and so what it costs at
- * start.
+ * start. `options.env`, when given, is the child's whole environment (default: this one's).
  */
 export function loadedModules(args, options = {}) {
   const folder = mkdtempSync(join(tmpdir(), "loaded-modules-"));
@@ -19,7 +19,7 @@ export function loadedModules(args, options = {}) {
     const child = spawnSync(process.execPath, ["--import", recorder, ...args], {
       encoding: "utf8",
       cwd: options.cwd,
-      env: { ...process.env, ...options.env, LOOKUP_KNOWLEDGE_LOADED_MODULES_FILE: list },
+      env: { ...(options.env ?? process.env), LOOKUP_KNOWLEDGE_LOADED_MODULES_FILE: list },
       timeout: options.timeoutMs ?? 60_000,
     });
     let urls = [];

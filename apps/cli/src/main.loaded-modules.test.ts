@@ -46,6 +46,12 @@ describe("what each command loads", () => {
     expect(urls.filter((url) => markdownParser.test(url))).toEqual([]);
   });
 
+  it("traces loads the trace database, and no Markdown parser (the check sees the database when it is there)", () => {
+    const urls = command("traces");
+    expect(urls.some((url) => traceDatabase.test(url))).toBe(true);
+    expect(urls.filter((url) => markdownParser.test(url))).toEqual([]);
+  });
+
   it("an ingest loads the Markdown parser and the local index, and no retriever (the check sees a parser when it is there)", () => {
     const urls = command("ingest", "--no-progress", exampleKnowledgeBase);
     expect(urls.some((url) => markdownParser.test(url))).toBe(true);

@@ -92,7 +92,8 @@ export class FileLexicon implements Lexicon {
     this.termCount = shape.terms;
     this.totalLength = shape.totalLength;
     this.layout = postingsLayout(shape);
-    const cacheLimit = cacheBytes ?? postingsCacheLimit(postingsFile.size);
+    // The ring never needs more than the whole file's postings (each list rounds up to 8 bytes).
+    const cacheLimit = Math.min(cacheBytes ?? postingsCacheLimit(postingsFile.size), postingsFile.size + 8 * shape.terms);
     this.recentPostings = cacheLimit > 0 ? new PostingsArena(cacheLimit) : undefined;
     if (postingsFile.size !== this.layout.bytes) {
       this.fail(postingsFile, `has ${postingsFile.size} bytes, expected ${this.layout.bytes}`);

@@ -43,6 +43,8 @@ describe("issue 14: the reader's postings cache can be sized", () => {
     // 400 postings take 2,400 bytes: kept under a 9,600-byte cache, not under 9,599.
     expect(keptOnSecondRead("handbook", 9600)).toEqual({ kept: true, postings: 400 });
     expect(keptOnSecondRead("handbook", 9599)).toEqual({ kept: false, postings: 400 });
+    // A size past what the process can allocate is no error: the ring is never larger than the postings file.
+    expect(keptOnSecondRead("handbook", Number.MAX_SAFE_INTEGER)).toEqual({ kept: true, postings: 400 });
   });
 
   it("finds the same hits with no cache as with the default one", async () => {

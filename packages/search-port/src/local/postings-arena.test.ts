@@ -96,6 +96,14 @@ describe("issue 14: the ring of reused memory that holds a reader's recent posti
     expect(arena.heldBytes).toBe(2400);
   });
 
+  it("holds nothing, without an error, when its memory cannot be allocated", () => {
+    const arena = new PostingsArena(2 ** 52);
+    arena.beginSearch();
+    expect(arena.hold(1, 20, fillFor(1, 20))).toBeUndefined();
+    expect(arena.hold(2, 20, fillFor(2, 20))).toBeUndefined();
+    expect(arena.heldBytes).toBe(0);
+  });
+
   it("keeps every list it hands out intact over many random searches (each search's lists checked at its end)", () => {
     let seed = 7;
     const random = (): number => {

@@ -24,6 +24,7 @@ interface HeldList {
  */
 export class PostingsArena {
   private memory: ArrayBuffer | undefined;
+  private unallocatable = false;
   /** Where the next list goes. */
   private head = 0;
   /** The lists held, oldest first (`held[first]` on), and by term. */
@@ -57,10 +58,10 @@ export class PostingsArena {
   hold(term: number, count: number, fill: (slotBytes: Uint8Array, frequencyBytes: Uint8Array) => void): Postings | undefined {
     const bytes = alignedBytes(count);
     if (bytes > this.capacity / 4) return undefined;
+    const memory = this.ringMemory();
+    if (memory === undefined) return undefined;
     const start = this.makeRoom(bytes);
     if (start === undefined) return undefined;
-    this.memory ??= new ArrayBuffer(this.capacity);
-    const memory = this.memory;
     fill(new Uint8Array(memory, start, 4 * count), new Uint8Array(memory, start + 4 * count, 2 * count));
     const postings = { slots: new Uint32Array(memory, start, count), frequencies: new Uint16Array(memory, start + 4 * count, count) };
     const list = { term, start, end: start + bytes, postings, search: this.search };
@@ -68,6 +69,21 @@ export class PostingsArena {
     this.held.push(list);
     this.head = list.end;
     return postings;
+  }
+
+  /**
+   * The ring's memory, allocated on first use; undefined (and no list held, ever) when the
+   * allocation fails: a `capacity` larger than the process can allocate is not an error.
+   */
+  private ringMemory(): ArrayBuffer | undefined {
+    if (this.memory === undefined && !this.unallocatable) {
+      try {
+        this.memory = new ArrayBuffer(this.capacity);
+      } catch {
+        this.unallocatable = true;
+      }
+    }
+    return this.memory;
   }
 
   /** Bytes the held lists take. */
