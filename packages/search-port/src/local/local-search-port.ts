@@ -82,8 +82,8 @@ export interface LocalSearchPortOptions {
   /**
    * How many bytes of postings a reader keeps in memory, in a ring of reused memory where the
    * lists read last stay until newer ones need their room (a list larger than a quarter of it
-   * is never kept). Default: a quarter of the index's postings file, at least 4 MB and at most
-   * 16 MB (16 MB at a million chunks). 0 keeps none: every search reads its terms' postings
+   * is never kept; the ring is never larger than the postings file). Default: a quarter of the
+   * index's postings file, at least 4 MB and at most 16 MB (16 MB at a million chunks). 0 keeps none: every search reads its terms' postings
    * from the file (the operating system's cache still holds them) into memory the reader uses
    * again. Whole bytes, 0 or more. Ignored by a writer (it holds its lexicon in memory) and by
    * indexes of format 3 or older (read whole).
