@@ -2,6 +2,7 @@ import { CorruptIndexError } from "./corrupt-index-error.js";
 import type { LexicalIndex } from "./index-snapshot.js";
 import type { Lexicon, Postings } from "./lexicon.js";
 import { PostingsArena } from "./postings-arena.js";
+import type { FillPostings } from "./postings-memory.js";
 import { PostingsScratch } from "./postings-scratch.js";
 import type { StoredScoreBounds } from "./stored-score-bounds.js";
 import type { BlockBounds } from "./term-score-bounds.js";
@@ -141,7 +142,7 @@ export class FileLexicon implements Lexicon {
     if (known !== undefined) return known;
     const [start, end] = this.range(index);
     const count = end - start;
-    const fill = (slotBytes: Uint8Array, frequencyBytes: Uint8Array): void => {
+    const fill: FillPostings = (slotBytes, frequencyBytes) => {
       this.postingsFile.readInto(slotBytes, this.layout.slotsAt + 4 * start);
       this.postingsFile.readInto(frequencyBytes, this.layout.frequenciesAt + 2 * start);
     };

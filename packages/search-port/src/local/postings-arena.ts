@@ -1,4 +1,5 @@
 import type { Postings } from "./lexicon.js";
+import { type FillPostings, postingBytes, postingsIn } from "./postings-memory.js";
 
 /** One list held in the ring: where its bytes are, and the last search that was handed it. */
 interface HeldList {
@@ -55,15 +56,14 @@ export class PostingsArena {
    * there is no room: the list is larger than a quarter of the ring, or the lists in its way
    * belong to the current search. A `fill` that throws leaves nothing held in that room.
    */
-  hold(term: number, count: number, fill: (slotBytes: Uint8Array, frequencyBytes: Uint8Array) => void): Postings | undefined {
-    const bytes = alignedBytes(count);
+  hold(term: number, count: number, fill: FillPostings): Postings | undefined {
+    const bytes = postingBytes(count);
     if (bytes > this.capacity / 4) return undefined;
     const memory = this.ringMemory();
     if (memory === undefined) return undefined;
     const start = this.makeRoom(bytes);
     if (start === undefined) return undefined;
-    fill(new Uint8Array(memory, start, 4 * count), new Uint8Array(memory, start + 4 * count, 2 * count));
-    const postings = { slots: new Uint32Array(memory, start, count), frequencies: new Uint16Array(memory, start + 4 * count, count) };
+    const postings = postingsIn(memory, start, count, fill);
     const list = { term, start, end: start + bytes, postings, search: this.search };
     this.byTerm.set(term, list);
     this.held.push(list);
@@ -124,9 +124,4 @@ export class PostingsArena {
     }
     return true;
   }
-}
-
-/** The bytes of `count` postings in the ring: 4 for the slot and 2 for the frequency, rounded up to 8. */
-function alignedBytes(count: number): number {
-  return Math.ceil((6 * count) / 8) * 8;
 }

@@ -1,4 +1,5 @@
 import type { Postings } from "./lexicon.js";
+import { type FillPostings, postingBytes, postingsIn } from "./postings-memory.js";
 
 /** The most bytes a scratch keeps between searches; a search that needs more gets fresh memory past it. */
 export const scratchMostBytes = 64 * 1024 * 1024;
@@ -23,8 +24,8 @@ export class PostingsScratch {
   }
 
   /** Room for `count` postings, valid until the next `reset`; `fill` reads their slot bytes and frequency bytes into it. */
-  take(count: number, fill: (slotBytes: Uint8Array, frequencyBytes: Uint8Array) => void): Postings {
-    const bytes = Math.ceil((6 * count) / 8) * 8;
+  take(count: number, fill: FillPostings): Postings {
+    const bytes = postingBytes(count);
     let memory = this.memory;
     if (memory === undefined || this.used + bytes > memory.byteLength) {
       const size = Math.max(scratchLeastBytes, 2 * (memory?.byteLength ?? 0), this.used + bytes);
@@ -33,10 +34,9 @@ export class PostingsScratch {
       this.memory = memory;
       this.used = 0;
     }
-    const start = this.used;
-    fill(new Uint8Array(memory, start, 4 * count), new Uint8Array(memory, start + 4 * count, 2 * count));
-    this.used = start + bytes;
-    return { slots: new Uint32Array(memory, start, count), frequencies: new Uint16Array(memory, start + 4 * count, count) };
+    const postings = postingsIn(memory, this.used, count, fill);
+    this.used += bytes;
+    return postings;
   }
 
   /** Bytes of memory the scratch keeps. */
@@ -46,7 +46,7 @@ export class PostingsScratch {
 }
 
 /** A list in fresh memory of its own. */
-function fresh(count: number, fill: (slotBytes: Uint8Array, frequencyBytes: Uint8Array) => void): Postings {
+function fresh(count: number, fill: FillPostings): Postings {
   const slots = new Uint32Array(count);
   const frequencies = new Uint16Array(count);
   fill(new Uint8Array(slots.buffer), new Uint8Array(frequencies.buffer));
