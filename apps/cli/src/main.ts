@@ -6,13 +6,18 @@ import { storeKinds } from "@lookup-knowledge/agent-tool/store-settings";
 import type { CliConfig, StoreFlags } from "./cli-config.js";
 import type { McpCommandOptions } from "./mcp-command.js";
 import type { InspectCommandOptions } from "./inspect-command.js";
+import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
+import { parseFilterOptions } from "./parse-filter-option.js";
+import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
+import { unmatchedFilterNote } from "./unmatched-filter-note.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { errorHints, withGlobalOptionHint } from "./cli-hints.js";
 import { reportedTraceStoreErrors } from "./reported-trace-store-errors.js";
 
 // Each command loads its own modules when it runs (`await import` in its action): `--help`
-// loads no store, and a lookup does not load the Markdown parser.
+// loads no store, and a lookup does not load the Markdown parser. Only the small option
+// parsers are loaded here.
 
 interface GlobalOptions {
   config?: string;
@@ -69,9 +74,7 @@ program
       .default([]),
   )
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
-    const { parseFilterOptions } = await import("./parse-filter-option.js");
     const { withLookupKnowledgeBase } = await import("./with-lookup-knowledge-base.js");
-    const { unmatchedFilterNote } = await import("./unmatched-filter-note.js");
     const config = await cliConfig();
     const filter = parseFilterOptions(options.filter);
     await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
@@ -93,7 +96,6 @@ program
       .default([]),
   )
   .action(async (text: string, options: { expect?: string; json?: boolean; filter: string[] }) => {
-    const { parseFilterOptions } = await import("./parse-filter-option.js");
     const { runExplainCommand } = await import("./explain-command.js");
     const config = await cliConfig();
     const filter = parseFilterOptions(options.filter);
@@ -144,7 +146,6 @@ const traces = program
   .option("--limit <n>", "at most this many", "20")
   .option("--json", "print the records as JSON")
   .action(async (options: { since?: string; evidence: boolean; reason?: string; query?: string; limit: string; json?: boolean }) => {
-    const { parseCountOption, parseTimeOption } = await import("./parse-time-option.js");
     const { formatTraceTable, openCliTraceStore } = await import("./traces-command.js");
     const config = await cliConfig();
     const query = {
@@ -168,7 +169,6 @@ traces
   .description("delete recorded lookups older than an age (e.g. 30d) or an ISO date")
   .requiredOption("--older-than <age>", "e.g. 30d, 12h, or an ISO date")
   .action(async (options: { olderThan: string }) => {
-    const { parseTimeOption } = await import("./parse-time-option.js");
     const { openCliTraceStore } = await import("./traces-command.js");
     const config = await cliConfig();
     const cutoff = parseTimeOption("--older-than", options.olderThan);
@@ -191,7 +191,6 @@ program
   .argument("<id>", "the id `lookup-knowledge traces` shows")
   .option("--json", "print the record as JSON")
   .action(async (id: string, options: { json?: boolean }) => {
-    const { CliError } = await import("./cli-error.js");
     const { formatTraceDetails, openCliTraceStore } = await import("./traces-command.js");
     const config = await cliConfig();
     const store = openCliTraceStore(config);
