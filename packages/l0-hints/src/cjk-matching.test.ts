@@ -43,10 +43,11 @@ const ids = (query: string, entries = chineseCatalog, options?: { minTermLength?
     .entries.map((entry) => entry.id);
 
 describe("CJK matching", () => {
-  it("R4: matches a Chinese keyword inside an unsegmented sentence", () => {
+  it("R4: matches a Chinese keyword inside an unsegmented sentence (two characters: listed, but its domain is only otherDomains)", () => {
     const hints = createL0Index(chineseCatalog).match("如何配置网关的限流插件");
     expect(hints.keywords).toEqual(["限流"]);
-    expect(hints.domains).toEqual(["网关"]);
+    expect(hints.domains).toEqual([]);
+    expect(hints.otherDomains).toEqual(["网关"]);
     expect(hints.entries.map((entry) => entry.id)).toEqual(["gateway-throttle"]);
     expect(hints.entries[0]?.matches).toEqual([
       { field: "keyword", term: "限流" },
@@ -65,7 +66,8 @@ describe("CJK matching", () => {
     const hints = createL0Index(chineseCatalog).match("开电子发票时增值税税率怎么填，限流会影响吗");
     expect(hints.keywords).toEqual(["电子发票", "增值税", "限流"]);
     expect(hints.entries.map((entry) => entry.id)).toEqual(["invoice-issue", "gateway-throttle"]);
-    expect(hints.domains).toEqual(["财务", "网关"]);
+    expect(hints.domains).toEqual(["财务"]);
+    expect(hints.otherDomains).toEqual(["网关"]);
   });
 
   it("matches mixed Latin and CJK terms whatever the spacing between the scripts", () => {

@@ -39,9 +39,9 @@ const catalog: KnowledgeEntry[] = [
 describe("createL0Index", () => {
   it("R4: exposes matched titles, keywords, domains and entities, and which entries matched", () => {
     const index = createL0Index(catalog);
-    const hints = index.match("Why does Stripe reject my refund?");
+    const hints = index.match("Why does Stripe reject my refund under the refund policy?");
     expect(hints).toEqual({
-      titles: [],
+      titles: ["Refund Policy"],
       keywords: ["refund"],
       domains: ["billing"],
       entities: ["Stripe"],
@@ -53,6 +53,7 @@ describe("createL0Index", () => {
           domain: "billing",
           entities: ["Stripe"],
           matches: [
+            { field: "title", term: "Refund Policy" },
             { field: "keyword", term: "refund" },
             { field: "entity", term: "Stripe" },
           ],
@@ -60,6 +61,15 @@ describe("createL0Index", () => {
       ],
     });
     expect(index.size).toBe(4);
+  });
+
+  it("R7: an entry only single ordinary words matched is listed with its terms, but its domain is only otherDomains", () => {
+    const hints = createL0Index(catalog).match("Why does Stripe reject my refund?");
+    expect(hints.keywords).toEqual(["refund"]);
+    expect(hints.entities).toEqual(["Stripe"]);
+    expect(hints.entries.map((entry) => entry.id)).toEqual(["billing-refunds"]);
+    expect(hints.domains).toEqual([]);
+    expect(hints.otherDomains).toEqual(["billing"]);
   });
 
   it("R4: reports a matched title in titles and in the entry's matches", () => {
@@ -189,29 +199,37 @@ describe("createL0Index", () => {
 
   describe("domains", () => {
     it("R4: lists the distinct domains of the matched entries once each", () => {
-      const hints = createL0Index(catalog).match("webhook");
+      const hints = createL0Index(catalog).match("refund policy, invoices and the retry policy of webhooks");
+      expect(hints.entries.map((entry) => entry.id)).toEqual(["billing-invoices", "billing-refunds", "platform-webhooks"]);
       expect(hints.domains).toEqual(["billing", "platform"]);
+      expect(hints).not.toHaveProperty("otherDomains");
+      const ordinary = createL0Index(catalog).match("webhook");
+      expect(ordinary.domains).toEqual([]);
+      expect(ordinary.otherDomains).toEqual(["billing", "platform"]);
     });
 
-    it("R4: matches the entries of a domain the query names, through field domain", () => {
+    it("R7: matches the entries of a domain the query names, through field domain; a one-word domain is only otherDomains", () => {
       const hints = createL0Index(catalog).match("billing questions");
-      expect(hints.domains).toEqual(["billing"]);
+      expect(hints.domains).toEqual([]);
+      expect(hints.otherDomains).toEqual(["billing"]);
       expect(hints.entries.map((entry) => entry.id)).toEqual(["billing-refunds", "billing-invoices"]);
       expect(hints.entries[0]?.matches).toEqual([{ field: "domain", term: "billing" }]);
       expect(hints.keywords).toEqual([]);
+      const named = createL0Index([{ id: "a", source: "a.md", domain: "api-gateway" }]).match("api-gateway questions");
+      expect(named.domains).toEqual(["api-gateway"]);
     });
 
     it("trims domains and ignores blank ones", () => {
       const index = createL0Index(
         [
-          { id: "a", source: "a.md", keywords: ["export"], domain: "  reporting " },
-          { id: "b", source: "b.md", keywords: ["export"], domain: "   " },
-          { id: "c", source: "c.md", keywords: ["export"] },
-          { id: "d", source: "d.md", keywords: ["export"], domain: "reporting" },
+          { id: "a", source: "a.md", keywords: ["data export"], domain: "  reporting " },
+          { id: "b", source: "b.md", keywords: ["data export"], domain: "   " },
+          { id: "c", source: "c.md", keywords: ["data export"] },
+          { id: "d", source: "d.md", keywords: ["data export"], domain: "reporting" },
         ],
         { maxTermShare: 1 },
       );
-      const hints = index.match("export to csv");
+      const hints = index.match("data export to csv");
       expect(hints.domains).toEqual(["reporting"]);
       expect(hints.entries.map((entry) => entry.domain)).toEqual(["reporting", undefined, undefined, "reporting"]);
       expect(hints.entries[1]).not.toHaveProperty("domain");
@@ -219,10 +237,10 @@ describe("createL0Index", () => {
 
     it("keeps domains that differ only in case apart, since they become exact filters", () => {
       const index = createL0Index([
-        { id: "a", source: "a.md", keywords: ["export"], domain: "Reporting" },
-        { id: "b", source: "b.md", keywords: ["export"], domain: "reporting" },
+        { id: "a", source: "a.md", keywords: ["data export"], domain: "Reporting" },
+        { id: "b", source: "b.md", keywords: ["data export"], domain: "reporting" },
       ]);
-      expect(index.match("export").domains).toEqual(["Reporting", "reporting"]);
+      expect(index.match("data export").domains).toEqual(["Reporting", "reporting"]);
     });
   });
 
@@ -278,16 +296,16 @@ describe("createL0Index", () => {
       const entries: KnowledgeEntry[] = Array.from({ length: 30 }, (_, position) => ({
         id: `doc-${position}`,
         source: `doc-${position}.md`,
-        keywords: ["quota", `topic${position}`],
+        keywords: ["rate quota", `topic${position}`],
         domain: `domain-${position % 3}`,
       }));
-      entries.push({ id: "best", source: "best.md", keywords: ["quota", "burst quota"], domain: "domain-9" });
+      entries.push({ id: "best", source: "best.md", keywords: ["rate quota", "burst rate quota"], domain: "domain-9" });
       const index = createL0Index(entries, { maxEntries: 5, maxTermShare: 1 });
-      const hints = index.match("burst quota for topic29");
+      const hints = index.match("burst rate quota for topic29");
       expect(hints.entries.map((entry) => entry.id)).toEqual(["best", "doc-29", "doc-0", "doc-1", "doc-2"]);
       expect(hints.domains).toEqual(["domain-9", "domain-2", "domain-0", "domain-1"]);
-      expect(hints.keywords).toEqual(["quota", "burst quota", "topic29"]);
-      expect(createL0Index(entries, { maxTermShare: 1 }).match("quota").entries).toHaveLength(20);
+      expect(hints.keywords).toEqual(["rate quota", "burst rate quota", "topic29"]);
+      expect(createL0Index(entries, { maxTermShare: 1 }).match("rate quota").entries).toHaveLength(20);
     });
   });
 

@@ -24,6 +24,7 @@ export function createL0Index(entries: KnowledgeEntry[], options?: L0IndexOption
     minWordTermLength: settings.minTermLength,
     minCjkTermLength: Math.min(settings.minTermLength, 2),
     maxTermEntries: Math.max(minimumTermEntries, Math.floor(settings.maxTermShare * entries.length)),
+    isCommonTerm: settings.isCommonTerm,
   });
   const assembler = new HintAssembler(parsed, terms, settings.maxEntries);
   return Object.freeze({

@@ -23,6 +23,8 @@ interface ListItem {
 export class HintAssembler {
   private readonly matchCount: Int32Array;
   private readonly matchWeight: Float64Array;
+  /** 1 for each entry a distinctive term matched during one query (its domain may be a hint). */
+  private readonly sure: Uint8Array;
   /** Rank of each returned entry during one query, -1 for all others. */
   private readonly rankOf: Int32Array;
   /** Index into `domainNames` of each entry's domain, -1 without one. */
@@ -38,6 +40,7 @@ export class HintAssembler {
   ) {
     this.matchCount = new Int32Array(entries.length);
     this.matchWeight = new Float64Array(entries.length);
+    this.sure = new Uint8Array(entries.length);
     this.rankOf = new Int32Array(entries.length).fill(-1);
     this.entryDomain = new Int32Array(entries.length).fill(-1);
     const domainIds = new Map<string, number>();
@@ -55,10 +58,12 @@ export class HintAssembler {
   }
 
   /**
-   * The hints of the specific patterns a query matched. Generic patterns (held by too many
-   * entries) give no hint of their own; the domains of the entries only they matched are
-   * `otherDomains`, so that a query whose generic words span several domains gets no domain
-   * filter from one specific word.
+   * The hints of the specific patterns a query matched. Every entry they matched is listed
+   * with its terms, but only the entries a distinctive term matched give `domains`; the
+   * domains of the others, and of the entries only generic patterns (held by too many
+   * entries) matched, are `otherDomains`. So ordinary words ("Security", "Shell") and generic
+   * ones never make a domain filter on their own (R7), and a query whose words span several
+   * domains gets none from one distinctive term.
    */
   assemble(patterns: number[], generic: number[] = []): L0Hints {
     const touched: number[] = [];
@@ -70,9 +75,13 @@ export class HintAssembler {
         this.rankOf[entry] = rank;
       });
       const lists = this.termLists(patterns);
-      const domains = this.domains(touched);
+      const sureEntries = touched.filter((entry) => this.sure[entry] === 1);
+      const domains = this.domains(sureEntries);
+      const allSure = sureEntries.length === touched.length;
       const otherDomains =
-        generic.length === 0 ? [] : this.domains(this.withEntriesOf(generic, touched)).filter((domain) => !domains.includes(domain));
+        generic.length === 0 && allSure
+          ? []
+          : this.domains(this.withEntriesOf(generic, touched)).filter((domain) => !domains.includes(domain));
       return {
         titles: lists.title,
         keywords: lists.keyword,
@@ -85,6 +94,7 @@ export class HintAssembler {
       for (const entry of touched) {
         this.matchCount[entry] = 0;
         this.matchWeight[entry] = 0;
+        this.sure[entry] = 0;
       }
       for (const entry of ranked) this.rankOf[entry] = -1;
     }
@@ -97,7 +107,7 @@ export class HintAssembler {
   }
 
   private score(patterns: number[], touched: number[]): void {
-    const { postingStart, postingEntry, patternWeight } = this.terms;
+    const { postingStart, postingEntry, postingDistinctive, patternWeight } = this.terms;
     for (const pattern of patterns) {
       const weight = patternWeight[pattern] as number;
       const end = postingStart[pattern + 1] as number;
@@ -107,6 +117,7 @@ export class HintAssembler {
         if (count === 0) touched.push(entry);
         this.matchCount[entry] = count + 1;
         this.matchWeight[entry] = (this.matchWeight[entry] as number) + weight;
+        if (postingDistinctive[posting] === 1) this.sure[entry] = 1;
       }
     }
   }
@@ -197,7 +208,7 @@ export class HintAssembler {
     return entries;
   }
 
-  /** Distinct non-blank domains of every matched entry, exact values (they become filters, R7). */
+  /** Distinct non-blank domains of the given entries, exact values (they become filters, R7). */
   private domains(touched: number[]): string[] {
     const seen: number[] = [];
     for (const entry of touched) {

@@ -17,6 +17,18 @@ export interface L0IndexOptions {
    * domain from becoming a filter. 1 lets every term match.
    */
   maxTermShare?: number;
+  /**
+   * Says which terms are common in the corpus although their shape is distinctive: multi-word
+   * phrases such as "load balance" that many documents use. Called with each distinct term as
+   * an entry spells it (trimmed), at most once per term, while the index is built, and only for
+   * terms that would otherwise be distinctive (see the package README); `true` means common.
+   * A common term still matches and is still listed in `titles`, `keywords` or `entities`, but
+   * like a single ordinary word it never puts its entry's domain into `L0Hints.domains` (only
+   * into `otherDomains`), so it never makes a category filter on its own (R7). Give it what you
+   * know of the corpus, e.g. the local index's document frequencies. Pure is best: an error it
+   * throws comes out of `createL0Index`.
+   */
+  isCommonTerm?: (term: string) => boolean;
 }
 
 /** A term that at most this many entries hold is specific whatever the index's size. */

@@ -7,6 +7,7 @@ export interface ResolvedL0IndexOptions {
   minTermLength: number;
   maxEntries: number;
   maxTermShare: number;
+  isCommonTerm?: ((term: string) => boolean) | undefined;
 }
 
 export const defaultL0IndexOptions: Readonly<ResolvedL0IndexOptions> = Object.freeze({
@@ -24,6 +25,7 @@ const settings = {
   minTermLength: positiveWholeNumber.max(1000, { error: "must be at most 1000" }),
   maxEntries: positiveWholeNumber,
   maxTermShare: z.number({ error: "must be a number" }).min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1" }),
+  isCommonTerm: z.custom<(term: string) => boolean>((value) => typeof value === "function", { error: "must be a function" }),
 } as const;
 
 /** Checks the options of `createL0Index`; a bad value throws a `ConfigurationError` naming it. */
@@ -32,11 +34,12 @@ export function parseL0IndexOptions(options: L0IndexOptions | undefined): Resolv
   if (options === null || typeof options !== "object") {
     throw new ConfigurationError({ key: "options", value: options, reason: "must be an object" });
   }
-  const resolved = { ...defaultL0IndexOptions };
-  for (const name of Object.keys(settings) as Array<keyof typeof settings>) {
+  const resolved: ResolvedL0IndexOptions = { ...defaultL0IndexOptions };
+  for (const name of ["minTermLength", "maxEntries", "maxTermShare"] as const) {
     const value: unknown = options[name];
     if (value === undefined) continue;
     resolved[name] = parseOptions(settings[name], value, name);
   }
+  if (options.isCommonTerm !== undefined) resolved.isCommonTerm = parseOptions(settings.isCommonTerm, options.isCommonTerm, "isCommonTerm");
   return resolved;
 }

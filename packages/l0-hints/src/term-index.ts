@@ -3,6 +3,7 @@
 import type { L0MatchField } from "@lookup-knowledge/core";
 import type { ParsedEntry } from "./parse-knowledge-entries.js";
 import { characterCount, compactText, containsCjk, isWordCharacter, normalizeText, stemWord, wordTokens } from "@lookup-knowledge/text";
+import { isDistinctiveTerm } from "./is-distinctive-term.js";
 import { isSignificantWord } from "./is-significant-word.js";
 
 /** Field codes in the order matches are listed: title, keyword, domain, entity. */
@@ -19,6 +20,8 @@ export interface TermIndexSettings {
   minCjkTermLength: number;
   /** Most entries a term may belong to and still be specific (from `L0IndexOptions.maxTermShare` and `minimumTermEntries`). */
   maxTermEntries: number;
+  /** Says which distinctive terms are common in the corpus after all (`L0IndexOptions.isCommonTerm`). */
+  isCommonTerm?: ((term: string) => boolean) | undefined;
 }
 
 /**
@@ -51,6 +54,11 @@ export class TermIndex {
     readonly postingTerm: string[],
     /** Id of the term's normalised spelling, so hint lists fold `API` and `ａｐｉ` together. */
     readonly postingTermKey: Int32Array,
+    /**
+     * 1 when the term, as this entry spells it, is distinctive (see `isDistinctiveTerm`) and not
+     * common: only such a match lets the entry's domain become a hint.
+     */
+    readonly postingDistinctive: Uint8Array,
     /** Distinct entries holding each pattern. */
     readonly patternEntries: Int32Array,
     private readonly maxTermEntries: number,
@@ -157,6 +165,9 @@ class TermIndexBuilder {
   private readonly postingSlot: number[] = [];
   private readonly postingTerm: string[] = [];
   private readonly postingTermKey: number[] = [];
+  private readonly postingDistinctive: number[] = [];
+  /** Whether each distinct spelling is distinctive and not common, so `isCommonTerm` runs once per term. */
+  private readonly distinctiveBySpelling = new Map<string, boolean>();
 
   private entryIndex = -1;
   /** `pattern * 4 + field` of the terms already added for the current entry. */
@@ -182,6 +193,7 @@ class TermIndexBuilder {
     this.postingSlot.push(slot);
     this.postingTerm.push(term);
     this.postingTermKey.push(this.termKey(pattern, normalized));
+    this.postingDistinctive.push(this.isDistinctive(term) ? 1 : 0);
   }
 
   build(): TermIndex {
@@ -199,6 +211,7 @@ class TermIndexBuilder {
     const slot = new Int32Array(postingCount);
     const term = new Array<string>(postingCount);
     const termKey = new Int32Array(postingCount);
+    const distinctive = new Uint8Array(postingCount);
     const patternEntries = new Int32Array(patternCount);
     const lastEntry = new Int32Array(patternCount).fill(-1);
     for (let posting = 0; posting < postingCount; posting += 1) {
@@ -215,6 +228,7 @@ class TermIndexBuilder {
       slot[target] = this.postingSlot[posting] as number;
       term[target] = this.postingTerm[posting] as string;
       termKey[target] = this.postingTermKey[posting] as number;
+      distinctive[target] = this.postingDistinctive[posting] as number;
     }
     return new TermIndex(
       this.phraseIds,
@@ -230,6 +244,7 @@ class TermIndexBuilder {
       slot,
       term,
       termKey,
+      distinctive,
       patternEntries,
       this.settings.maxTermEntries,
     );
@@ -277,6 +292,16 @@ class TermIndexBuilder {
     if (key.length === 1) this.hasSingleUnitCjkTerms = true;
     addLength(this.cjkLengthsByPrefix, key.slice(0, 2), key.length);
     return pattern;
+  }
+
+  /** Distinctive by its shape and not common by the caller's word; each distinct spelling is judged once. */
+  private isDistinctive(term: string): boolean {
+    const known = this.distinctiveBySpelling.get(term);
+    if (known !== undefined) return known;
+    const isCommonTerm = this.settings.isCommonTerm;
+    const distinctive = isDistinctiveTerm(term) && !(isCommonTerm !== undefined && isCommonTerm(term) === true);
+    this.distinctiveBySpelling.set(term, distinctive);
+    return distinctive;
   }
 
   private newPattern(weight: number): number {
