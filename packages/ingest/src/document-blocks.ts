@@ -1,7 +1,7 @@
 import { toString as mdastText } from "mdast-util-to-string";
 import { cleanHtmlBlock, cleanPhrasing, isMdxEsm } from "./clean-markup.js";
 import { inlineCodeValue } from "./inline-code-value.js";
-import { nodeRange } from "./markdown-tree.js";
+import { frontmatterTypes, nodeRange } from "./markdown-tree.js";
 import type { MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
 import { parseMarkdownFull } from "./parse-markdown-full.js";
 
@@ -37,9 +37,9 @@ export interface ContentBlock {
 export type DocumentBlock = HeadingBlock | ContentBlock;
 
 /** Nodes that are dropped whole: frontmatter, link definitions, thematic breaks. */
-const droppedTypes = new Set(["yaml", "definition", "thematicBreak"]);
+const droppedTypes = new Set<string>([...frontmatterTypes, "definition", "thematicBreak"]);
 /** Nodes whose content is never cleaned. */
-const verbatimTypes = new Set(["code", "inlineCode", "yaml"]);
+const verbatimTypes = new Set<string>(["code", "inlineCode", ...frontmatterTypes]);
 /** Nodes that hold inline content (phrasing). */
 const phrasingTypes = new Set(["paragraph", "heading", "tableCell"]);
 

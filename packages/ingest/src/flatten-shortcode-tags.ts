@@ -1,9 +1,9 @@
 import { createShortcodeReader } from "./create-shortcode-reader.js";
-import { nodeRange } from "./markdown-tree.js";
+import { frontmatterTypes, nodeRange } from "./markdown-tree.js";
 import type { MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
 
 /** Nodes whose text is never cleaned: shortcodes inside them are examples, not markup. */
-const verbatimTypes = new Set(["code", "inlineCode", "yaml"]);
+const verbatimTypes = new Set<string>(["code", "inlineCode", ...frontmatterTypes]);
 
 /**
  * Puts every Hugo shortcode tag that spans lines (outside code) on one line, by turning

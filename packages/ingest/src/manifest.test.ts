@@ -3,7 +3,7 @@ import { loadedModules } from "@lookup-knowledge/vitest-config/loaded-modules";
 import { describe, expect, it } from "vitest";
 
 const built = (entry: string): string => fileURLToPath(new URL(`../dist/${entry}`, import.meta.url));
-const parserModules = /\/(@lezer\+[^/]*|micromark[^/]*|mdast-util-[^/]*|yaml|picomatch)@/;
+const parserModules = /\/(@lezer\+[^/]*|micromark[^/]*|mdast-util-[^/]*|yaml|smol-toml|picomatch)@/;
 
 describe("./manifest", () => {
   it("loads the manifest reader and writer without the Markdown parser; the package root loads it (the built package)", () => {

@@ -13,6 +13,8 @@ export type MarkdownNodeType =
   | "tableRow"
   | "tableCell"
   | "yaml"
+  | "toml"
+  | "json"
   | "text"
   | "inlineCode";
 
@@ -29,7 +31,7 @@ export interface MarkdownNode {
   readonly children?: MarkdownNode[];
   /** A heading's level, 1 to 6. */
   readonly depth?: number;
-  /** The frontmatter's text (`yaml`), without its fences. */
+  /** The frontmatter's text (`yaml`, `toml`: without its fences; `json`: the whole object). */
   readonly value?: string;
 }
 
@@ -40,6 +42,9 @@ export interface MarkdownRoot {
   readonly end: number;
   readonly children: MarkdownNode[];
 }
+
+/** The node types of a document's frontmatter: YAML (`---`), TOML (`+++`) or a JSON object. */
+export const frontmatterTypes: ReadonlySet<MarkdownNodeType> = new Set(["yaml", "toml", "json"]);
 
 /** The start and end offsets of a node in the source. */
 export function nodeRange(node: MarkdownNode | MarkdownRoot): [number, number] {

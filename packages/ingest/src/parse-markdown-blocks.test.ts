@@ -18,7 +18,7 @@ import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
 const reference = {
   extensions: [
     gfm(),
-    frontmatter(["yaml"]),
+    frontmatter(["yaml", "toml"]),
     {
       disable: {
         null: [
@@ -42,7 +42,10 @@ const reference = {
       },
     },
   ],
-  mdastExtensions: [...gfmFromMarkdown().filter((extension) => extension.transforms === undefined), frontmatterFromMarkdown(["yaml"])],
+  mdastExtensions: [
+    ...gfmFromMarkdown().filter((extension) => extension.transforms === undefined),
+    frontmatterFromMarkdown(["yaml", "toml"]),
+  ],
 };
 
 interface Shape {
@@ -72,7 +75,7 @@ const endOf = (node: MdastNode): number => node.position?.end.offset ?? -1;
 function referenceShape(node: MdastNode): Shape {
   const shape: Shape = { type: node.type, start: startOf(node), end: endOf(node) };
   if (node.type === "heading") shape.depth = node.depth ?? 0;
-  if (node.type === "yaml") shape.value = node.value ?? "";
+  if (node.type === "yaml" || node.type === "toml") shape.value = node.value ?? "";
   const children = node.children ?? [];
   if (phrasing.has(node.type)) {
     const first = children[0];
@@ -95,7 +98,7 @@ function referenceShape(node: MdastNode): Shape {
 function ourShape(node: MarkdownNode): Shape {
   const shape: Shape = { type: node.type, start: node.start, end: node.end };
   if (node.type === "heading") shape.depth = node.depth ?? 0;
-  if (node.type === "yaml") shape.value = node.value ?? "";
+  if (node.type === "yaml" || node.type === "toml") shape.value = node.value ?? "";
   const children = node.children ?? [];
   if (phrasing.has(node.type)) {
     const first = children[0];
@@ -155,6 +158,9 @@ const cases: Array<[string, string]> = [
   ["frontmatter with CRLF and spaces after the fences", "---  \r\ntitle: x\r\n---\t\r\n\r\nbody\r\n"],
   ["frontmatter that is never closed is a rule and text", "---\ntitle: x\n\nbody\n"],
   ["empty frontmatter", "---\n---\nbody\n"],
+  ["TOML frontmatter (Hugo)", '+++\ntitle = "x"\nweight = 1\nchapter = true\n+++\n\n## Background\n\nbody\n'],
+  ["TOML frontmatter with CRLF and spaces after the fences", '+++ \r\ntitle = "x"\r\n+++\t\r\n\r\nbody\r\n'],
+  ["a TOML fence closes only a TOML block", '+++\ntitle = "x"\n---\nbody\n'],
 ];
 
 describe("issue 14: parseMarkdownBlocks gives micromark's block structure and offsets", () => {

@@ -56,7 +56,7 @@ const kindByName: Record<string, Kind> = {
 const kinds: Kind[] = blockParser.nodeSet.types.map((type) => kindByName[type.name] ?? "skip");
 
 /**
- * Parses a Markdown document (CommonMark, GFM tables and YAML frontmatter) into its blocks,
+ * Parses a Markdown document (CommonMark, GFM tables and YAML, TOML or JSON frontmatter) into its blocks,
  * with source offsets, for chunking: block structure, code spans and inline HTML.
  */
 export function parseMarkdownBlocks(text: string): MarkdownRoot {
@@ -66,7 +66,7 @@ export function parseMarkdownBlocks(text: string): MarkdownRoot {
   // The frontmatter is blanked out (offsets stay), so the parser sees blank lines there.
   if (frontmatter !== undefined) input = input.slice(0, frontmatter.end).replace(/[^\n]/g, " ") + input.slice(frontmatter.end);
   const children: MarkdownNode[] = [];
-  if (frontmatter !== undefined) children.push({ type: "yaml", start: 0, end: frontmatter.end, value: frontmatter.value });
+  if (frontmatter !== undefined) children.push({ type: frontmatter.format, start: 0, end: frontmatter.end, value: frontmatter.value });
   const cursor = blockParser.parse(input).cursor();
   convertChildren(cursor, { input, text }, children);
   return { type: "root", start: 0, end: text.length, children };

@@ -42,13 +42,13 @@ const prose = (topic: string, sentences: number): string =>
   Array.from({ length: sentences }, (_, index) => sentence(topic, index)).join(" ");
 
 describe("parseMarkdownDocument: identity and metadata", () => {
-  it("takes the title from frontmatter, else from the first heading, else from the file name", () => {
+  it("takes the title from frontmatter, else from the H1 that opens the headings, else from the file name", () => {
     const fromFrontmatter = parseMarkdownDocument("---\ntitle: Rate limits\n---\n\n# Something else\n\nText.\n", { source: "a.md" });
     expect(fromFrontmatter.title).toBe("Rate limits");
-    const fromHeading = parseMarkdownDocument("Intro text.\n\n## The `limit-req` **plugin**\n\nText.\n", { source: "b.md" });
+    const fromHeading = parseMarkdownDocument("Intro text.\n\n# The `limit-req` **plugin**\n\nText.\n", { source: "b.md" });
     expect(fromHeading.title).toBe("The limit-req plugin");
     const fromName = parseMarkdownDocument("Only text.\n", { source: "guides/no-heading.mdx" });
-    expect(fromName.title).toBe("no-heading");
+    expect(fromName.title).toBe("No heading");
   });
 
   it("derives docId and source from the path and keeps them stable across runs", () => {

@@ -3,14 +3,19 @@ import { chunkBlocks } from "./chunk-blocks.js";
 import { documentBlocks } from "./document-blocks.js";
 import { DocumentError } from "./document-error.js";
 import { documentId } from "./document-id.js";
+import { fileTitle } from "./file-title.js";
 import { flattenShortcodeTags } from "./flatten-shortcode-tags.js";
 import { frontmatterChunks } from "./frontmatter-chunks.js";
 import type { IngestOptions } from "./ingest-options.js";
 import { boundNesting } from "./bound-nesting.js";
+import { frontmatterTypes } from "./markdown-tree.js";
+import type { MarkdownNodeType } from "./markdown-tree.js";
 import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
 import type { ParsedDocument } from "./parsed-document.js";
 import { readFrontmatter } from "./read-frontmatter.js";
 import type { FrontmatterFields } from "./read-frontmatter.js";
+import { unclosedFrontmatter } from "./read-frontmatter-block.js";
+import type { FrontmatterFormat } from "./read-frontmatter-block.js";
 import { resolveIngestOptions } from "./resolve-ingest-options.js";
 import { sha256 } from "./sha256.js";
 
@@ -18,8 +23,11 @@ import { sha256 } from "./sha256.js";
  * Parses one Markdown or MDX document into its identity, metadata and chunks.
  *
  * - `source` is the file's posix path relative to the ingest root; `docId` comes from it.
- * - Frontmatter is YAML; `title` comes from it, else from the first heading, else from the
- *   file name. The category is the `categoryField` value, else the first folder of the path.
+ * - Frontmatter is YAML (`---`), TOML (`+++`) or a JSON object, at the very start of the
+ *   file. `title` comes from it, else from the first heading when that is an H1 (never an
+ *   H2 or deeper), else from the file name made readable (`fileTitle`: `load-balance.md`
+ *   -> "Load balance"; an `_index.md`, `index.md` or `README.md` by its folder's name).
+ *   The category is the `categoryField` value, else the first folder of the path.
  * - The body is parsed as GFM Markdown, cleaned (licence comments, `<head>`, MDX imports,
  *   JSX wrappers, Hugo shortcodes) and chunked by headings (see the README for the rules).
  * - A body that gives no chunk (none, or only noise) is replaced by one chunk of the
@@ -27,7 +35,7 @@ import { sha256 } from "./sha256.js";
  *   has no content.
  *
  * Throws `DocumentError` (code `invalid_document`, with `source` and `reason`) when the
- * frontmatter is broken: not YAML, not a mapping, not closed, or a field of the wrong type,
+ * frontmatter is broken: not valid YAML, TOML or JSON, not a mapping, not closed, or a field of the wrong type,
  * and when the text is nested too deeply to parse even after `boundNesting`.
  */
 export function parseMarkdownDocument(text: string, input: { source: string; options?: IngestOptions }): ParsedDocument {
@@ -56,13 +64,18 @@ function parseBoundedDocument(text: string, input: { source: string; options?: I
 
   const first = tree.children[0];
   let fields: FrontmatterFields = { keywords: [], entities: [] };
-  if (first?.type === "yaml") fields = readFrontmatter(first.value ?? "", source, options);
-  else if (/^---[ \t]*\r?\n[ \t]*[\w-]+[ \t]*:/.test(body))
-    throw new DocumentError({ source, reason: "frontmatter is not closed (no second --- line)" });
+  if (first !== undefined && isFrontmatter(first.type)) {
+    fields = readFrontmatter({ format: first.type, value: first.value ?? "" }, source, options);
+  } else {
+    const unclosed = unclosedFrontmatter(body);
+    if (unclosed !== undefined) throw new DocumentError({ source, reason: unclosed });
+  }
 
   const blocks = documentBlocks(body, tree);
+  // Only an H1 that opens the headings: a page that opens with `## Q: ...` is not titled by its
+  // first question, nor by an H1 further down that a page opening with `##` uses as a section.
   const firstHeading = blocks.find((block) => block.kind === "heading" && block.text !== "");
-  const title = fields.title ?? (firstHeading?.kind === "heading" ? firstHeading.text : fileTitle(docId));
+  const title = fields.title ?? (firstHeading?.kind === "heading" && firstHeading.depth === 1 ? firstHeading.text : fileTitle(source));
   const category = fields.category ?? firstFolder(source);
 
   const bodyTexts = chunkBlocks({ source: body, blocks, title, maxChunkChars: options.maxChunkChars, overlapChars: options.overlapChars });
@@ -102,6 +115,6 @@ function firstFolder(source: string): string | undefined {
   return parts.length > 1 && parts[0] !== "" ? parts[0] : undefined;
 }
 
-function fileTitle(docId: string): string {
-  return docId.slice(docId.lastIndexOf("/") + 1);
+function isFrontmatter(type: MarkdownNodeType): type is FrontmatterFormat {
+  return frontmatterTypes.has(type);
 }

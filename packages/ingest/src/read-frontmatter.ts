@@ -2,7 +2,10 @@ import { describeValue, errorMessage } from "@lookup-knowledge/core";
 import { createRequire } from "node:module";
 import { z } from "zod";
 import { DocumentError } from "./document-error.js";
+import type { FrontmatterBlock } from "./read-frontmatter-block.js";
+import { readJsonFrontmatter } from "./read-json-frontmatter.js";
 import { readSimpleYaml } from "./read-simple-yaml.js";
+import { readTomlFrontmatter } from "./read-toml-frontmatter.js";
 import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
 
 /** What ingestion takes from a document's frontmatter. */
@@ -20,14 +23,19 @@ const scalarSchema = z.union([z.string(), z.number(), z.boolean()]);
 const termsSchema = z.union([scalarSchema, z.array(scalarSchema.nullable())]).nullish();
 
 /**
- * Reads YAML frontmatter (the simple kind by `readSimpleYaml`, the rest through the `yaml`
- * parser) and validates the fields ingestion uses. Throws `DocumentError` naming `source`
- * when the YAML is broken, when it is not a mapping, or when a field has the wrong type (a
- * title that is not a string, keywords that are not a string or a list of strings...).
- * Empty frontmatter reads as no fields.
+ * Reads frontmatter and validates the fields ingestion uses: YAML (the simple kind by
+ * `readSimpleYaml`, the rest through the `yaml` parser), TOML (`smol-toml`) or JSON, the
+ * same fields whatever the language. Throws `DocumentError` naming `source` when the text
+ * does not parse, when it is not a mapping, or when a field has the wrong type (a title that
+ * is not a string, keywords that are not a string or a list of strings...). Empty
+ * frontmatter reads as no fields.
  */
-export function readFrontmatter(yamlText: string, source: string, options: ResolvedIngestOptions): FrontmatterFields {
-  const value = readSimpleYaml(yamlText) ?? readYaml(yamlText, source);
+export function readFrontmatter(
+  block: Pick<FrontmatterBlock, "format" | "value">,
+  source: string,
+  options: ResolvedIngestOptions,
+): FrontmatterFields {
+  const value = parseFrontmatter(block, source);
   if (value == null) return { keywords: [], entities: [] };
   const mapping = mappingSchema.safeParse(value);
   if (!mapping.success || Array.isArray(value)) {
@@ -51,6 +59,12 @@ export function readFrontmatter(yamlText: string, source: string, options: Resol
     keywords: readTerms(fields, options.keywordFields, source),
     entities: readTerms(fields, options.entityFields, source),
   };
+}
+
+function parseFrontmatter({ format, value }: Pick<FrontmatterBlock, "format" | "value">, source: string): unknown {
+  if (format === "toml") return readTomlFrontmatter(value, source);
+  if (format === "json") return readJsonFrontmatter(value, source);
+  return readSimpleYaml(value) ?? readYaml(value, source);
 }
 
 /** The `yaml` package, loaded on first use: most frontmatter never needs it (`readSimpleYaml`). */
