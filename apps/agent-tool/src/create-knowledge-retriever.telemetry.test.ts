@@ -26,6 +26,8 @@ import { exampleKnowledgeBase } from "./test/example-knowledge-base.js";
 // registered globally as an application would.
 
 const question = "Who can issue a refund for a paid invoice?";
+/** Names the example's two-word keyword "refund request", distinctive enough to make the billing filter (R7). */
+const billingQuestion = "Who can approve a refund request for a paid invoice?";
 const noTenant = { tenant: { $eq: "nobody" } };
 
 function documentsOf(span: ReadableSpan): Array<{ id: string; score?: number; content?: string }> {
@@ -136,7 +138,7 @@ describe("lookup spans (OpenTelemetry)", () => {
   });
 
   it("issue 12: a lookup that finds nothing is a span with found=false, its attempts, filters and fallback reason", async () => {
-    const result = await retriever().lookup(question, { filter: noTenant });
+    const result = await retriever().lookup(billingQuestion, { filter: noTenant });
     expect(result.found).toBe(false);
     const [span] = exporter.getFinishedSpans() as [ReadableSpan];
 
@@ -149,7 +151,7 @@ describe("lookup spans (OpenTelemetry)", () => {
       "lookup_knowledge.filter": JSON.stringify(noTenant),
     });
     expect(documentsOf(span)).toEqual([]);
-    // "refund" hints the billing domain: the first attempt adds its filter, the retry drops it
+    // "refund request" hints the billing domain: the first attempt adds its filter, the retry drops it
     // and keeps the caller's (R8, R12).
     expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_no_evidence");
     expect(span.attributes["lookup_knowledge.fallback_reason"]).toBe("filtered_vector_no_evidence");

@@ -80,9 +80,9 @@ describe("createKnowledgeRetriever", () => {
     it("R3: expansion adds L0 entity terms to the first request; the retry uses the raw query", async () => {
       const port = createScriptedSearchPort([[], [hit("a", 0, 0.9)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index, config: { "rag.query-expansion": true } });
-      const result = await retriever.lookup("How long does a refund take?");
-      expect(port.requests[0]?.query).toBe("How long does a refund take? Billing Admin Refund Desk");
-      expect(port.requests[1]?.query).toBe("How long does a refund take?");
+      const result = await retriever.lookup("How long is the refund window?");
+      expect(port.requests[0]?.query).toBe("How long is the refund window? Billing Admin Refund Desk");
+      expect(port.requests[1]?.query).toBe("How long is the refund window?");
       expect(result.retrievalTrace.query.addedTerms).toEqual(["Billing Admin", "Refund Desk"]);
     });
   });
@@ -147,7 +147,8 @@ describe("createKnowledgeRetriever", () => {
     it("R7: one L0 domain becomes a category filter on the first request", async () => {
       const port = createScriptedSearchPort([[hit("billing/refunds", 0, 0.9, { category: "billing" })]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
-      const result = await retriever.lookup("refund");
+      const result = await retriever.lookup("refund window");
+      expect(result.retrievalTrace.hints.domains).toEqual(["billing"]);
       expect(port.requests[0]?.filter).toEqual(billingFilter);
       expect(result.retrievalTrace.attempts[0]?.l0Filter).toEqual(billingFilter);
     });
@@ -168,11 +169,40 @@ describe("createKnowledgeRetriever", () => {
       expect(port.requests[0]?.filter).toEqual(billingFilter);
     });
 
+    it("R7: a one-word title or keyword alone sets no category filter (its domain is only an otherDomain)", async () => {
+      // "Refunds" names a topic many documents touch: it lists its entry, but a filter on that
+      // entry's category would hide the answer whenever it lives elsewhere. First an index that
+      // holds only the title, then the shared one, where the query also meets the keyword "refund".
+      const titleOnly = createL0Index([{ id: "billing/refunds", source: "billing/refunds.md", title: "Refunds", domain: "billing" }]);
+      for (const index of [titleOnly, l0Index]) {
+        const port = createScriptedSearchPort([[hit("billing/refunds", 0, 0.9, { category: "billing", title: "Refunds" })]]);
+        const retriever = createKnowledgeRetriever({ searchPort: port, l0Index: index });
+        const result = found(await retriever.lookup("How do refunds work?"));
+        const { hints } = result.retrievalTrace;
+        expect(hints.titles).toEqual(["Refunds"]);
+        expect(hints.entries.map((entry) => entry.id)).toEqual(["billing/refunds"]);
+        expect(hints.domains).toEqual([]);
+        expect(hints.otherDomains).toEqual(["billing"]);
+        expect(port.requests[0]?.filter).toBeUndefined();
+        expect(result.retrievalTrace.attempts[0]?.l0Filter).toBeUndefined();
+        expect(port.calls).toBe(1);
+      }
+      // The same entry's two-word keyword is distinctive, and does make the filter.
+      const port = createScriptedSearchPort([[hit("billing/refunds", 0, 0.9, { category: "billing" })]]);
+      await createKnowledgeRetriever({ searchPort: port, l0Index }).lookup("How do refunds work after the refund window?");
+      expect(port.requests[0]?.filter).toEqual(billingFilter);
+    });
+
     it("R7: zero or several domains send no L0-derived filter", async () => {
-      for (const query of ["what is the weather", "refund webhook"]) {
+      const cases: Array<[string, string[]]> = [
+        ["what is the weather", []],
+        ["webhook events for the refund window", ["billing", "integrations"]],
+      ];
+      for (const [query, domains] of cases) {
         const port = createScriptedSearchPort([[hit("a", 0, 0.9)]]);
         const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
         const result = await retriever.lookup(query);
+        expect([...result.retrievalTrace.hints.domains].sort()).toEqual(domains);
         expect(port.requests[0]?.filter).toBeUndefined();
         expect(result.retrievalTrace.attempts[0]?.l0Filter).toBeUndefined();
         expect(port.calls).toBe(1);
@@ -182,10 +212,11 @@ describe("createKnowledgeRetriever", () => {
     it("R8: a filtered request without candidates is retried unfiltered with the raw query", async () => {
       const port = createScriptedSearchPort([[], [hit("integrations/webhooks", 0, 0.7)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index, config: { queryExpansion: true } });
-      const result = found(await retriever.lookup("refund events"));
+      const result = found(await retriever.lookup("When does the refund window close?"));
       expect(port.requests).toHaveLength(2);
+      expect(port.requests[0]?.filter).toEqual(billingFilter);
       expect(port.requests[1]?.filter).toBeUndefined();
-      expect(port.requests[1]?.query).toBe("refund events");
+      expect(port.requests[1]?.query).toBe("When does the refund window close?");
       expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_no_evidence");
       expect(result.retrievalTrace.attempts.map((attempt) => attempt.outcome)).toEqual(["no_candidates", "usable"]);
     });
@@ -193,7 +224,7 @@ describe("createKnowledgeRetriever", () => {
     it("R8: a filtered request whose hits all fail validation has no candidates and is retried", async () => {
       const port = createScriptedSearchPort([{ hits: [{ content: 42, metadata: {} }] }, [hit("a", 0, 0.7)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
-      const result = await retriever.lookup("refund");
+      const result = await retriever.lookup("refund window");
       expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_no_evidence");
       expect(result.retrievalTrace.attempts[0]?.rejectedHits[0]?.reason).toMatch(/content/);
       expect(result.found).toBe(true);
@@ -202,7 +233,7 @@ describe("createKnowledgeRetriever", () => {
     it("R9: a filtered top score below the reference threshold triggers the same retry", async () => {
       const port = createScriptedSearchPort([[hit("billing/refunds", 0, 0.2, { category: "billing" })], [hit("b", 0, 0.8)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index, config: { "rag.reference-threshold": 0.5 } });
-      const result = found(await retriever.lookup("refund"));
+      const result = found(await retriever.lookup("refund window"));
       expect(port.requests.map((request) => request.filter)).toEqual([billingFilter, undefined]);
       expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_low_quality");
       expect(result.retrievalTrace.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.2 });
@@ -222,7 +253,7 @@ describe("createKnowledgeRetriever", () => {
         config: { "rag.return-n": 1, "rag.reference-threshold": 0.35 },
         rerankWeights: { title: 0.3, maxPerSignal: 0.5, maxBoostShare: 2 },
       });
-      const result = await retriever.lookup("refund");
+      const result = await retriever.lookup("refund window");
       expect(result.retrievalTrace.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.3, evidenceCount: 1 });
       expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_low_quality");
       expect(result.found).toBe(false);
@@ -231,7 +262,8 @@ describe("createKnowledgeRetriever", () => {
     it("R10: a usable filtered request (at the threshold) runs no retry", async () => {
       const port = createScriptedSearchPort([[hit("billing/refunds", 0, 0.5, { category: "billing" })], [hit("b", 0, 0.9)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index, config: { "rag.reference-threshold": 0.5 } });
-      const result = found(await retriever.lookup("refund"));
+      const result = found(await retriever.lookup("refund window"));
+      expect(port.requests[0]?.filter).toEqual(billingFilter);
       expect(port.calls).toBe(1);
       expect(result.retrievalTrace.fallbackReason).toBeUndefined();
       expect(result.retrievalTrace.attempts).toHaveLength(1);
@@ -240,7 +272,7 @@ describe("createKnowledgeRetriever", () => {
     it("R11: when every attempt yields nothing usable the result is an honest no_evidence with every attempt traced", async () => {
       const port = createScriptedSearchPort([[hit("billing/refunds", 0, 0.1)], [hit("x", 0, 0.05)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
-      const result = await retriever.lookup("refund");
+      const result = await retriever.lookup("refund window");
       expect(result).toMatchObject({ found: false, evidenceStatus: "no_evidence", relevanceLevel: "none", evidenceBlocks: [] });
       expect(result.message).toMatch(/No knowledge evidence was found/);
       expect(result.retrievalTrace.attempts.map(({ filter, candidateCount, topScore }) => ({ filter, candidateCount, topScore }))).toEqual([
@@ -252,7 +284,7 @@ describe("createKnowledgeRetriever", () => {
     it("R11: a port that throws on every attempt never makes the lookup throw", async () => {
       const port = createScriptedSearchPort([{ throws: new Error("connection refused") }]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
-      const result = await retriever.lookup("refund");
+      const result = await retriever.lookup("refund window");
       expect(result.found).toBe(false);
       expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_error");
       expect(result.retrievalTrace.attempts.map((attempt) => attempt.error?.message)).toEqual(["connection refused", "connection refused"]);
@@ -263,7 +295,7 @@ describe("createKnowledgeRetriever", () => {
       const port = createScriptedSearchPort([[], [hit("a", 0, 0.9)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
       const tenant = { tenant: { $eq: "acme" } };
-      await retriever.lookup("refund", { filter: tenant });
+      await retriever.lookup("refund window", { filter: tenant });
       expect(port.requests[0]?.filter).toEqual({ $and: [tenant, billingFilter] });
       expect(port.requests[1]?.filter).toEqual(tenant);
     });

@@ -22,15 +22,28 @@ export function hit(
   };
 }
 
+/**
+ * A small L0 catalogue. Only distinctive terms (two words or more, identifier-like words) put
+ * an entry's domain into `hints.domains`, so only they make the R7 category filter: a query
+ * naming the "refund window" or the "Billing Admin" gets `category=billing`, while "refund" or
+ * "Refunds" alone lists the entry with billing as an `otherDomain` only. "webhook event" is the
+ * distinctive term of a second domain, for queries that span two.
+ */
 export const billingEntries: KnowledgeEntry[] = [
   {
     id: "billing/refunds",
     source: "billing/refunds.md",
     title: "Refunds",
-    keywords: ["refund"],
+    keywords: ["refund", "refund window"],
     domain: "billing",
     entities: ["Billing Admin", "Refund Desk"],
   },
   { id: "billing/invoices", source: "billing/invoices.md", title: "Invoices", keywords: ["invoice"], domain: "billing" },
-  { id: "integrations/webhooks", source: "integrations/webhooks.md", title: "Webhooks", keywords: ["webhook"], domain: "integrations" },
+  {
+    id: "integrations/webhooks",
+    source: "integrations/webhooks.md",
+    title: "Webhooks",
+    keywords: ["webhook", "webhook event"],
+    domain: "integrations",
+  },
 ];
