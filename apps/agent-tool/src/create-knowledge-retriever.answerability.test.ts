@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { emptyL0Hints } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import type { L0Index } from "@lookup-knowledge/l0-hints";
+import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { buildToolInvocationRecord } from "@lookup-knowledge/trace-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,8 +40,8 @@ beforeAll(async () => {
   );
   await writer.commit();
   await writer.close();
-  // No minimum-evidence cut, so an out-of-scope question still gets hits the gate must judge.
-  port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0 });
+  // The default port: an out-of-scope question still gets hits, which the gate judges.
+  port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings() });
 });
 
 afterAll(async () => {
@@ -73,6 +74,75 @@ describe("the gate reads the local port's answerability score", () => {
     expect(attempt?.answerability?.score).toBeLessThan(retriever.config.referenceThreshold);
     const record = buildToolInvocationRecord({ result, toolName: "lookup_knowledge", startedAt: new Date(), durationMs: 1 });
     expect(record.retrievalDetails.attempts[0]?.answerability).toEqual(attempt?.answerability);
+  });
+});
+
+describe("ranking and answerability apart", () => {
+  /** A port whose first hit ranks high but whose judgement says it does not answer. */
+  const judgedPort = (judged: number, signals: Record<string, number> = {}): KnowledgeSearchPort => ({
+    async search() {
+      return [
+        {
+          id: "webhooks#chunk-0",
+          content: "Rotate the webhook signing secret from the developer settings page.",
+          metadata: { docId: "webhooks", chunkIndex: 0, source: "webhooks.md" },
+          score: 0.92,
+          answerability: { score: judged, model: "answerability-logistic@1", signals: { lexical: 0.5, ...signals } },
+        },
+        {
+          id: "exports#chunk-0",
+          content: "Workspace owners can export all projects.",
+          metadata: { docId: "exports", chunkIndex: 0, source: "exports.md" },
+          score: 0.4,
+        },
+      ];
+    },
+  });
+
+  it("R9: the gate compares the port's judgement with the threshold, not the ranking score of the best block", async () => {
+    const refused = await createKnowledgeRetriever({ searchPort: judgedPort(0.1) }).lookup("How do I rotate the webhook secret?");
+    expect(refused.found).toBe(false);
+    const [attempt] = refused.retrievalTrace.attempts;
+    expect(attempt?.outcome).toBe("low_quality");
+    expect(attempt?.candidateCount).toBe(2);
+    expect(attempt?.topScore).toBe(0.1);
+    const found = await createKnowledgeRetriever({ searchPort: judgedPort(0.9) }).lookup("How do I rotate the webhook secret?");
+    expect(found.found).toBe(true);
+    // The blocks keep their ranking scores; the judgement is the attempt's top score.
+    expect(found.evidenceBlocks.map((block) => block.score)).toEqual([0.92, 0.4]);
+    expect(found.retrievalTrace.attempts[0]?.topScore).toBe(0.9);
+    expect(found.relevanceLevel).toBe("high");
+  });
+
+  it("R22: evidence the port judged unlikely to answer comes back with relevance low and a completeness note that says it may not answer", async () => {
+    const result = await createKnowledgeRetriever({ searchPort: judgedPort(0.4) }).lookup("How do I rotate the webhook secret?");
+    expect(result.found).toBe(true);
+    expect(result.relevanceLevel).toBe("low");
+    expect(result.completenessHint.status).toBe("partial");
+    expect(result.completenessHint.notes[0]).toMatch(/may not answer the question/);
+  });
+
+  it("R9: an L0-filtered attempt that left a better match of the caller's scope out (filterShare below 0.95) is low quality, however sure its judgement", async () => {
+    const l0Index: L0Index = { size: 1, match: () => ({ ...emptyL0Hints(), domains: ["webhooks"], keywords: ["webhook secret"] }) };
+    const steered = (share: number) =>
+      createKnowledgeRetriever({ searchPort: judgedPort(0.9, { filterShare: share }), l0Index }).lookup(
+        "How do I rotate the webhook secret?",
+      );
+    const missed = await steered(0.6);
+    expect(missed.retrievalTrace.attempts.map((attempt) => attempt.outcome)).toEqual(["low_quality", "usable"]);
+    expect(missed.retrievalTrace.fallbackReason).toBe("filtered_vector_low_quality");
+    const kept = await steered(0.97);
+    expect(kept.retrievalTrace.attempts.map((attempt) => attempt.outcome)).toEqual(["usable"]);
+    expect(kept.retrievalTrace.fallbackReason).toBeUndefined();
+  });
+
+  it("R9: through the real local port, a question the model doubts keeps its ranked hits in the trace (low quality, not no candidates)", async () => {
+    const retriever = createKnowledgeRetriever({ searchPort: port });
+    const result = await retriever.lookup("Which settings page shows the monthly electricity bill of the office?");
+    const [attempt] = result.retrievalTrace.attempts;
+    expect(attempt?.outcome).toBe("low_quality");
+    expect(attempt?.candidateCount).toBeGreaterThan(0);
+    expect(attempt?.answerability?.signals).toHaveProperty("coverage");
   });
 });
 

@@ -53,4 +53,14 @@ describe("assessCompleteness", () => {
       notes: ["2 search hits were rejected as malformed (see the retrieval trace)."],
     });
   });
+
+  it("R22: evidence of low relevance is partial, with a note that it may not answer the question", () => {
+    const contextPack = packContext([block("a", "Short.")], { budget: 1000 });
+    const hint = assessCompleteness({ contextPack, droppedByCap: 0, droppedByReturnN: 0, rejectedHits: 0, relevanceLevel: "low" });
+    expect(hint.status).toBe("partial");
+    expect(hint.notes).toEqual([expect.stringMatching(/^The evidence may not answer the question/)]);
+    expect(
+      assessCompleteness({ contextPack, droppedByCap: 0, droppedByReturnN: 0, rejectedHits: 0, relevanceLevel: "medium" }).status,
+    ).toBe("complete");
+  });
 });

@@ -1,4 +1,4 @@
-import type { CompletenessHint, ContextPack } from "@lookup-knowledge/core";
+import type { CompletenessHint, ContextPack, RelevanceLevel } from "@lookup-knowledge/core";
 
 function count(amount: number, singular: string, plural: string): string {
   return `${amount} ${amount === 1 ? singular : plural}`;
@@ -7,17 +7,23 @@ function count(amount: number, singular: string, plural: string): string {
 /**
  * Whether the agent sees all the evidence that was found. `partial` when the context pack
  * truncated or omitted blocks, when chunks were dropped by the per-document cap or the
- * return width, or when port hits were rejected as malformed; each cause gets a note that
- * names the count and the setting involved. Otherwise `complete`, with no notes.
+ * return width, when port hits were rejected as malformed, or when the evidence's relevance is
+ * `low` (it may not answer the question); each cause gets a note that names the count and the
+ * setting involved. Otherwise `complete`, with no notes.
  */
 export function assessCompleteness(input: {
   contextPack: ContextPack;
   droppedByCap: number;
   droppedByReturnN: number;
   rejectedHits: number;
+  /** The relevance level of the evidence: `low` adds a note that it may not answer the question. */
+  relevanceLevel?: RelevanceLevel | undefined;
 }): CompletenessHint {
   const { contextPack, droppedByCap, droppedByReturnN, rejectedHits } = input;
   const notes: string[] = [];
+  if (input.relevanceLevel === "low") {
+    notes.push("The evidence may not answer the question: it shares words with it, but the search judged it unlikely to answer.");
+  }
   const truncated = contextPack.summary.truncated.length;
   const omitted = contextPack.summary.omitted.length;
   if (truncated > 0) {

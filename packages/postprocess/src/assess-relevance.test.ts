@@ -67,4 +67,13 @@ describe("assessRelevance", () => {
   it("refuses a threshold outside 0..1", () => {
     expect(() => assessRelevance([], { referenceThreshold: 1.5 })).toThrow(/referenceThreshold/);
   });
+
+  it("R22: a port's judged probability decides over the blocks' ranking scores: low below 0.5, medium to 0.8, high from there", () => {
+    const blocks = blocksOf([hit("refunds", 0, { score: 0.95, content: "Refund policy." })]);
+    expect(assessRelevance(blocks, { referenceThreshold: 0.35, judged: 0.4 }).relevanceLevel).toBe("low");
+    expect(assessRelevance(blocks, { referenceThreshold: 0.35, judged: 0.4 }).reason).toMatch(/unlikely to answer \(0\.40\)/);
+    expect(assessRelevance(blocks, { referenceThreshold: 0.35, judged: 0.6 }).relevanceLevel).toBe("medium");
+    expect(assessRelevance(blocks, { referenceThreshold: 0.35, judged: 0.8 }).relevanceLevel).toBe("high");
+    expect(assessRelevance(blocks, { referenceThreshold: 0.35 }).relevanceLevel).toBe("high");
+  });
 });

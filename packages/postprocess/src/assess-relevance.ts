@@ -6,9 +6,20 @@ function format(score: number): string {
   return score.toFixed(2);
 }
 
+/** A judged probability at or above this reads `high`. */
+export const judgedHighMark = 0.8;
+/** A judged probability below this (less likely than not to answer) reads `low`. */
+export const judgedLowMark = 0.5;
+
 /**
  * How well L1 supports the evidence (R22), from the port's own scores only: rank scores and
  * L0 boosts never count, so hints cannot make weak evidence look strong.
+ *
+ * When the port judged its best hit (`options.judged`: the answerability probability the
+ * gate compared with the threshold), that probability decides: `high` at or above 0.8,
+ * `low` below 0.5 (the port thinks the evidence more likely than not fails to answer: a
+ * near miss the gate let through so the model can judge it), `medium` between. Otherwise
+ * the blocks' own similarity scores decide:
  *
  * - No block has a score: `unscored`.
  * - Top score at or above the high mark (`threshold + (1 - threshold) / 2`): `high`.
@@ -18,7 +29,7 @@ function format(score: number): string {
  */
 export function assessRelevance(
   blocks: EvidenceBlock[],
-  options: { referenceThreshold: number },
+  options: { referenceThreshold: number; judged?: number | undefined },
 ): { relevanceLevel: Exclude<RelevanceLevel, "none">; reason: string } {
   const threshold = options.referenceThreshold;
   if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
@@ -27,6 +38,8 @@ export function assessRelevance(
       message: `referenceThreshold must be a number in 0..1, got ${String(threshold)}`,
     });
   }
+  const judged = options.judged;
+  if (typeof judged === "number" && Number.isFinite(judged)) return judgedRelevance(judged);
   let top: number | undefined;
   for (const block of blocks) {
     const score = block.score;
@@ -56,5 +69,18 @@ export function assessRelevance(
   return {
     relevanceLevel: "low",
     reason: `Top similarity ${format(top)} is below the reference threshold ${format(threshold)}; the evidence is weakly supported.`,
+  };
+}
+
+function judgedRelevance(judged: number): { relevanceLevel: Exclude<RelevanceLevel, "none">; reason: string } {
+  if (judged >= judgedHighMark) {
+    return { relevanceLevel: "high", reason: `The search judged its best match likely to answer (${format(judged)}).` };
+  }
+  if (judged >= judgedLowMark) {
+    return { relevanceLevel: "medium", reason: `The search judged its best match fairly likely to answer (${format(judged)}).` };
+  }
+  return {
+    relevanceLevel: "low",
+    reason: `The search judged its best match unlikely to answer (${format(judged)}): the evidence may only touch the question.`,
   };
 }

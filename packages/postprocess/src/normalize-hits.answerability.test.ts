@@ -17,9 +17,14 @@ describe("normalizeHits: a port's answerability judgement", () => {
     expect(candidates[1]?.answerability).toBeUndefined();
   });
 
+  it("R9: keeps the first hit's judgement apart from its ranking score (the judgement never rescales the hit)", () => {
+    const { candidates } = normalizeHits([hit(0, { score: 0.9, answerability: { ...judgement, score: 0.1 } })]);
+    expect(candidates[0]?.score).toBe(0.9);
+    expect(candidates[0]?.answerability?.score).toBe(0.1);
+  });
+
   it.each([
     ["a judgement on a later hit", [hit(0), hit(1, { answerability: judgement })]],
-    ["a judgement whose score is not the hit's score", [hit(0, { answerability: { ...judgement, score: 0.1 } })]],
     ["a model name holding free text", [hit(0, { answerability: { ...judgement, model: "how do I reset my password" } })]],
     ["a signal name holding free text", [hit(0, { answerability: { ...judgement, signals: { "reset my password": 1 } } })]],
     [

@@ -125,8 +125,9 @@ export function normalizeHits(hits: unknown, options: { attempt?: number } = {})
     const category = readText(metadata, "category");
     if (category !== undefined) candidate.category = category;
     if (score !== undefined) candidate.score = score;
-    // Only the first hit's judgement counts, and only when it is the score the gate reads.
-    if (answerability !== undefined && index === 0 && answerability.score === score) candidate.answerability = answerability;
+    // Only the first hit's judgement counts: the port judges its best hit, whose own score
+    // stays its ranking score.
+    if (answerability !== undefined && index === 0) candidate.answerability = answerability;
     candidate.hitReasons.push({
       signal: "semantic",
       detail: score === undefined ? "semantic match (unscored)" : `semantic match ${score.toFixed(2)}`,

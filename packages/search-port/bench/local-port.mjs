@@ -12,9 +12,9 @@
 //    fusion; on the dev half (even positions in queries.jsonl), the test half and all.
 // 3. Dense scan speed at 100k x 356: WebAssembly SIMD over int8, plain JS over int8 and
 //    over float32.
-// 4. Calibration, default settings: the top score of in-scope questions (each collection's
-//    queries on its own index) against out-of-scope ones (each collection's queries on the
-//    other index, and everyday questions on both), and what the minimum-evidence cut keeps.
+// 4. Calibration, default settings: the answerability judgement of the top hit of in-scope
+//    questions (each collection's queries on its own index) against out-of-scope ones (each
+//    collection's queries on the other index, and everyday questions on both).
 //
 // Environment: BENCH_REPLICAS (default 20), BENCH_SKIP_SCALE=1 to run only 2 and 3.
 import { execFileSync } from "node:child_process";
@@ -226,7 +226,7 @@ async function quality(collection) {
     "dense alone (int8, as stored)": await open({ denseWeight: 1, denseFloor: 0 }),
   };
   for (const weight of [0.1, 0.2, 0.3, 0.4, 0.5]) ports[`linear w=${weight}`] = await open({ denseWeight: weight });
-  ports["default (w=0.3, minScore 0.2)"] = await openLocalSearchPort({ directory, embeddings });
+  ports["default (w=0.3)"] = await openLocalSearchPort({ directory, embeddings });
   const results = Object.fromEntries(Object.keys(ports).map((name) => [name, []]));
   const rrf = [];
   const floatDense = [];
@@ -342,12 +342,11 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
   const open = (collection, options) => openLocalSearchPort({ directory: join(workspace, collection.name), embeddings, ...options });
   const top = async (port, texts) => {
     const scores = [];
-    for (const text of texts) scores.push((await port.search({ query: text, topK: 1 }))[0]?.score ?? 0);
+    for (const text of texts) scores.push((await port.search({ query: text, topK: 1 }))[0]?.answerability?.score ?? 0);
     return scores;
   };
   const inScope = [];
   const outOfScope = [];
-  const relevantScores = [];
   for (const [own, other] of [
     [scifact, cranfield],
     [cranfield, scifact],
@@ -366,11 +365,6 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
       )),
       ...(await top(port, everyday)),
     );
-    for (const query of own.queries) {
-      const grades = own.qrels.get(query._id);
-      for (const hit of await port.search({ query: query.text, topK: 10 }))
-        if (grades.has(hit.metadata.docId)) relevantScores.push(hit.score);
-    }
     await port.close();
   }
   const share = (values, test) => values.filter(test).length / values.length;
@@ -381,21 +375,15 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
     if (accuracy > best.accuracy) best = { threshold, accuracy };
   }
   console.log(
-    `\n## Calibration (defaults: denseWeight 0.3, denseFloor 0.3, score = answerability model v${defaultAnswerabilityModel.version})\n`,
+    `\n## Calibration (defaults: denseWeight 0.3, denseFloor 0.3, judgement = answerability model v${defaultAnswerabilityModel.version})\n`,
   );
   console.log(`| | in scope (${inScope.length}) | out of scope (${outOfScope.length}) |`);
   console.log(`|---|---|---|`);
-  console.log(`| top score, 10th / 50th / 90th percentile | ${quantiles(inScope)} | ${quantiles(outOfScope)} |`);
+  console.log(`| judgement of the top hit, 10th / 50th / 90th percentile | ${quantiles(inScope)} | ${quantiles(outOfScope)} |`);
   console.log(
     `| share at or above 0.35 | ${(100 * share(inScope, (score) => score >= 0.35)).toFixed(0)}% | ${(100 * share(outOfScope, (score) => score >= 0.35)).toFixed(0)}% |`,
   );
-  console.log(
-    `| share with no hit at minScore 0.2 | ${(100 * share(inScope, (score) => score < 0.2)).toFixed(0)}% | ${(100 * share(outOfScope, (score) => score < 0.2)).toFixed(0)}% |`,
-  );
   console.log(`\n- best separating threshold: ${best.threshold.toFixed(2)} (balanced accuracy ${best.accuracy.toFixed(3)})`);
-  console.log(
-    `- relevant hits in the top 10 that minScore 0.2 removes: ${(100 * share(relevantScores, (score) => score < 0.2)).toFixed(1)}% of ${relevantScores.length}`,
-  );
 }
 
 rmSync(workspace, { recursive: true, force: true });

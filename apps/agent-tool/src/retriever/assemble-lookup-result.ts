@@ -67,12 +67,16 @@ export function assembleLookupResult(config: Readonly<RagConfig>, stages: Lookup
     budget: config.contextBudget,
     minBlockChars: Math.min(minPackedBlockChars, config.contextBudget),
   });
-  const relevance = stages.assessRelevance(evidenceBlocks, { referenceThreshold: config.referenceThreshold });
+  const relevance = stages.assessRelevance(evidenceBlocks, {
+    referenceThreshold: config.referenceThreshold,
+    judged: usable.trace.answerability?.score,
+  });
   const completenessHint = stages.assessCompleteness({
     contextPack,
     droppedByCap: droppedByCap.length,
     droppedByReturnN: droppedByReturnN.length,
     rejectedHits: usable.rejectedHits,
+    relevanceLevel: relevance.relevanceLevel,
   });
   const sources = new Set(evidenceBlocks.map((block) => block.source)).size;
   return {

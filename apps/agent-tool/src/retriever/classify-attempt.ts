@@ -1,19 +1,29 @@
 import type { AttemptOutcome, EvidenceBlock, FallbackReason } from "@lookup-knowledge/core";
 
 /**
+ * How much of the caller's scope's best match an L0-filtered attempt must keep to be used
+ * (`filterShare`, its best fused score over the scope's best): within 5%.
+ */
+export const steeredFilterMinShare = 0.95;
+
+/**
  * The outcome of one L1 attempt (R8, R9): no candidates at all, candidates but no evidence
  * left after post-processing, evidence whose best score is below `rag.reference-threshold`
- * (low quality), or usable evidence. A failed search is classified where it is caught.
+ * (low quality), or usable evidence. An L0-filtered attempt whose port says it left a better
+ * match of the caller's scope out (`filterShare` below `steeredFilterMinShare`) is low quality
+ * too, so the unfiltered retry runs. A failed search is classified where it is caught.
  */
 export function classifyAttempt(input: {
   candidateCount: number;
   evidenceCount: number;
   topScore: number | undefined;
   referenceThreshold: number;
+  filterShare?: number;
 }): Exclude<AttemptOutcome, "error"> {
   if (input.candidateCount === 0) return "no_candidates";
   if (input.evidenceCount === 0) return "no_evidence";
   if (input.topScore !== undefined && input.topScore < input.referenceThreshold) return "low_quality";
+  if (input.filterShare !== undefined && input.filterShare < steeredFilterMinShare) return "low_quality";
   return "usable";
 }
 

@@ -91,16 +91,18 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
     returnN: config.returnN,
     weights,
   });
-  // Judged on the evidence that survived, not on a candidate that post-processing cut.
-  const topScore = topEvidenceScore(output.evidenceBlocks);
-  // The port judges its best hit; that judgement (and its signals) explains the outcome.
+  // The port judges its best hit; that judgement is the attempt's top score (R9, R11) and
+  // its signals explain the outcome. A port that does not judge is read by its evidence's
+  // best similarity, on the evidence that survived post-processing.
   const answerability = candidates.find((candidate) => candidate.portRank === 0)?.answerability;
+  const topScore = answerability?.score ?? topEvidenceScore(output.evidenceBlocks);
   const evidenceCount = output.evidenceBlocks.length;
   const outcome = classifyAttempt({
     candidateCount: candidates.length,
     evidenceCount,
     topScore,
     referenceThreshold: config.referenceThreshold,
+    ...(input.l0Filter && answerability?.signals["filterShare"] !== undefined ? { filterShare: answerability.signals["filterShare"] } : {}),
   });
   return {
     trace: {

@@ -56,19 +56,18 @@ export interface LocalSearchPortOptions {
    */
   approximateDense?: { candidates?: number } | boolean;
   /**
-   * The minimum-evidence cut: hits whose score is below it are not returned, 0..1. Default
-   * 0.2, which on the measured sets dropped 0.1% of the relevant hits in the top 10 and
-   * left 43% of the out-of-scope questions without any hit. 0 turns it off.
+   * A cut on the fused ranking score: hits below it are not returned, 0..1. Default 0 (every
+   * hit with a positive score). The answerability judgement never drops a hit.
    */
   minScore?: number;
   /**
-   * The model that turns the best hit's answerability signals into the returned score,
-   * 0..1 (`rag.reference-threshold` compares against it). The best hit gets the model's
-   * score and its signals (`SearchHit.answerability`); the others get that score times their
-   * fused score over the best one's, so the order is the fused order. Default
-   * `defaultAnswerabilityModel`, fitted by `pnpm --filter @lookup-knowledge/eval run calibrate`
-   * on the development halves of the evaluation sets; `lookup-knowledge calibrate` fits one
-   * for your own questions. `false` returns the fused score itself.
+   * The model that judges whether the best hit answers the query: a 0..1 probability on the
+   * first hit (`SearchHit.answerability`, with the signals it read), which is what
+   * `rag.reference-threshold` compares with (R9, R11). It never changes a hit's score or
+   * the order: every hit keeps its fused ranking score. Default `defaultAnswerabilityModel`,
+   * fitted by `pnpm --filter @lookup-knowledge/eval run calibrate`; `lookup-knowledge
+   * calibrate` fits one for your own questions. `false`: no judgement (the retriever then
+   * compares the fused score).
    */
   answerability?: AnswerabilityModel | false;
   /**

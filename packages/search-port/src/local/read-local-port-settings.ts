@@ -29,8 +29,11 @@ export const defaultDenseFloor = 0.3;
  */
 export const defaultApproximateCandidates = 20_000;
 
-/** The default minimum-evidence cut on the returned score (README, "Score"). */
-export const defaultMinScore = 0.2;
+/**
+ * The default cut on a hit's fused ranking score (README, "Score"): none. Whether the list
+ * answers the query is the answerability judgement's to say, never a reason to drop hits.
+ */
+export const defaultMinScore = 0;
 
 /** The options of `openLocalSearchPort`, checked, resolved and with their defaults. */
 export interface LocalPortSettings {

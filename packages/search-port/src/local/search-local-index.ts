@@ -24,8 +24,9 @@ export interface LocalSearchView {
 /**
  * One search of the local index, on `pinned` (a reader's generation as the search started) or
  * on the writer's current state: the query embedded (when dense search is on), lexical and
- * dense scores fused (`searchSnapshot`), the best hit judged by the answerability model and
- * the list cut at `minScore` (README, "Score").
+ * dense scores fused (`searchSnapshot`), the list cut at `minScore` (on the fused score) and
+ * the best hit judged by the answerability model, which never drops or rescales a hit
+ * (README, "Score").
  */
 export async function searchLocalIndex(
   settings: LocalPortSettings,
@@ -70,27 +71,24 @@ export async function searchLocalIndex(
     { terms, vector, denseWeight, topK, accepts, inScope, approximateCandidates },
     denseFloor,
   );
-  // The model judges the best hit; the others keep their fused score's ratio to it. Under a
-  // steering filter that left better matches of the caller's scope out, the judgement is
-  // scaled by the share of the scope's best fused score the filtered list reaches, so a
-  // filter that misses the evidence reads as low quality (R9) and the unfiltered retry runs.
-  const modelled = answerability !== undefined && signals !== undefined ? scoreAnswerability(answerability, signals) : undefined;
-  const judged = modelled === undefined ? undefined : modelled * (filterShare ?? 1);
-  const best = slots[0]?.score ?? 1;
+  // Ranking and answerability are apart: every hit keeps its fused ranking score, and the
+  // model's judgement of the best hit rides on that hit, whatever it says, so a list the
+  // model doubts still reaches the retriever with the judgement that explains it. Under a
+  // steering filter the signals also say how much of the caller's scope's best fused score
+  // the filtered list kept (`filterShare`); the retriever decides what that means (R9).
+  const judged = answerability !== undefined && signals !== undefined ? scoreAnswerability(answerability, signals) : undefined;
   const hits: SearchHit[] = [];
-  for (const { slot, score: fused } of slots) {
-    const score = judged === undefined ? fused : judged * (fused / best);
+  for (const { slot, score } of slots) {
     if (score < minScore) break;
     hits.push({
       id: snapshot.keys.id(slot),
       content: recordContent(snapshot.records, slot),
       metadata: recordMetadata(snapshot.records, slot, directory),
-      score,
+      score: Math.min(1, score),
     });
   }
   const first = hits[0];
   if (first !== undefined && judged !== undefined && signals !== undefined && answerability !== undefined) {
-    // A steered search also shows how much of its scope's best match the filter kept (the score's factor).
     const shown = filterShare === undefined ? signals : { ...signals, filterShare };
     first.answerability = { score: judged, model: answerabilityModelName(answerability), signals: roundedSignals(shown) };
   }
