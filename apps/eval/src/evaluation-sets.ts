@@ -16,6 +16,8 @@ export interface EvaluationQuestion {
   text: string;
   judgments: Judgments;
   split: Split;
+  /** Written in other words than the answering page's (answerable questions only). */
+  paraphrase?: boolean;
 }
 
 /** A knowledge base built into a local index, with its questions. */
@@ -24,6 +26,8 @@ export interface EvaluationSet {
   /** `collection`: a test collection, one record per document; `docs`: an ingested Markdown tree. */
   kind: "collection" | "docs";
   directory: string;
+  /** The same files, one record per file (whole-file BM25); a collection's records are whole documents already. */
+  wholeFileDirectory: string;
   /** The L0 entries of an ingested tree. */
   entries?: KnowledgeEntry[];
   answerable: EvaluationQuestion[];
@@ -42,10 +46,45 @@ export const crossCollectionPairs: ReadonlyArray<readonly [asked: string, of: st
   ["apisix-zh", "tidb-zh"],
   ["tidb-zh", "apisix-zh"],
   ["tidb-zh", "apisix-en"],
+  ["sourcegraph-handbook", "shardingsphere-en"],
+  ["shardingsphere-en", "sourcegraph-handbook"],
+  ["shardingsphere-zh", "apisix-zh"],
+  ["apisix-zh", "shardingsphere-zh"],
 ];
 
 /** Every set's name, in the order `pnpm eval` prints them. */
-export const setNames = ["scifact", "cranfield", "apisix-en", "apisix-zh", "tidb-zh", "examples"] as const;
+export const setNames = [
+  "scifact",
+  "cranfield",
+  "apisix-en",
+  "apisix-zh",
+  "tidb-zh",
+  "shardingsphere-en",
+  "shardingsphere-zh",
+  "sourcegraph-handbook",
+  "examples",
+] as const;
+
+/** The Markdown sets: the tree under the datasets folder and the question files (answerable, then near-domain). */
+const docsSets: Record<string, { tree: string[]; files: string[]; language?: string }> = {
+  "apisix-en": { tree: ["apisix-docs", "docs", "en", "latest"], files: ["apisix-en.jsonl", "out-of-scope.jsonl"], language: "en" },
+  "apisix-zh": { tree: ["apisix-docs", "docs", "zh", "latest"], files: ["apisix-zh.jsonl", "out-of-scope.jsonl"], language: "zh" },
+  "tidb-zh": { tree: ["tidb-docs-cn"], files: ["tidb-zh.jsonl", "tidb-zh-out-of-scope.jsonl"] },
+  "shardingsphere-en": {
+    tree: ["shardingsphere-docs", "en"],
+    files: ["shardingsphere-en.jsonl", "shardingsphere-out-of-scope.jsonl"],
+    language: "en",
+  },
+  "shardingsphere-zh": {
+    tree: ["shardingsphere-docs", "zh"],
+    files: ["shardingsphere-zh.jsonl", "shardingsphere-out-of-scope.jsonl"],
+    language: "zh",
+  },
+  "sourcegraph-handbook": {
+    tree: ["sourcegraph-handbook"],
+    files: ["sourcegraph-handbook.jsonl", "sourcegraph-handbook-out-of-scope.jsonl"],
+  },
+};
 
 /**
  * Builds the named sets into `workspace` (one index folder each) and reads their
@@ -75,44 +114,42 @@ async function buildSet(name: (typeof setNames)[number], dataDirectory: string):
       judgments: query.judgments,
       split: splitOf(query),
     }));
-    return { name, kind: "collection", directory, answerable, outOfScope: [] };
+    return { name, kind: "collection", directory, wholeFileDirectory: directory, answerable, outOfScope: [] };
   }
   if (name === "examples") {
     const questions = await readExampleQuestions(join(examplesDirectory, "questions.json"));
     return docsSet(name, examplesDirectory, dataDirectory, questions);
   }
-  if (name === "tidb-zh") {
-    const file = join(questionsDirectory, "tidb-zh.jsonl");
-    if (!existsSync(file)) {
-      console.error(`tidb-zh: ${file} is missing, skipped`);
-      return undefined;
-    }
-    const questions = [
-      ...(await readQuestionSet(file)),
-      ...(await readQuestionSet(join(questionsDirectory, "tidb-zh-out-of-scope.jsonl"))),
-    ];
-    return docsSet(name, join(datasetsDirectory, "tidb-docs-cn"), dataDirectory, questions);
+  const { tree, files, language } = docsSets[name] as (typeof docsSets)[string];
+  const root = join(datasetsDirectory, ...tree);
+  const missing = [root, ...files.map((file) => join(questionsDirectory, file))].find((path) => !existsSync(path));
+  if (missing !== undefined) {
+    console.error(`${name}: ${missing} is missing, skipped`);
+    return undefined;
   }
-  const language = name === "apisix-en" ? "en" : "zh";
-  const outOfScope = (await readQuestionSet(join(questionsDirectory, "out-of-scope.jsonl"))).filter(
-    (question) => question.language === language,
+  const questions: Question[] = [];
+  for (const file of files) questions.push(...(await readQuestionSet(join(questionsDirectory, file))));
+  const inLanguage = questions.filter(
+    (question) => language === undefined || question.language === undefined || question.language === language,
   );
-  const questions = [...(await readQuestionSet(join(questionsDirectory, `${name}.jsonl`))), ...outOfScope];
-  return docsSet(name, join(datasetsDirectory, "apisix-docs", "docs", language, "latest"), dataDirectory, questions);
+  return docsSet(name, root, dataDirectory, inLanguage);
 }
 
 async function docsSet(name: string, root: string, dataDirectory: string, questions: Question[]): Promise<EvaluationSet> {
   const { directory, entries } = await ingestKnowledgeBase(root, dataDirectory);
+  const { directory: wholeFileDirectory } = await ingestKnowledgeBase(root, join(dataDirectory, "whole-file"), { wholeFiles: true });
   const toQuestion = (question: Question): EvaluationQuestion => ({
     id: question.id,
     text: question.question,
     judgments: new Map(question.relevant.map((file) => [file.replace(/\.mdx?$/, ""), 1])),
     split: splitOf(question),
+    ...(question.paraphrase ? { paraphrase: true } : {}),
   });
   return {
     name,
     kind: "docs",
     directory,
+    wholeFileDirectory,
     entries,
     answerable: questions.filter((question) => question.relevant.length > 0).map(toQuestion),
     outOfScope: questions.filter((question) => question.relevant.length === 0).map(toQuestion),

@@ -48,13 +48,31 @@ export async function examplesSet(): Promise<KnowledgeBaseSet> {
   };
 }
 
-/** Ingests a knowledge base into `<dataDirectory>/index` with the offline embedder. */
-export async function ingestKnowledgeBase(root: string, dataDirectory: string): Promise<{ directory: string; entries: KnowledgeEntry[] }> {
+/** A chunk size no page of the datasets reaches: one record per file (whole-file BM25). */
+const wholeFileChars = 50_000_000;
+
+/**
+ * Ingests a knowledge base into `<dataDirectory>/index` with the offline embedder; with
+ * `wholeFiles`, lexical only and one record per file (the whole-file BM25 baseline).
+ */
+export async function ingestKnowledgeBase(
+  root: string,
+  dataDirectory: string,
+  options: { wholeFiles?: boolean } = {},
+): Promise<{ directory: string; entries: KnowledgeEntry[] }> {
   const directory = join(dataDirectory, "index");
-  const writer = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), mode: "write" });
+  const writer = await openLocalSearchPort(
+    options.wholeFiles ? { directory, mode: "write" } : { directory, embeddings: createOfflineEmbeddings(), mode: "write" },
+  );
   try {
-    const report = await ingestFolder({ root, dataDirectory, writer });
-    console.error(`${root}: ${report.files} files, ${report.chunksWritten} chunks, ${report.failed.length} skipped`);
+    const report = await ingestFolder({
+      root,
+      dataDirectory,
+      writer,
+      ...(options.wholeFiles ? { options: { maxChunkChars: wholeFileChars, overlapChars: 0 } } : {}),
+    });
+    const kind = options.wholeFiles ? "whole files" : "chunks";
+    console.error(`${root}: ${report.files} files, ${report.chunksWritten} ${kind}, ${report.failed.length} skipped`);
     return { directory, entries: report.entries };
   } finally {
     await writer.close();

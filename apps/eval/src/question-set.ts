@@ -7,6 +7,8 @@ export interface Question {
   language?: string | undefined;
   /** Files (relative to the knowledge base root) that answer it; empty for out-of-scope questions. */
   relevant: string[];
+  /** Written in other words than the answering page's, with little word overlap. */
+  paraphrase?: boolean | undefined;
 }
 
 const questionLine = z.object({
@@ -14,6 +16,7 @@ const questionLine = z.object({
   question: z.string().min(1),
   language: z.string().optional(),
   relevant: z.array(z.string().min(1)),
+  paraphrase: z.boolean().optional(),
 });
 
 /** Reads a JSONL question set; a bad line is an error naming the file and line. */
@@ -29,7 +32,8 @@ export async function readQuestionSet(file: string): Promise<Question[]> {
     }
     const parsed = questionLine.safeParse(raw);
     if (!parsed.success) throw new Error(`${file} line ${index + 1}: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-    questions.push({ ...parsed.data, ...(parsed.data.language === undefined ? {} : { language: parsed.data.language }) });
+    const { language, paraphrase, ...rest } = parsed.data;
+    questions.push({ ...rest, ...(language === undefined ? {} : { language }), ...(paraphrase ? { paraphrase } : {}) });
   }
   return questions;
 }
