@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import type { KnowledgeEntry } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { ingestFolder } from "@lookup-knowledge/ingest";
-import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
+import type { KnowledgeRecord, KnowledgeWriter } from "@lookup-knowledge/search-port";
+import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { readExampleQuestions, readQuestionSet, type Question } from "./question-set.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -48,12 +49,10 @@ export async function examplesSet(): Promise<KnowledgeBaseSet> {
   };
 }
 
-/** A chunk size no page of the datasets reaches: one record per file (whole-file BM25). */
-const wholeFileChars = 50_000_000;
-
 /**
  * Ingests a knowledge base into `<dataDirectory>/index` with the offline embedder; with
- * `wholeFiles`, lexical only and one record per file (the whole-file BM25 baseline).
+ * `wholeFiles`, lexical only and one record per file, its chunks joined in order (the
+ * whole-file BM25 baseline).
  */
 export async function ingestKnowledgeBase(
   root: string,
@@ -61,20 +60,49 @@ export async function ingestKnowledgeBase(
   options: { wholeFiles?: boolean } = {},
 ): Promise<{ directory: string; entries: KnowledgeEntry[] }> {
   const directory = join(dataDirectory, "index");
-  const writer = await openLocalSearchPort(
+  const port = await openLocalSearchPort(
     options.wholeFiles ? { directory, mode: "write" } : { directory, embeddings: createOfflineEmbeddings(), mode: "write" },
   );
+  const writer = options.wholeFiles ? wholeFileWriter(port) : port;
   try {
-    const report = await ingestFolder({
-      root,
-      dataDirectory,
-      writer,
-      ...(options.wholeFiles ? { options: { maxChunkChars: wholeFileChars, overlapChars: 0 } } : {}),
-    });
-    const kind = options.wholeFiles ? "whole files" : "chunks";
-    console.error(`${root}: ${report.files} files, ${report.chunksWritten} ${kind}, ${report.failed.length} skipped`);
+    const report = await ingestFolder({ root, dataDirectory, writer, ...(options.wholeFiles ? { options: { overlapChars: 0 } } : {}) });
+    console.error(
+      `${root}: ${report.files} files, ${options.wholeFiles ? "one record each" : `${report.chunksWritten} chunks`}, ${report.failed.length} skipped`,
+    );
     return { directory, entries: report.entries };
   } finally {
-    await writer.close();
+    await port.close();
   }
+}
+
+/** A writer that gathers each document's chunks and, at commit, writes one record per document. */
+function wholeFileWriter(port: LocalSearchPort): KnowledgeWriter {
+  const documents = new Map<string, KnowledgeRecord[]>();
+  return {
+    async upsert(records) {
+      for (const record of records) {
+        const docId = String(record.metadata.docId);
+        documents.set(docId, [...(documents.get(docId) ?? []), record]);
+      }
+    },
+    async deleteDocuments(docIds) {
+      for (const docId of docIds) documents.delete(docId);
+      return port.deleteDocuments(docIds);
+    },
+    async commit() {
+      const records: KnowledgeRecord[] = [];
+      for (const [docId, chunks] of documents) {
+        chunks.sort((left, right) => Number(left.metadata.chunkIndex) - Number(right.metadata.chunkIndex));
+        const first = chunks[0] as KnowledgeRecord;
+        records.push({
+          id: `${docId}#chunk-0`,
+          content: chunks.map((chunk) => chunk.content).join("\n"),
+          metadata: { ...first.metadata, chunkIndex: 0 },
+        });
+      }
+      await port.upsert(records);
+      await port.commit();
+      documents.clear();
+    },
+  };
 }
