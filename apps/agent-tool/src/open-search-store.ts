@@ -40,9 +40,9 @@ export interface OpenedStore extends StoreIdentity {
 
 /** Options of the local index only; the other stores have plain scores and ignore them. */
 export interface LocalIndexOptions {
-  /** The answerability model of the port's score (a calibration fitted on your questions); default the port's own. */
+  /** The answerability model that judges the port's best hit (a calibration fitted on your questions); default the port's own. */
   answerability?: AnswerabilityModel;
-  /** The port's minimum-evidence cut; default the port's own (0.2). */
+  /** The port's cut on the fused ranking score; default the port's own (0: none). */
   minScore?: number;
 }
 

@@ -4,7 +4,7 @@
  * model read, so a reader of the trace can see why an attempt was judged low quality.
  */
 export interface Answerability {
-  /** The calibrated 0..1 score of the best hit; the port's top score. */
+  /** The calibrated 0..1 probability that the best hit answers; the attempt's top score, apart from the hits' ranking scores. */
   score: number;
   /** The model and its version, e.g. `"answerability-logistic@2"`. */
   model: string;

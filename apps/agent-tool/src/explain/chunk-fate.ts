@@ -55,7 +55,7 @@ export function chunkFate(input: {
       ...ranked,
       ...(trace.topScore === undefined ? {} : { topScore: trace.topScore }),
       referenceThreshold: config.referenceThreshold,
-      message: `${key} ranked ${rank} (score ${score(entry.finalScore)}), but attempt ${trace.attempt} was refused (${trace.outcome}): its top score ${score(trace.topScore)} is below rag.reference-threshold=${config.referenceThreshold}.`,
+      message: `${key} ranked ${rank} (score ${score(entry.finalScore)}), but attempt ${trace.attempt} was refused (${trace.outcome}): ${refusalCause(trace, config.referenceThreshold)}.`,
     };
   }
   const pack = input.contextPack;
@@ -103,4 +103,13 @@ export function mergedCopies(copies: readonly Candidate[], kept: Candidate): Exp
       keptPortRank: kept.portRank + 1,
       message: `A copy of ${copy.evidenceKey} from ${copy.source} (port rank ${copy.portRank + 1}, score ${score(copy.score)}) was merged by dedup into evidence key ${kept.evidenceKey}, the copy at port rank ${kept.portRank + 1}.`,
     }));
+}
+
+/** Why an attempt was refused: its judged top score below the threshold, or an L0 filter that left the scope's best match out. */
+function refusalCause(trace: RetrievalAttempt, referenceThreshold: number): string {
+  const filterShare = trace.answerability?.signals["filterShare"];
+  if (trace.l0Filter !== undefined && filterShare !== undefined && (trace.topScore ?? 0) >= referenceThreshold) {
+    return `its L0 filter kept only ${score(filterShare)} of the best match of the caller's scope (an L0-filtered attempt must keep 0.95)`;
+  }
+  return `its top score ${score(trace.topScore)} is below rag.reference-threshold=${referenceThreshold}`;
 }
