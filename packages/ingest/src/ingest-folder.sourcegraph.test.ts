@@ -16,7 +16,7 @@ function firstHeadingLevel(source: string): number | undefined {
   for (const line of text.split(/\r?\n/)) {
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence !== undefined) {
-      if (marker?.[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
       continue;
     }
     if (marker !== undefined) fence = marker;
