@@ -26,8 +26,8 @@ import { exampleKnowledgeBase } from "./test/example-knowledge-base.js";
 // registered globally as an application would.
 
 const question = "Who can issue a refund for a paid invoice?";
-/** Names the example's two-word keyword "refund request", distinctive enough to make the billing filter (R7). */
-const billingQuestion = "Who can approve a refund request for a paid invoice?";
+/** Names the example's keyword "refund window", specific enough to make the billing filter (R7). */
+const billingQuestion = "Who can extend the refund window for a paid invoice?";
 const noTenant = { tenant: { $eq: "nobody" } };
 
 function documentsOf(span: ReadableSpan): Array<{ id: string; score?: number; content?: string }> {
@@ -151,7 +151,7 @@ describe("lookup spans (OpenTelemetry)", () => {
       "lookup_knowledge.filter": JSON.stringify(noTenant),
     });
     expect(documentsOf(span)).toEqual([]);
-    // "refund request" hints the billing domain: the first attempt adds its filter, the retry drops it
+    // "refund window" hints the billing domain: the first attempt adds its filter, the retry drops it
     // and keeps the caller's (R8, R12).
     expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_no_evidence");
     expect(span.attributes["lookup_knowledge.fallback_reason"]).toBe("filtered_vector_no_evidence");

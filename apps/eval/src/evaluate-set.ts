@@ -1,5 +1,6 @@
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "@lookup-knowledge/agent-tool";
 import { scoreRankings, type RankingScores } from "@lookup-knowledge/agent-tool/evaluation";
+import { commonTermTest } from "@lookup-knowledge/agent-tool/local";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
@@ -68,7 +69,9 @@ export async function retrieverRow(
   // A test collection is ranked as documents: one block per document, 20 of them.
   const config: Record<string, number> =
     set.kind === "collection" ? { "rag.retrieve-k": 100, "rag.return-n": 20, "rag.max-chunks-per-document": 1 } : {};
-  const retriever = createKnowledgeRetriever({ searchPort: port, config, ...(set.entries ? { l0Index: createL0Index(set.entries) } : {}) });
+  // The L0 index as the local knowledge base builds it: ordinary phrases of this base set no filter.
+  const l0Index = set.entries ? createL0Index(set.entries, { isCommonTerm: commonTermTest(port) }) : undefined;
+  const retriever = createKnowledgeRetriever({ searchPort: port, config, ...(l0Index ? { l0Index } : {}) });
   try {
     const answerable = testHalf(set.answerable);
     const runs = [];

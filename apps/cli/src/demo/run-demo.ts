@@ -13,7 +13,7 @@ export interface DemoLookup {
 
 /** The four lookups of `pnpm start`, over `examples/knowledge-base` (see its README.txt). */
 export const demoQuestions = [
-  ["With evidence: the L0 domain filter (category billing) is used", "Who can issue a refund for a paid invoice?"],
+  ["With evidence: the L0 domain filter (category billing) is used", "Who can approve a partial refund on a paid invoice?"],
   [
     "Fallback: L0 points at billing, the answer lives in integrations; the retry drops only the L0 filter",
     "What VAT code mapping does the nightly sync need before it can post documents?",

@@ -138,6 +138,12 @@ export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter, K
    * embeddings it does nothing. Never throws: a bad record is refused by its upsert.
    */
   embedAhead(records: readonly KnowledgeRecord[]): void;
+  /**
+   * How common a text's rarest word is in the committed index: the smallest share of records
+   * holding one of its analysed terms, 0..1 (0 when a term is in no record). The L0 index
+   * reads it to tell a common phrase ("load balance") from a specific one (`isCommonTerm`).
+   */
+  termShare(text: string): number;
   /** Counts of what searches see now (pending changes included); bytes and time of the last commit. */
   stats(): LocalIndexStats;
   /**

@@ -14,6 +14,8 @@ import { emptySnapshot } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import type { PendingChanges } from "./pending-changes.js";
 import { fetchLocalRecords } from "./fetch-local-records.js";
+import { termShare } from "./term-share.js";
+import { InvalidWriteError } from "../invalid-write-error.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { LocalIndexState } from "./local-index-state.js";
 import { createLocalIndexWriter } from "./local-index-writer.js";
@@ -220,6 +222,14 @@ function createPort(
     return running;
   }
 
+  function termShareOf(text: string): number {
+    ensureOpen();
+    if (typeof text !== "string")
+      throw new InvalidWriteError({ code: "invalid_argument", operation: "termShare", message: "termShare: expected a string" });
+    if (mode === "read") refresh();
+    return termShare(state.base, text);
+  }
+
   function stats(): LocalIndexStats {
     const { base, pending, manifest } = state;
     const embedder = vectorEmbedder ?? (mode === "read" ? (manifest?.embedder ?? null) : null);
@@ -253,7 +263,7 @@ function createPort(
   // The dense scan's helper thread (started on the first large scan) ends with the last open port.
   const releaseScanHelper = acquireDenseScanHelper();
   const { upsert, embedAhead, deleteDocuments, commit } = writer;
-  return { search, fetchRecords, upsert, embedAhead, deleteDocuments, commit, stats, close };
+  return { search, fetchRecords, upsert, embedAhead, deleteDocuments, commit, stats, termShare: termShareOf, close };
 }
 
 /** A writer's documents and chunks: its snapshot without the removed slots, with the added records. */

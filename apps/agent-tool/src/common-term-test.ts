@@ -1,0 +1,24 @@
+/**
+ * A phrase is ordinary vocabulary of a knowledge base when its rarest word is in at least
+ * this share of the records (1 in 100): "load balance" in a gateway's docs, 常见问题...
+ */
+export const commonTermShare = 0.01;
+/** ...and in at least this many records, so that in a small base a topic's own words stay specific. */
+export const commonTermRecords = 20;
+
+/**
+ * The L0 index's `isCommonTerm` for a local index: a title or keyword of several words (or
+ * of CJK characters) whose every word is ordinary vocabulary of the base (in at least 1% of
+ * its records and at least 20 of them) never sets a
+ * category filter on its own. A single word is left to its shape (an identifier such as
+ * `limit-req` stays specific, however common its parts).
+ */
+export function commonTermTest(index: { termShare(text: string): number; stats(): { chunks: number } }): (term: string) => boolean {
+  const records = index.stats().chunks;
+  const least = Math.max(commonTermShare, records > 0 ? commonTermRecords / records : 1);
+  return (term) => {
+    const text = term.trim();
+    const phrase = /\s/.test(text) || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text);
+    return phrase && index.termShare(text) >= least;
+  };
+}

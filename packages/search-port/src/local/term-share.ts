@@ -1,0 +1,20 @@
+import { lexicalTerms } from "@lookup-knowledge/text";
+import type { IndexSnapshot } from "./index-snapshot.js";
+
+/**
+ * How common a text's rarest word is in a snapshot: the smallest share of records holding
+ * one of its analysed terms, 0..1. 0 when the text has no term, or a term no record holds.
+ * A phrase whose every word is common ("load balance" in a gateway's docs) scores high;
+ * one with a specific word ("limit-req") scores low.
+ */
+export function termShare(snapshot: IndexSnapshot, text: string): number {
+  const terms = new Set(lexicalTerms(text));
+  if (terms.size === 0 || snapshot.count === 0) return 0;
+  let smallest = Number.POSITIVE_INFINITY;
+  for (const term of terms) {
+    const index = snapshot.lexicon.find(term);
+    if (index < 0) return 0;
+    smallest = Math.min(smallest, snapshot.lexicon.documentFrequency(index));
+  }
+  return Math.min(1, smallest / snapshot.count);
+}
