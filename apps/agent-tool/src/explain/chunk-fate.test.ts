@@ -43,7 +43,10 @@ describe("chunkFate of a refused attempt", () => {
       config: defaultRagConfig,
     });
     expect(fate?.kind).toBe("attempt_refused");
-    expect(fate?.message).toMatch(/its top score 0\.100 is below rag\.reference-threshold=0\.35/);
+    expect(fate?.message).toMatch(/port rank 1,/);
+    expect(fate?.message).toMatch(
+      /judged its best match unlikely to answer \(answerability 0\.100, below rag\.reference-threshold=0\.35\)/,
+    );
   });
 
   it("R9: names the L0 filter's share of the scope's best match when the judgement passed but the filter left a better match out", () => {

@@ -18,6 +18,11 @@ export function chunkFate(input: {
   config: Readonly<RagConfig>;
 }): ExplainOutcome | undefined {
   const { key, output, trace, config } = input;
+  // A chunk cut before the gate on an attempt the gate then refused: both are said.
+  const alsoRefused =
+    input.used || trace.outcome === "usable"
+      ? ""
+      : ` Attempt ${trace.attempt} was refused too (${trace.outcome}): ${refusalCause(trace, config.referenceThreshold)}.`;
   const capped = output.droppedByCap.find((candidate) => candidate.evidenceKey === key);
   if (capped) {
     return {
@@ -26,7 +31,7 @@ export function chunkFate(input: {
       portRank: capped.portRank + 1,
       ...(capped.score === undefined ? {} : { portScore: capped.score }),
       maxChunksPerDocument: config.maxChunksPerDocument,
-      message: `${key} (port rank ${capped.portRank + 1}, score ${score(capped.score)}) was cut by the per-document cap: rag.max-chunks-per-document=${config.maxChunksPerDocument} kept better-ranked chunks of its document.`,
+      message: `${key} (port rank ${capped.portRank + 1}, score ${score(capped.score)}) was cut by the per-document cap: rag.max-chunks-per-document=${config.maxChunksPerDocument} kept better-ranked chunks of its document.${alsoRefused}`,
     };
   }
   const cutIndex = output.droppedByReturnN.findIndex((candidate) => candidate.evidenceKey === key);
@@ -40,7 +45,7 @@ export function chunkFate(input: {
       score: Math.round(cut.rankScore * 10_000) / 10_000,
       portRank: cut.portRank + 1,
       returnN: config.returnN,
-      message: `${key} ranked ${rank} after rerank (score ${score(cut.rankScore)}), below rag.return-n=${config.returnN}.`,
+      message: `${key} ranked ${rank} after rerank (port rank ${cut.portRank + 1}, score ${score(cut.rankScore)}), below rag.return-n=${config.returnN}.${alsoRefused}`,
     };
   }
   const index = output.ranked.findIndex((candidate) => candidate.evidenceKey === key);
@@ -55,7 +60,7 @@ export function chunkFate(input: {
       ...ranked,
       ...(trace.topScore === undefined ? {} : { topScore: trace.topScore }),
       referenceThreshold: config.referenceThreshold,
-      message: `${key} ranked ${rank} (score ${score(entry.finalScore)}), but attempt ${trace.attempt} was refused (${trace.outcome}): ${refusalCause(trace, config.referenceThreshold)}.`,
+      message: `${key} ranked ${rank} (port rank ${entry.portRank}, score ${score(entry.finalScore)}), but attempt ${trace.attempt} was refused (${trace.outcome}): ${refusalCause(trace, config.referenceThreshold)}.`,
     };
   }
   const pack = input.contextPack;
@@ -110,6 +115,9 @@ function refusalCause(trace: RetrievalAttempt, referenceThreshold: number): stri
   const filterShare = trace.answerability?.signals["filterShare"];
   if (trace.l0Filter !== undefined && filterShare !== undefined && (trace.topScore ?? 0) >= referenceThreshold) {
     return `its L0 filter kept only ${score(filterShare)} of the best match of the caller's scope (an L0-filtered attempt must keep 0.95)`;
+  }
+  if (trace.answerability !== undefined) {
+    return `the search judged its best match unlikely to answer (answerability ${score(trace.topScore)}, below rag.reference-threshold=${referenceThreshold})`;
   }
   return `its top score ${score(trace.topScore)} is below rag.reference-threshold=${referenceThreshold}`;
 }

@@ -102,7 +102,10 @@ function noEvidenceMessage(attempts: AttemptRun[], config: Readonly<RagConfig>):
   }
   if (outcomes.some((attempt) => attempt.outcome === "low_quality")) {
     const best = Math.max(...outcomes.map((attempt) => attempt.topScore ?? 0));
-    return `${base} The closest matches scored ${best.toFixed(3)}, below the reference threshold ${config.referenceThreshold}.`;
+    const judged = outcomes.some((attempt) => attempt.answerability !== undefined);
+    return judged
+      ? `${base} The closest matches were judged unlikely to answer it (${best.toFixed(3)}, below the reference threshold ${config.referenceThreshold}).`
+      : `${base} The closest matches scored ${best.toFixed(3)}, below the reference threshold ${config.referenceThreshold}.`;
   }
   return base;
 }
