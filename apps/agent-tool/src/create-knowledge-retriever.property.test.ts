@@ -31,13 +31,15 @@ const answerArbitrary: fc.Arbitrary<ScriptedAnswer> = fc.oneof(
 
 describe("retriever invariants", () => {
   it("R6, R10, R11, R16, R17, R22: whatever the port answers, the result keeps the contract", async () => {
+    let retried = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(answerArbitrary, { minLength: 2, maxLength: 2 }),
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 1, max: 3 }),
         fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.constantFrom("refund", "webhook refund", "invoice", "something else"),
+        // "refund window" makes the L0 filter, so the filtered-then-retry path is walked too.
+        fc.constantFrom("refund", "refund window", "webhook refund", "invoice", "something else"),
         async (answers, returnN, maxChunks, threshold, query) => {
           const port = createScriptedSearchPort(answers);
           const retriever = createKnowledgeRetriever({
@@ -51,6 +53,7 @@ describe("retriever invariants", () => {
           expect(attempts.length).toBeLessThanOrEqual(2);
           expect(port.calls).toBe(attempts.length);
           if (attempts.length === 2) {
+            retried += 1;
             expect(attempts[0]?.l0Filter).toBeDefined();
             expect(attempts[0]?.outcome).not.toBe("usable");
             expect(fallbackReason).toBeDefined();
@@ -87,5 +90,7 @@ describe("retriever invariants", () => {
       ),
       { numRuns: 300 },
     );
+    // The runs walked the L0-filtered attempt and its retry too.
+    expect(retried).toBeGreaterThan(0);
   });
 });
