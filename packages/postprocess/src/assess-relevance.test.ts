@@ -30,7 +30,7 @@ describe("assessRelevance", () => {
           content: "Refund policy for Stripe payments.",
         }),
       ],
-      { title: 0.5, domain: 0.3, maxPerSignal: 0.5, maxBoostShare: 10 },
+      { title: 3, domain: 2, maxPerSignal: 3, maxBoostShare: 10 },
     );
     // Boosted far past the high mark (0.675) by hints alone...
     expect(blocks[0]?.rankScore).toBeGreaterThan(0.9);

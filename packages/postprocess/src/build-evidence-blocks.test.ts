@@ -29,7 +29,7 @@ describe("buildEvidenceBlocks", () => {
         content: "Refunds take five days.",
         hitReasons: ["semantic match 0.82", 'title matches L0 hint "Refunds"'],
         score: 0.82,
-        rankScore: 0.9,
+        rankScore: 0.8856,
         rank: 1,
       },
     ]);

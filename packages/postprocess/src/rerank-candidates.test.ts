@@ -35,15 +35,16 @@ describe("rerankCandidates", () => {
     ]);
     const ranked = rerankCandidates(candidates, { query: "money back", hints: hintsOf({ titles: ["Refunds"] }) });
     expect(keys(ranked)).toEqual(["refunds#chunk-0", "other#chunk-0"]);
-    expect(ranked[0]?.boosts).toEqual([{ signal: "title", reason: 'title matches L0 hint "Refunds"', amount: 0.08 }]);
-    expect(ranked[0]?.rankScore).toBe(0.83);
+    // 0.08 of the list's best base score (0.8).
+    expect(ranked[0]?.boosts).toEqual([{ signal: "title", reason: 'title matches L0 hint "Refunds"', amount: 0.064 }]);
+    expect(ranked[0]?.rankScore).toBe(0.814);
     expect(ranked[0]?.hitReasons).toContainEqual({ signal: "title", detail: 'title matches L0 hint "Refunds"' });
   });
 
   it("R18: keyword, entity and domain boosts name the matched term", () => {
     const [candidate] = candidatesOf([
       hit("limits", 0, {
-        score: 0.8,
+        score: 1,
         category: "Billing",
         content: "The API enforces a rate\nlimit per key. Stripe webhooks are exempt.",
       }),
@@ -58,11 +59,11 @@ describe("rerankCandidates", () => {
       { signal: "entity", reason: 'entity "Stripe" (L0 hint)', amount: 0.03 },
       { signal: "domain", reason: 'category "Billing" matches L0 domain', amount: 0.05 },
     ]);
-    expect(ranked?.rankScore).toBe(0.91);
+    expect(ranked?.rankScore).toBe(1.11);
   });
 
   it("R18: query terms in the breadcrumb and title give heading and query_term boosts", () => {
-    const [candidate] = candidatesOf([hit("hooks", 0, { score: 0.5, title: "Webhook retries", breadcrumb: "API > Webhook > Retries" })]);
+    const [candidate] = candidatesOf([hit("hooks", 0, { score: 1, title: "Webhook retries", breadcrumb: "API > Webhook > Retries" })]);
     if (!candidate) throw new Error("fixture");
     const [ranked] = rerankCandidates([candidate], { query: "How do webhook retries work?", hints: noHints });
     expect(ranked?.boosts).toEqual([
@@ -97,7 +98,7 @@ describe("rerankCandidates", () => {
   });
 
   it("R18: the boosts of one signal are capped at maxPerSignal", () => {
-    const [candidate] = candidatesOf([hit("d", 0, { score: 0.5, content: "alpha beta gamma delta epsilon" })]);
+    const [candidate] = candidatesOf([hit("d", 0, { score: 1, content: "alpha beta gamma delta epsilon" })]);
     if (!candidate) throw new Error("fixture");
     const [ranked] = rerankCandidates([candidate], {
       query: "q",
@@ -105,7 +106,25 @@ describe("rerankCandidates", () => {
       weights: { keyword: 0.04 },
     });
     expect(ranked?.boosts.map((boost) => boost.amount)).toEqual([0.04, 0.04, 0.01]);
-    expect(ranked?.rankScore).toBe(0.59);
+    expect(ranked?.rankScore).toBe(1.09);
+  });
+
+  it("R18: boosts are shares of the list's best base score, so the same hints reorder alike whatever the port's scale", () => {
+    const hints = hintsOf({ titles: ["Refunds"] });
+    const at = (scale: number) =>
+      rerankCandidates(
+        candidatesOf([
+          hit("other", 0, { score: 0.8 * scale, title: "Shipping" }),
+          hit("refunds", 0, { score: 0.75 * scale, title: "Refunds" }),
+          hit("far", 0, { score: 0.5 * scale, title: "Refunds" }),
+        ]),
+        { query: "money back", hints },
+      );
+    for (const scale of [1, 0.5, 0.25]) {
+      const ranked = at(scale);
+      expect(keys(ranked)).toEqual(["refunds#chunk-0", "other#chunk-0", "far#chunk-0"]);
+      expect(ranked[0]?.boosts[0]?.amount).toBeCloseTo(0.08 * 0.8 * scale, 6);
+    }
   });
 
   it("R6: hints never create candidates, with or without input", () => {

@@ -6,7 +6,7 @@ import { containsTerm, foldText, normalizeText, prepareTerms, queryTerms } from 
 import type { SearchTerm } from "@lookup-knowledge/text";
 import type { PostprocessErrorCode } from "./postprocess-error-code.js";
 
-/** The amount each rule signal adds per match, and the most one signal can add in total. */
+/** The amount each rule signal adds per match, and the most one signal can add in total, as shares of the list's best base score. */
 export interface RerankWeights {
   /** The candidate's title equals an L0 hint title. */
   title: number;
@@ -172,6 +172,21 @@ function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: Reran
   return collector;
 }
 
+/** The weights' amounts times `unit` (the share `maxBoostShare` stays a share). */
+function inUnitsOf(weights: RerankWeights, unit: number): RerankWeights {
+  const times = (amount: number) => roundTo(amount * unit, 6);
+  return {
+    title: times(weights.title),
+    keyword: times(weights.keyword),
+    entity: times(weights.entity),
+    domain: times(weights.domain),
+    heading: times(weights.heading),
+    queryTerm: times(weights.queryTerm),
+    maxPerSignal: times(weights.maxPerSignal),
+    maxBoostShare: weights.maxBoostShare,
+  };
+}
+
 /** Scales the boosts down alike so that together they add at most `cap`. */
 function boundBoosts(boosts: RerankBoost[], cap: number): RerankBoost[] {
   const total = boosts.reduce((sum, boost) => sum + boost.amount, 0);
@@ -193,7 +208,8 @@ function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
  * port's order) and gains named boosts: `title` (title equals an L0 hint title), `keyword`
  * (L0 keyword in title, breadcrumb or content), `entity` (L0 entity in content or title),
  * `domain` (category equals an L0 domain), `heading` (query term in the breadcrumb) and
- * `query_term` (query term in the title). Each signal adds at most `maxPerSignal`, and all
+ * `query_term` (query term in the title). Every amount is a share of the list's best base
+ * score (a weight of 0.08 adds 0.08 x that score). Each signal adds at most `maxPerSignal`, and all
  * of a candidate's boosts together at most `maxBoostShare` of its base score. Every
  * boost is also recorded as a hit reason. Hints only boost and explain: no candidate is
  * created from them (R6). Same input, same order.
@@ -204,9 +220,14 @@ export function rerankCandidates(
 ): RankedCandidate[] {
   const weights = resolveRerankWeights(context.weights);
   const signals = prepareSignals(context.query, context.hints);
+  const baseScoreOf = (candidate: Candidate) => candidate.score ?? roundTo(0.5 / (candidate.portRank + 1), 6);
+  // Boosts are shares of the list's best base score, so they weigh the same whatever the
+  // port's scale (a fused score near 0.4 or a similarity near 1).
+  const unit = candidates.reduce((best, candidate) => Math.max(best, baseScoreOf(candidate)), 0);
+  const scaled = unit > 0 ? inUnitsOf(weights, unit) : weights;
   const ranked = candidates.map((candidate): RankedCandidate => {
-    const baseScore = candidate.score ?? roundTo(0.5 / (candidate.portRank + 1), 6);
-    const { boosts: rawBoosts, reasons } = boostsOf(candidate, signals, weights);
+    const baseScore = baseScoreOf(candidate);
+    const { boosts: rawBoosts, reasons } = boostsOf(candidate, signals, scaled);
     const boosts = boundBoosts(rawBoosts, weights.maxBoostShare * baseScore);
     const boostTotal = boosts.reduce((sum, boost) => sum + boost.amount, 0);
     // Object.assign rather than a spread: spreading then adding keys is ~50x slower in V8.
