@@ -251,7 +251,8 @@ describe("createKnowledgeRetriever", () => {
         searchPort: port,
         l0Index,
         config: { "rag.return-n": 1, "rag.reference-threshold": 0.35 },
-        rerankWeights: { title: 0.3, maxPerSignal: 0.5, maxBoostShare: 2 },
+        // Boosts are shares of the best base score (0.5): title 0.6 adds 0.3.
+        rerankWeights: { title: 0.6, maxPerSignal: 1, maxBoostShare: 2 },
       });
       const result = await retriever.lookup("refund window");
       expect(result.retrievalTrace.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.3, evidenceCount: 1 });
