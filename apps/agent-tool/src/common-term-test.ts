@@ -22,3 +22,9 @@ export function commonTermTest(index: { termShare(text: string): number; stats()
     return phrase && index.termShare(text) >= least;
   };
 }
+
+/** Whether a store's port tells how common a text's words are (the local index does). */
+export function hasTermShare<T extends object>(port: T): port is T & { termShare(text: string): number; stats(): { chunks: number } } {
+  const candidate = port as { termShare?: unknown; stats?: unknown };
+  return typeof candidate.termShare === "function" && typeof candidate.stats === "function";
+}

@@ -136,6 +136,24 @@ describe("ranking and answerability apart", () => {
     expect(kept.retrievalTrace.fallbackReason).toBeUndefined();
   });
 
+  it("R11: a lookup refused for its filter's share and then failing says both, never that a passing score fell below the threshold", async () => {
+    const l0Index: L0Index = { size: 1, match: () => ({ ...emptyL0Hints(), domains: ["webhooks"], keywords: ["webhook secret"] }) };
+    let calls = 0;
+    const searchPort: KnowledgeSearchPort = {
+      async search(request) {
+        calls += 1;
+        if (calls > 1) throw new Error("index offline");
+        return judgedPort(0.9, { filterShare: 0.6 }).search(request);
+      },
+    };
+    const result = await createKnowledgeRetriever({ searchPort, l0Index }).lookup("How do I rotate the webhook secret?");
+    expect(result.found).toBe(false);
+    expect(result.retrievalTrace.attempts.map((attempt) => attempt.outcome)).toEqual(["low_quality", "error"]);
+    expect(result.message).toMatch(/L0-filtered search left better matches out/);
+    expect(result.message).toMatch(/Attempt 2 failed: .*index offline/);
+    expect(result.message).not.toMatch(/below the reference threshold/);
+  });
+
   it("R9: through the real local port, a question the model doubts keeps its ranked hits in the trace (low quality, not no candidates)", async () => {
     const retriever = createKnowledgeRetriever({ searchPort: port });
     const result = await retriever.lookup("Which settings page shows the monthly electricity bill of the office?");

@@ -50,6 +50,9 @@ const isFailure = (value: unknown): value is SearchFailure =>
 
 const filterText = (filter: MetadataFilter) => JSON.stringify(filter);
 
+/** Ascending, with infinities equal to each other (a plain difference would be NaN). */
+const compareNumbers = (a: number, b: number) => (a === b ? 0 : a < b ? -1 : 1);
+
 /** Says where the expected document or chunk stood on one attempt, and why. */
 export async function explainAttempt(target: ExpectedTarget, input: AttemptToExplain): Promise<ExplainAttempt> {
   const { trace, record } = input;
@@ -144,7 +147,9 @@ export async function explainAttempt(target: ExpectedTarget, input: AttemptToExp
       );
     }
   }
-  chunks.sort((a, b) => placement.indexOf(a.kind) - placement.indexOf(b.kind) || (a.rank ?? a.portRank ?? 0) - (b.rank ?? b.portRank ?? 0));
+  // Best placed first: by kind, then by rank; a chunk with no rank (not found however deep) comes last of its kind.
+  const placeOf = (outcome: ExplainOutcome) => outcome.rank ?? outcome.portRank ?? Number.POSITIVE_INFINITY;
+  chunks.sort((a, b) => placement.indexOf(a.kind) - placement.indexOf(b.kind) || compareNumbers(placeOf(a), placeOf(b)));
   const best = chunks[0] ?? { kind: "beyond_retrieve_k" as const, message: `No chunk of ${name} was seen on attempt ${trace.attempt}.` };
   // A chunk's own outcome; its copies merged by dedup, when there were any, beside it.
   if (target.kind === "chunk") return { ...head, outcome: best, ...(chunks.length > 1 ? { chunks } : {}) };

@@ -4,6 +4,7 @@ import {
   type L0Hints,
   type LookupResult,
   type RagConfig,
+  type RetrievalAttempt,
   type RetrievalLayer,
   type RetrievalTrace,
 } from "@lookup-knowledge/core";
@@ -100,12 +101,28 @@ function noEvidenceMessage(attempts: AttemptRun[], config: Readonly<RagConfig>):
   if (outcomes.length > 0 && outcomes.every((attempt) => attempt.outcome === "error")) {
     return `${base} The search failed on every attempt: ${outcomes.map((attempt) => attempt.error?.message).join("; ")}.`;
   }
-  if (outcomes.some((attempt) => attempt.outcome === "low_quality")) {
-    const best = Math.max(...outcomes.map((attempt) => attempt.topScore ?? 0));
-    const judged = outcomes.some((attempt) => attempt.answerability !== undefined);
-    return judged
-      ? `${base} The closest matches were judged unlikely to answer it (${best.toFixed(3)}, below the reference threshold ${config.referenceThreshold}).`
-      : `${base} The closest matches scored ${best.toFixed(3)}, below the reference threshold ${config.referenceThreshold}.`;
+  const failed = outcomes
+    .filter((attempt) => attempt.outcome === "error")
+    .map((attempt) => ` Attempt ${attempt.attempt} failed: ${attempt.error?.message ?? "unknown error"}.`)
+    .join("");
+  return `${base}${refusalNote(outcomes, config.referenceThreshold)}${failed}`;
+}
+
+/** Why the refused attempts were refused: the best score below the threshold, or a filter that left better matches out. */
+function refusalNote(outcomes: readonly RetrievalAttempt[], threshold: number): string {
+  // An L0-filtered attempt can be refused for the better match its filter left out, whatever its score.
+  let best: RetrievalAttempt | undefined;
+  for (const attempt of outcomes) {
+    if (attempt.outcome !== "low_quality" || (attempt.topScore ?? 0) >= threshold) continue;
+    if (best === undefined || (attempt.topScore ?? 0) > (best.topScore ?? 0)) best = attempt;
   }
-  return base;
+  if (best !== undefined) {
+    const score = (best.topScore ?? 0).toFixed(3);
+    return best.answerability !== undefined
+      ? ` The closest matches were judged unlikely to answer it (${score}, below the reference threshold ${threshold}).`
+      : ` The closest matches scored ${score}, below the reference threshold ${threshold}.`;
+  }
+  return outcomes.some((attempt) => attempt.outcome === "low_quality")
+    ? " The L0-filtered search left better matches out, and no other search found usable evidence."
+    : "";
 }
