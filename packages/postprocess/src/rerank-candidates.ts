@@ -174,7 +174,7 @@ function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: Reran
 
 /** The weights' amounts times `unit` (the share `maxBoostShare` stays a share). */
 function inUnitsOf(weights: RerankWeights, unit: number): RerankWeights {
-  const times = (amount: number) => roundTo(amount * unit, 6);
+  const times = (amount: number) => amount * unit;
   return {
     title: times(weights.title),
     keyword: times(weights.keyword),

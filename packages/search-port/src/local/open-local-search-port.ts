@@ -15,7 +15,6 @@ import type { IndexSnapshot } from "./index-snapshot.js";
 import type { PendingChanges } from "./pending-changes.js";
 import { fetchLocalRecords } from "./fetch-local-records.js";
 import { termShare } from "./term-share.js";
-import { InvalidWriteError } from "../invalid-write-error.js";
 import { IndexNotFoundError } from "./index-not-found-error.js";
 import { LocalIndexState } from "./local-index-state.js";
 import { createLocalIndexWriter } from "./local-index-writer.js";
@@ -225,7 +224,7 @@ function createPort(
   function termShareOf(text: string): number {
     ensureOpen();
     if (typeof text !== "string")
-      throw new InvalidWriteError({ code: "invalid_argument", operation: "termShare", message: "termShare: expected a string" });
+      throw new LookupKnowledgeError<SearchPortErrorCode>({ code: "invalid_argument", message: "termShare: expected a string" });
     if (mode === "read") refresh();
     return termShare(state.base, text);
   }

@@ -31,12 +31,19 @@ describe("termShare", () => {
     expect(port.termShare("limit-req")).toBe(0.25);
     expect(port.termShare("load balancing kubernetes")).toBe(0);
     expect(port.termShare("")).toBe(0);
+    // A huge text is read up to 1,000 characters: quickly, and as its start.
+    expect(port.termShare(`upstream ${"x".repeat(3_000_000)}`)).toBe(0.75);
     await port.close();
   });
 
   it("refuses what is not a string, naming termShare", async () => {
     const port = await openLocalSearchPort({ directory });
     expect(() => port.termShare(7 as never)).toThrow("termShare: expected a string");
+    try {
+      port.termShare(7 as never);
+    } catch (error) {
+      expect((error as { code?: string }).code).toBe("invalid_argument");
+    }
     await port.close();
   });
 });

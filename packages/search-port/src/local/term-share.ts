@@ -1,6 +1,9 @@
 import { lexicalTerms } from "@lookup-knowledge/text";
 import type { IndexSnapshot } from "./index-snapshot.js";
 
+/** The most characters of a text `termShare` reads. */
+export const maxTermShareChars = 1000;
+
 /**
  * How common a text's rarest word is in a snapshot: the smallest share of records holding
  * one of its analysed terms, 0..1. 0 when the text has no term, or a term no record holds.
@@ -8,7 +11,8 @@ import type { IndexSnapshot } from "./index-snapshot.js";
  * one with a specific word ("limit-req") scores low.
  */
 export function termShare(snapshot: IndexSnapshot, text: string): number {
-  const terms = new Set(lexicalTerms(text));
+  // A title or keyword, not a document: a longer text is read up to this many characters.
+  const terms = new Set(lexicalTerms(text.length > maxTermShareChars ? text.slice(0, maxTermShareChars) : text));
   if (terms.size === 0 || snapshot.count === 0) return 0;
   let smallest = Number.POSITIVE_INFINITY;
   for (const term of terms) {
