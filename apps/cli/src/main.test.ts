@@ -64,7 +64,7 @@ describe("the lookup-knowledge CLI", () => {
       "--json",
       "--filter",
       "category=security",
-      "Who can issue a refund for a paid invoice?",
+      "Who can approve a partial refund on a paid invoice?",
     );
     const result = JSON.parse(stdout) as LookupResult;
     // The L0 domain (billing) and the caller's category cannot both hold: the retry drops only the L0 part.
@@ -121,7 +121,7 @@ describe("the lookup-knowledge CLI", () => {
     await rm(join(cwd, ".lookup-knowledge", "index"), { recursive: true, force: true });
     const { stdout } = await lookupKnowledge(cwd, "ingest", knowledgeBase);
     expect(stdout).not.toMatch(/chunks +0 written/);
-    const query = await lookupKnowledge(cwd, "query", "Who can issue a refund for a paid invoice?");
+    const query = await lookupKnowledge(cwd, "query", "Who can approve a partial refund on a paid invoice?");
     expect(query.stdout).toMatch(/found +true/);
   });
 

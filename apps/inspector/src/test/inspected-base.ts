@@ -10,7 +10,7 @@ import { serveInspector, type InspectorServer } from "../serve-inspector.js";
 /** The example knowledge base of the repository. */
 export const exampleKnowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));
 
-/** The demo's lookups: one found through the L0 filter, one fallback, one Chinese, one with no evidence. */
+/** Four lookups like the demo's: one on billing, one fallback, one Chinese, one with no evidence. */
 export const recordedQueries = [
   "Who can issue a refund for a paid invoice?",
   "What VAT code mapping does the nightly sync need before it can post documents?",
