@@ -220,13 +220,13 @@ export function rerankCandidates(
 ): RankedCandidate[] {
   const weights = resolveRerankWeights(context.weights);
   const signals = prepareSignals(context.query, context.hints);
-  const baseScoreOf = (candidate: Candidate) => candidate.score ?? roundTo(0.5 / (candidate.portRank + 1), 6);
+  const baseScores = candidates.map((candidate) => candidate.score ?? roundTo(0.5 / (candidate.portRank + 1), 6));
   // Boosts are shares of the list's best base score, so they weigh the same whatever the
   // port's scale (a fused score near 0.4 or a similarity near 1).
-  const unit = candidates.reduce((best, candidate) => Math.max(best, baseScoreOf(candidate)), 0);
+  const unit = baseScores.reduce((best, score) => Math.max(best, score), 0);
   const scaled = unit > 0 ? inUnitsOf(weights, unit) : weights;
-  const ranked = candidates.map((candidate): RankedCandidate => {
-    const baseScore = baseScoreOf(candidate);
+  const ranked = candidates.map((candidate, index): RankedCandidate => {
+    const baseScore = baseScores[index] as number;
     const { boosts: rawBoosts, reasons } = boostsOf(candidate, signals, scaled);
     const boosts = boundBoosts(rawBoosts, weights.maxBoostShare * baseScore);
     const boostTotal = boosts.reduce((sum, boost) => sum + boost.amount, 0);

@@ -1,5 +1,6 @@
 import type { Candidate, ContextPack, RagConfig, RetrievalAttempt } from "@lookup-knowledge/core";
 import type { PostprocessOutput } from "@lookup-knowledge/postprocess";
+import { leftOutShare, steeredFilterMinShare } from "../retriever/classify-attempt.js";
 import type { ExplainOutcome } from "./lookup-explanation.js";
 
 const score = (value: number | undefined) => (value === undefined ? "unscored" : value.toFixed(3));
@@ -112,9 +113,9 @@ export function mergedCopies(copies: readonly Candidate[], kept: Candidate): Exp
 
 /** Why an attempt was refused: its judged top score below the threshold, or an L0 filter that left the scope's best match out. */
 function refusalCause(trace: RetrievalAttempt, referenceThreshold: number): string {
-  const filterShare = trace.answerability?.signals["filterShare"];
-  if (trace.l0Filter !== undefined && filterShare !== undefined && (trace.topScore ?? 0) >= referenceThreshold) {
-    return `its L0 filter kept only ${score(filterShare)} of the best match of the caller's scope (an L0-filtered attempt must keep 0.95)`;
+  const share = leftOutShare(trace);
+  if (share !== undefined && (trace.topScore ?? 0) >= referenceThreshold) {
+    return `its L0 filter kept only ${score(share)} of the best match of the caller's scope (an L0-filtered attempt must keep ${steeredFilterMinShare})`;
   }
   if (trace.answerability !== undefined) {
     return `the search judged its best match unlikely to answer (answerability ${score(trace.topScore)}, below rag.reference-threshold=${referenceThreshold})`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyAttempt, fallbackReasonOf, topEvidenceScore } from "./classify-attempt.js";
+import { classifyAttempt, fallbackReasonOf, leftOutShare, topEvidenceScore } from "./classify-attempt.js";
 
 const threshold = 0.35;
 
@@ -32,5 +32,21 @@ describe("classifyAttempt", () => {
     expect(fallbackReasonOf("low_quality")).toBe("filtered_vector_low_quality");
     expect(fallbackReasonOf("no_candidates")).toBe("filtered_vector_no_evidence");
     expect(fallbackReasonOf("no_evidence")).toBe("filtered_vector_no_evidence");
+  });
+
+  it("R9, R12: only an L0-filtered attempt that kept under 0.95 of its scope's best match left too much out, and it is low quality", () => {
+    const judged = (filterShare?: number) => ({
+      score: 0.9,
+      model: "answerability-logistic@1",
+      signals: filterShare === undefined ? {} : { filterShare },
+    });
+    const l0Filter = { category: { $eq: "billing" } };
+    expect(leftOutShare({ l0Filter, answerability: judged(0.6) })).toBe(0.6);
+    expect(leftOutShare({ l0Filter, answerability: judged(0.95) })).toBeUndefined();
+    expect(leftOutShare({ answerability: judged(0.6) })).toBeUndefined();
+    expect(leftOutShare({ l0Filter, answerability: judged() })).toBeUndefined();
+    const usableInput = { candidateCount: 3, evidenceCount: 2, topScore: 0.9, referenceThreshold: threshold };
+    expect(classifyAttempt({ ...usableInput, leftOutShare: 0.6 })).toBe("low_quality");
+    expect(classifyAttempt(usableInput)).toBe("usable");
   });
 });

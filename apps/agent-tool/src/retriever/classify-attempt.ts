@@ -1,4 +1,4 @@
-import type { AttemptOutcome, EvidenceBlock, FallbackReason } from "@lookup-knowledge/core";
+import type { AttemptOutcome, EvidenceBlock, FallbackReason, RetrievalAttempt } from "@lookup-knowledge/core";
 
 /**
  * How much of the caller's scope's best match an L0-filtered attempt must keep to be used
@@ -18,13 +18,24 @@ export function classifyAttempt(input: {
   evidenceCount: number;
   topScore: number | undefined;
   referenceThreshold: number;
-  filterShare?: number;
+  /** Set only for an L0-filtered attempt that left too much out (`leftOutShare`). */
+  leftOutShare?: number | undefined;
 }): Exclude<AttemptOutcome, "error"> {
   if (input.candidateCount === 0) return "no_candidates";
   if (input.evidenceCount === 0) return "no_evidence";
   if (input.topScore !== undefined && input.topScore < input.referenceThreshold) return "low_quality";
-  if (input.filterShare !== undefined && input.filterShare < steeredFilterMinShare) return "low_quality";
+  if (input.leftOutShare !== undefined) return "low_quality";
   return "usable";
+}
+
+/**
+ * The share of its caller's scope's best match an L0-filtered attempt kept, when it kept too
+ * little to be used (below `steeredFilterMinShare`); undefined otherwise. The one reading of
+ * that rule for the gate, `explain`, the no-evidence message and the calibration table.
+ */
+export function leftOutShare(attempt: Pick<RetrievalAttempt, "l0Filter" | "answerability">): number | undefined {
+  const share = attempt.answerability?.signals["filterShare"];
+  return attempt.l0Filter !== undefined && share !== undefined && share < steeredFilterMinShare ? share : undefined;
 }
 
 /** The best score among the evidence that survived post-processing, if any block has one. */

@@ -9,7 +9,7 @@ import {
 import type { PostprocessOutput, RerankWeights } from "@lookup-knowledge/postprocess";
 import { andFilters, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { runWithTimeout } from "../run-with-timeout.js";
-import { classifyAttempt, topEvidenceScore } from "./classify-attempt.js";
+import { classifyAttempt, leftOutShare, topEvidenceScore } from "./classify-attempt.js";
 import type { LookupStages } from "./lookup-stages.js";
 
 /** One L1 attempt: its trace entry, whether it is usable, and its post-processed evidence. */
@@ -102,7 +102,7 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
     evidenceCount,
     topScore,
     referenceThreshold: config.referenceThreshold,
-    ...(input.l0Filter && answerability?.signals["filterShare"] !== undefined ? { filterShare: answerability.signals["filterShare"] } : {}),
+    leftOutShare: leftOutShare({ ...(input.l0Filter ? { l0Filter: input.l0Filter } : {}), ...(answerability ? { answerability } : {}) }),
   });
   return {
     trace: {
