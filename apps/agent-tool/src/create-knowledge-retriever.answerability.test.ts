@@ -131,8 +131,11 @@ describe("ranking and answerability apart", () => {
     const missed = await steered(0.6);
     expect(missed.retrievalTrace.attempts.map((attempt) => attempt.outcome)).toEqual(["low_quality", "usable"]);
     expect(missed.retrievalTrace.fallbackReason).toBe("filtered_vector_low_quality");
+    // The trace records the share that refused it, for readers that must not re-derive the rule.
+    expect(missed.retrievalTrace.attempts.map((attempt) => attempt.leftOutShare)).toEqual([0.6, undefined]);
     const kept = await steered(0.97);
     expect(kept.retrievalTrace.attempts.map((attempt) => attempt.outcome)).toEqual(["usable"]);
+    expect(kept.retrievalTrace.attempts[0]?.leftOutShare).toBeUndefined();
     expect(kept.retrievalTrace.fallbackReason).toBeUndefined();
   });
 

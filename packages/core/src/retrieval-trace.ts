@@ -25,6 +25,12 @@ export interface RetrievalAttempt {
   topScore?: number;
   /** The port's answerability judgement of its best hit, with the signals behind it, when it gave one. */
   answerability?: Answerability;
+  /**
+   * For an L0-filtered attempt refused because its filter left the caller's scope's best
+   * match out: the share of that match's score it kept (`filterShare`, below the retriever's
+   * minimum). Readers show this instead of re-deriving the rule.
+   */
+  leftOutShare?: number;
   outcome: AttemptOutcome;
   rejectedHits: RejectedHit[];
   error?: { code: string; message: string };

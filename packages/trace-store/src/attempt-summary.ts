@@ -13,6 +13,8 @@ export interface AttemptSummary {
   topScore?: number;
   /** The port's judgement of its best hit and the signals behind it (no query text), when it gave one. */
   answerability?: Answerability;
+  /** The share of the scope's best match an L0-filtered attempt kept, when that refused it; absent in older records. */
+  leftOutShare?: number;
   /** `usable`, `no_candidates`, `no_evidence`, `low_quality` or `error`. */
   outcome: string;
   /** How many hits the pipeline refused as malformed. */

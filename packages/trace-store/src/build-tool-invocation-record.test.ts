@@ -142,6 +142,16 @@ describe("buildToolInvocationRecord", () => {
     expect(buildToolInvocationRecord({ result, startedAt, durationMs: 1 }).retrievalDetails.referenceThreshold).toBe(0.35);
   });
 
+  it("issue 32: an attempt refused for what its L0 filter left out keeps that share, so readers need not re-derive the rule", () => {
+    const result = foundResult();
+    const [first] = result.retrievalTrace.attempts;
+    if (first === undefined) throw new Error("the fixture has an attempt");
+    first.leftOutShare = 0.62;
+    const { retrievalDetails } = buildToolInvocationRecord({ result, startedAt, durationMs: 42 });
+    expect(retrievalDetails.attempts[0]?.leftOutShare).toBe(0.62);
+    expect(retrievalDetails.attempts[1]).not.toHaveProperty("leftOutShare");
+  });
+
   it("R27: retrieval details hold compact evidence summaries: source, title, layer, score, hit reasons", () => {
     const { retrievalDetails } = buildToolInvocationRecord({ result: foundResult(), startedAt, durationMs: 42 });
     expect(retrievalDetails.evidence).toHaveLength(2);

@@ -142,6 +142,7 @@ function summarizeAttempt(attempt: RetrievalAttempt): AttemptSummary {
     const { score, model, signals } = attempt.answerability;
     summary.answerability = { score, model: cut(model, modelLength), signals: { ...signals } };
   }
+  if (attempt.leftOutShare !== undefined) summary.leftOutShare = finiteOrZero(attempt.leftOutShare);
   if (attempt.error !== undefined) summary.error = cut(`${attempt.error.code}: ${attempt.error.message}`, errorLength);
   return summary;
 }

@@ -97,12 +97,13 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
   const answerability = candidates.find((candidate) => candidate.portRank === 0)?.answerability;
   const topScore = answerability?.score ?? topEvidenceScore(output.evidenceBlocks);
   const evidenceCount = output.evidenceBlocks.length;
+  const leftOut = leftOutShare({ ...(input.l0Filter ? { l0Filter: input.l0Filter } : {}), ...(answerability ? { answerability } : {}) });
   const outcome = classifyAttempt({
     candidateCount: candidates.length,
     evidenceCount,
     topScore,
     referenceThreshold: config.referenceThreshold,
-    leftOutShare: leftOutShare({ ...(input.l0Filter ? { l0Filter: input.l0Filter } : {}), ...(answerability ? { answerability } : {}) }),
+    leftOutShare: leftOut,
   });
   return {
     trace: {
@@ -111,6 +112,7 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
       evidenceCount,
       ...(topScore !== undefined ? { topScore } : {}),
       ...(answerability !== undefined ? { answerability } : {}),
+      ...(outcome === "low_quality" && leftOut !== undefined ? { leftOutShare: leftOut } : {}),
       outcome,
       rejectedHits: rejected,
       durationMs: performance.now() - started,

@@ -83,12 +83,11 @@ function ThresholdCheck({ attempt, referenceThreshold }: { attempt: AttemptView;
   if (attempt.topScore === undefined || attempt.evidenceCount === 0) {
     return <div data-testid="threshold-check">no evidence, so no top score to weigh against threshold {threshold}</div>;
   }
-  const signals = attempt.answerability?.["signals"] as Record<string, number> | undefined;
-  const filterShare = signals?.["filterShare"];
-  if (attempt.outcome === "low_quality" && attempt.topScore >= referenceThreshold && filterShare !== undefined) {
+  // The retriever records why it refused a filtered attempt; the page does not re-derive the rule.
+  if (attempt.outcome === "low_quality" && attempt.topScore >= referenceThreshold && attempt.leftOutShare !== undefined) {
     return (
       <div data-testid="threshold-check" class="refused">
-        refused: the L0 filter kept {score(filterShare)} of the best match it filtered out (below 0.95)
+        refused: the L0 filter kept only {score(attempt.leftOutShare)} of the best match it filtered out
       </div>
     );
   }

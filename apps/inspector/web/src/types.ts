@@ -43,6 +43,8 @@ export interface AttemptView {
   evidenceCount: number;
   topScore?: number;
   answerability?: Answerability;
+  /** Set when the L0 filter's attempt was refused for leaving the scope's best match out (the share it kept). */
+  leftOutShare?: number;
   outcome: string;
   error?: string | { code: string; message: string };
   durationMs: number;
