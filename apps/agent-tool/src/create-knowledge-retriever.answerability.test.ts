@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { emptyL0Hints } from "@lookup-knowledge/core";
+import { defaultRagConfig, emptyL0Hints } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import type { L0Index } from "@lookup-knowledge/l0-hints";
 import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
-import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
+import { defaultAnswerabilityModel, openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { buildToolInvocationRecord } from "@lookup-knowledge/trace-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "./create-knowledge-retriever.js";
@@ -100,12 +100,13 @@ describe("ranking and answerability apart", () => {
   });
 
   it("R9: the gate compares the port's judgement with the threshold, not the ranking score of the best block", async () => {
-    const refused = await createKnowledgeRetriever({ searchPort: judgedPort(0.1) }).lookup("How do I rotate the webhook secret?");
+    // The best block's ranking score (0.92) would pass; the judgement (0.03) is below the default threshold 0.07.
+    const refused = await createKnowledgeRetriever({ searchPort: judgedPort(0.03) }).lookup("How do I rotate the webhook secret?");
     expect(refused.found).toBe(false);
     const [attempt] = refused.retrievalTrace.attempts;
     expect(attempt?.outcome).toBe("low_quality");
     expect(attempt?.candidateCount).toBe(2);
-    expect(attempt?.topScore).toBe(0.1);
+    expect(attempt?.topScore).toBe(0.03);
     const found = await createKnowledgeRetriever({ searchPort: judgedPort(0.9) }).lookup("How do I rotate the webhook secret?");
     expect(found.found).toBe(true);
     // The blocks keep their ranking scores; the judgement is the attempt's top score.
@@ -246,5 +247,55 @@ describe("a caller filter (tenant) and the L0 filter, through the real local por
     expect(result.found).toBe(true);
     expect(JSON.stringify(result)).toContain("acme#webhooks");
     expect(JSON.stringify(result)).not.toContain("globex");
+  });
+});
+
+describe("the operating point a judging port names (recall first, decision 0004)", () => {
+  /** A port that judges its best hit and names the threshold its judgement is read at. */
+  const namingPort = (judged: number, referenceThreshold: number): KnowledgeSearchPort => ({
+    referenceThreshold,
+    async search() {
+      return [
+        {
+          id: "webhooks#chunk-0",
+          content: "Rotate the webhook signing secret from the developer settings page.",
+          metadata: { docId: "webhooks", chunkIndex: 0, source: "webhooks.md" },
+          score: 0.6,
+          answerability: { score: judged, model: "answerability-logistic@1", signals: { lexical: 0.5 } },
+        },
+      ];
+    },
+  });
+
+  it("R9: the local port names its model's threshold and the retriever reads the judgement at it; a port without a model names none", async () => {
+    expect(port.referenceThreshold).toBe(defaultAnswerabilityModel.referenceThreshold);
+    expect(createKnowledgeRetriever({ searchPort: port }).config.referenceThreshold).toBe(defaultAnswerabilityModel.referenceThreshold);
+    const plain = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), answerability: false });
+    try {
+      expect(plain.referenceThreshold).toBeUndefined();
+      expect(createKnowledgeRetriever({ searchPort: plain }).config.referenceThreshold).toBe(defaultRagConfig.referenceThreshold);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it("R9, R22: a judgement between the port's threshold and 0.5 is found with relevance low and the note, not refused", async () => {
+    const result = await createKnowledgeRetriever({ searchPort: namingPort(0.2, 0.07) }).lookup("How do I rotate the webhook secret?");
+    expect(result.found).toBe(true);
+    expect(result.retrievalTrace.referenceThreshold).toBe(0.07);
+    expect(result.relevanceLevel).toBe("low");
+    expect(result.completenessHint.notes[0]).toMatch(/may not answer the question/);
+    const below = await createKnowledgeRetriever({ searchPort: namingPort(0.05, 0.07) }).lookup("How do I rotate the webhook secret?");
+    expect(below.found).toBe(false);
+  });
+
+  it("R9: a rag.reference-threshold in the settings wins over the port's, as a flat key or a typed field", async () => {
+    for (const config of [{ "rag.reference-threshold": 0.35 }, { referenceThreshold: 0.35 }]) {
+      const retriever = createKnowledgeRetriever({ searchPort: namingPort(0.2, 0.07), config });
+      expect(retriever.config.referenceThreshold).toBe(0.35);
+      const result = await retriever.lookup("How do I rotate the webhook secret?");
+      expect(result.found).toBe(false);
+      expect(result.retrievalTrace.attempts[0]?.outcome).toBe("low_quality");
+    }
   });
 });

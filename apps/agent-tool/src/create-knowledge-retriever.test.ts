@@ -271,14 +271,14 @@ describe("createKnowledgeRetriever", () => {
     });
 
     it("R11: when every attempt yields nothing usable the result is an honest no_evidence with every attempt traced", async () => {
-      const port = createScriptedSearchPort([[hit("billing/refunds", 0, 0.1)], [hit("x", 0, 0.05)]]);
+      const port = createScriptedSearchPort([[hit("billing/refunds", 0, 0.05)], [hit("x", 0, 0.02)]]);
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
       const result = await retriever.lookup("refund window");
       expect(result).toMatchObject({ found: false, evidenceStatus: "no_evidence", relevanceLevel: "none", evidenceBlocks: [] });
       expect(result.message).toMatch(/No knowledge evidence was found/);
       expect(result.retrievalTrace.attempts.map(({ filter, candidateCount, topScore }) => ({ filter, candidateCount, topScore }))).toEqual([
-        { filter: billingFilter, candidateCount: 1, topScore: 0.1 },
-        { filter: undefined, candidateCount: 1, topScore: 0.05 },
+        { filter: billingFilter, candidateCount: 1, topScore: 0.05 },
+        { filter: undefined, candidateCount: 1, topScore: 0.02 },
       ]);
     });
 

@@ -24,6 +24,7 @@ import { runAttempt } from "./retriever/run-attempt.js";
 import { parseTelemetryOptions, type KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import { traceLookups } from "./telemetry/trace-lookup.js";
 import { transformQuery } from "./transform-query.js";
+import { withPortThreshold } from "./retriever/sets-reference-threshold.js";
 import type { AgentToolErrorCode } from "./agent-tool-error-code.js";
 
 export interface KnowledgeRetrieverOptions {
@@ -95,7 +96,8 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
       message: "createKnowledgeRetriever needs a searchPort with a search(request) method",
     });
   }
-  const config = Object.freeze(resolveRagConfig(options.config ?? {}));
+  // A port that judges answerability names the threshold its judgement is read at; settings win.
+  const config = Object.freeze(resolveRagConfig(withPortThreshold(options.config, options.searchPort)));
   const weights: RerankWeights = resolveRerankWeights(options.rerankWeights);
   const telemetry = parseTelemetryOptions(options.telemetry);
   const { searchPort, l0Index } = options;

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LookupResult } from "@lookup-knowledge/core";
+import { defaultAnswerabilityModel } from "@lookup-knowledge/search-port/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleQuestionLines, writeQuestionFile } from "./test/question-files.js";
 import { exampleKnowledgeBase, runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
@@ -19,7 +20,11 @@ interface CalibrationJson {
   embedder: { id: string; version?: string; dimension?: number };
   fittedAt: string;
   questions: { file: string; answerable: number; outOfScope: number };
-  fitted: { kind: string; model?: { kind: string; version: number; weights: Record<string, number> }; referenceThreshold?: number };
+  fitted: {
+    kind: string;
+    model?: { kind: string; version: number; weights: Record<string, number>; referenceThreshold?: number };
+    referenceThreshold?: number;
+  };
 }
 
 // The real command over the example knowledge base: calibrate writes the file, and later
@@ -45,8 +50,19 @@ describe("lookup-knowledge calibrate", () => {
     for (const threshold of ["0.20", "0.25", "0.30", "0.35", "0.40", "0.45", "0.50", "0.55", "0.60"]) {
       expect(stdout).toMatch(new RegExp(`^${threshold.replace(".", "\\.")} +\\d/8 +\\d/5`, "m"));
     }
-    expect(stdout).toMatch(/^0\.35 .*in use now$/m);
-    expect(stdout).toMatch(/Now: +answerability-logistic@1001 at 0\.35: answerable found \d\/8, out-of-scope refused \d\/5\./);
+    // Before: the shipped model at its own operating point; now: the fitted model at the
+    // threshold of its best balanced accuracy on these questions, kept with the model.
+    expect(stdout).toMatch(
+      new RegExp(
+        `Before: +answerability-logistic@${defaultAnswerabilityModel.version} at ${defaultAnswerabilityModel.referenceThreshold}:`,
+      ),
+    );
+    const fitted = (await readJson<CalibrationJson>(calibrationFile())).fitted.model?.referenceThreshold;
+    expect(fitted).toBeGreaterThan(0);
+    expect(stdout).toMatch(new RegExp(`^${fitted?.toFixed(2).replace(".", "\\.")} .*in use now$`, "m"));
+    expect(stdout).toMatch(
+      new RegExp(`Now: +answerability-logistic@1001 at ${fitted}: answerable found \\d/8, out-of-scope refused \\d/5\\.`),
+    );
     // Fewer than ten of each: said, and fitted with the stronger penalty.
     expect(stderr).toMatch(/warning: Only 8 answerable and 5 out-of-scope questions: the fit is rough/);
     expect(stdout).toMatch(/L2 penalty 4/);
@@ -69,6 +85,9 @@ describe("lookup-knowledge calibrate", () => {
     const result = JSON.parse(query.stdout) as LookupResult;
     expect(result.found).toBe(true);
     for (const attempt of result.retrievalTrace.attempts) expect(attempt.answerability?.model).toBe("answerability-logistic@1001");
+    // The gate reads the calibrated model at the threshold fitted with it.
+    const fitted = (await readJson<CalibrationJson>(calibrationFile())).fitted.model?.referenceThreshold;
+    expect(result.retrievalTrace.referenceThreshold).toBe(fitted);
 
     const [record] = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--limit", "1")).stdout) as Array<{ id: string }>;
     const trace = await lookupKnowledge(cwd, "trace", record?.id ?? "");
@@ -96,8 +115,9 @@ describe("lookup-knowledge calibrate", () => {
     const { code, stdout } = await lookupKnowledge(cwd, "calibrate", "--questions", questions);
     expect(code).toBe(0);
     expect(stdout).toMatch(/answerability-logistic@1001/);
-    expect(stdout).toMatch(/Now: +answerability-logistic@1002 at 0\.35/);
-    expect((await readJson<CalibrationJson>(calibrationFile())).fitted.model?.version).toBe(1002);
+    const model = (await readJson<CalibrationJson>(calibrationFile())).fitted.model;
+    expect(model?.version).toBe(1002);
+    expect(stdout).toMatch(new RegExp(`Now: +answerability-logistic@1002 at ${model?.referenceThreshold}:`));
   });
 
   it("refuses fewer than 2 answerable or 2 out-of-scope questions, saying how many it has", async () => {

@@ -18,6 +18,14 @@ export interface EvaluationRow {
   /** [refused, asked] of the near-domain and cross-collection questions. */
   near?: [number, number];
   cross?: [number, number];
+  /**
+   * [refused or returned with relevance low, asked]: what the model is told not to trust
+   * (item 2: a near miss that comes back is marked low and carries the completeness note).
+   */
+  nearHeld?: [number, number];
+  crossHeld?: [number, number];
+  /** [found with relevance low, found]: answers the model is told may not answer. */
+  foundLow?: [number, number];
 }
 
 type PortVariant = { system: string; whole?: boolean; options: Partial<LocalSearchPortOptions> };
@@ -50,6 +58,14 @@ export async function baselineRows(set: EvaluationSet): Promise<EvaluationRow[]>
   return rows;
 }
 
+/** A part of the retriever switched off, for the ablation (`pnpm --filter @lookup-knowledge/eval run ablation`). */
+export interface RetrieverVariant {
+  /** `rag.reference-threshold` set in the settings (unset: the model's own threshold). */
+  referenceThreshold?: number;
+  /** L0 hints as the local knowledge base builds them, without its common-term test, or none. */
+  l0?: "shipped" | "without common-term test" | "off";
+}
+
 /**
  * The whole retriever on one set's test half with an answerability model (the shipped one,
  * or one fitted without this set): rankings of the answerable questions (a refused question
@@ -60,6 +76,7 @@ export async function retrieverRow(
   cross: readonly EvaluationQuestion[],
   system: string,
   answerability?: AnswerabilityModel,
+  variant: RetrieverVariant = {},
 ): Promise<EvaluationRow> {
   const port = await openLocalSearchPort({
     directory: set.directory,
@@ -69,38 +86,51 @@ export async function retrieverRow(
   // A test collection is ranked as documents: one block per document, 20 of them.
   const config: Record<string, number> =
     set.kind === "collection" ? { "rag.retrieve-k": 100, "rag.return-n": 20, "rag.max-chunks-per-document": 1 } : {};
+  if (variant.referenceThreshold !== undefined) config["rag.reference-threshold"] = variant.referenceThreshold;
   // The L0 index as the local knowledge base builds it: ordinary phrases of this base set no filter.
-  const l0Index = set.entries ? createL0Index(set.entries, { isCommonTerm: commonTermTest(port) }) : undefined;
+  const l0 = variant.l0 ?? "shipped";
+  const l0Index =
+    set.entries && l0 !== "off" ? createL0Index(set.entries, l0 === "shipped" ? { isCommonTerm: commonTermTest(port) } : {}) : undefined;
   const retriever = createKnowledgeRetriever({ searchPort: port, config, ...(l0Index ? { l0Index } : {}) });
   try {
     const answerable = testHalf(set.answerable);
     const runs = [];
     let found = 0;
     let paraphrasesFound = 0;
+    let foundLow = 0;
     for (const question of answerable) {
-      const ranking = await rankWithRetriever(retriever, question.text);
+      const { ranking, low } = await rankWithRetriever(retriever, question.text);
       if (ranking.length > 0) {
         found += 1;
+        if (low) foundLow += 1;
         if (question.paraphrase) paraphrasesFound += 1;
       }
       runs.push({ ranking, judgments: question.judgments });
     }
-    const refused = async (questions: readonly EvaluationQuestion[]): Promise<[number, number]> => {
-      let count = 0;
-      for (const question of questions) if ((await rankWithRetriever(retriever, question.text)).length === 0) count += 1;
-      return [count, questions.length];
+    const unanswerable = async (questions: readonly EvaluationQuestion[]) => {
+      let refused = 0;
+      let held = 0;
+      for (const question of questions) {
+        const { ranking, low } = await rankWithRetriever(retriever, question.text);
+        if (ranking.length === 0) refused += 1;
+        if (ranking.length === 0 || low) held += 1;
+      }
+      return { refused: [refused, questions.length] as [number, number], held: [held, questions.length] as [number, number] };
     };
     const near = testHalf(set.outOfScope);
     const crossTest = testHalf(cross);
     const paraphrases = answerable.filter((question) => question.paraphrase).length;
+    const nearCounts = near.length > 0 ? await unanswerable(near) : undefined;
+    const crossCounts = crossTest.length > 0 ? await unanswerable(crossTest) : undefined;
     return {
       set: set.name,
       system,
       scores: scoreRankings(runs),
       found: [found, answerable.length],
+      foundLow: [foundLow, found],
       ...(paraphrases > 0 ? { paraphrases: [paraphrasesFound, paraphrases] as [number, number] } : {}),
-      ...(near.length > 0 ? { near: await refused(near) } : {}),
-      ...(crossTest.length > 0 ? { cross: await refused(crossTest) } : {}),
+      ...(nearCounts ? { near: nearCounts.refused, nearHeld: nearCounts.held } : {}),
+      ...(crossCounts ? { cross: crossCounts.refused, crossHeld: crossCounts.held } : {}),
     };
   } finally {
     await retriever.close();
@@ -113,9 +143,14 @@ async function rankWithPort(port: KnowledgeSearchPort, query: string): Promise<s
   return distinct(hits.map((hit) => String(hit.metadata.docId ?? hit.id)));
 }
 
-async function rankWithRetriever(retriever: KnowledgeRetriever, query: string): Promise<string[]> {
+/** The documents a lookup returned (none when it found nothing), and whether it marked them relevance low. */
+async function rankWithRetriever(retriever: KnowledgeRetriever, query: string): Promise<{ ranking: string[]; low: boolean }> {
   const result = await retriever.lookup(query);
-  return result.found ? distinct(result.evidenceBlocks.map((block) => block.docId ?? block.evidenceKey)) : [];
+  if (!result.found) return { ranking: [], low: false };
+  return {
+    ranking: distinct(result.evidenceBlocks.map((block) => block.docId ?? block.evidenceKey)),
+    low: result.relevanceLevel === "low",
+  };
 }
 
 function distinct(ids: string[]): string[] {

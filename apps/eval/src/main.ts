@@ -2,10 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultAnswerabilityModel } from "@lookup-knowledge/search-port/local";
-import { fitOnDevelopment } from "./answerability-fit.js";
 import { collectAnswerabilitySamples } from "./answerability-samples.js";
 import { baselineRows, retrieverRow, type EvaluationRow } from "./evaluate-set.js";
-import { buildEvaluationSets, crossCollectionPairs, setNames, type EvaluationSet } from "./evaluation-sets.js";
+import { buildEvaluationSets, crossCollectionPairs, setNames } from "./evaluation-sets.js";
+import { fitWithoutAndChooseThreshold } from "./leave-one-out.js";
 import { leaveOneOutTable, rowsTable } from "./print-tables.js";
 
 // `pnpm eval [sets]`: retrieval quality of the embedded default on the held-out test half
@@ -34,7 +34,7 @@ try {
     const cross = crossCollectionPairs.flatMap(([asked, of]) => (of === set.name ? (byName.get(asked)?.answerable ?? []) : []));
     rows.push(...(await baselineRows(set)));
     rows.push(await retrieverRow(set, cross, shipped, defaultAnswerabilityModel));
-    rows.push(await retrieverRow(set, cross, leftOut, fitWithout(set, samples, sets)));
+    rows.push(await retrieverRow(set, cross, leftOut, fitWithoutAndChooseThreshold(set.name, samples, defaultAnswerabilityModel.version)));
   }
 } finally {
   await rm(workspace, { recursive: true, force: true });
@@ -45,22 +45,3 @@ console.log(
   "\nLeave one knowledge base out: the model fitted on the development halves of every other set, measured on this one's test half.\n",
 );
 console.log(leaveOneOutTable(rows, leftOut));
-
-/** The knowledge base a set asks: `apisix-en` and `apisix-zh` are one (the same pages in two languages). */
-function knowledgeBaseOf(name: string): string {
-  return name.replace(/-(en|zh)$/, "");
-}
-
-/** The answerability model fitted on every set's development half but this one's (its questions asked elsewhere left out too). */
-function fitWithout(set: EvaluationSet, samples: Awaited<ReturnType<typeof collectAnswerabilitySamples>>, sets: readonly EvaluationSet[]) {
-  // The same pages in another language are the same knowledge base: left out too.
-  const base = knowledgeBaseOf(set.name);
-  const others = samples.filter((sample) => knowledgeBaseOf(sample.set) !== base && knowledgeBaseOf(sample.asked) !== base);
-  return fitOnDevelopment(others, {
-    version: defaultAnswerabilityModel.version,
-    fittedOn: `development halves of ${sets
-      .filter((other) => other !== set)
-      .map((other) => other.name)
-      .join(", ")}`,
-  });
-}

@@ -29,8 +29,11 @@ export function rowsTable(rows: readonly EvaluationRow[]): string {
     "MRR@10",
     "answerable found",
     "paraphrases found",
+    "found with relevance low",
     "near-domain refused",
+    "near refused or low",
     "cross refused",
+    "cross refused or low",
   ];
   const lines = rows.map((row) => [
     row.set,
@@ -41,10 +44,62 @@ export function rowsTable(rows: readonly EvaluationRow[]): string {
     row.scores.mrr10.toFixed(3),
     share(row.found),
     share(row.paraphrases),
+    share(row.foundLow),
     share(row.near),
+    share(row.nearHeld),
     share(row.cross),
+    share(row.crossHeld),
   ]);
   return renderTable(header, lines);
+}
+
+/** The worst set on each leave-one-out measure: its value and the set. */
+export interface WorstSets {
+  value: Record<WorstMeasure, number>;
+  set: Record<WorstMeasure, string>;
+}
+type WorstMeasure = "ndcgWhole" | "ndcgHybrid" | "recall5" | "found" | "near" | "nearHeld" | "cross" | "crossHeld";
+
+const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
+const percent = (value: number) => (value > 1 ? "-" : `${(100 * value).toFixed(0)}%`);
+
+/** For each measure of the leave-one-out table, the set where `system` does worst (nDCG beside the baselines on the same files). */
+export function worstSets(rows: readonly EvaluationRow[], system: string): WorstSets {
+  const find = (set: string, name: string) => rows.find((row) => row.set === set && row.system === name);
+  const value: Record<WorstMeasure, number> = {
+    ndcgWhole: Number.POSITIVE_INFINITY,
+    ndcgHybrid: Number.POSITIVE_INFINITY,
+    recall5: 2,
+    found: 2,
+    near: 2,
+    nearHeld: 2,
+    cross: 2,
+    crossHeld: 2,
+  };
+  const set = Object.fromEntries(Object.keys(value).map((key) => [key, ""])) as Record<WorstMeasure, string>;
+  const note = (key: WorstMeasure, measured: number, name: string) => {
+    if (measured < value[key]) {
+      value[key] = measured;
+      set[key] = name;
+    }
+  };
+  const ratio = (counts: readonly [number, number] | undefined) => (counts ? counts[0] / Math.max(1, counts[1]) : undefined);
+  for (const row of rows.filter((candidate) => candidate.system === system)) {
+    note("ndcgWhole", row.scores.ndcg10 - (find(row.set, "BM25 whole files")?.scores.ndcg10 ?? 0), row.set);
+    note("ndcgHybrid", row.scores.ndcg10 - (find(row.set, "hybrid (port, defaults)")?.scores.ndcg10 ?? 0), row.set);
+    note("recall5", row.scores.recall5, row.set);
+    for (const [key, counts] of [
+      ["found", row.found],
+      ["near", row.near],
+      ["nearHeld", row.nearHeld],
+      ["cross", row.cross],
+      ["crossHeld", row.crossHeld],
+    ] as const) {
+      const measured = ratio(counts);
+      if (measured !== undefined) note(key, measured, row.set);
+    }
+  }
+  return { value, set };
 }
 
 /**
@@ -55,7 +110,6 @@ export function rowsTable(rows: readonly EvaluationRow[]): string {
 export function leaveOneOutTable(rows: readonly EvaluationRow[], system: string): string {
   const find = (set: string, name: string) => rows.find((row) => row.set === set && row.system === name);
   const sets = [...new Set(rows.filter((row) => row.system === system).map((row) => row.set))];
-  const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
   const header = [
     "left out",
     "nDCG@10",
@@ -66,46 +120,64 @@ export function leaveOneOutTable(rows: readonly EvaluationRow[], system: string)
     "found",
     "paraphrases",
     "near refused",
+    "near refused or low",
     "cross refused",
+    "cross refused or low",
   ];
-  const lines: string[][] = [];
-  const worst = { ndcgWhole: Number.POSITIVE_INFINITY, ndcgHybrid: Number.POSITIVE_INFINITY, found: 2, near: 2, cross: 2, recall5: 2 };
-  const worstSet: Record<keyof typeof worst, string> = { ndcgWhole: "", ndcgHybrid: "", found: "", near: "", cross: "", recall5: "" };
-  const note = (key: keyof typeof worst, value: number, set: string) => {
-    if (value < worst[key]) {
-      worst[key] = value;
-      worstSet[key] = set;
-    }
-  };
-  for (const set of sets) {
+  const lines = sets.map((set) => {
     const row = find(set, system) as EvaluationRow;
-    const whole = find(set, "BM25 whole files")?.scores.ndcg10 ?? 0;
-    const chunks = find(set, "BM25 chunks (port, denseWeight 0)")?.scores.ndcg10 ?? 0;
-    const hybrid = find(set, "hybrid (port, defaults)")?.scores.ndcg10 ?? 0;
-    note("ndcgWhole", row.scores.ndcg10 - whole, set);
-    note("ndcgHybrid", row.scores.ndcg10 - hybrid, set);
-    note("recall5", row.scores.recall5, set);
-    if (row.found) note("found", row.found[0] / Math.max(1, row.found[1]), set);
-    if (row.near) note("near", row.near[0] / Math.max(1, row.near[1]), set);
-    if (row.cross) note("cross", row.cross[0] / Math.max(1, row.cross[1]), set);
-    lines.push([
+    const baseline = (name: string) => signed(row.scores.ndcg10 - (find(set, name)?.scores.ndcg10 ?? 0));
+    return [
       set,
       row.scores.ndcg10.toFixed(3),
-      signed(row.scores.ndcg10 - whole),
-      signed(row.scores.ndcg10 - chunks),
-      signed(row.scores.ndcg10 - hybrid),
+      baseline("BM25 whole files"),
+      baseline("BM25 chunks (port, denseWeight 0)"),
+      baseline("hybrid (port, defaults)"),
       row.scores.recall5.toFixed(3),
       share(row.found),
       share(row.paraphrases),
       share(row.near),
+      share(row.nearHeld),
       share(row.cross),
-    ]);
-  }
-  const percent = (value: number) => (value > 1 ? "-" : `${(100 * value).toFixed(0)}%`);
+      share(row.crossHeld),
+    ];
+  });
+  const { value: worst, set: worstSet } = worstSets(rows, system);
   const headline =
     `worst set: nDCG@10 - BM25 whole files ${signed(worst.ndcgWhole)} (${worstSet.ndcgWhole}), ` +
     `- hybrid port ${signed(worst.ndcgHybrid)} (${worstSet.ndcgHybrid}), R@5 ${worst.recall5.toFixed(3)} (${worstSet.recall5}), ` +
     `found ${percent(worst.found)} (${worstSet.found}), near-domain refused ${percent(worst.near)} (${worstSet.near}), ` +
-    `cross refused ${percent(worst.cross)} (${worstSet.cross})`;
+    `near refused or low ${percent(worst.nearHeld)} (${worstSet.nearHeld}), ` +
+    `cross refused ${percent(worst.cross)} (${worstSet.cross}), cross refused or low ${percent(worst.crossHeld)} (${worstSet.crossHeld})`;
   return `${renderTable(header, lines)}\n${headline}`;
+}
+
+/** One line per variant of the retriever: the worst left-out set on each measure. */
+export function ablationTable(rows: readonly EvaluationRow[], variants: readonly string[]): string {
+  const header = [
+    "variant",
+    "- BM25 whole files",
+    "- hybrid port",
+    "R@5",
+    "found",
+    "near refused",
+    "near refused or low",
+    "cross refused",
+    "cross refused or low",
+  ];
+  const lines = variants.map((variant) => {
+    const { value } = worstSets(rows, variant);
+    return [
+      variant,
+      signed(value.ndcgWhole),
+      signed(value.ndcgHybrid),
+      value.recall5.toFixed(3),
+      percent(value.found),
+      percent(value.near),
+      percent(value.nearHeld),
+      percent(value.cross),
+      percent(value.crossHeld),
+    ];
+  });
+  return renderTable(header, lines);
 }

@@ -380,9 +380,13 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
   console.log(`| | in scope (${inScope.length}) | out of scope (${outOfScope.length}) |`);
   console.log(`|---|---|---|`);
   console.log(`| judgement of the top hit, 10th / 50th / 90th percentile | ${quantiles(inScope)} | ${quantiles(outOfScope)} |`);
-  console.log(
-    `| share at or above 0.35 | ${(100 * share(inScope, (score) => score >= 0.35)).toFixed(0)}% | ${(100 * share(outOfScope, (score) => score >= 0.35)).toFixed(0)}% |`,
-  );
+  // The model's own operating point (recall first, decision 0004) and the default for plain scores.
+  for (const threshold of [defaultAnswerabilityModel.referenceThreshold, 0.35]) {
+    if (threshold === undefined) continue;
+    console.log(
+      `| share at or above ${threshold} | ${(100 * share(inScope, (score) => score >= threshold)).toFixed(0)}% | ${(100 * share(outOfScope, (score) => score >= threshold)).toFixed(0)}% |`,
+    );
+  }
   console.log(`\n- best separating threshold: ${best.threshold.toFixed(2)} (balanced accuracy ${best.accuracy.toFixed(3)})`);
 }
 

@@ -10,4 +10,11 @@ import type { SearchRequest } from "./search-request.js";
  */
 export interface KnowledgeSearchPort {
   search(request: SearchRequest): Promise<SearchHit[]>;
+  /**
+   * For a port whose top score is an answerability judgement (the local index): the
+   * threshold that judgement is meant to be read at. A retriever whose settings do not set
+   * `rag.reference-threshold` uses it instead of the default; ports with plain similarity
+   * scores leave it out.
+   */
+  readonly referenceThreshold?: number;
 }

@@ -13,7 +13,8 @@ import {
   roughFitBelow,
 } from "./fit-user-answerability-model.js";
 import type { EvaluationQuestion } from "./read-question-file.js";
-import { describeCalibration, resolveCalibration, setsReferenceThreshold, type CalibrationState } from "./resolve-calibration.js";
+import { setsReferenceThreshold } from "../retriever/sets-reference-threshold.js";
+import { describeCalibration, resolveCalibration, type CalibrationState } from "./resolve-calibration.js";
 import { fitReferenceThreshold, tableThresholds, thresholdTradeOff, type ThresholdRow } from "./threshold-trade-off.js";
 import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
@@ -100,10 +101,11 @@ export async function calibrateKnowledgeBase(options: {
   const currentModel =
     current?.status === "used" && current.calibration.fitted.kind === "answerability-model" ? current.calibration : false;
   const beforeOutcomes = await gateOf(currentModel);
-  const beforeThreshold =
-    current?.status === "used" && current.calibration.fitted.kind === "reference-threshold"
-      ? current.calibration.fitted.referenceThreshold
-      : configuredThreshold;
+  // What lookups read the gate at now: the settings' threshold, else the one the calibration in
+  // use fitted, else (the local index) the default model's own, else the default.
+  const inUse = current?.status === "used" ? fittedThreshold(current.calibration) : undefined;
+  const modelDefault = identity.kind === "local" ? defaultAnswerabilityModel.referenceThreshold : undefined;
+  const beforeThreshold = explicitThreshold ? configuredThreshold : (inUse ?? modelDefault ?? configuredThreshold);
   const base = {
     version: calibrationFormatVersion,
     store: { kind: identity.kind, description: identity.description, key: identity.key },
@@ -136,19 +138,25 @@ export async function calibrateKnowledgeBase(options: {
       fittedOn: `${base.questions.file}: ${answerable} answerable and ${outOfScope} out-of-scope questions, by lookup-knowledge calibrate at ${base.fittedAt}`,
     });
     penalty = fit.penalty;
-    calibration = { ...base, fitted: { kind: "answerability-model", model: fit.model } };
-    afterOutcomes = await gateOf(calibration);
-    afterThreshold = configuredThreshold;
+    // The model's own threshold: the best balanced accuracy of its gate on these questions.
+    afterOutcomes = await gateOf({ ...base, fitted: { kind: "answerability-model", model: fit.model } });
+    const best = fitReferenceThreshold(afterOutcomes);
+    calibration = {
+      ...base,
+      fitted: { kind: "answerability-model", model: { ...fit.model, referenceThreshold: best.threshold } },
+    };
+    afterThreshold = explicitThreshold ? configuredThreshold : best.threshold;
   } else {
     const best = fitReferenceThreshold(beforeOutcomes);
     calibration = { ...base, fitted: { kind: "reference-threshold", referenceThreshold: best.threshold } };
     afterOutcomes = beforeOutcomes;
     afterThreshold = explicitThreshold ? configuredThreshold : best.threshold;
-    if (explicitThreshold) {
-      warn(
-        `rag.reference-threshold is set in the settings (${configuredThreshold}), so lookups keep it; remove it to use the fitted ${best.threshold}.`,
-      );
-    }
+  }
+  const fitted = fittedThreshold(calibration);
+  if (explicitThreshold && fitted !== undefined) {
+    warn(
+      `rag.reference-threshold is set in the settings (${configuredThreshold}), so lookups keep it; remove it to use the fitted ${fitted}.`,
+    );
   }
   const thresholds = [...new Set([...tableThresholds, beforeThreshold, afterThreshold])].sort((a, b) => a - b);
   const before = figures(
@@ -201,4 +209,10 @@ function probeConfig(config: RagConfigInput | FlatRagConfig | undefined): FlatRa
     Object.entries(config ?? {}).filter(([key]) => key !== "rag.reference-threshold" && key !== "referenceThreshold"),
   );
   return { ...(rest as FlatRagConfig), "rag.reference-threshold": 1 };
+}
+
+/** The threshold a calibration fitted: a store's own, or the one its local model is read at. */
+function fittedThreshold(calibration: Calibration): number | undefined {
+  const fitted = calibration.fitted;
+  return fitted.kind === "answerability-model" ? fitted.model.referenceThreshold : fitted.referenceThreshold;
 }

@@ -1,6 +1,7 @@
 import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
 import { answerabilityModelName, type AnswerabilityModel } from "@lookup-knowledge/search-port/local";
 import type { StoreIdentity } from "../open-search-store.js";
+import { setsReferenceThreshold } from "../retriever/sets-reference-threshold.js";
 import { calibrationFilePath, readCalibrationFile, type Calibration } from "./calibration-file.js";
 
 /** The calibration a knowledge base was opened with, and whether its lookups use it. */
@@ -88,11 +89,4 @@ function mismatchOf(calibration: Calibration, identity: StoreIdentity): string |
 
 function embedderName(embedder: { id: string; version?: string; dimension?: number }): string {
   return `${embedder.id}${embedder.version === undefined ? "" : `@${embedder.version}`}${embedder.dimension === undefined ? "" : ` (${embedder.dimension} dimensions)`}`;
-}
-
-/** Whether settings give `rag.reference-threshold` (flat or typed) themselves. */
-export function setsReferenceThreshold(config: RagConfigInput | FlatRagConfig | undefined): boolean {
-  if (!config) return false;
-  const record = config as Record<string, unknown>;
-  return record["rag.reference-threshold"] !== undefined || record["referenceThreshold"] !== undefined;
 }

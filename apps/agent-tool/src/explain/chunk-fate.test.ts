@@ -37,15 +37,15 @@ describe("chunkFate of a refused attempt", () => {
     const fate = chunkFate({
       key: "webhooks#chunk-0",
       output,
-      trace: attempt(0.1),
+      trace: attempt(0.02),
       used: false,
       contextPack: undefined,
-      config: defaultRagConfig,
+      config: { ...defaultRagConfig, referenceThreshold: 0.35 },
     });
     expect(fate?.kind).toBe("attempt_refused");
     expect(fate?.message).toMatch(/port rank 1,/);
     expect(fate?.message).toMatch(
-      /judged its best match unlikely to answer \(answerability 0\.100, below rag\.reference-threshold=0\.35\)/,
+      /judged its best match unlikely to answer \(answerability 0\.020, below rag\.reference-threshold=0\.35\)/,
     );
   });
 

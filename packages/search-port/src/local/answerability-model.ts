@@ -21,6 +21,12 @@ export interface AnswerabilityModel {
   interactions?: Partial<Record<InteractionName, number>>;
   /** What the parameters were fitted on, for people. */
   fittedOn?: string;
+  /**
+   * The threshold its judgements are meant to be read at (its operating point, 0..1): the
+   * port names it (`referenceThreshold`) and a retriever whose settings do not set
+   * `rag.reference-threshold` compares the judgement with it.
+   */
+  referenceThreshold?: number;
 }
 
 /** A product of two signals, `"a*b"`, `a` before `b` in `answerabilitySignalNames`. */
@@ -61,16 +67,18 @@ const modelSchema = z.strictObject({
     )
     .optional(),
   fittedOn: z.string().max(2000).optional(),
+  referenceThreshold: z.number().min(0).max(1).optional(),
 });
 
 /** Reads an answerability model from outside data (a settings or calibration file); a bad one is refused naming the field. */
 export function parseAnswerabilityModel(value: unknown, key = "answerability"): AnswerabilityModel {
   const parsed = parseOptions(modelSchema, value, key);
-  const { fittedOn, interactions, ...rest } = parsed;
+  const { fittedOn, interactions, referenceThreshold, ...rest } = parsed;
   return {
     ...rest,
     ...(interactions === undefined ? {} : { interactions: interactions as Partial<Record<InteractionName, number>> }),
     ...(fittedOn === undefined ? {} : { fittedOn }),
+    ...(referenceThreshold === undefined ? {} : { referenceThreshold }),
   };
 }
 

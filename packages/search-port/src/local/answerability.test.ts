@@ -320,6 +320,22 @@ describe("answerability", () => {
     }
   });
 
+  it("R9: a model's referenceThreshold is kept when in 0..1, refused naming the field otherwise, and the port names it", async () => {
+    const model = { kind: "logistic" as const, version: 7, bias: 0, weights: { lexical: 1 }, referenceThreshold: 0.2 };
+    expect(parseAnswerabilityModel(model).referenceThreshold).toBe(0.2);
+    expect(parseAnswerabilityModel({ ...model, referenceThreshold: undefined })).not.toHaveProperty("referenceThreshold");
+    expect(() => parseAnswerabilityModel({ ...model, referenceThreshold: 1.5 })).toThrow("answerability.referenceThreshold");
+    const named = await openLocalSearchPort({ directory, answerability: model });
+    const unnamed = await openLocalSearchPort({ directory, answerability: { kind: "logistic", version: 7, bias: 0, weights: {} } });
+    try {
+      expect(named.referenceThreshold).toBe(0.2);
+      expect(unnamed.referenceThreshold).toBeUndefined();
+    } finally {
+      await named.close();
+      await unnamed.close();
+    }
+  });
+
   it("refuses model parameters so large they would overflow the score, and a score never becomes NaN", async () => {
     const huge = { kind: "logistic", version: 1, bias: 0, weights: { lexical: 1e308 } };
     expect(() => parseAnswerabilityModel(huge)).toThrow("answerability.weights.lexical");

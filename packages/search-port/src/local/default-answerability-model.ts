@@ -4,7 +4,8 @@ import type { AnswerabilityModel } from "./answerability-model.js";
  * The local port's answerability model. Written by `pnpm --filter @lookup-knowledge/eval
  * run calibrate --write`, which fits it on the development halves of every evaluation set
  * at once (one set of parameters for all knowledge bases); the eval README says how it
- * scores on the test halves. Do not edit by hand: refit.
+ * scores on the test halves. Its `referenceThreshold` is the recall-first operating point the
+ * same command chooses (decision 0004). Do not edit by hand: refit.
  */
 export const defaultAnswerabilityModel: Readonly<AnswerabilityModel> = Object.freeze({
   kind: "logistic",
@@ -105,6 +106,7 @@ export const defaultAnswerabilityModel: Readonly<AnswerabilityModel> = Object.fr
     "margin*terms": -0.030862,
     "cjk*terms": 0.629424,
   }),
+  referenceThreshold: 0.07,
   fittedOn:
     "development halves (odd ids) of scifact, cranfield, apisix-en, apisix-zh, tidb-zh, examples: answerable questions, hand-written near-domain out-of-scope questions, and cross-collection questions (scifact on cranfield, cranfield on scifact, apisix-en on tidb-zh, apisix-zh on tidb-zh, tidb-zh on apisix-zh, tidb-zh on apisix-en)",
 });

@@ -262,7 +262,20 @@ function createPort(
   // The dense scan's helper thread (started on the first large scan) ends with the last open port.
   const releaseScanHelper = acquireDenseScanHelper();
   const { upsert, embedAhead, deleteDocuments, commit } = writer;
-  return { search, fetchRecords, upsert, embedAhead, deleteDocuments, commit, stats, termShare: termShareOf, close };
+  // The model's operating point: what a retriever reads its judgement at unless its settings say otherwise.
+  const referenceThreshold = settings.answerability?.referenceThreshold;
+  return {
+    search,
+    fetchRecords,
+    upsert,
+    embedAhead,
+    deleteDocuments,
+    commit,
+    stats,
+    termShare: termShareOf,
+    close,
+    ...(referenceThreshold === undefined ? {} : { referenceThreshold }),
+  };
 }
 
 /** A writer's documents and chunks: its snapshot without the removed slots, with the added records. */
