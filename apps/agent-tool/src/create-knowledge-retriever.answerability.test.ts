@@ -100,7 +100,8 @@ describe("ranking and answerability apart", () => {
   });
 
   it("R9: the gate compares the port's judgement with the threshold, not the ranking score of the best block", async () => {
-    // The best block's ranking score (0.92) would pass; the judgement (0.03) is below the default threshold 0.07.
+    // The best block's ranking score (0.92) would pass; the judgement (0.03) is below the threshold
+    // (this port names none, so core's default applies).
     const refused = await createKnowledgeRetriever({ searchPort: judgedPort(0.03) }).lookup("How do I rotate the webhook secret?");
     expect(refused.found).toBe(false);
     const [attempt] = refused.retrievalTrace.attempts;
@@ -287,6 +288,16 @@ describe("the operating point a judging port names (recall first, decision 0004)
     expect(result.completenessHint.notes[0]).toMatch(/may not answer the question/);
     const below = await createKnowledgeRetriever({ searchPort: namingPort(0.05, 0.07) }).lookup("How do I rotate the webhook secret?");
     expect(below.found).toBe(false);
+  });
+
+  it("a port that names a threshold outside 0..1 is refused naming the port, unless the settings set one", () => {
+    for (const bad of [1.5, -0.1, Number.NaN]) {
+      expect(() => createKnowledgeRetriever({ searchPort: namingPort(0.2, bad) })).toThrow(
+        /search port names referenceThreshold .*; it must be a number in 0\.\.1/,
+      );
+      const settled = createKnowledgeRetriever({ searchPort: namingPort(0.2, bad), config: { "rag.reference-threshold": 0.3 } });
+      expect(settled.config.referenceThreshold).toBe(0.3);
+    }
   });
 
   it("R9: a rag.reference-threshold in the settings wins over the port's, as a flat key or a typed field", async () => {

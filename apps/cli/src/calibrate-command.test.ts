@@ -120,6 +120,21 @@ describe("lookup-knowledge calibrate", () => {
     expect(stdout).toMatch(new RegExp(`Now: +answerability-logistic@1002 at ${model?.referenceThreshold}:`));
   });
 
+  it("a calibration written before models kept a threshold is read at the default 0.35, and calibrating again says so", async () => {
+    const file = calibrationFile();
+    const older = await readJson<CalibrationJson>(file);
+    delete older.fitted.model?.referenceThreshold;
+    await writeFile(file, JSON.stringify(older));
+    const query = JSON.parse((await lookupKnowledge(cwd, "query", "--json", question)).stdout) as LookupResult;
+    expect(query.retrievalTrace.referenceThreshold).toBe(0.35);
+    const { code, stdout } = await lookupKnowledge(cwd, "calibrate", "--questions", questions);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Before: +answerability-logistic@1002 at 0\.35:/);
+    const model = (await readJson<CalibrationJson>(file)).fitted.model;
+    expect(model?.version).toBe(1003);
+    expect(stdout).toMatch(new RegExp(`Now: +answerability-logistic@1003 at ${model?.referenceThreshold}:`));
+  });
+
   it("refuses fewer than 2 answerable or 2 out-of-scope questions, saying how many it has", async () => {
     const few = await writeQuestionFile(cwd, "few.jsonl", exampleQuestionLines.slice(0, 9));
     const before = await readFile(calibrationFile(), "utf8");
@@ -143,9 +158,11 @@ describe("lookup-knowledge calibrate", () => {
     );
     const model = (JSON.parse(query.stdout) as LookupResult).retrievalTrace.attempts[0]?.answerability?.model;
     expect(model).toMatch(/^answerability-logistic@\d+$/);
-    expect(model).not.toBe("answerability-logistic@1002");
+    expect(model).not.toBe("answerability-logistic@1003");
+    // Ignored, so the default model reads at its own threshold.
+    expect((JSON.parse(query.stdout) as LookupResult).retrievalTrace.referenceThreshold).toBe(defaultAnswerabilityModel.referenceThreshold);
     const stats = await lookupKnowledge(cwd, "stats");
-    expect(stats.stdout).toMatch(/calibration +answerability-logistic@1002, .*; not used: it was fitted with the embedder/);
+    expect(stats.stdout).toMatch(/calibration +answerability-logistic@1003, .*; not used: it was fitted with the embedder/);
     await writeFile(calibrationFile(), good);
   });
 

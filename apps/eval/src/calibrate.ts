@@ -92,7 +92,8 @@ ${weights}
 ${interactions}
   }),
   referenceThreshold: ${model.referenceThreshold},
-  fittedOn: ${JSON.stringify(model.fittedOn ?? "")},
+  fittedOn:
+    ${JSON.stringify(model.fittedOn ?? "")},
 });
 `,
   );

@@ -56,6 +56,7 @@ interface Attempt {
   topScore?: number;
   evidenceCount: number;
   leftOutShare?: number;
+  answerability?: { signals?: Record<string, number> };
 }
 
 /** What the attempts table says of an attempt against the threshold, computed here from the API's numbers. */
@@ -63,8 +64,11 @@ function expectedThresholdCheck(attempt: Attempt, threshold: number): string {
   if (attempt.topScore === undefined || attempt.evidenceCount === 0) {
     return `no evidence, so no top score to weigh against threshold ${threshold.toFixed(3)}`;
   }
-  if (attempt.outcome === "low_quality" && attempt.leftOutShare !== undefined && attempt.topScore >= threshold) {
-    return `refused: the L0 filter kept only ${attempt.leftOutShare.toFixed(3)} of the best match it filtered out`;
+  if (attempt.outcome === "low_quality" && attempt.topScore >= threshold) {
+    const share = attempt.leftOutShare ?? attempt.answerability?.signals?.["filterShare"];
+    return share === undefined
+      ? `refused although top score ${attempt.topScore.toFixed(3)} ≥ threshold ${threshold.toFixed(3)} (the record does not say why)`
+      : `refused: the L0 filter kept only ${share.toFixed(3)} of the best match it filtered out`;
   }
   if (attempt.outcome === "low_quality") return `refused: top score ${attempt.topScore.toFixed(3)} < threshold ${threshold.toFixed(3)}`;
   return `top score ${attempt.topScore.toFixed(3)} ≥ threshold ${threshold.toFixed(3)}`;

@@ -5,6 +5,8 @@ type OpenedPort = KnowledgeBase["store"]["port"];
 /** What the inspector may call on the store's port: searches, and reading records by id when the store can. */
 export interface ReadOnlyPort {
   search: OpenedPort["search"];
+  /** The threshold the port's judgement is read at, when it names one. */
+  readonly referenceThreshold?: number;
   fetchRecords?: (ids: readonly string[], options?: { signal?: AbortSignal }) => Promise<unknown>;
 }
 
@@ -17,6 +19,7 @@ export function readOnlyPort(port: OpenedPort): ReadOnlyPort {
   const fetchRecords = reader.fetchRecords;
   return {
     search: (request) => port.search(request),
+    ...(port.referenceThreshold === undefined ? {} : { referenceThreshold: port.referenceThreshold }),
     ...(typeof fetchRecords === "function" ? { fetchRecords: (ids, options) => fetchRecords.call(port, ids, options) } : {}),
   };
 }

@@ -26,9 +26,10 @@ export interface RetrievalAttempt {
   /** The port's answerability judgement of its best hit, with the signals behind it, when it gave one. */
   answerability?: Answerability;
   /**
-   * For an L0-filtered attempt refused because its filter left the caller's scope's best
-   * match out: the share of that match's score it kept (`filterShare`, below the retriever's
-   * minimum). Readers show this instead of re-deriving the rule.
+   * For a refused L0-filtered attempt whose filter left the caller's scope's best match out:
+   * the share of that match's score it kept (`filterShare`, below the retriever's minimum),
+   * set whether or not its judgement also fell below the threshold. Readers show this instead
+   * of re-deriving the rule.
    */
   leftOutShare?: number;
   outcome: AttemptOutcome;

@@ -101,11 +101,16 @@ export async function calibrateKnowledgeBase(options: {
   const currentModel =
     current?.status === "used" && current.calibration.fitted.kind === "answerability-model" ? current.calibration : false;
   const beforeOutcomes = await gateOf(currentModel);
-  // What lookups read the gate at now: the settings' threshold, else the one the calibration in
-  // use fitted, else (the local index) the default model's own, else the default.
-  const inUse = current?.status === "used" ? fittedThreshold(current.calibration) : undefined;
-  const modelDefault = identity.kind === "local" ? defaultAnswerabilityModel.referenceThreshold : undefined;
-  const beforeThreshold = explicitThreshold ? configuredThreshold : (inUse ?? modelDefault ?? configuredThreshold);
+  // What lookups read the gate at now: the settings' threshold; else the one the calibration in
+  // use fitted (a model from before models kept one is read at the default); else, on the
+  // local index, the shipped model's own.
+  const calibrated = current?.status === "used" ? current.calibration : undefined;
+  const unsetThreshold = calibrated
+    ? (fittedThreshold(calibrated) ?? configuredThreshold)
+    : identity.kind === "local"
+      ? (defaultAnswerabilityModel.referenceThreshold ?? configuredThreshold)
+      : configuredThreshold;
+  const beforeThreshold = explicitThreshold ? configuredThreshold : unsetThreshold;
   const base = {
     version: calibrationFormatVersion,
     store: { kind: identity.kind, description: identity.description, key: identity.key },

@@ -53,10 +53,16 @@ export async function resolveCalibration(input: {
   }
   const fitted = calibration.fitted;
   if (fitted.kind === "answerability-model") {
+    // The model goes to the port, which names its threshold to the retriever; settings that set one win.
+    const threshold = fitted.model.referenceThreshold;
+    const note =
+      threshold !== undefined && setsReferenceThreshold(config)
+        ? `rag.reference-threshold is set in the settings, so the model's fitted threshold ${threshold} is not used`
+        : undefined;
     return {
       answerability: fitted.model,
       ...(config ? { config } : {}),
-      state: { ...(file ? { file } : {}), calibration, status: "used" },
+      state: { ...(file ? { file } : {}), calibration, status: "used", ...(note ? { note } : {}) },
     };
   }
   if (setsReferenceThreshold(config)) {

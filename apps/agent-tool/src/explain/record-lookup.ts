@@ -66,6 +66,7 @@ export async function recordLookup(input: {
       scopes.push(request.scopeFilter);
       return input.searchPort.search(request);
     },
+    ...(input.searchPort.referenceThreshold === undefined ? {} : { referenceThreshold: input.searchPort.referenceThreshold }),
   };
   const retriever = createRetrieverWithStages(
     { searchPort, ...(input.l0Index ? { l0Index: input.l0Index } : {}), config: input.config, onTraceError: () => {} },

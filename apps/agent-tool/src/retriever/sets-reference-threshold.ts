@@ -1,5 +1,6 @@
-import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
+import { LookupKnowledgeError, type FlatRagConfig, type RagConfigInput } from "@lookup-knowledge/core";
 import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
+import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 /** Whether settings give `rag.reference-threshold` (flat or typed) themselves. */
 export function setsReferenceThreshold(config: RagConfigInput | FlatRagConfig | undefined): boolean {
@@ -18,7 +19,13 @@ export function withPortThreshold(
   port: KnowledgeSearchPort,
 ): RagConfigInput | FlatRagConfig {
   const given = config ?? {};
-  const threshold = port.referenceThreshold;
-  if (setsReferenceThreshold(given) || typeof threshold !== "number" || !Number.isFinite(threshold)) return given;
+  const threshold: unknown = port.referenceThreshold;
+  if (setsReferenceThreshold(given) || threshold === undefined) return given;
+  if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+    throw new LookupKnowledgeError<AgentToolErrorCode>({
+      code: "invalid_retriever_options",
+      message: `The search port names referenceThreshold ${String(threshold).slice(0, 40)}; it must be a number in 0..1 (or set rag.reference-threshold in the settings).`,
+    });
+  }
   return { ...given, referenceThreshold: threshold };
 }

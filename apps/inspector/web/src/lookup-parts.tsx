@@ -84,10 +84,15 @@ function ThresholdCheck({ attempt, referenceThreshold }: { attempt: AttemptView;
     return <div data-testid="threshold-check">no evidence, so no top score to weigh against threshold {threshold}</div>;
   }
   // The retriever records why it refused a filtered attempt; the page does not re-derive the rule.
-  if (attempt.outcome === "low_quality" && attempt.topScore >= referenceThreshold && attempt.leftOutShare !== undefined) {
+  // A record from before it did keeps only the port's signal, which is shown as it is.
+  const signals = attempt.answerability?.["signals"] as Record<string, number> | undefined;
+  const leftOut = attempt.leftOutShare ?? signals?.["filterShare"];
+  if (attempt.outcome === "low_quality" && attempt.topScore >= referenceThreshold) {
     return (
       <div data-testid="threshold-check" class="refused">
-        refused: the L0 filter kept only {score(attempt.leftOutShare)} of the best match it filtered out
+        {leftOut === undefined
+          ? `refused although top score ${score(attempt.topScore)} ≥ threshold ${threshold} (the record does not say why)`
+          : `refused: the L0 filter kept only ${score(leftOut)} of the best match it filtered out`}
       </div>
     );
   }
