@@ -1,3 +1,5 @@
+import { containsCjk } from "@lookup-knowledge/text";
+
 /**
  * A phrase is ordinary vocabulary of a knowledge base when its rarest word is in at least
  * this share of the records (1 in 100): "load balance" in a gateway's docs, 常见问题...
@@ -18,7 +20,7 @@ export function commonTermTest(index: { termShare(text: string): number; stats()
   const least = Math.max(commonTermShare, records > 0 ? commonTermRecords / records : 1);
   return (term) => {
     const text = term.trim();
-    const phrase = /\s/.test(text) || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text);
+    const phrase = /\s/.test(text) || containsCjk(text);
     return phrase && index.termShare(text) >= least;
   };
 }

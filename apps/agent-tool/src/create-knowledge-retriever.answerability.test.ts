@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultRagConfig, emptyL0Hints } from "@lookup-knowledge/core";
+import { defaultRagConfig, emptyL0Hints, type SearchHit } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import type { L0Index } from "@lookup-knowledge/l0-hints";
 import type { KnowledgeSearchPort } from "@lookup-knowledge/search-port";
@@ -77,28 +77,28 @@ describe("the gate reads the local port's answerability score", () => {
   });
 });
 
-describe("ranking and answerability apart", () => {
-  /** A port whose first hit ranks high but whose judgement says it does not answer. */
-  const judgedPort = (judged: number, signals: Record<string, number> = {}): KnowledgeSearchPort => ({
-    async search() {
-      return [
-        {
-          id: "webhooks#chunk-0",
-          content: "Rotate the webhook signing secret from the developer settings page.",
-          metadata: { docId: "webhooks", chunkIndex: 0, source: "webhooks.md" },
-          score: 0.92,
-          answerability: { score: judged, model: "answerability-logistic@1", signals: { lexical: 0.5, ...signals } },
-        },
-        {
-          id: "exports#chunk-0",
-          content: "Workspace owners can export all projects.",
-          metadata: { docId: "exports", chunkIndex: 0, source: "exports.md" },
-          score: 0.4,
-        },
-      ];
-    },
-  });
+/** A port whose first hit ranks high but whose judgement says it does not answer. */
+const judgedPort = (judged: number, signals: Record<string, number> = {}): KnowledgeSearchPort => ({
+  async search() {
+    return [
+      {
+        id: "webhooks#chunk-0",
+        content: "Rotate the webhook signing secret from the developer settings page.",
+        metadata: { docId: "webhooks", chunkIndex: 0, source: "webhooks.md" },
+        score: 0.92,
+        answerability: { score: judged, model: "answerability-logistic@1", signals: { lexical: 0.5, ...signals } },
+      },
+      {
+        id: "exports#chunk-0",
+        content: "Workspace owners can export all projects.",
+        metadata: { docId: "exports", chunkIndex: 0, source: "exports.md" },
+        score: 0.4,
+      },
+    ];
+  },
+});
 
+describe("ranking and answerability apart", () => {
   it("R9: the gate compares the port's judgement with the threshold, not the ranking score of the best block", async () => {
     // The best block's ranking score (0.92) would pass; the judgement (0.03) is below the threshold
     // (this port names none, so core's default applies).
@@ -252,21 +252,8 @@ describe("a caller filter (tenant) and the L0 filter, through the real local por
 });
 
 describe("the operating point a judging port names (recall first, decision 0004)", () => {
-  /** A port that judges its best hit and names the threshold its judgement is read at. */
-  const namingPort = (judged: number, referenceThreshold: number): KnowledgeSearchPort => ({
-    referenceThreshold,
-    async search() {
-      return [
-        {
-          id: "webhooks#chunk-0",
-          content: "Rotate the webhook signing secret from the developer settings page.",
-          metadata: { docId: "webhooks", chunkIndex: 0, source: "webhooks.md" },
-          score: 0.6,
-          answerability: { score: judged, model: "answerability-logistic@1", signals: { lexical: 0.5 } },
-        },
-      ];
-    },
-  });
+  /** `judgedPort` naming the threshold its judgement is read at. */
+  const namingPort = (judged: number, referenceThreshold: number): KnowledgeSearchPort => ({ ...judgedPort(judged), referenceThreshold });
 
   it("R9: the local port names its model's threshold and the retriever reads the judgement at it; a port without a model names none", async () => {
     expect(port.referenceThreshold).toBe(defaultAnswerabilityModel.referenceThreshold);
@@ -288,6 +275,24 @@ describe("the operating point a judging port names (recall first, decision 0004)
     expect(result.completenessHint.notes[0]).toMatch(/may not answer the question/);
     const below = await createKnowledgeRetriever({ searchPort: namingPort(0.05, 0.07) }).lookup("How do I rotate the webhook secret?");
     expect(below.found).toBe(false);
+  });
+
+  it("R9: when a judging port's judged hit is refused as malformed, its other hits' ranking scores never pass its threshold", async () => {
+    const searchPort: KnowledgeSearchPort = {
+      referenceThreshold: 0.07,
+      async search() {
+        const [judged, other] = await judgedPort(0.9).search({ query: "q", topK: 2 });
+        // The judged hit loses its content: the pipeline refuses it, and its judgement with it.
+        return [{ ...judged, content: 42 } as unknown as SearchHit, other as SearchHit];
+      },
+    };
+    const result = await createKnowledgeRetriever({ searchPort }).lookup("How do I rotate the webhook secret?");
+    const [attempt] = result.retrievalTrace.attempts;
+    expect(attempt?.rejectedHits).toHaveLength(1);
+    expect(attempt?.candidateCount).toBe(1);
+    expect(attempt?.topScore).toBe(0);
+    expect(attempt?.outcome).toBe("low_quality");
+    expect(result.found).toBe(false);
   });
 
   it("a port that names a threshold outside 0..1 is refused naming the port, unless the settings set one", () => {

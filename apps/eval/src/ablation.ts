@@ -5,7 +5,7 @@ import { defaultAnswerabilityModel } from "@lookup-knowledge/search-port/local";
 import { collectAnswerabilitySamples } from "./answerability-samples.js";
 import { baselineRows, retrieverRow, type EvaluationRow, type RetrieverVariant } from "./evaluate-set.js";
 import { buildEvaluationSets, crossCollectionPairs, setNames } from "./evaluation-sets.js";
-import { fitWithoutAndChooseThreshold } from "./leave-one-out.js";
+import { leaveOneOut } from "./leave-one-out.js";
 import { ablationTable } from "./print-tables.js";
 
 // `pnpm --filter @lookup-knowledge/eval run ablation`: the leave-one-knowledge-base-out
@@ -25,11 +25,11 @@ const workspace = await mkdtemp(join(tmpdir(), "lookup-knowledge-ablation-"));
 try {
   const sets = await buildEvaluationSets(workspace, new Set(setNames));
   const byName = new Map(sets.map((set) => [set.name, set]));
-  const samples = await collectAnswerabilitySamples(sets);
+  const fits = leaveOneOut(await collectAnswerabilitySamples(sets), defaultAnswerabilityModel.version);
   for (const set of sets) {
     const cross = crossCollectionPairs.flatMap(([asked, of]) => (of === set.name ? (byName.get(asked)?.answerable ?? []) : []));
     rows.push(...(await baselineRows(set)));
-    const model = fitWithoutAndChooseThreshold(set.name, samples, defaultAnswerabilityModel.version);
+    const model = fits.fitWithoutAndChooseThreshold(set.name);
     for (const [name, variant] of variants) rows.push(await retrieverRow(set, cross, name, model, variant));
   }
 } finally {

@@ -7,7 +7,7 @@ import { answerabilitySignalNames, defaultAnswerabilityModel, type Answerability
 import { fitOnDevelopment, gateCounts, gateSummary } from "./answerability-fit.js";
 import { collectAnswerabilitySamples } from "./answerability-samples.js";
 import { buildEvaluationSets, crossCollectionPairs, setNames } from "./evaluation-sets.js";
-import { judgedLeftOut, recallFirstThreshold, recallTarget } from "./leave-one-out.js";
+import { leaveOneOut, recallFirstThreshold, recallTarget } from "./leave-one-out.js";
 
 // `pnpm --filter @lookup-knowledge/eval run calibrate [--write]`: fits the local port's
 // answerability model on the development halves of every set at once (one set of
@@ -31,7 +31,7 @@ try {
   );
   // Recall first: the operating point is chosen on the development halves, each set judged by
   // a model fitted without its knowledge base, so it allows for what a fit loses on a new base.
-  const operatingPoint = recallFirstThreshold(judgedLeftOut(samples, "dev", version));
+  const operatingPoint = recallFirstThreshold(leaveOneOut(samples, version).judgedLeftOut("dev"));
   const threshold = operatingPoint.threshold;
   const shown = operatingPoint.found.filter((entry) => Math.round(entry.threshold * 100) % 5 === 0 || entry.threshold === threshold);
   console.log(

@@ -8,10 +8,10 @@ import { createL0Index } from "@lookup-knowledge/l0-hints";
 import { defaultAnswerabilityModel, openLocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { needsDatasets, skipWithoutDatasets } from "@lookup-knowledge/vitest-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectAnswerabilitySamples, type AnswerabilitySample } from "./answerability-samples.js";
+import { collectAnswerabilitySamples } from "./answerability-samples.js";
 import { buildEvaluationSets, setNames, type EvaluationSet } from "./evaluation-sets.js";
 import { testHalf } from "./evaluate-set.js";
-import { fitWithoutAndChooseThreshold } from "./leave-one-out.js";
+import { leaveOneOut, type LeaveOneOut } from "./leave-one-out.js";
 
 // Issue 32: every answerable question of the eval's Markdown sets (test halves) that the whole
 // retriever misses in the leave-one-knowledge-base-out table (its model and threshold fitted
@@ -21,13 +21,13 @@ const docsSets = ["apisix-en", "apisix-zh", "tidb-zh", "shardingsphere-en", "sha
 
 let workspace: string;
 let sets: EvaluationSet[] = [];
-let samples: AnswerabilitySample[] = [];
+let fits: LeaveOneOut | undefined;
 beforeAll(async () => {
   if (skipWithoutDatasets) return;
   workspace = await mkdtemp(join(tmpdir(), "explain-misses-"));
   // Every set is built: the leave-one-out fit of each Markdown set reads all the others.
   sets = await buildEvaluationSets(workspace, new Set(setNames));
-  samples = await collectAnswerabilitySamples(sets);
+  fits = leaveOneOut(await collectAnswerabilitySamples(sets), defaultAnswerabilityModel.version);
 }, 600_000);
 afterAll(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true });
@@ -38,7 +38,7 @@ describe.skipIf(skipWithoutDatasets)(needsDatasets("explain on every answerable 
     let misses = 0;
     const kinds = new Map<string, number>();
     for (const set of sets.filter((candidate) => docsSets.includes(candidate.name))) {
-      const answerability = fitWithoutAndChooseThreshold(set.name, samples, defaultAnswerabilityModel.version);
+      const answerability = (fits as LeaveOneOut).fitWithoutAndChooseThreshold(set.name);
       const port = await openLocalSearchPort({ directory: set.directory, embeddings: createOfflineEmbeddings(), answerability });
       const l0Index = createL0Index(set.entries ?? [], { isCommonTerm: commonTermTest(port) });
       const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
@@ -81,6 +81,7 @@ describe.skipIf(skipWithoutDatasets)(needsDatasets("explain on every answerable 
                 );
               } else {
                 expect(share !== undefined && share < 0.95, where).toBe(true);
+                expect(trace?.leftOutShare, where).toBe(share);
                 expect(outcome.message, where).toMatch(/L0 filter kept only/);
               }
               // The summary names the document's best-placed chunk: its best port rank.

@@ -1,6 +1,8 @@
+import { answerabilitySignalNames, scoreAnswerability, type AnswerabilitySignals } from "@lookup-knowledge/search-port/local";
 import { describe, expect, it } from "vitest";
+import { fitOnDevelopment } from "./answerability-fit.js";
 import type { AnswerabilitySample } from "./answerability-samples.js";
-import { knowledgeBaseOf, operatingPointGrid, recallFirstThreshold, recallTarget } from "./leave-one-out.js";
+import { knowledgeBaseOf, leaveOneOut, operatingPointGrid, recallFirstThreshold, recallTarget } from "./leave-one-out.js";
 
 function judged(set: string, scores: readonly number[], group: AnswerabilitySample["group"] = "answerable") {
   return scores.map((score, index) => ({
@@ -35,5 +37,59 @@ describe("knowledgeBaseOf", () => {
     expect(knowledgeBaseOf("apisix-en")).toBe("apisix");
     expect(knowledgeBaseOf("apisix-zh")).toBe("apisix");
     expect(knowledgeBaseOf("sourcegraph-handbook")).toBe("sourcegraph-handbook");
+  });
+});
+
+describe("leaveOneOut", () => {
+  // Synthetic signals: answerable samples score higher on every signal, with a seeded spread.
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
+  const signals = (answerable: boolean): AnswerabilitySignals =>
+    Object.fromEntries(answerabilitySignalNames.map((name) => [name, (answerable ? 0.5 : 0) + 0.5 * next()])) as AnswerabilitySignals;
+  const samples: AnswerabilitySample[] = [];
+  const add = (set: string, asked: string, group: AnswerabilitySample["group"], count: number) => {
+    for (let index = 0; index < count; index += 1) {
+      samples.push({
+        set,
+        asked,
+        group,
+        id: `${asked}-${group}-${index}`,
+        split: index % 2 === 1 ? "dev" : "test",
+        signals: signals(group === "answerable"),
+        topRelevant: false,
+      });
+    }
+  };
+  for (const set of ["pages-en", "pages-zh", "handbook", "wiki"]) {
+    add(set, set, "answerable", 12);
+    add(set, set, "near", 6);
+  }
+  // Questions of the left-out base asked of another: they must not reach its fit either.
+  add("handbook", "pages-zh", "cross", 8);
+  add("pages-en", "wiki", "cross", 8);
+
+  it("fits without every sample of the left-out base: its other language and its questions asked elsewhere", () => {
+    const fits = leaveOneOut(samples, 9);
+    const kept = samples.filter((sample) => !["pages"].includes(knowledgeBaseOf(sample.set)) && knowledgeBaseOf(sample.asked) !== "pages");
+    const expected = fitOnDevelopment(kept, { version: 9, fittedOn: "development halves of handbook, wiki" });
+    expect(fits.fitWithout("pages-en")).toEqual(expected);
+    // The same base in the other language is the same fit, made once.
+    expect(fits.fitWithout("pages-zh")).toBe(fits.fitWithout("pages-en"));
+  });
+
+  it("judges each set's samples of a half once, by a model fitted without that set's base", () => {
+    const fits = leaveOneOut(samples, 9);
+    const judged = fits.judgedLeftOut("dev");
+    expect(judged.map((entry) => entry.sample)).toHaveLength(samples.filter((sample) => sample.split === "dev").length);
+    const wiki = judged.filter((entry) => entry.sample.set === "wiki");
+    const model = fits.fitWithout("wiki");
+    expect(model.fittedOn).toBe("development halves of pages-en, pages-zh, handbook");
+    expect(wiki.length).toBeGreaterThan(0);
+    for (const entry of wiki) expect(entry.score).toBe(scoreAnswerability(model, entry.sample.signals as AnswerabilitySignals));
+    const threshold = fits.fitWithoutAndChooseThreshold("wiki").referenceThreshold;
+    expect(operatingPointGrid).toContain(threshold);
   });
 });

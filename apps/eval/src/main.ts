@@ -5,7 +5,7 @@ import { defaultAnswerabilityModel } from "@lookup-knowledge/search-port/local";
 import { collectAnswerabilitySamples } from "./answerability-samples.js";
 import { baselineRows, retrieverRow, type EvaluationRow } from "./evaluate-set.js";
 import { buildEvaluationSets, crossCollectionPairs, setNames } from "./evaluation-sets.js";
-import { fitWithoutAndChooseThreshold } from "./leave-one-out.js";
+import { leaveOneOut } from "./leave-one-out.js";
 import { leaveOneOutTable, rowsTable } from "./print-tables.js";
 
 // `pnpm eval [sets]`: retrieval quality of the embedded default on the held-out test half
@@ -28,13 +28,13 @@ try {
   // Cross-collection questions need their source set built too; the leave-one-out fit needs every set.
   const sets = await buildEvaluationSets(workspace, new Set(setNames));
   const byName = new Map(sets.map((set) => [set.name, set]));
-  const samples = await collectAnswerabilitySamples(sets);
+  const fits = leaveOneOut(await collectAnswerabilitySamples(sets), defaultAnswerabilityModel.version);
   for (const set of sets) {
     if (!selected.has(set.name)) continue;
     const cross = crossCollectionPairs.flatMap(([asked, of]) => (of === set.name ? (byName.get(asked)?.answerable ?? []) : []));
     rows.push(...(await baselineRows(set)));
     rows.push(await retrieverRow(set, cross, shipped, defaultAnswerabilityModel));
-    rows.push(await retrieverRow(set, cross, leftOut, fitWithoutAndChooseThreshold(set.name, samples, defaultAnswerabilityModel.version)));
+    rows.push(await retrieverRow(set, cross, leftOut, fits.fitWithoutAndChooseThreshold(set.name)));
   }
 } finally {
   await rm(workspace, { recursive: true, force: true });

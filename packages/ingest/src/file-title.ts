@@ -1,3 +1,5 @@
+import { documentId } from "./document-id.js";
+
 /** A page that stands for its folder: a Hugo section page, an index or a README, also with a language (`_index.en`). */
 const folderPage = /^(?:_index|index|readme)(?:\.[a-z]{2}(?:[-_][a-z0-9]+)?)?$/i;
 
@@ -10,15 +12,13 @@ const folderPage = /^(?:_index|index|readme)(?:\.[a-z]{2}(?:[-_][a-z0-9]+)?)?$/i
  * itself ("Index", "README").
  */
 export function fileTitle(source: string): string {
-  const parts = source
-    .normalize("NFC")
-    .replaceAll("\\", "/")
+  // The document id is the path already normalised: posix separators, NFC, no extension.
+  const parts = documentId(source)
     .split("/")
     .filter((part) => part !== "" && part !== ".");
-  const file = parts.pop() ?? source;
-  const dot = file.lastIndexOf(".");
-  const name = dot > 0 ? file.slice(0, dot) : file;
+  const name = parts.pop() ?? "";
   const folder = parts[parts.length - 1];
+  const file = source.replaceAll("\\", "/").split("/").pop() ?? source;
   return readable(folderPage.test(name) && folder !== undefined && folder !== ".." ? folder : name) || file;
 }
 

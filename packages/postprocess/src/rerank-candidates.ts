@@ -172,21 +172,6 @@ function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: Reran
   return collector;
 }
 
-/** The weights' amounts times `unit` (the share `maxBoostShare` stays a share). */
-function inUnitsOf(weights: RerankWeights, unit: number): RerankWeights {
-  const times = (amount: number) => amount * unit;
-  return {
-    title: times(weights.title),
-    keyword: times(weights.keyword),
-    entity: times(weights.entity),
-    domain: times(weights.domain),
-    heading: times(weights.heading),
-    queryTerm: times(weights.queryTerm),
-    maxPerSignal: times(weights.maxPerSignal),
-    maxBoostShare: weights.maxBoostShare,
-  };
-}
-
 /** Scales the boosts down alike so that together they add at most `cap`. */
 function boundBoosts(boosts: RerankBoost[], cap: number): RerankBoost[] {
   const total = boosts.reduce((sum, boost) => sum + boost.amount, 0);
@@ -223,12 +208,14 @@ export function rerankCandidates(
   const baseScores = candidates.map((candidate) => candidate.score ?? roundTo(0.5 / (candidate.portRank + 1), 6));
   // Boosts are shares of the list's best base score, so they weigh the same whatever the
   // port's scale (a fused score near 0.4 or a similarity near 1).
+  // The collector works in the weights' own units (caps and all); each amount is then taken
+  // times that best score (to 12 decimals: float noise only), so a tiny scale never erases a boost.
   const unit = baseScores.reduce((best, score) => Math.max(best, score), 0);
-  const scaled = unit > 0 ? inUnitsOf(weights, unit) : weights;
   const ranked = candidates.map((candidate, index): RankedCandidate => {
     const baseScore = baseScores[index] as number;
-    const { boosts: rawBoosts, reasons } = boostsOf(candidate, signals, scaled);
-    const boosts = boundBoosts(rawBoosts, weights.maxBoostShare * baseScore);
+    const { boosts: unitBoosts, reasons } = boostsOf(candidate, signals, weights);
+    const inUnits = unit > 0 ? unitBoosts.map((boost) => ({ ...boost, amount: roundTo(boost.amount * unit, 12) })) : unitBoosts;
+    const boosts = boundBoosts(inUnits, weights.maxBoostShare * baseScore);
     const boostTotal = boosts.reduce((sum, boost) => sum + boost.amount, 0);
     // Object.assign rather than a spread: spreading then adding keys is ~50x slower in V8.
     return Object.assign({}, candidate, {

@@ -101,16 +101,9 @@ export async function calibrateKnowledgeBase(options: {
   const currentModel =
     current?.status === "used" && current.calibration.fitted.kind === "answerability-model" ? current.calibration : false;
   const beforeOutcomes = await gateOf(currentModel);
-  // What lookups read the gate at now: the settings' threshold; else the one the calibration in
-  // use fitted (a model from before models kept one is read at the default); else, on the
-  // local index, the shipped model's own.
-  const calibrated = current?.status === "used" ? current.calibration : undefined;
-  const unsetThreshold = calibrated
-    ? (fittedThreshold(calibrated) ?? configuredThreshold)
-    : identity.kind === "local"
-      ? (defaultAnswerabilityModel.referenceThreshold ?? configuredThreshold)
-      : configuredThreshold;
-  const beforeThreshold = explicitThreshold ? configuredThreshold : unsetThreshold;
+  // What lookups read the gate at now, as a lookup opens the store: the settings' threshold, the
+  // calibration's, or the one the local index's model names.
+  const beforeThreshold = await thresholdInUse({ ...common, config: options.config ?? {} }, current);
   const base = {
     version: calibrationFormatVersion,
     store: { kind: identity.kind, description: identity.description, key: identity.key },
@@ -220,4 +213,17 @@ function probeConfig(config: RagConfigInput | FlatRagConfig | undefined): FlatRa
 function fittedThreshold(calibration: Calibration): number | undefined {
   const fitted = calibration.fitted;
   return fitted.kind === "answerability-model" ? fitted.model.referenceThreshold : fitted.referenceThreshold;
+}
+
+/** The threshold lookups on the store read their top score at, with the calibration in use (none when it is not used). */
+async function thresholdInUse(
+  options: Omit<Parameters<typeof openKnowledgeBase>[0], "calibration">,
+  current: CalibrationState | undefined,
+): Promise<number> {
+  const knowledgeBase = await openKnowledgeBase({ ...options, calibration: current?.status === "used" ? current.calibration : false });
+  try {
+    return knowledgeBase.retriever.config.referenceThreshold;
+  } finally {
+    await knowledgeBase.close();
+  }
 }

@@ -1,4 +1,3 @@
-import { leftOutShare } from "../retriever/classify-attempt.js";
 import type { Answerability, LookupResult, RetrievalAttempt } from "@lookup-knowledge/core";
 import type { EvaluationQuestion } from "./read-question-file.js";
 import { mrrAt, ndcgAt, recallAt } from "./ranking-metrics.js";
@@ -131,7 +130,7 @@ function gateScoreOf(attempts: readonly RetrievalAttempt[]): number | undefined 
   for (const attempt of attempts) {
     if (attempt.evidenceCount === 0) continue;
     // An L0-filtered attempt that left the scope's best match out is refused whatever its score (R9).
-    if (leftOutShare(attempt) !== undefined) continue;
+    if (attempt.leftOutShare !== undefined) continue;
     const score = attempt.topScore ?? 1;
     if (gate === undefined || score > gate) gate = score;
   }

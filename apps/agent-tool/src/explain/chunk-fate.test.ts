@@ -30,6 +30,8 @@ const attempt = (topScore: number, filterShare?: number): RetrievalAttempt => ({
   rejectedHits: [],
   durationMs: 1,
   answerability: { score: topScore, model: "answerability-logistic@1", signals: filterShare === undefined ? {} : { filterShare } },
+  // As the retriever records a refusal by the filter's share (below 0.95).
+  ...(filterShare !== undefined && filterShare < 0.95 ? { leftOutShare: filterShare } : {}),
 });
 
 describe("chunkFate of a refused attempt", () => {

@@ -1,6 +1,6 @@
 import type { Candidate, ContextPack, RagConfig, RetrievalAttempt } from "@lookup-knowledge/core";
 import type { PostprocessOutput } from "@lookup-knowledge/postprocess";
-import { leftOutShare, steeredFilterMinShare } from "../retriever/classify-attempt.js";
+import { steeredFilterMinShare } from "../retriever/classify-attempt.js";
 import type { ExplainOutcome } from "./lookup-explanation.js";
 
 const score = (value: number | undefined) => (value === undefined ? "unscored" : value.toFixed(3));
@@ -113,7 +113,8 @@ export function mergedCopies(copies: readonly Candidate[], kept: Candidate): Exp
 
 /** Why an attempt was refused: its judged top score below the threshold, or an L0 filter that left the scope's best match out. */
 function refusalCause(trace: RetrievalAttempt, referenceThreshold: number): string {
-  const share = leftOutShare(trace);
+  // The retriever records the share when the filter rule refused the attempt (R9).
+  const share = trace.leftOutShare;
   if (share !== undefined && (trace.topScore ?? 0) >= referenceThreshold) {
     return `its L0 filter kept only ${score(share)} of the best match of the caller's scope (an L0-filtered attempt must keep ${steeredFilterMinShare})`;
   }

@@ -9,7 +9,6 @@ import {
   type RetrievalTrace,
 } from "@lookup-knowledge/core";
 import type { TransformedQuery } from "../transform-query.js";
-import { leftOutShare } from "./classify-attempt.js";
 import type { LookupStages } from "./lookup-stages.js";
 import type { AttemptRun } from "./run-attempt.js";
 
@@ -123,7 +122,7 @@ function refusalNote(outcomes: readonly RetrievalAttempt[], threshold: number): 
       ? ` The closest matches were judged unlikely to answer it (${score}, below the reference threshold ${threshold}).`
       : ` The closest matches scored ${score}, below the reference threshold ${threshold}.`;
   }
-  return outcomes.some((attempt) => leftOutShare(attempt) !== undefined)
+  return outcomes.some((attempt) => attempt.leftOutShare !== undefined)
     ? " The L0-filtered search left better matches out, and no other search found usable evidence."
     : "";
 }

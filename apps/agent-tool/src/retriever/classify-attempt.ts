@@ -31,7 +31,8 @@ export function classifyAttempt(input: {
 /**
  * The share of its caller's scope's best match an L0-filtered attempt kept, when it kept too
  * little to be used (below `steeredFilterMinShare`); undefined otherwise. The one reading of
- * that rule for the gate, `explain`, the no-evidence message and the calibration table.
+ * that rule: `runAttempt` records its result on the refused attempt (`leftOutShare`), and
+ * `explain`, the no-evidence message and the calibration table read that record.
  */
 export function leftOutShare(attempt: Pick<RetrievalAttempt, "l0Filter" | "answerability">): number | undefined {
   const share = attempt.answerability?.signals["filterShare"];

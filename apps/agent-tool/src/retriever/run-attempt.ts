@@ -94,8 +94,11 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
   // The port judges its best hit; that judgement is the attempt's top score (R9, R11) and
   // its signals explain the outcome. A port that does not judge is read by its evidence's
   // best similarity, on the evidence that survived post-processing.
+  // A port that names a threshold reads its scores through its judgement: without one (its
+  // judged hit was refused as malformed) the attempt has no score that passes.
   const answerability = candidates.find((candidate) => candidate.portRank === 0)?.answerability;
-  const topScore = answerability?.score ?? topEvidenceScore(output.evidenceBlocks);
+  const unjudged = searchPort.referenceThreshold !== undefined && candidates.length > 0 ? 0 : undefined;
+  const topScore = answerability?.score ?? unjudged ?? topEvidenceScore(output.evidenceBlocks);
   const evidenceCount = output.evidenceBlocks.length;
   const leftOut = leftOutShare({ ...(input.l0Filter ? { l0Filter: input.l0Filter } : {}), ...(answerability ? { answerability } : {}) });
   const outcome = classifyAttempt({
