@@ -22,7 +22,9 @@ export function assessCompleteness(input: {
   const { contextPack, droppedByCap, droppedByReturnN, rejectedHits } = input;
   const notes: string[] = [];
   if (input.relevanceLevel === "low") {
-    notes.push("The evidence may not answer the question: it is the closest the search found, but the search judged it unlikely to answer.");
+    notes.push(
+      "The evidence may not answer the question: it is the closest the search found, but the search judged it unlikely to answer.",
+    );
   }
   const truncated = contextPack.summary.truncated.length;
   const omitted = contextPack.summary.omitted.length;
