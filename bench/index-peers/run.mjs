@@ -224,7 +224,7 @@ for (const replicas of replicaList) {
 }
 console.log(
   "\nratios are peer / ours (over 1: the peer is slower, bigger, or for chunks/s faster). " +
-    "Ours: hybrid = linear fusion (denseWeight 0.3) over all chunks, dense = int8 exact scan; " +
+    "Ours: hybrid = linear fusion (the port's default dense weights) over all chunks, dense = int8 exact scan; " +
     "LanceDB: FTS index, flat (exact) float32 cosine, hybrid = its RRF reranker; " +
     "SQLite: FTS5 bm25 over ORed words, vec0 exact float32 cosine, hybrid = RRF of top 50 + top 50. " +
     "Query embedding is excluded everywhere (cached vectors).",

@@ -24,7 +24,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { DenseMatrix, quantiseVector } from "../dist/local/dense-matrix.js";
-import { defaultAnswerabilityModel, openLocalSearchPort } from "../dist/local/index.js";
+import {
+  defaultAnswerabilityModel,
+  defaultCjkDenseWeight,
+  defaultDenseFloor,
+  defaultDenseWeight,
+  openLocalSearchPort,
+} from "../dist/local/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const datasets = join(here, "../../../../shared/datasets");
@@ -226,7 +232,7 @@ async function quality(collection) {
     "dense alone (int8, as stored)": await open({ denseWeight: 1, denseFloor: 0 }),
   };
   for (const weight of [0.1, 0.2, 0.3, 0.4, 0.5]) ports[`linear w=${weight}`] = await open({ denseWeight: weight });
-  ports["default (w=0.3)"] = await openLocalSearchPort({ directory, embeddings });
+  ports[`default (w=${defaultDenseWeight})`] = await openLocalSearchPort({ directory, embeddings });
   const results = Object.fromEntries(Object.keys(ports).map((name) => [name, []]));
   const rrf = [];
   const floatDense = [];
@@ -375,7 +381,7 @@ console.log(`\n## Dense scan, 100,000 x ${embeddings.identity.dimension}\n`);
     if (accuracy > best.accuracy) best = { threshold, accuracy };
   }
   console.log(
-    `\n## Calibration (defaults: denseWeight 0.3, denseFloor 0.3, judgement = answerability model v${defaultAnswerabilityModel.version})\n`,
+    `\n## Calibration (defaults: denseWeight ${defaultDenseWeight}, cjkDenseWeight ${defaultCjkDenseWeight}, denseFloor ${defaultDenseFloor}, judgement = answerability model v${defaultAnswerabilityModel.version})\n`,
   );
   console.log(`| | in scope (${inScope.length}) | out of scope (${outOfScope.length}) |`);
   console.log(`|---|---|---|`);

@@ -13,7 +13,14 @@ export { defaultAnswerabilityModel } from "./default-answerability-model.js";
 export { fitAnswerabilityModel } from "./fit-answerability-model.js";
 export type { AnswerabilityExample, FitAnswerabilityOptions } from "./fit-answerability-model.js";
 export { openLocalSearchPort } from "./open-local-search-port.js";
-export { defaultApproximateCandidates, defaultDenseFloor, defaultDenseWeight, defaultMinScore } from "./read-local-port-settings.js";
+export {
+  defaultApproximateCandidates,
+  defaultCjkDenseWeight,
+  defaultDenseFloor,
+  defaultDenseWeight,
+  defaultMinScore,
+} from "./read-local-port-settings.js";
+export { queryDenseWeight, type DenseWeights } from "./query-dense-weight.js";
 /** The terms the index holds and queries are analysed into: `lexicalTerms` of `@lookup-knowledge/text`. */
 export { lexicalTerms as tokenize } from "@lookup-knowledge/text";
 export type { CjkSegmentation } from "@lookup-knowledge/text";

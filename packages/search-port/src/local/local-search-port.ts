@@ -35,9 +35,16 @@ export interface LocalSearchPortOptions {
    * The weight of the dense (embedding) score in the fused score, 0..1:
    * `fused = (1 - denseWeight) * lexical + denseWeight * dense`. Default 0.3, chosen by
    * measurement (README, "Fusion"). 0 ranks by BM25 alone and never embeds the query.
-   * Without `embeddings` the port is lexical only whatever the weight.
+   * Without `embeddings` the port is lexical only whatever the weight. It is the weight of a
+   * query in space-separated scripts; see `cjkDenseWeight` for CJK ones.
    */
   denseWeight?: number;
+  /**
+   * The dense weight of a query in CJK scripts, 0..1; a query of both scripts takes the two
+   * weights mixed by its share of CJK terms. Default `denseWeight` when that is given, else
+   * 0.1: the offline embedder's vectors carry no word meanings for CJK text (README, "Fusion").
+   */
+  cjkDenseWeight?: number;
   /**
    * The cosine that unrelated texts reach with your embedder, 0..<1: the dense score is
    * `(cosine - denseFloor) / (1 - denseFloor)`, clipped to 0..1. Default 0.3, measured for

@@ -36,7 +36,7 @@ function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | n
  * writer re-indexes all its records with this one.
  */
 export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | undefined {
-  const { directory, mode, embedder, embeddings, denseWeight, postingsCacheBytes } = settings;
+  const { directory, mode, embedder, embeddings, denseWeight, cjkDenseWeight, postingsCacheBytes } = settings;
   for (let attempt = 0; ; attempt += 1) {
     const manifest = readManifest(directory);
     if (manifest === undefined) return undefined;
@@ -55,7 +55,8 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
     if (analyzerStale && mode === "read") {
       throw new AnalyzerMismatchError({ directory, indexAnalyzer, libraryAnalyzer: analyzerVersion });
     }
-    const loadVectors = embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0);
+    const loadVectors =
+      embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0 || cjkDenseWeight > 0);
     const vectors = loadVectors && manifest.vectors !== null && manifest.files.vectors !== undefined;
     try {
       // A generation with block checksums (format 4) is read as searches touch it by a

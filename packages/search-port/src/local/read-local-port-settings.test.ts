@@ -2,7 +2,13 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultAnswerabilityModel } from "./default-answerability-model.js";
 import type { LocalSearchPortOptions } from "./local-search-port.js";
-import { defaultDenseFloor, defaultDenseWeight, defaultMinScore, readLocalPortSettings } from "./read-local-port-settings.js";
+import {
+  defaultCjkDenseWeight,
+  defaultDenseFloor,
+  defaultDenseWeight,
+  defaultMinScore,
+  readLocalPortSettings,
+} from "./read-local-port-settings.js";
 
 const identity = { id: "test/hash", version: "1", dimension: 4 };
 const embeddings = { identity, embedQuery: async () => [1, 0, 0, 0], embedDocuments: async () => [[1, 0, 0, 0]] };
@@ -15,12 +21,26 @@ describe("readLocalPortSettings", () => {
       mode: "read",
       embedder: null,
       denseWeight: defaultDenseWeight,
+      cjkDenseWeight: defaultCjkDenseWeight,
       denseFloor: defaultDenseFloor,
       minScore: defaultMinScore,
       answerability: defaultAnswerabilityModel,
     });
     expect(typeof settings.onRefreshError).toBe("function");
     expect(readLocalPortSettings({ directory: "index", answerability: false }).answerability).toBeUndefined();
+  });
+
+  it("gives CJK queries the denseWeight the caller set unless cjkDenseWeight is set too", () => {
+    expect(readLocalPortSettings({ directory: "index", denseWeight: 0 })).toMatchObject({ denseWeight: 0, cjkDenseWeight: 0 });
+    expect(readLocalPortSettings({ directory: "index", denseWeight: 1 })).toMatchObject({ denseWeight: 1, cjkDenseWeight: 1 });
+    expect(readLocalPortSettings({ directory: "index", cjkDenseWeight: 0.4 })).toMatchObject({
+      denseWeight: defaultDenseWeight,
+      cjkDenseWeight: 0.4,
+    });
+    expect(readLocalPortSettings({ directory: "index", denseWeight: 0.5, cjkDenseWeight: 0 })).toMatchObject({
+      denseWeight: 0.5,
+      cjkDenseWeight: 0,
+    });
   });
 
   it("takes the embedder identity from the embeddings, as a copy", () => {
@@ -33,6 +53,7 @@ describe("readLocalPortSettings", () => {
     [{ directory: " " }, "directory", /path of the index folder/],
     [{ mode: "append" }, "mode", /"read" or "write"/],
     [{ denseWeight: 2 }, "denseWeight", /from 0 to 1/],
+    [{ cjkDenseWeight: -0.1 }, "cjkDenseWeight", /from 0 to 1/],
     [{ minScore: Number.NaN }, "minScore", /from 0 to 1/],
     [{ denseFloor: 1 }, "denseFloor", /from 0 to below 1/],
     [{ embeddings: { embedQuery: () => [] } }, "embeddings", /LangChain Embeddings/],

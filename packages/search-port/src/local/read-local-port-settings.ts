@@ -10,10 +10,19 @@ import { defaultRefreshIntervalMs } from "./manifest-watch.js";
 import { warnRefreshError } from "./reader-refresh.js";
 
 /**
- * The default weight of the dense score in the fused score, chosen on the dev halves of
- * SciFact and Cranfield with the offline embedder (README, "Fusion"; `pnpm bench`).
+ * The default weight of the dense score in the fused score of a query in space-separated
+ * scripts, chosen with `defaultCjkDenseWeight` on the development halves of every eval set
+ * with the offline embedder (README, "Fusion"; `pnpm --filter @lookup-knowledge/eval run fusion`).
  */
-export const defaultDenseWeight = 0.3;
+export const defaultDenseWeight = 0.25;
+
+/**
+ * The default weight of the dense score for a query in CJK scripts. The offline embedder's
+ * word vectors hold English words only, so for Chinese, Japanese or Korean text its vector
+ * is hashed character pairs: a second, coarser lexical score. Chosen with `defaultDenseWeight`
+ * on the development halves of every eval set (README, "Fusion").
+ */
+export const defaultCjkDenseWeight = 0.05;
 
 /**
  * The default cosine floor: about what unrelated texts reach with the offline embedder.
@@ -42,6 +51,8 @@ export interface LocalPortSettings {
   embeddings: EmbeddingsInterface | undefined;
   embedder: EmbedderIdentity | null;
   denseWeight: number;
+  /** The dense weight of a query in CJK scripts (`queryDenseWeight` mixes the two by the query's terms). */
+  cjkDenseWeight: number;
   denseFloor: number;
   minScore: number;
   /** Candidates per approximate dense search; undefined: exact dense search. */
@@ -85,6 +96,7 @@ const optionsSchema = z.object(
       .refine((directory) => directory.trim() !== "", { error: "expected the path of the index folder" }),
     mode: z.enum(["read", "write"], { error: 'expected "read" or "write"' }).optional(),
     denseWeight: fraction().optional(),
+    cjkDenseWeight: fraction().optional(),
     minScore: fraction().optional(),
     denseFloor: fraction("expected a number from 0 to below 1", 1).optional(),
     approximateDense: z.unknown().optional(),
@@ -149,6 +161,8 @@ export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortS
     embeddings,
     embedder,
     denseWeight: options.denseWeight ?? defaultDenseWeight,
+    // A weight given for every query holds for CJK ones too, unless one is given for them.
+    cjkDenseWeight: options.cjkDenseWeight ?? options.denseWeight ?? defaultCjkDenseWeight,
     denseFloor: options.denseFloor ?? defaultDenseFloor,
     minScore: options.minScore ?? defaultMinScore,
     approximateCandidates:

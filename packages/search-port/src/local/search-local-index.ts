@@ -8,6 +8,7 @@ import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
 import { recordContent, recordMetadata, sharedMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import type { LocalPortSettings } from "./read-local-port-settings.js";
+import { queryDenseWeight } from "./query-dense-weight.js";
 import { searchSnapshot } from "./search-snapshot.js";
 import { withUnseenCjkPieces } from "./unseen-cjk-pieces.js";
 
@@ -35,8 +36,9 @@ export async function searchLocalIndex(
   { filter, scopeFilter, topK, query }: ReturnType<typeof readSearchRequest>,
   signal: AbortSignal | undefined,
 ): Promise<SearchHit[]> {
-  const { directory, mode, embeddings, denseWeight, denseFloor, minScore, answerability } = settings;
+  const { directory, mode, embeddings, denseFloor, minScore, answerability } = settings;
   const analysed = lexicalTerms(query);
+  const denseWeight = queryDenseWeight(analysed, settings);
   let vector: number[] | undefined;
   const denseReady = mode === "write" ? view.dimension > 0 : pinned?.vectors !== undefined;
   if (embeddings !== undefined && denseWeight > 0 && denseReady && topK > 0) {

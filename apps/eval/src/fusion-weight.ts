@@ -1,0 +1,90 @@
+import { knowledgeBaseOf } from "./leave-one-out.js";
+import { renderTable } from "./print-tables.js";
+
+/** The dense weights each of the port's two fusion weights is chosen among: 0 to 0.5 in steps of 0.05. */
+export const fusionWeightGrid = Array.from({ length: 11 }, (_, index) => index / 20);
+
+/** The port's two dense weights: for queries in space-separated scripts and in CJK scripts. */
+export interface FusionWeights {
+  denseWeight: number;
+  cjkDenseWeight: number;
+}
+
+/** One set's nDCG@10 of the port's hybrid ranking at one pair of weights, on each half. */
+export interface FusionMeasure {
+  set: string;
+  weights: FusionWeights;
+  dev: number;
+  test: number;
+}
+
+const same = (a: FusionWeights, b: FusionWeights) =>
+  Math.abs(a.denseWeight - b.denseWeight) < 1e-9 && Math.abs(a.cjkDenseWeight - b.cjkDenseWeight) < 1e-9;
+const key = (weights: FusionWeights) => `${weights.denseWeight}/${weights.cjkDenseWeight}`;
+
+/**
+ * The weights with the best mean nDCG@10 over the development halves of the sets kept (each
+ * set counts once, whatever its size); ties go to the smaller weights (the query embedded
+ * for less of the say). Undefined when no set is kept.
+ */
+export function chooseFusionWeights(
+  measures: readonly FusionMeasure[],
+  keep: (set: string) => boolean = () => true,
+): FusionWeights | undefined {
+  const candidates = new Map<string, FusionWeights>();
+  for (const measure of measures) candidates.set(key(measure.weights), measure.weights);
+  const ordered = [...candidates.values()].sort(
+    (a, b) => a.denseWeight + a.cjkDenseWeight - (b.denseWeight + b.cjkDenseWeight) || a.denseWeight - b.denseWeight,
+  );
+  let best: { weights: FusionWeights; mean: number } | undefined;
+  for (const weights of ordered) {
+    const kept = measures.filter((measure) => same(measure.weights, weights) && keep(measure.set));
+    if (kept.length === 0) continue;
+    const mean = kept.reduce((sum, measure) => sum + measure.dev, 0) / kept.length;
+    if (best === undefined || mean > best.mean + 1e-9) best = { weights, mean };
+  }
+  return best?.weights;
+}
+
+/** For each set: the weights chosen without its knowledge base, and its test nDCG@10 there, at `current` and at weight 0 (BM25). */
+export interface LeftOutFusion {
+  set: string;
+  chosen: FusionWeights;
+  test: number;
+  atCurrent: number;
+  bm25: number;
+}
+
+/** Leave one knowledge base out: the weights each set would get from the others' development halves. */
+export function leaveOneOutFusion(measures: readonly FusionMeasure[], current: FusionWeights): LeftOutFusion[] {
+  const sets = [...new Set(measures.map((measure) => measure.set))];
+  const at = (set: string, weights: FusionWeights) =>
+    measures.find((measure) => measure.set === set && same(measure.weights, weights))?.test ?? Number.NaN;
+  return sets.map((set) => {
+    const chosen = chooseFusionWeights(measures, (other) => knowledgeBaseOf(other) !== knowledgeBaseOf(set));
+    if (chosen === undefined) throw new Error(`no other knowledge base to choose weights for ${set} from`);
+    return { set, chosen, test: at(set, chosen), atCurrent: at(set, current), bm25: at(set, { denseWeight: 0, cjkDenseWeight: 0 }) };
+  });
+}
+
+const pair = (weights: FusionWeights) => `${weights.denseWeight.toFixed(2)} / ${weights.cjkDenseWeight.toFixed(2)}`;
+
+/** The leave-one-out table, worst change first, and the weights chosen on every set. */
+export function fusionTable(measures: readonly FusionMeasure[], current: FusionWeights): string {
+  const rows = leaveOneOutFusion(measures, current).sort((a, b) => a.test - a.atCurrent - (b.test - b.atCurrent));
+  const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
+  const table = renderTable(
+    ["left out", "weights chosen (other / CJK)", "test nDCG@10", `at ${pair(current)}`, "change", "BM25 chunks", "- BM25 chunks"],
+    rows.map((row) => [
+      row.set,
+      pair(row.chosen),
+      row.test.toFixed(3),
+      row.atCurrent.toFixed(3),
+      signed(row.test - row.atCurrent),
+      row.bm25.toFixed(3),
+      signed(row.test - row.bm25),
+    ]),
+  );
+  const all = chooseFusionWeights(measures);
+  return `${table}\nchosen on every set's development half (other / CJK): ${all ? pair(all) : "none"}`;
+}
