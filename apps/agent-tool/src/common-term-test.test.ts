@@ -6,9 +6,9 @@ import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/sea
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commonTermTest } from "./common-term-test.js";
 
-// A gateway's docs, written for this test: "load" and "balancing" are everywhere, "health checks" in one record.
+// A gateway's docs, written for this test: "load", "balancing" and "API" are everywhere, "health checks" in one record.
 const contents = [
-  ...Array.from({ length: 60 }, (_, index) => `Route ${index} sends its traffic through load balancing over the upstream nodes.`),
+  ...Array.from({ length: 60 }, (_, index) => `Route ${index} of the API sends its traffic through load balancing over the upstream nodes.`),
   "Health checks take an unhealthy node out of the upstream.",
   "The limit-req plugin limits the request rate with load balancing kept.",
   ...Array.from({ length: 60 }, (_, index) => `Plugin ${index} reads the request headers.`),
@@ -32,12 +32,16 @@ afterAll(async () => {
 });
 
 describe("commonTermTest", () => {
-  it("marks a phrase whose every word is ordinary vocabulary of the base, never a single word or a phrase with a rare word", () => {
+  it("marks a title whose every word is ordinary vocabulary of the base, one word or several, never one with a rare word", () => {
     const isCommon = commonTermTest(port);
     expect(isCommon("Load Balancing")).toBe(true);
+    expect(isCommon("upstream")).toBe(true);
+    // All capitals looks like an identifier, but here it is the base's everyday word.
+    expect(isCommon("API")).toBe(true);
     expect(isCommon("Health Checks")).toBe(false);
+    // "req" is in one record: the identifier stays specific though "limit" is common.
     expect(isCommon("limit-req")).toBe(false);
-    expect(isCommon("upstream")).toBe(false);
+    expect(isCommon("  ")).toBe(false);
   });
 
   it("R7: a title of ordinary words sets no category filter through the L0 index; a specific one does", () => {
@@ -45,6 +49,8 @@ describe("commonTermTest", () => {
       [
         { id: "lb", source: "lb.md", title: "Load Balancing", domain: "routing" },
         { id: "hc", source: "hc.md", title: "Health Checks", domain: "operations" },
+        { id: "api", source: "api.md", title: "API", domain: "reference" },
+        { id: "lr", source: "lr.md", title: "limit-req", domain: "plugins" },
       ],
       { isCommonTerm: commonTermTest(port) },
     );
@@ -52,5 +58,10 @@ describe("commonTermTest", () => {
     expect(common.titles).toEqual(["Load Balancing"]);
     expect(common.domains).toEqual([]);
     expect(l0.match("When do health checks remove a node?").domains).toEqual(["operations"]);
+    // A one-word title shaped like an identifier: only the specific one sets a filter.
+    const api = l0.match("Which API call lists the routes?");
+    expect(api.titles).toEqual(["API"]);
+    expect(api.domains).toEqual([]);
+    expect(l0.match("How do I configure limit-req?").domains).toEqual(["plugins"]);
   });
 });

@@ -1,27 +1,25 @@
-import { containsCjk } from "@lookup-knowledge/text";
-
 /**
- * A phrase is ordinary vocabulary of a knowledge base when its rarest word is in at least
- * this share of the records (1 in 100): "load balance" in a gateway's docs, 常见问题...
+ * A title or keyword is ordinary vocabulary of a knowledge base when its rarest word is in at
+ * least this share of the records (1 in 100): "load balance" or `API` in a gateway's docs, 常见问题...
  */
 export const commonTermShare = 0.01;
 /** ...and in at least this many records, so that in a small base a topic's own words stay specific. */
 export const commonTermRecords = 20;
 
 /**
- * The L0 index's `isCommonTerm` for a local index: a title or keyword of several words (or
- * of CJK characters) whose every word is ordinary vocabulary of the base (in at least 1% of
- * its records and at least 20 of them) never sets a
- * category filter on its own. A single word is left to its shape (an identifier such as
- * `limit-req` stays specific, however common its parts).
+ * The L0 index's `isCommonTerm` for a local index: a title or keyword whose every word is
+ * ordinary vocabulary of the base (in at least 1% of its records and at least 20 of them)
+ * never sets a category filter on its own. That holds for one word as for a phrase: an
+ * all-capitals word (`API`, `FAQ`) or a product's own name in its own docs (`TiDB` in the
+ * TiDB docs) looks like an identifier but says nothing there. An identifier one of whose
+ * parts is rare (`limit-req`) stays specific, however common its other parts.
  */
 export function commonTermTest(index: { termShare(text: string): number; stats(): { chunks: number } }): (term: string) => boolean {
   const records = index.stats().chunks;
   const least = Math.max(commonTermShare, records > 0 ? commonTermRecords / records : 1);
   return (term) => {
     const text = term.trim();
-    const phrase = /\s/.test(text) || containsCjk(text);
-    return phrase && index.termShare(text) >= least;
+    return text !== "" && index.termShare(text) >= least;
   };
 }
 
