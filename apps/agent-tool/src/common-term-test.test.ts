@@ -8,7 +8,10 @@ import { commonTermTest } from "./common-term-test.js";
 
 // A gateway's docs, written for this test: "load", "balancing" and "API" are everywhere, "health checks" in one record.
 const contents = [
-  ...Array.from({ length: 60 }, (_, index) => `Route ${index} of the API sends its traffic through load balancing over the upstream nodes.`),
+  ...Array.from(
+    { length: 60 },
+    (_, index) => `Route ${index} of the API sends its traffic through load balancing over the upstream nodes.`,
+  ),
   "Health checks take an unhealthy node out of the upstream.",
   "The limit-req plugin limits the request rate with load balancing kept.",
   ...Array.from({ length: 60 }, (_, index) => `Plugin ${index} reads the request headers.`),
