@@ -42,8 +42,9 @@ describe("commonTermTest", () => {
     // All capitals looks like an identifier, but here it is the base's everyday word.
     expect(isCommon("API")).toBe(true);
     expect(isCommon("Health Checks")).toBe(false);
-    // "req" is in one record: the identifier stays specific though "limit" is common.
+    // A compound joined by punctuation is specific as a whole, even when every part is common.
     expect(isCommon("limit-req")).toBe(false);
+    expect(isCommon("upstream-nodes")).toBe(false);
     expect(isCommon("  ")).toBe(false);
   });
 

@@ -1,3 +1,5 @@
+import { containsCjk } from "@lookup-knowledge/text";
+
 /**
  * A title or keyword is ordinary vocabulary of a knowledge base when its rarest word is in at
  * least this share of the records (1 in 100): "load balance" or `API` in a gateway's docs, 常见问题...
@@ -6,20 +8,26 @@ export const commonTermShare = 0.01;
 /** ...and in at least this many records, so that in a small base a topic's own words stay specific. */
 export const commonTermRecords = 20;
 
+/** `-`, `_`, `.` or `/` between two letters or digits: a compound such as `limit-req` or `ShardingSphere-Agent`. */
+const innerPunctuation = /[\p{L}\p{N}][-_./][\p{L}\p{N}]/u;
+
 /**
  * The L0 index's `isCommonTerm` for a local index: a title or keyword whose every word is
  * ordinary vocabulary of the base (in at least 1% of its records and at least 20 of them)
  * never sets a category filter on its own. That holds for one word as for a phrase: an
  * all-capitals word (`API`, `FAQ`) or a product's own name in its own docs (`TiDB` in the
- * TiDB docs) looks like an identifier but says nothing there. An identifier one of whose
- * parts is rare (`limit-req`) stays specific, however common its other parts.
+ * TiDB docs) looks like an identifier but says nothing there. A compound joined by
+ * punctuation (`limit-req`, `ShardingSphere-Agent`) is specific as a whole, however common
+ * its parts: the index counts its parts one by one, so it is not asked.
  */
 export function commonTermTest(index: { termShare(text: string): number; stats(): { chunks: number } }): (term: string) => boolean {
   const records = index.stats().chunks;
   const least = Math.max(commonTermShare, records > 0 ? commonTermRecords / records : 1);
   return (term) => {
     const text = term.trim();
-    return text !== "" && index.termShare(text) >= least;
+    if (text === "") return false;
+    const compound = !/\s/.test(text) && !containsCjk(text) && innerPunctuation.test(text);
+    return !compound && index.termShare(text) >= least;
   };
 }
 
