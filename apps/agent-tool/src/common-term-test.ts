@@ -1,4 +1,4 @@
-import { containsCjk } from "@lookup-knowledge/text";
+import { containsCjk, lexicalTerms } from "@lookup-knowledge/text";
 
 /**
  * A title or keyword is ordinary vocabulary of a knowledge base when its rarest word is in at
@@ -8,26 +8,22 @@ export const commonTermShare = 0.01;
 /** ...and in at least this many records, so that in a small base a topic's own words stay specific. */
 export const commonTermRecords = 20;
 
-/** `-`, `_`, `.` or `/` between two letters or digits: a compound such as `limit-req` or `ShardingSphere-Agent`. */
-const innerPunctuation = /[\p{L}\p{N}][-_./][\p{L}\p{N}]/u;
-
 /**
  * The L0 index's `isCommonTerm` for a local index: a title or keyword whose every word is
  * ordinary vocabulary of the base (in at least 1% of its records and at least 20 of them)
  * never sets a category filter on its own. That holds for one word as for a phrase: an
- * all-capitals word (`API`, `FAQ`) or a product's own name in its own docs (`TiDB` in the
- * TiDB docs) looks like an identifier but says nothing there. A compound joined by
- * punctuation (`limit-req`, `ShardingSphere-Agent`) is specific as a whole, however common
- * its parts: the index counts its parts one by one, so it is not asked.
+ * all-capitals word (`API`, `FAQ`) looks like an identifier but can be the base's everyday
+ * word. A word the index splits into several terms (`limit-req`, `OpenTelemetry`, `TiDB`) is
+ * not asked: the index counts its parts one by one, and common parts do not make the word
+ * common, so it stays specific.
  */
 export function commonTermTest(index: { termShare(text: string): number; stats(): { chunks: number } }): (term: string) => boolean {
   const records = index.stats().chunks;
   const least = Math.max(commonTermShare, records > 0 ? commonTermRecords / records : 1);
   return (term) => {
     const text = term.trim();
-    if (text === "") return false;
-    const compound = !/\s/.test(text) && !containsCjk(text) && innerPunctuation.test(text);
-    return !compound && index.termShare(text) >= least;
+    const splitWord = !/\s/.test(text) && !containsCjk(text) && lexicalTerms(text).length > 1;
+    return !splitWord && index.termShare(text) >= least;
   };
 }
 

@@ -13,10 +13,11 @@ import {
 } from "@lookup-knowledge/search-port/local";
 import type { EvaluationQuestion, EvaluationSet } from "./evaluation-sets.js";
 import { buildEvaluationSets, setNames } from "./evaluation-sets.js";
-import { fusionTable, fusionWeightGrid, type FusionMeasure, type FusionWeights } from "./fusion-weight.js";
+import { fusionWeightGrid, type FusionMeasure, type FusionWeights } from "./choose-fusion-weights.js";
+import { fusionTable } from "./print-tables.js";
 
 // `pnpm --filter @lookup-knowledge/eval run fusion`: how the local port's two dense weights
-// (queries in space-separated scripts, queries in CJK scripts) are chosen. nDCG@10 of the
+// (queries in CJK scripts, queries in other scripts) are chosen. nDCG@10 of the
 // port's hybrid ranking (answerability off: ranking alone) on both halves of every set, for
 // every pair of the grid; the pair is the one with the best mean over the development
 // halves. Leave one knowledge base out: the pair the other bases choose, measured on the
@@ -29,7 +30,7 @@ async function measureSet(set: EvaluationSet): Promise<FusionMeasure[]> {
   const ports = new Map<number, LocalSearchPort>();
   const scores = new Map<string, number>();
   const questionScore = async (question: EvaluationQuestion, weights: FusionWeights) => {
-    const weight = Math.round(queryDenseWeight(tokenize(question.text), weights) * 1000) / 1000;
+    const weight = Math.round(queryDenseWeight(question.text, tokenize(question.text), weights) * 1000) / 1000;
     const cacheKey = `${question.id}@${weight}`;
     const cached = scores.get(cacheKey);
     if (cached !== undefined) return cached;

@@ -1,3 +1,4 @@
+import { leaveOneOutFusion, chooseFusionWeights, type FusionMeasure, type FusionWeights } from "./choose-fusion-weights.js";
 import type { EvaluationRow } from "./evaluate-set.js";
 
 /** `found/asked (percent)`, or an empty cell. */
@@ -180,4 +181,26 @@ export function ablationTable(rows: readonly EvaluationRow[], variants: readonly
     ];
   });
   return renderTable(header, lines);
+}
+
+const weightPair = (weights: FusionWeights) => `${weights.denseWeight.toFixed(2)} / ${weights.cjkDenseWeight.toFixed(2)}`;
+
+/** The leave-one-out table, worst change first, and the weights chosen on every set. */
+export function fusionTable(measures: readonly FusionMeasure[], current: FusionWeights): string {
+  const rows = leaveOneOutFusion(measures, current).sort((a, b) => a.test - a.atCurrent - (b.test - b.atCurrent));
+  const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
+  const table = renderTable(
+    ["left out", "weights chosen (other / CJK)", "test nDCG@10", `at ${weightPair(current)}`, "change", "BM25 chunks", "- BM25 chunks"],
+    rows.map((row) => [
+      row.set,
+      weightPair(row.chosen),
+      row.test.toFixed(3),
+      row.atCurrent.toFixed(3),
+      signed(row.test - row.atCurrent),
+      row.bm25.toFixed(3),
+      signed(row.test - row.bm25),
+    ]),
+  );
+  const all = chooseFusionWeights(measures);
+  return `${table}\nchosen on every set's development half (other / CJK): ${all ? weightPair(all) : "none"}`;
 }

@@ -32,17 +32,18 @@ export interface LocalSearchPortOptions {
   /** `"read"` (the default) opens the last committed state; `"write"` also takes the folder's lock. */
   mode?: "read" | "write";
   /**
-   * The weight of the dense (embedding) score in the fused score, 0..1:
-   * `fused = (1 - denseWeight) * lexical + denseWeight * dense`. Default 0.3, chosen by
-   * measurement (README, "Fusion"). 0 ranks by BM25 alone and never embeds the query.
-   * Without `embeddings` the port is lexical only whatever the weight. It is the weight of a
-   * query in space-separated scripts; see `cjkDenseWeight` for CJK ones.
+   * The weight of the dense (embedding) score in the fused score of a query in scripts other
+   * than Chinese, Japanese and Korean, 0..1: `fused = (1 - w) * lexical + w * dense`. Default
+   * 0.25, chosen by measurement (README, "Fusion"). Given alone, it is the weight of every
+   * query: 0 ranks by BM25 alone and never embeds the query. Without `embeddings` the port is
+   * lexical only whatever the weight.
    */
   denseWeight?: number;
   /**
-   * The dense weight of a query in CJK scripts, 0..1; a query of both scripts takes the two
-   * weights mixed by its share of CJK terms. Default `denseWeight` when that is given, else
-   * 0.1: the offline embedder's vectors carry no word meanings for CJK text (README, "Fusion").
+   * The dense weight of a query in CJK scripts (Chinese, Japanese, Korean), 0..1; a query of
+   * both takes the two weights mixed by its share of CJK terms (`queryDenseWeight`). Default
+   * `denseWeight` when that is given, else 0.05: the offline embedder's vectors carry no word
+   * meanings for CJK text (README, "Fusion"). A query whose weight is 0 is not embedded.
    */
   cjkDenseWeight?: number;
   /**

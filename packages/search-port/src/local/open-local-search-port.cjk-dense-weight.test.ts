@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
+import { lexicalTerms } from "@lookup-knowledge/text";
 import { openLocalSearchPort } from "./open-local-search-port.js";
+import { queryDenseWeight } from "./query-dense-weight.js";
 
 // Chinese and English records with different dense and lexical standings, so that the weight
 // of the dense part shows in the scores.
@@ -56,6 +58,16 @@ describe("openLocalSearchPort: the dense weight of CJK queries", () => {
     // And the other way round.
     expect(await scores({ denseWeight: 0, cjkDenseWeight: 0.5 }, english)).toEqual(lexicalEnglish);
     expect(await scores({ denseWeight: 0, cjkDenseWeight: 0.5 }, chinese)).not.toEqual(lexicalChinese);
+  });
+
+  it("ranks a query of both scripts with the two weights mixed by its share of CJK terms", async () => {
+    const mixed = "Redis 限流计数器 cluster";
+    const weights = { denseWeight: 0.6, cjkDenseWeight: 0 };
+    const mixedWeight = queryDenseWeight(mixed, lexicalTerms(mixed), weights);
+    expect(mixedWeight).toBeGreaterThan(0);
+    expect(mixedWeight).toBeLessThan(0.6);
+    expect(await scores(weights, mixed)).toEqual(await scores({ denseWeight: mixedWeight }, mixed));
+    expect(await scores(weights, mixed)).not.toEqual(await scores({ denseWeight: 0.6 }, mixed));
   });
 
   it("keeps one weight for every query when only denseWeight is given", async () => {

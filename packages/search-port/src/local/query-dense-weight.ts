@@ -1,6 +1,6 @@
 import { containsCjk } from "@lookup-knowledge/text";
 
-/** The dense weights of a port: one for queries in space-separated scripts, one for queries in CJK scripts. */
+/** The dense weights of a port: one for queries in CJK scripts (Chinese, Japanese, Korean), one for queries in other scripts. */
 export interface DenseWeights {
   denseWeight: number;
   cjkDenseWeight: number;
@@ -8,13 +8,14 @@ export interface DenseWeights {
 
 /**
  * The dense score's weight in one query's fused score: `denseWeight` and `cjkDenseWeight`
- * mixed by the share of the query's distinct analysed terms in CJK scripts ("TiDB 的 SQL 优化"
- * sits between the two). A query with no terms takes `denseWeight`.
+ * mixed by the share of the query's distinct analysed `terms` in CJK scripts ("APISIX 的
+ * 插件" sits between the two). A query with no terms (stop words only) takes
+ * `cjkDenseWeight` when its `text` holds a CJK character, else `denseWeight`.
  */
-export function queryDenseWeight(terms: readonly string[], { denseWeight, cjkDenseWeight }: DenseWeights): number {
+export function queryDenseWeight(text: string, terms: readonly string[], { denseWeight, cjkDenseWeight }: DenseWeights): number {
   if (denseWeight === cjkDenseWeight) return denseWeight;
   const distinct = new Set(terms);
-  if (distinct.size === 0) return denseWeight;
+  if (distinct.size === 0) return containsCjk(text) ? cjkDenseWeight : denseWeight;
   let cjk = 0;
   for (const term of distinct) if (containsCjk(term)) cjk += 1;
   const share = cjk / distinct.size;

@@ -10,8 +10,8 @@ import { defaultRefreshIntervalMs } from "./manifest-watch.js";
 import { warnRefreshError } from "./reader-refresh.js";
 
 /**
- * The default weight of the dense score in the fused score of a query in space-separated
- * scripts, chosen with `defaultCjkDenseWeight` on the development halves of every eval set
+ * The default weight of the dense score in the fused score of a query in scripts other than
+ * Chinese, Japanese and Korean, chosen with `defaultCjkDenseWeight` on the development halves of every eval set
  * with the offline embedder (README, "Fusion"; `pnpm --filter @lookup-knowledge/eval run fusion`).
  */
 export const defaultDenseWeight = 0.25;

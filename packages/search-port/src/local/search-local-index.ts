@@ -38,7 +38,7 @@ export async function searchLocalIndex(
 ): Promise<SearchHit[]> {
   const { directory, mode, embeddings, denseFloor, minScore, answerability } = settings;
   const analysed = lexicalTerms(query);
-  const denseWeight = queryDenseWeight(analysed, settings);
+  const denseWeight = queryDenseWeight(query, analysed, settings);
   let vector: number[] | undefined;
   const denseReady = mode === "write" ? view.dimension > 0 : pinned?.vectors !== undefined;
   if (embeddings !== undefined && denseWeight > 0 && denseReady && topK > 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseFusionWeights, fusionTable, leaveOneOutFusion, type FusionMeasure } from "./fusion-weight.js";
+import { chooseFusionWeights, leaveOneOutFusion, type FusionMeasure } from "./choose-fusion-weights.js";
 
 const measure = (set: string, denseWeight: number, cjkDenseWeight: number, dev: number, test: number): FusionMeasure => ({
   set,
@@ -46,6 +46,10 @@ describe("leaveOneOutFusion", () => {
     expect(tidb?.chosen).toEqual({ denseWeight: 0.3, cjkDenseWeight: 0 });
   });
 
+  it("refuses a current pair that was not measured, naming it", () => {
+    expect(() => leaveOneOutFusion(measures, { denseWeight: 0.25, cjkDenseWeight: 0.05 })).toThrow(/not measured at 0.25\/0.05/);
+  });
+
   it("refuses to choose when no other knowledge base is measured", () => {
     expect(() =>
       leaveOneOutFusion([measure("apisix-en", 0, 0, 0.8, 0.8), measure("apisix-zh", 0, 0, 0.8, 0.8)], {
@@ -53,15 +57,5 @@ describe("leaveOneOutFusion", () => {
         cjkDenseWeight: 0,
       }),
     ).toThrow(/no other knowledge base/);
-  });
-});
-
-describe("fusionTable", () => {
-  it("prints each left-out set worst change first, beside BM25, and the pair chosen on every set", () => {
-    const table = fusionTable(measures, { denseWeight: 0.3, cjkDenseWeight: 0.3 });
-    const lines = table.split("\n");
-    expect(lines[0]).toMatch(/^left out\s+weights chosen \(other \/ CJK\)\s+test nDCG@10\s+at 0\.30 \/ 0\.30/);
-    expect(lines[2]).toMatch(/^scifact\s+0\.30 \/ 0\.00\s+0\.680\s+0\.680\s+\+0\.000\s+0\.600\s+\+0\.080$/);
-    expect(lines.at(-1)).toBe("chosen on every set's development half (other / CJK): 0.30 / 0.00");
   });
 });

@@ -1,14 +1,11 @@
+import type { DenseWeights } from "@lookup-knowledge/search-port/local";
 import { knowledgeBaseOf } from "./leave-one-out.js";
-import { renderTable } from "./print-tables.js";
 
 /** The dense weights each of the port's two fusion weights is chosen among: 0 to 0.5 in steps of 0.05. */
 export const fusionWeightGrid = Array.from({ length: 11 }, (_, index) => index / 20);
 
-/** The port's two dense weights: for queries in space-separated scripts and in CJK scripts. */
-export interface FusionWeights {
-  denseWeight: number;
-  cjkDenseWeight: number;
-}
+/** The port's two dense weights (queries in CJK scripts, queries in other scripts). */
+export type FusionWeights = DenseWeights;
 
 /** One set's nDCG@10 of the port's hybrid ranking at one pair of weights, on each half. */
 export interface FusionMeasure {
@@ -58,33 +55,14 @@ export interface LeftOutFusion {
 /** Leave one knowledge base out: the weights each set would get from the others' development halves. */
 export function leaveOneOutFusion(measures: readonly FusionMeasure[], current: FusionWeights): LeftOutFusion[] {
   const sets = [...new Set(measures.map((measure) => measure.set))];
-  const at = (set: string, weights: FusionWeights) =>
-    measures.find((measure) => measure.set === set && same(measure.weights, weights))?.test ?? Number.NaN;
+  const at = (set: string, weights: FusionWeights) => {
+    const found = measures.find((measure) => measure.set === set && same(measure.weights, weights));
+    if (found === undefined) throw new Error(`${set} was not measured at ${key(weights)} (denseWeight/cjkDenseWeight): put it on the grid`);
+    return found.test;
+  };
   return sets.map((set) => {
     const chosen = chooseFusionWeights(measures, (other) => knowledgeBaseOf(other) !== knowledgeBaseOf(set));
     if (chosen === undefined) throw new Error(`no other knowledge base to choose weights for ${set} from`);
     return { set, chosen, test: at(set, chosen), atCurrent: at(set, current), bm25: at(set, { denseWeight: 0, cjkDenseWeight: 0 }) };
   });
-}
-
-const pair = (weights: FusionWeights) => `${weights.denseWeight.toFixed(2)} / ${weights.cjkDenseWeight.toFixed(2)}`;
-
-/** The leave-one-out table, worst change first, and the weights chosen on every set. */
-export function fusionTable(measures: readonly FusionMeasure[], current: FusionWeights): string {
-  const rows = leaveOneOutFusion(measures, current).sort((a, b) => a.test - a.atCurrent - (b.test - b.atCurrent));
-  const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
-  const table = renderTable(
-    ["left out", "weights chosen (other / CJK)", "test nDCG@10", `at ${pair(current)}`, "change", "BM25 chunks", "- BM25 chunks"],
-    rows.map((row) => [
-      row.set,
-      pair(row.chosen),
-      row.test.toFixed(3),
-      row.atCurrent.toFixed(3),
-      signed(row.test - row.atCurrent),
-      row.bm25.toFixed(3),
-      signed(row.test - row.bm25),
-    ]),
-  );
-  const all = chooseFusionWeights(measures);
-  return `${table}\nchosen on every set's development half (other / CJK): ${all ? pair(all) : "none"}`;
 }
