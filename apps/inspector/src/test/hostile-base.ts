@@ -18,7 +18,8 @@ export const hostileScript = `<script id="${injectedId}">window.${ownedFlag} = "
 export const hostileHeading = `<b id="${injectedId}" onclick="window.${ownedFlag}='heading'">Zebracorn</b> reconciliation`;
 /** Terminal escape sequences: clear screen, colour, an OSC 8 hyperlink. */
 export const terminalEscapes = "\u001b[2J\u001b[31mRED ALERT\u001b[0m \u001b]8;;https://example.invalid\u0007link\u001b]8;;\u0007";
-export const longLine = `zebracorn${"x".repeat(6000)}`;
+/** A line of 6,000 characters, after words the first hostile query asks for (so a piece of it is among the evidence). */
+export const longLine = `Zebracorn ledger reconciliation run log: zebracorn${"x".repeat(6000)}`;
 
 const hostileDocument = [
   "---",
