@@ -8,6 +8,7 @@ import { fitOnDevelopment, gateCounts, gateSummary } from "./answerability-fit.j
 import { collectAnswerabilitySamples } from "./answerability-samples.js";
 import { buildEvaluationSets, crossCollectionPairs, setNames } from "./evaluation-sets.js";
 import { leaveOneOut, recallFirstThreshold, recallTarget } from "./leave-one-out.js";
+import { questionLengthLines } from "./question-lengths.js";
 
 // `pnpm --filter @lookup-knowledge/eval run calibrate [--write]`: fits the local port's
 // answerability model on the development halves of every set at once (one set of
@@ -57,6 +58,9 @@ try {
   console.log(`  no interactions          ${gateSummary(gateCounts(samples, firstOrder, threshold, "test"))}`);
   const lexicalOnly = fitOnDevelopment(samples, { version, fittedOn, signals: ["lexical", "dense"] });
   console.log(`  lexical and dense only   ${gateSummary(gateCounts(samples, lexicalOnly, threshold, "test"))}`);
+  // The `terms` signal can learn how each group's authors wrote rather than how well the base matches.
+  console.log("mean question length (distinct terms) by group; a group written shorter than another is a bias `terms` can learn:");
+  for (const line of questionLengthLines(samples)) console.log(line);
   if (write) await writeModel({ ...model, referenceThreshold: threshold });
 } finally {
   await rm(workspace, { recursive: true, force: true });
