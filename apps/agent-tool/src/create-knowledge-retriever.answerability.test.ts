@@ -278,21 +278,38 @@ describe("the operating point a judging port names (recall first, decision 0004)
   });
 
   it("R9: when a judging port's judged hit is refused as malformed, its other hits' ranking scores never pass its threshold", async () => {
+    // With a threshold of its own, and without one (a model fitted before models named theirs).
+    for (const referenceThreshold of [0.07, undefined]) {
+      const searchPort: KnowledgeSearchPort = {
+        ...(referenceThreshold === undefined ? {} : { referenceThreshold }),
+        async search() {
+          const [judged, other] = await judgedPort(0.9).search({ query: "q", topK: 2 });
+          // The judged hit loses its content: the pipeline refuses it, and its judgement with it.
+          return [{ ...judged, content: 42 } as unknown as SearchHit, other as SearchHit];
+        },
+      };
+      const result = await createKnowledgeRetriever({ searchPort }).lookup("How do I rotate the webhook secret?");
+      const [attempt] = result.retrievalTrace.attempts;
+      expect(attempt?.rejectedHits).toHaveLength(1);
+      expect(attempt?.candidateCount).toBe(1);
+      expect(attempt?.topScore).toBe(0);
+      expect(attempt?.outcome).toBe("low_quality");
+      expect(result.found).toBe(false);
+    }
+  });
+
+  it("a malformed first hit of a port that does not judge leaves the other hits' scores to decide", async () => {
     const searchPort: KnowledgeSearchPort = {
-      referenceThreshold: 0.07,
       async search() {
         const [judged, other] = await judgedPort(0.9).search({ query: "q", topK: 2 });
-        // The judged hit loses its content: the pipeline refuses it, and its judgement with it.
-        return [{ ...judged, content: 42 } as unknown as SearchHit, other as SearchHit];
+        // A port that judges nothing: its first hit carries no judgement.
+        return [{ ...judged, answerability: undefined, content: 42 } as unknown as SearchHit, { ...(other as SearchHit), score: 0.9 }];
       },
     };
-    const result = await createKnowledgeRetriever({ searchPort }).lookup("How do I rotate the webhook secret?");
-    const [attempt] = result.retrievalTrace.attempts;
+    const [attempt] = (await createKnowledgeRetriever({ searchPort }).lookup("How do I rotate the webhook secret?")).retrievalTrace
+      .attempts;
     expect(attempt?.rejectedHits).toHaveLength(1);
-    expect(attempt?.candidateCount).toBe(1);
-    expect(attempt?.topScore).toBe(0);
-    expect(attempt?.outcome).toBe("low_quality");
-    expect(result.found).toBe(false);
+    expect(attempt?.topScore).toBe(0.9);
   });
 
   it("a port that names a threshold outside 0..1 is refused naming the port, unless the settings set one", () => {

@@ -36,10 +36,18 @@ describe("normalizeHits: a port's answerability judgement", () => {
       ],
     ],
     ["a signal that is not a finite number", [hit(0, { answerability: { ...judgement, signals: { lexical: "high" } } })]],
-  ])("R28: drops %s and keeps the hit", (_, hits) => {
-    const { candidates, rejected } = normalizeHits(hits);
+  ])("R28: drops %s and keeps the hit", (name, hits) => {
+    const { candidates, rejected, judgementLost } = normalizeHits(hits);
     expect(rejected).toEqual([]);
+    // A judgement of the first hit that is dropped is lost; one on a later hit was never the port's.
+    expect(judgementLost).toBe(name !== "a judgement on a later hit");
     expect(candidates.length).toBe(hits.length);
     for (const candidate of candidates) expect(candidate.answerability).toBeUndefined();
+  });
+
+  it("R9: a first hit refused with its judgement loses the judgement; a refused hit without one loses none", () => {
+    expect(normalizeHits([{ ...hit(0, { answerability: judgement }), content: 42 }, hit(1)]).judgementLost).toBe(true);
+    expect(normalizeHits([{ ...hit(0), content: 42 }, hit(1)]).judgementLost).toBe(false);
+    expect(normalizeHits([hit(0, { answerability: judgement })]).judgementLost).toBe(false);
   });
 });

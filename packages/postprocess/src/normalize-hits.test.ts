@@ -108,6 +108,7 @@ describe("normalizeHits", () => {
       expect(normalizeHits({ hits: [] })).toEqual({
         candidates: [],
         rejected: [{ index: -1, reason: "port returned object, not an array" }],
+        judgementLost: false,
       });
       expect(normalizeHits(null).rejected[0]?.reason).toBe("port returned null, not an array");
       expect(normalizeHits(undefined).rejected[0]?.reason).toBe("port returned undefined, not an array");

@@ -87,13 +87,21 @@ function readBreadcrumb(metadata: Record<string, unknown>): string | undefined {
  * with a score that is not a number in 0..1, or without any identity are rejected with a
  * reason; the others keep their port position as `portRank`.
  *
+ * `judgementLost` is true when the first hit, the one a judging port judges, carried an
+ * `answerability` judgement that no candidate keeps (the hit was rejected, or its judgement
+ * was malformed): the port judged, so the caller must not read the hits' ranking scores in
+ * the judgement's place.
+ *
  * `options.attempt` is accepted so callers can pass the attempt number along; it does not
  * change the result.
  */
-export function normalizeHits(hits: unknown, options: { attempt?: number } = {}): { candidates: Candidate[]; rejected: RejectedHit[] } {
+export function normalizeHits(
+  hits: unknown,
+  options: { attempt?: number } = {},
+): { candidates: Candidate[]; rejected: RejectedHit[]; judgementLost: boolean } {
   void options;
   if (!Array.isArray(hits)) {
-    return { candidates: [], rejected: [{ index: -1, reason: `port returned ${kindOf(hits)}, not an array` }] };
+    return { candidates: [], rejected: [{ index: -1, reason: `port returned ${kindOf(hits)}, not an array` }], judgementLost: false };
   }
   const candidates: Candidate[] = [];
   const rejected: RejectedHit[] = [];
@@ -134,5 +142,8 @@ export function normalizeHits(hits: unknown, options: { attempt?: number } = {})
     });
     candidates.push(candidate);
   });
-  return { candidates, rejected };
+  const first: unknown = hits[0];
+  const judged = first !== null && typeof first === "object" && (first as { answerability?: unknown }).answerability !== undefined;
+  const judgementLost = judged && candidates[0]?.portRank === 0 && candidates[0].answerability !== undefined ? false : judged;
+  return { candidates, rejected, judgementLost };
 }

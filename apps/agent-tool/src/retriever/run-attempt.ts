@@ -83,7 +83,7 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
       rejectedHits: 0,
     };
   }
-  const { candidates, rejected } = stages.normalizeHits(hits, { attempt: input.attempt });
+  const { candidates, rejected, judgementLost } = stages.normalizeHits(hits, { attempt: input.attempt });
   const output = stages.postprocessCandidates(candidates, {
     query: input.rawQuery,
     hints: input.hints,
@@ -94,10 +94,10 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
   // The port judges its best hit; that judgement is the attempt's top score (R9, R11) and
   // its signals explain the outcome. A port that does not judge is read by its evidence's
   // best similarity, on the evidence that survived post-processing.
-  // A port that names a threshold reads its scores through its judgement: without one (its
-  // judged hit was refused as malformed) the attempt has no score that passes.
+  // When the port's judgement was lost (its hit, or the judgement itself, refused as malformed),
+  // the attempt has no score that passes, rather than the hits' ranking scores in its place.
   const answerability = candidates.find((candidate) => candidate.portRank === 0)?.answerability;
-  const unjudged = searchPort.referenceThreshold !== undefined && candidates.length > 0 ? 0 : undefined;
+  const unjudged = judgementLost && candidates.length > 0 ? 0 : undefined;
   const topScore = answerability?.score ?? unjudged ?? topEvidenceScore(output.evidenceBlocks);
   const evidenceCount = output.evidenceBlocks.length;
   const leftOut = leftOutShare({ ...(input.l0Filter ? { l0Filter: input.l0Filter } : {}), ...(answerability ? { answerability } : {}) });
