@@ -46,6 +46,7 @@ describe("commonTermTest", () => {
     expect(isCommon("limit-req")).toBe(false);
     expect(isCommon("upstream-nodes")).toBe(false);
     expect(isCommon("UpstreamNodes")).toBe(false);
+    expect(isCommon("upstream-nodes traffic")).toBe(false);
   });
 
   it("R7: a title of ordinary words sets no category filter through the L0 index; a specific one does", () => {

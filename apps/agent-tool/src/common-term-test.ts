@@ -22,8 +22,9 @@ export function commonTermTest(index: { termShare(text: string): number; stats()
   const least = Math.max(commonTermShare, records > 0 ? commonTermRecords / records : 1);
   return (term) => {
     const text = term.trim();
-    const splitWord = !/\s/.test(text) && !containsCjk(text) && lexicalTerms(text).length > 1;
-    return !splitWord && index.termShare(text) >= least;
+    // A word the index splits, alone or inside a phrase ("limit-req plugin"), keeps the term specific.
+    const splitWord = text.split(/\s+/).some((word) => !containsCjk(word) && lexicalTerms(word).length > 1);
+    return text !== "" && !splitWord && index.termShare(text) >= least;
   };
 }
 

@@ -9,11 +9,12 @@ import {
   openLocalSearchPort,
   queryDenseWeight,
   tokenize,
+  type DenseWeights,
   type LocalSearchPort,
 } from "@lookup-knowledge/search-port/local";
 import type { EvaluationQuestion, EvaluationSet } from "./evaluation-sets.js";
 import { buildEvaluationSets, setNames } from "./evaluation-sets.js";
-import { fusionWeightGrid, type FusionMeasure, type FusionWeights } from "./choose-fusion-weights.js";
+import { fusionWeightGrid, type FusionMeasure } from "./choose-fusion-weights.js";
 import { fusionTable } from "./print-tables.js";
 
 // `pnpm --filter @lookup-knowledge/eval run fusion`: how the local port's two dense weights
@@ -29,7 +30,7 @@ const embeddings = createOfflineEmbeddings();
 async function measureSet(set: EvaluationSet): Promise<FusionMeasure[]> {
   const ports = new Map<number, LocalSearchPort>();
   const scores = new Map<string, number>();
-  const questionScore = async (question: EvaluationQuestion, weights: FusionWeights) => {
+  const questionScore = async (question: EvaluationQuestion, weights: DenseWeights) => {
     const weight = Math.round(queryDenseWeight(question.text, tokenize(question.text), weights) * 1000) / 1000;
     const cacheKey = `${question.id}@${weight}`;
     const cached = scores.get(cacheKey);
@@ -45,7 +46,7 @@ async function measureSet(set: EvaluationSet): Promise<FusionMeasure[]> {
     scores.set(cacheKey, score);
     return score;
   };
-  const mean = async (questions: readonly EvaluationQuestion[], weights: FusionWeights) => {
+  const mean = async (questions: readonly EvaluationQuestion[], weights: DenseWeights) => {
     let total = 0;
     for (const question of questions) total += await questionScore(question, weights);
     return total / Math.max(1, questions.length);

@@ -92,4 +92,18 @@ describe("leaveOneOut", () => {
     const threshold = fits.fitWithoutAndChooseThreshold("wiki").referenceThreshold;
     expect(operatingPointGrid).toContain(threshold);
   });
+
+  it("chooses a left-out base's threshold without its samples: changing them changes neither model nor threshold", () => {
+    // Every wiki answer made to look hopeless, and its questions asked elsewhere dropped.
+    const changed = samples
+      .filter((sample) => sample.asked !== "wiki" || sample.set === "wiki")
+      .map((sample) => (sample.set === "wiki" && sample.group === "answerable" ? { ...sample, signals: signals(false) } : sample));
+    const before = leaveOneOut(samples, 9).fitWithoutAndChooseThreshold("wiki");
+    expect(leaveOneOut(changed, 9).fitWithoutAndChooseThreshold("wiki")).toEqual(before);
+    // The same change in a base that is kept does move the choice.
+    const kept = samples.map((sample) =>
+      sample.set === "handbook" && sample.group === "answerable" ? { ...sample, signals: signals(false) } : sample,
+    );
+    expect(leaveOneOut(kept, 9).fitWithoutAndChooseThreshold("wiki")).not.toEqual(before);
+  });
 });

@@ -1,4 +1,5 @@
-import { leaveOneOutFusion, chooseFusionWeights, type FusionMeasure, type FusionWeights } from "./choose-fusion-weights.js";
+import type { DenseWeights } from "@lookup-knowledge/search-port/local";
+import { leaveOneOutFusion, chooseFusionWeights, type FusionMeasure } from "./choose-fusion-weights.js";
 import type { EvaluationRow } from "./evaluate-set.js";
 
 /** `found/asked (percent)`, or an empty cell. */
@@ -183,12 +184,11 @@ export function ablationTable(rows: readonly EvaluationRow[], variants: readonly
   return renderTable(header, lines);
 }
 
-const weightPair = (weights: FusionWeights) => `${weights.denseWeight.toFixed(2)} / ${weights.cjkDenseWeight.toFixed(2)}`;
+const weightPair = (weights: DenseWeights) => `${weights.denseWeight.toFixed(2)} / ${weights.cjkDenseWeight.toFixed(2)}`;
 
 /** The leave-one-out table, worst change first, and the weights chosen on every set. */
-export function fusionTable(measures: readonly FusionMeasure[], current: FusionWeights): string {
+export function fusionTable(measures: readonly FusionMeasure[], current: DenseWeights): string {
   const rows = leaveOneOutFusion(measures, current).sort((a, b) => a.test - a.atCurrent - (b.test - b.atCurrent));
-  const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
   const table = renderTable(
     ["left out", "weights chosen (other / CJK)", "test nDCG@10", `at ${weightPair(current)}`, "change", "BM25 chunks", "- BM25 chunks"],
     rows.map((row) => [

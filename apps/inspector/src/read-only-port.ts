@@ -3,10 +3,7 @@ import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 type OpenedPort = KnowledgeBase["store"]["port"];
 
 /** What the inspector may call on the store's port: searches, and reading records by id when the store can. */
-export interface ReadOnlyPort {
-  search: OpenedPort["search"];
-  /** The threshold the port's judgement is read at, when it names one. */
-  readonly referenceThreshold?: number;
+export interface ReadOnlyPort extends Pick<OpenedPort, "search" | "referenceThreshold"> {
   fetchRecords?: (ids: readonly string[], options?: { signal?: AbortSignal }) => Promise<unknown>;
 }
 
