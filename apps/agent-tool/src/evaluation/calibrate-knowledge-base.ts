@@ -114,7 +114,7 @@ export async function calibrateKnowledgeBase(options: {
 
   let calibration: Calibration;
   let afterOutcomes: QuestionOutcome[];
-  let afterThreshold: number;
+  let fitted: number;
   let penalty: number | undefined;
   let withoutHits = beforeOutcomes.filter((outcome) => outcome.gateScore === undefined).length;
   if (identity.kind === "local") {
@@ -143,15 +143,15 @@ export async function calibrateKnowledgeBase(options: {
       ...base,
       fitted: { kind: "answerability-model", model: { ...fit.model, referenceThreshold: best.threshold } },
     };
-    afterThreshold = explicitThreshold ? configuredThreshold : best.threshold;
+    fitted = best.threshold;
   } else {
     const best = fitReferenceThreshold(beforeOutcomes);
     calibration = { ...base, fitted: { kind: "reference-threshold", referenceThreshold: best.threshold } };
     afterOutcomes = beforeOutcomes;
-    afterThreshold = explicitThreshold ? configuredThreshold : best.threshold;
+    fitted = best.threshold;
   }
-  const fitted = fittedThreshold(calibration);
-  if (explicitThreshold && fitted !== undefined) {
+  const afterThreshold = explicitThreshold ? configuredThreshold : fitted;
+  if (explicitThreshold) {
     warn(
       `rag.reference-threshold is set in the settings (${configuredThreshold}), so lookups keep it; remove it to use the fitted ${fitted}.`,
     );
@@ -207,12 +207,6 @@ function probeConfig(config: RagConfigInput | FlatRagConfig | undefined): FlatRa
     Object.entries(config ?? {}).filter(([key]) => key !== "rag.reference-threshold" && key !== "referenceThreshold"),
   );
   return { ...(rest as FlatRagConfig), "rag.reference-threshold": 1 };
-}
-
-/** The threshold a calibration fitted: a store's own, or the one its local model is read at. */
-function fittedThreshold(calibration: Calibration): number | undefined {
-  const fitted = calibration.fitted;
-  return fitted.kind === "answerability-model" ? fitted.model.referenceThreshold : fitted.referenceThreshold;
 }
 
 /** The threshold lookups on the store read their top score at, with the calibration in use (none when it is not used). */
