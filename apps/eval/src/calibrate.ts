@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultRagConfig } from "@lookup-knowledge/core";
-import { answerabilitySignalNames, defaultAnswerabilityModel, type AnswerabilityModel } from "@lookup-knowledge/search-port/local";
+import { defaultAnswerabilityModel, fittedSignalNames, type AnswerabilityModel } from "@lookup-knowledge/search-port/local";
 import { fitOnDevelopment, gateCounts, gateSummary } from "./answerability-fit.js";
 import { collectAnswerabilitySamples } from "./answerability-samples.js";
 import { buildEvaluationSets, crossCollectionPairs, setNames } from "./evaluation-sets.js";
@@ -50,16 +50,18 @@ try {
     `in use (${defaultAnswerabilityModel.version} at ${inUse}), test half: ${gateSummary(gateCounts(samples, defaultAnswerabilityModel, inUse, "test"))}`,
   );
   console.log(`ablation (refitted on the development halves without one signal; test half at ${threshold}):`);
-  for (const left of answerabilitySignalNames) {
-    const without = fitOnDevelopment(samples, { version, fittedOn, signals: answerabilitySignalNames.filter((name) => name !== left) });
+  for (const left of fittedSignalNames) {
+    const without = fitOnDevelopment(samples, { version, fittedOn, signals: fittedSignalNames.filter((name) => name !== left) });
     console.log(`  without ${left.padEnd(16)} ${gateSummary(gateCounts(samples, without, threshold, "test"))}`);
   }
   const firstOrder = fitOnDevelopment(samples, { version, fittedOn, interactions: false });
   console.log(`  no interactions          ${gateSummary(gateCounts(samples, firstOrder, threshold, "test"))}`);
   const lexicalOnly = fitOnDevelopment(samples, { version, fittedOn, signals: ["lexical", "dense"] });
   console.log(`  lexical and dense only   ${gateSummary(gateCounts(samples, lexicalOnly, threshold, "test"))}`);
-  // The `terms` signal can learn how each group's authors wrote rather than how well the base matches.
-  console.log("mean question length (distinct terms) by group; a group written shorter than another is a bias `terms` can learn:");
+  // Why no fit weighs `terms`: it would learn how each group's authors wrote rather than how well the base matches.
+  console.log(
+    "mean question length (distinct terms) by group; a group written shorter than another is a bias `terms` would learn (no fit weighs it):",
+  );
   for (const line of questionLengthLines(samples)) console.log(line);
   if (write) await writeModel({ ...model, referenceThreshold: threshold });
 } finally {

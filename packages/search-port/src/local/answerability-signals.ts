@@ -41,7 +41,11 @@ export interface SignalHit {
  * - `rarity`: the mean idf of all the query's terms over the largest idf (a term no record holds counts 1);
  * - `margin`: how far the fifth hit falls below the first, as a share of the first;
  * - `cjk`: the share of the query's terms in CJK scripts;
- * - `terms`: ln(1 + distinct query terms).
+ * - `terms`: ln(1 + distinct query terms): how long the question is, traced but not fitted by
+ *   default (`fittedSignalNames`);
+ * - `matchedTerms`: ln(1 + the query's distinct terms the best hit holds, each counted by its
+ *   share of the query's weight: `terms x coverage`): how much of a question, counted in
+ *   words, the best hit answers for, a rare word counting for more than a common one.
  */
 export type AnswerabilitySignals = Record<AnswerabilitySignalName, number>;
 
@@ -59,8 +63,21 @@ export const answerabilitySignalNames = [
   "margin",
   "cjk",
   "terms",
+  "matchedTerms",
 ] as const;
 export type AnswerabilitySignalName = (typeof answerabilitySignalNames)[number];
+
+/**
+ * The signals a fit weighs unless told otherwise: every one but `terms`. Question length
+ * tells how a question set was written, not how well the base answers it: hand-written
+ * near misses are shorter than answerable questions in every set we have, while questions
+ * of another collection are often longer, so a weight on length learned from one kind of
+ * negative is wrong for the other. `matchedTerms` keeps what length legitimately says (a
+ * hit that holds many of the question's words), without rewarding length itself.
+ */
+export const fittedSignalNames: readonly AnswerabilitySignalName[] = Object.freeze(
+  answerabilitySignalNames.filter((name) => name !== "terms"),
+);
 
 /** The hits that `coverage5` and `margin` look at; the search keeps at least this many to compute them. */
 export const signalHits = 5;
@@ -106,10 +123,11 @@ export function answerabilitySignals(
     }
   }
   const fifth = hits.length >= spread ? (hits[spread - 1] as SignalHit).fused : 0;
+  const coverage = total > 0 ? covered / total : 0;
   return {
     lexical: top.lexical,
     dense: top.dense,
-    coverage: total > 0 ? covered / total : 0,
+    coverage,
     coverage5: total > 0 ? coveredByFive / total : 0,
     unseen: total > 0 ? unseen / total : 0,
     missingRare,
@@ -120,6 +138,7 @@ export function answerabilitySignals(
     margin: top.fused > 0 ? (top.fused - fifth) / top.fused : 0,
     cjk: terms.length > 0 ? cjk / terms.length : 0,
     terms: Math.log1p(terms.length),
+    matchedTerms: Math.log1p(terms.length * coverage),
   };
 }
 

@@ -121,8 +121,10 @@ describe.each([
       expect(hit?.metadata["docId"], inScope[index]?.[0]).toBe(inScope[index]?.[1]);
     });
     const above = found.filter((hit) => (hit?.answerability?.score ?? 0) >= threshold).length;
-    // Partly matched questions ("How long does a refund take ...") may fall below: at least 10 of 12 reach it.
-    expect(above).toBeGreaterThanOrEqual(10);
+    // Partly matched questions ("How long does a refund take ...", and without the dense part
+    // "How do I turn on two-factor authentication?", whose "turn" no record holds) may fall below:
+    // at least 9 of 12 reach it.
+    expect(above).toBeGreaterThanOrEqual(hybrid ? 10 : 9);
     for (const hit of await topScores(port, outOfScope)) expect(hit?.answerability?.score ?? 0).toBeLessThan(threshold);
     await port.close();
   });
@@ -178,6 +180,21 @@ describe("answerability", () => {
       expect(one?.score).toBe(twenty?.score);
     }
     expect(await port.search({ query: "rate limit API key", topK: 2 })).toHaveLength(2);
+    await port.close();
+  });
+
+  it("R9: matchedTerms counts the query's words the best hit holds, rare ones more: words no record holds raise terms, never matchedTerms", async () => {
+    const port = await openLocalSearchPort({ directory, embeddings: createOfflineEmbeddings(), minScore: 0 });
+    const signalsOf = async (query: string) => (await port.search({ query, topK: 5 }))[0]?.answerability?.signals as AnswerabilitySignals;
+    const short = await signalsOf("track parcel");
+    // The best hit holds both words: every word of the query counts whole.
+    expect(short.coverage).toBe(1);
+    expect(short.matchedTerms).toBeCloseTo(Math.log(3), 3);
+    expect(short.matchedTerms).toBeCloseTo(short.terms, 3);
+    const padded = await signalsOf("track parcel zebra xylophone quokka");
+    expect(padded.terms).toBeCloseTo(Math.log(6), 3);
+    expect(padded.matchedTerms).toBeLessThan(short.matchedTerms);
+    expect(padded.matchedTerms).toBeGreaterThan(0);
     await port.close();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerabilitySignalNames, type AnswerabilitySignals } from "./answerability-signals.js";
+import { answerabilitySignalNames, fittedSignalNames, type AnswerabilitySignals } from "./answerability-signals.js";
 import { scoreAnswerability } from "./answerability-model.js";
 import { fitAnswerabilityModel } from "./fit-answerability-model.js";
 
@@ -33,6 +33,19 @@ describe("fitAnswerabilityModel", () => {
       { version: 1, signals: ["lexical"] },
     );
     expect(scoreAnswerability(weighted, signals(0.4, 0.5))).toBeGreaterThan(scoreAnswerability(even, signals(0.4, 0.5)));
+  });
+
+  it("by default weighs every signal but terms (question length), even where length alone would separate the examples", () => {
+    const byLength = examples.map((example) => ({
+      ...example,
+      signals: { ...example.signals, terms: example.answerable ? 3 : 2 },
+    }));
+    const model = fitAnswerabilityModel(byLength, { version: 1 });
+    expect(Object.keys(model.weights).sort()).toEqual([...fittedSignalNames].sort());
+    expect(model.weights.terms).toBeUndefined();
+    expect(fittedSignalNames).toEqual(answerabilitySignalNames.filter((name) => name !== "terms"));
+    const asked = fitAnswerabilityModel(byLength, { version: 1, signals: ["lexical", "terms"] });
+    expect(Math.abs(asked.weights.terms ?? 0)).toBeGreaterThan(1);
   });
 
   it("keeps the weight of a signal that barely varies in the examples small, instead of fitting noise", () => {

@@ -1,7 +1,7 @@
 import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { interactionPairs, type AnswerabilityModel, type InteractionName } from "./answerability-model.js";
-import { answerabilitySignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
+import { fittedSignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
 
 /** The smallest spread a signal is standardised by (signals are mostly shares in 0..1). */
 const minimumScale = 0.05;
@@ -15,7 +15,7 @@ export interface AnswerabilityExample {
 }
 
 export interface FitAnswerabilityOptions {
-  /** The signals the model may weigh; default all of `answerabilitySignalNames`. */
+  /** The signals the model may weigh; default `fittedSignalNames` (every signal but `terms`). */
   signals?: readonly AnswerabilitySignalName[];
   /**
    * Also weigh the product of every two of those signals (`AnswerabilityModel.interactions`);
@@ -35,7 +35,7 @@ export interface FitAnswerabilityOptions {
  * examples give the same model. Refuses fewer than two examples of either label.
  */
 export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[], options: FitAnswerabilityOptions): AnswerabilityModel {
-  const names = [...(options.signals ?? answerabilitySignalNames)];
+  const names = [...(options.signals ?? fittedSignalNames)];
   const penalty = options.penalty ?? 1;
   const positives = examples.filter((example) => example.answerable).length;
   if (positives < 2 || examples.length - positives < 2) {

@@ -7,7 +7,7 @@ export type { RefreshError } from "./reader-refresh.js";
 export type { EmbedderIdentity, LocalIndexStats, LocalSearchPort, LocalSearchPortOptions } from "./local-search-port.js";
 export { answerabilityModelName, interactionPairs, parseAnswerabilityModel, scoreAnswerability } from "./answerability-model.js";
 export type { AnswerabilityModel, InteractionName } from "./answerability-model.js";
-export { answerabilitySignalNames } from "./answerability-signals.js";
+export { answerabilitySignalNames, fittedSignalNames } from "./answerability-signals.js";
 export type { AnswerabilitySignalName, AnswerabilitySignals } from "./answerability-signals.js";
 export { defaultAnswerabilityModel } from "./default-answerability-model.js";
 export { fitAnswerabilityModel } from "./fit-answerability-model.js";
