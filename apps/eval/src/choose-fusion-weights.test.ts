@@ -3,7 +3,7 @@ import { chooseFusionWeights, leaveOneOutFusion, type FusionMeasure } from "./ch
 
 const measure = (set: string, denseWeight: number, cjkDenseWeight: number, dev: number, test: number): FusionMeasure => ({
   set,
-  weights: { denseWeight, cjkDenseWeight },
+  value: { denseWeight, cjkDenseWeight },
   dev,
   test,
 });
@@ -41,7 +41,7 @@ describe("leaveOneOutFusion", () => {
     // Without the APISIX base, only scifact and tidb-zh decide.
     const rows = leaveOneOutFusion(measures, { denseWeight: 0.3, cjkDenseWeight: 0.3 });
     const zh = rows.find((row) => row.set === "apisix-zh");
-    expect(zh).toEqual({ set: "apisix-zh", chosen: { denseWeight: 0.3, cjkDenseWeight: 0 }, test: 0.81, atCurrent: 0.72, bm25: 0.8 });
+    expect(zh).toEqual({ set: "apisix-zh", chosen: { denseWeight: 0.3, cjkDenseWeight: 0 }, test: 0.81, atCurrent: 0.72, atBaseline: 0.8 });
     const tidb = rows.find((row) => row.set === "tidb-zh");
     expect(tidb?.chosen).toEqual({ denseWeight: 0.3, cjkDenseWeight: 0 });
   });

@@ -1,4 +1,4 @@
-import { createKnowledgeRetriever, type KnowledgeRetriever } from "@lookup-knowledge/agent-tool";
+import { createKnowledgeRetriever, type KnowledgeRetriever, type KnowledgeRetrieverOptions } from "@lookup-knowledge/agent-tool";
 import { scoreRankings, type RankingScores } from "@lookup-knowledge/agent-tool/evaluation";
 import { commonTermTest } from "@lookup-knowledge/agent-tool/local";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
@@ -64,6 +64,8 @@ export interface RetrieverVariant {
   referenceThreshold?: number;
   /** L0 hints as the local knowledge base builds them, without its common-term test, or none. */
   l0?: "shipped" | "without common-term test" | "off";
+  /** Rerank weights over the defaults (`repeatedDocument: 0`: every block ranked by its own score). */
+  rerankWeights?: KnowledgeRetrieverOptions["rerankWeights"];
 }
 
 /**
@@ -78,20 +80,7 @@ export async function retrieverRow(
   answerability?: AnswerabilityModel,
   variant: RetrieverVariant = {},
 ): Promise<EvaluationRow> {
-  const port = await openLocalSearchPort({
-    directory: set.directory,
-    embeddings: createOfflineEmbeddings(),
-    ...(answerability ? { answerability } : {}),
-  });
-  // A test collection is ranked as documents: one block per document, 20 of them.
-  const config: Record<string, number> =
-    set.kind === "collection" ? { "rag.retrieve-k": 100, "rag.return-n": 20, "rag.max-chunks-per-document": 1 } : {};
-  if (variant.referenceThreshold !== undefined) config["rag.reference-threshold"] = variant.referenceThreshold;
-  // The L0 index as the local knowledge base builds it: ordinary phrases of this base set no filter.
-  const l0 = variant.l0 ?? "shipped";
-  const l0Index =
-    set.entries && l0 !== "off" ? createL0Index(set.entries, l0 === "shipped" ? { isCommonTerm: commonTermTest(port) } : {}) : undefined;
-  const retriever = createKnowledgeRetriever({ searchPort: port, config, ...(l0Index ? { l0Index } : {}) });
+  const { retriever, close } = await openSetRetriever(set, answerability, variant);
   try {
     const answerable = testHalf(set.answerable);
     const runs = [];
@@ -133,9 +122,45 @@ export async function retrieverRow(
       ...(crossCounts ? { cross: crossCounts.refused, crossHeld: crossCounts.held } : {}),
     };
   } finally {
-    await retriever.close();
-    await port.close();
+    await close();
   }
+}
+
+/**
+ * The whole retriever over one set's index, as `pnpm eval` runs it: the given answerability
+ * model (else the shipped one), the L0 index as the local knowledge base builds it, and a
+ * test collection ranked as documents (one block per document, 20 of them).
+ */
+export async function openSetRetriever(
+  set: EvaluationSet,
+  answerability?: AnswerabilityModel,
+  variant: RetrieverVariant = {},
+): Promise<{ retriever: KnowledgeRetriever; close: () => Promise<void> }> {
+  const port = await openLocalSearchPort({
+    directory: set.directory,
+    embeddings: createOfflineEmbeddings(),
+    ...(answerability ? { answerability } : {}),
+  });
+  const config: Record<string, number> =
+    set.kind === "collection" ? { "rag.retrieve-k": 100, "rag.return-n": 20, "rag.max-chunks-per-document": 1 } : {};
+  if (variant.referenceThreshold !== undefined) config["rag.reference-threshold"] = variant.referenceThreshold;
+  // The L0 index as the local knowledge base builds it: ordinary phrases of this base set no filter.
+  const l0 = variant.l0 ?? "shipped";
+  const l0Index =
+    set.entries && l0 !== "off" ? createL0Index(set.entries, l0 === "shipped" ? { isCommonTerm: commonTermTest(port) } : {}) : undefined;
+  const retriever = createKnowledgeRetriever({
+    searchPort: port,
+    config,
+    ...(l0Index ? { l0Index } : {}),
+    ...(variant.rerankWeights ? { rerankWeights: variant.rerankWeights } : {}),
+  });
+  return {
+    retriever,
+    close: async () => {
+      await retriever.close();
+      await port.close();
+    },
+  };
 }
 
 async function rankWithPort(port: KnowledgeSearchPort, query: string): Promise<string[]> {
@@ -144,7 +169,7 @@ async function rankWithPort(port: KnowledgeSearchPort, query: string): Promise<s
 }
 
 /** The documents a lookup returned (none when it found nothing), and whether it marked them relevance low. */
-async function rankWithRetriever(retriever: KnowledgeRetriever, query: string): Promise<{ ranking: string[]; low: boolean }> {
+export async function rankWithRetriever(retriever: KnowledgeRetriever, query: string): Promise<{ ranking: string[]; low: boolean }> {
   const result = await retriever.lookup(query);
   if (!result.found) return { ranking: [], low: false };
   return {

@@ -58,7 +58,7 @@ async function measureSet(set: EvaluationSet): Promise<FusionMeasure[]> {
     for (const denseWeight of fusionWeightGrid) {
       for (const cjkDenseWeight of fusionWeightGrid) {
         const weights = { denseWeight, cjkDenseWeight };
-        measures.push({ set: set.name, weights, dev: await mean(dev, weights), test: await mean(test, weights) });
+        measures.push({ set: set.name, value: weights, dev: await mean(dev, weights), test: await mean(test, weights) });
       }
     }
   } finally {
@@ -78,8 +78,8 @@ const current = { denseWeight: defaultDenseWeight, cjkDenseWeight: defaultCjkDen
 console.log("nDCG@10 of the port's hybrid ranking, development / test half, with both weights equal:\n");
 for (const set of [...new Set(measures.map((measure) => measure.set))]) {
   const cells = measures
-    .filter((measure) => measure.set === set && measure.weights.denseWeight === measure.weights.cjkDenseWeight)
-    .map((measure) => `${measure.weights.denseWeight.toFixed(2)}: ${measure.dev.toFixed(3)}/${measure.test.toFixed(3)}`);
+    .filter((measure) => measure.set === set && measure.value.denseWeight === measure.value.cjkDenseWeight)
+    .map((measure) => `${measure.value.denseWeight.toFixed(2)}: ${measure.dev.toFixed(3)}/${measure.test.toFixed(3)}`);
   console.log(`${set.padEnd(22)}${cells.join("  ")}`);
 }
 console.log("\nLeave one knowledge base out: the weights chosen on the other bases' development halves, on this set's test half.\n");

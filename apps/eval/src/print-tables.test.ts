@@ -47,7 +47,7 @@ describe("worstSets", () => {
 describe("fusionTable", () => {
   const measure = (set: string, denseWeight: number, cjkDenseWeight: number, dev: number, test: number): FusionMeasure => ({
     set,
-    weights: { denseWeight, cjkDenseWeight },
+    value: { denseWeight, cjkDenseWeight },
     dev,
     test,
   });

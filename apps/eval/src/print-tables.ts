@@ -1,5 +1,6 @@
 import type { DenseWeights } from "@lookup-knowledge/search-port/local";
 import { leaveOneOutFusion, chooseFusionWeights, type FusionMeasure } from "./choose-fusion-weights.js";
+import type { LeftOutChoice } from "./choose-on-development.js";
 import type { EvaluationRow } from "./evaluate-set.js";
 
 /** `found/asked (percent)`, or an empty cell. */
@@ -186,21 +187,39 @@ export function ablationTable(rows: readonly EvaluationRow[], variants: readonly
 
 const weightPair = (weights: DenseWeights) => `${weights.denseWeight.toFixed(2)} / ${weights.cjkDenseWeight.toFixed(2)}`;
 
-/** The leave-one-out table, worst change first, and the weights chosen on every set. */
-export function fusionTable(measures: readonly FusionMeasure[], current: DenseWeights): string {
-  const rows = leaveOneOutFusion(measures, current).sort((a, b) => a.test - a.atCurrent - (b.test - b.atCurrent));
-  const table = renderTable(
-    ["left out", "weights chosen (other / CJK)", "test nDCG@10", `at ${weightPair(current)}`, "change", "BM25 chunks", "- BM25 chunks"],
-    rows.map((row) => [
+/** What the columns of a leave-one-out choice are called: the value's, the shipped one's and the baseline's. */
+export interface ChoiceLabels<T> {
+  name: (value: T) => string;
+  chosen: string;
+  current: T;
+  baseline: string;
+}
+
+/** A leave-one-out choice of one parameter, worst change first: the value chosen without each set, its test score, the shipped value's and the baseline's. */
+export function choiceTable<T>(rows: readonly LeftOutChoice<T>[], labels: ChoiceLabels<T>): string {
+  const sorted = [...rows].sort((a, b) => a.test - a.atCurrent - (b.test - b.atCurrent));
+  return renderTable(
+    ["left out", labels.chosen, "test nDCG@10", `at ${labels.name(labels.current)}`, "change", labels.baseline, `- ${labels.baseline}`],
+    sorted.map((row) => [
       row.set,
-      weightPair(row.chosen),
+      labels.name(row.chosen),
       row.test.toFixed(3),
       row.atCurrent.toFixed(3),
       signed(row.test - row.atCurrent),
-      row.bm25.toFixed(3),
-      signed(row.test - row.bm25),
+      row.atBaseline.toFixed(3),
+      signed(row.test - row.atBaseline),
     ]),
   );
+}
+
+/** The leave-one-out table of the dense weights, worst change first, and the weights chosen on every set. */
+export function fusionTable(measures: readonly FusionMeasure[], current: DenseWeights): string {
+  const table = choiceTable(leaveOneOutFusion(measures, current), {
+    name: weightPair,
+    chosen: "weights chosen (other / CJK)",
+    current,
+    baseline: "BM25 chunks",
+  });
   const all = chooseFusionWeights(measures);
   return `${table}\nchosen on every set's development half (other / CJK): ${all ? weightPair(all) : "none"}`;
 }

@@ -15,7 +15,7 @@ describe("buildRerankTrace", () => {
 
   it("R19: records final rank, source, base score, each boost with reason and amount, and the port rank", () => {
     const trace = buildRerankTrace(ranked);
-    expect(trace.method).toMatch(/^rules:v1/);
+    expect(trace.method).toMatch(/^rules:v2/);
     expect(trace.entries).toEqual([
       {
         rank: 1,

@@ -4,7 +4,7 @@ import type { RankedCandidate } from "./rerank-candidates.js";
 
 /** Names the rule set, so a reader of the trace knows what the amounts mean. */
 export const rerankMethod =
-  "rules:v1 base=port score (unscored: 0.5/port rank, 1 first) + named boosts title, keyword, entity, domain, heading, query_term; each signal capped";
+  "rules:v2 base=port score (unscored: 0.5/port rank, 1 first) + named boosts title, keyword, entity, domain, heading, query_term; each signal capped; a document's further blocks x (1 - repeatedDocument) per block above (repeated_document)";
 
 /**
  * The rerank trace (R19) of the first `limit` ranked candidates (all by default): final

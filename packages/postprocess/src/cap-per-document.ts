@@ -1,3 +1,4 @@
+import { documentKey } from "./internal/document-key.js";
 import { requireWholeNumber } from "./internal/numbers.js";
 
 /**
@@ -11,7 +12,7 @@ export function capPerDocument<T extends { docId?: string; evidenceKey: string }
   const kept: T[] = [];
   const dropped: T[] = [];
   for (const item of ranked) {
-    const document = item.docId === undefined ? `key:${item.evidenceKey}` : `doc:${item.docId}`;
+    const document = documentKey(item);
     const count = counts.get(document) ?? 0;
     if (count < max) {
       counts.set(document, count + 1);

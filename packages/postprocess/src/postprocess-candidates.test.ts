@@ -37,7 +37,8 @@ describe("postprocessCandidates", () => {
     expect(output.duplicatesMerged).toBe(1);
     // guide#chunk-2 would be boosted by the title hint, but the cap saw the port's order first.
     expect(keys(output.droppedByCap)).toEqual(["guide#chunk-2"]);
-    expect(keys(output.ranked)).toEqual(["guide#chunk-0", "guide#chunk-1", "other#chunk-0"]);
+    // guide's second block (0.8) keeps 75% of its score in rerank (repeatedDocument 0.25): 0.6, so the other document's best (0.7) goes first.
+    expect(keys(output.ranked)).toEqual(["guide#chunk-0", "other#chunk-0", "guide#chunk-1"]);
     expect(output.ranked[0]?.content).toBe("Content of guide chunk 0.");
   });
 
@@ -56,6 +57,22 @@ describe("postprocessCandidates", () => {
     });
     expect(keys(output.evidenceBlocks)).toEqual(["a#chunk-0", "a#chunk-1", "b#chunk-0"]);
     expect(keys(output.droppedByCap)).toEqual(["a#chunk-2"]);
+  });
+
+  it("R16, R17, R18: the returned width takes another document's near-tie best block before a document's second block", () => {
+    const candidates = candidatesOf([
+      hit("a", 0, { score: 0.9 }),
+      hit("a", 1, { score: 0.85 }),
+      hit("b", 0, { score: 0.8 }),
+      hit("c", 0, { score: 0.7 }),
+    ]);
+    const options = { query: "q", hints: noHints, maxChunksPerDocument: 2, returnN: 3 };
+    const output = postprocessCandidates(candidates, options);
+    expect(keys(output.evidenceBlocks)).toEqual(["a#chunk-0", "b#chunk-0", "c#chunk-0"]);
+    expect(keys(output.droppedByReturnN)).toEqual(["a#chunk-1"]);
+    // With repeatedDocument 0 each block ranks by its own score alone.
+    const plain = postprocessCandidates(candidates, { ...options, weights: { repeatedDocument: 0 } });
+    expect(keys(plain.evidenceBlocks)).toEqual(["a#chunk-0", "a#chunk-1", "b#chunk-0"]);
   });
 
   it("R16: unscored candidates are capped after scored ones, in port order", () => {

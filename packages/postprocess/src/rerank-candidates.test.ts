@@ -171,8 +171,12 @@ describe("rerankCandidates", () => {
       queryTerm: 0.02,
       maxPerSignal: 0.09,
       maxBoostShare: 0.2,
+      repeatedDocument: 0.25,
     });
     expect(() => rerankCandidates([], { query: "q", hints: noHints, weights: { title: -1 } })).toThrow(/rerank weight title/);
+    expect(() => rerankCandidates([], { query: "q", hints: noHints, weights: { repeatedDocument: 1.5 } })).toThrow(
+      /rerank weight repeatedDocument is a share of a block's score, from 0 to 1, got 1.5/,
+    );
   });
 });
 

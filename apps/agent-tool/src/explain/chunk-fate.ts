@@ -86,7 +86,10 @@ export function chunkFate(input: {
       message: `${key} was included at rank ${rank} (score ${score(entry.finalScore)}) but truncated to ${block.content.length} of ${block.originalLength} characters by rag.context-budget=${pack.budget}.`,
     };
   }
-  const boosts = entry.boosts.length === 0 ? "no boosts" : entry.boosts.map((boost) => `${boost.signal} +${boost.amount}`).join(", ");
+  const boosts =
+    entry.boosts.length === 0
+      ? "no boosts"
+      : entry.boosts.map((boost) => `${boost.signal} ${boost.amount >= 0 ? "+" : ""}${boost.amount}`).join(", ");
   return {
     kind: "included",
     ...ranked,

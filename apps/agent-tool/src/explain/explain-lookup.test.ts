@@ -80,6 +80,9 @@ describe("explainLookup", () => {
       expect(chunk.boosts).toEqual(entry?.boosts);
       expect(chunk.message).toMatch(/included at rank \d/);
     }
+    // A document's second block gives up a share of its score: the message shows the amount with its sign.
+    const repeated = included.find((chunk) => chunk.boosts?.some((boost) => boost.signal === "repeated_document"));
+    expect(repeated?.message).toMatch(/repeated_document -0\.\d+/);
     expect(explanation.result.evidenceBlocks.map((block) => block.evidenceKey)).toEqual(
       real.evidenceBlocks.map((block) => block.evidenceKey),
     );

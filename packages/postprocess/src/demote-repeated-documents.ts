@@ -1,0 +1,38 @@
+import type { RerankBoost } from "@lookup-knowledge/core";
+import { compareRanked, type RankOrder } from "./internal/compare-ranked.js";
+import { documentKey } from "./internal/document-key.js";
+import { roundTo } from "./internal/numbers.js";
+
+/** The signal name of the demotion in the rerank trace. */
+export const repeatedDocumentSignal = "repeated_document";
+
+/**
+ * Gives a document's further blocks a smaller say (R18), so that the returned width holds more
+ * documents: in rank order, a document's second block keeps `(1 - share)` of its rank score,
+ * its third `(1 - share)^2`, and so on; its best block keeps all of it. A further block that
+ * is only about as good as another document's best falls behind it; one clearly better
+ * keeps its place. Each demotion is recorded as a negative boost of signal
+ * `repeated_document` (in the rerank trace, not in the hit reasons the agent reads).
+ * `ranked` must be in rank order; the result is too. A share of 0 changes nothing.
+ */
+export function demoteRepeatedDocuments<T extends RankOrder & { docId?: string; boosts: RerankBoost[] }>(
+  ranked: readonly T[],
+  share: number,
+): T[] {
+  if (share <= 0) return [...ranked];
+  const seen = new Map<string, number>();
+  const demoted = ranked.map((candidate) => {
+    const document = documentKey(candidate);
+    const before = seen.get(document) ?? 0;
+    seen.set(document, before + 1);
+    if (before === 0) return candidate;
+    const rankScore = roundTo(candidate.rankScore * (1 - share) ** before, 6);
+    const boost: RerankBoost = {
+      signal: repeatedDocumentSignal,
+      reason: `block ${before + 1} of its document: keeps ${roundTo(100 * (1 - share) ** before, 1)}% of its score`,
+      amount: roundTo(rankScore - candidate.rankScore, 6),
+    };
+    return Object.assign({}, candidate, { rankScore, boosts: [...candidate.boosts, boost] });
+  });
+  return demoted.sort(compareRanked);
+}
