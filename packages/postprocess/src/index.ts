@@ -4,6 +4,7 @@ export { buildEvidenceBlocks } from "./build-evidence-blocks.js";
 export { buildRerankTrace, rerankMethod } from "./build-rerank-trace.js";
 export { capPerDocument } from "./cap-per-document.js";
 export { dedupeCandidates } from "./dedupe-candidates.js";
+export { demoteRepeatedDocuments, repeatedDocumentSignal } from "./demote-repeated-documents.js";
 export { limitReturn } from "./limit-return.js";
 export { normalizeHits } from "./normalize-hits.js";
 export { packContext } from "./pack-context.js";

@@ -1,9 +1,17 @@
-import type { Candidate, ContextPack, RagConfig, RetrievalAttempt } from "@lookup-knowledge/core";
-import type { PostprocessOutput } from "@lookup-knowledge/postprocess";
+import type { Candidate, ContextPack, RagConfig, RerankBoost, RetrievalAttempt } from "@lookup-knowledge/core";
+import { repeatedDocumentSignal, type PostprocessOutput } from "@lookup-knowledge/postprocess";
 import { steeredFilterMinShare } from "../retriever/classify-attempt.js";
 import type { ExplainOutcome } from "./lookup-explanation.js";
 
 const score = (value: number | undefined) => (value === undefined ? "unscored" : value.toFixed(3));
+
+/** Why a further block of a document ranked lower than its own score: the rerank's repeated-document demotion, when it had one. */
+function repeatedNote(boosts: readonly RerankBoost[]): string {
+  const demotion = boosts.find((boost) => boost.signal === repeatedDocumentSignal);
+  return demotion === undefined
+    ? ""
+    : ` It is a further block of a document ranked above it (${demotion.reason}, rerank weight repeatedDocument), so other documents' best blocks came first.`;
+}
 
 /**
  * Where one evidence key the attempt's port returned ended up, read from the real stages'
@@ -46,7 +54,7 @@ export function chunkFate(input: {
       score: Math.round(cut.rankScore * 10_000) / 10_000,
       portRank: cut.portRank + 1,
       returnN: config.returnN,
-      message: `${key} ranked ${rank} after rerank (port rank ${cut.portRank + 1}, score ${score(cut.rankScore)}), below rag.return-n=${config.returnN}.${alsoRefused}`,
+      message: `${key} ranked ${rank} after rerank (port rank ${cut.portRank + 1}, score ${score(cut.rankScore)}), below rag.return-n=${config.returnN}.${repeatedNote(cut.boosts)}${alsoRefused}`,
     };
   }
   const index = output.ranked.findIndex((candidate) => candidate.evidenceKey === key);
