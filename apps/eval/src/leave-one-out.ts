@@ -1,4 +1,4 @@
-import { scoreAnswerability, type AnswerabilityModel } from "@lookup-knowledge/search-port/local";
+import { scoreAnswerability, type AnswerabilityModel, type AnswerabilitySignalName } from "@lookup-knowledge/search-port/local";
 import { fitOnDevelopment } from "./answerability-fit.js";
 import type { AnswerabilitySample } from "./answerability-samples.js";
 import type { Split } from "./split.js";
@@ -37,9 +37,14 @@ export interface LeaveOneOut {
  * Leave one knowledge base out over `samples`. A fit leaves out every sample whose index or
  * question comes from a left-out base (the same pages in another language and the base's
  * questions asked of other sets included). Fits are kept by the bases they leave out, so the
- * nested fits of the thresholds (and `apisix-en` beside `apisix-zh`) are made once.
+ * nested fits of the thresholds (and `apisix-en` beside `apisix-zh`) are made once. `signals`:
+ * the signals the fits weigh (default `fittedSignalNames`).
  */
-export function leaveOneOut(samples: readonly AnswerabilitySample[], version: number): LeaveOneOut {
+export function leaveOneOut(
+  samples: readonly AnswerabilitySample[],
+  version: number,
+  signals?: readonly AnswerabilitySignalName[],
+): LeaveOneOut {
   const fits = new Map<string, AnswerabilityModel>();
   const fitExcluding = (bases: readonly string[]): AnswerabilityModel => {
     const left = [...new Set(bases)].sort();
@@ -48,7 +53,11 @@ export function leaveOneOut(samples: readonly AnswerabilitySample[], version: nu
     if (cached) return cached;
     const kept = samples.filter((sample) => !left.includes(knowledgeBaseOf(sample.set)) && !left.includes(knowledgeBaseOf(sample.asked)));
     const names = [...new Set(kept.map((sample) => sample.set))];
-    const model = fitOnDevelopment(kept, { version, fittedOn: `development halves of ${names.join(", ")}` });
+    const model = fitOnDevelopment(kept, {
+      version,
+      fittedOn: `development halves of ${names.join(", ")}`,
+      ...(signals ? { signals } : {}),
+    });
     fits.set(key, model);
     return model;
   };
