@@ -118,6 +118,15 @@ export function applyEdits(source: string, start: number, end: number, edits: re
 
 /** Characters of inline syntax the block parse leaves as text (emphasis, links, escapes, entities, tags). */
 const fullSyntax = /[*_[\]!&\\~<{]/;
+/**
+ * The largest heading the full inline parser is given, in characters and in emphasis
+ * delimiters (`*`, `_`, `~`). Its emphasis pass pairs each closing delimiter with the
+ * openers before it, so a heading of 50,000 `*` around a word took minutes; a real heading
+ * stays far below both. A heading past either bound keeps the block parse's text, its
+ * delimiters as written.
+ */
+export const maxFullHeadingChars = 1_000;
+export const maxFullHeadingDelimiters = 64;
 const headingAnchor = /\s*\{#[^}]*\}\s*$/;
 
 /**
@@ -125,6 +134,18 @@ const headingAnchor = /\s*\{#[^}]*\}\s*$/;
  * and JSX tags gone, a trailing `{#custom-id}` gone, whitespace collapsed. `markdown` is
  * the heading's cleaned source.
  */
+/** Whether a heading is small enough for the full inline parse (`maxFullHeadingChars`, `maxFullHeadingDelimiters`). */
+function fitsFullParse(markdown: string): boolean {
+  if (markdown.length > maxFullHeadingChars) return false;
+  let delimiters = 0;
+  for (let index = 0; index < markdown.length; index += 1) {
+    const code = markdown.charCodeAt(index);
+    // *, _ and ~
+    if ((code === 42 || code === 95 || code === 126) && ++delimiters > maxFullHeadingDelimiters) return false;
+  }
+  return true;
+}
+
 function headingText(source: string, heading: MarkdownNode, markdown: string): string {
   let text = "";
   let mayHoldSyntax = false;
@@ -136,8 +157,9 @@ function headingText(source: string, heading: MarkdownNode, markdown: string): s
       if (fullSyntax.test(value)) mayHoldSyntax = true;
     }
   }
-  // The block parse leaves emphasis, links, escapes and JSX as text: parse the cleaned heading again in full when it may hold them.
-  if (mayHoldSyntax) {
+  // The block parse leaves emphasis, links, escapes and JSX as text: parse the cleaned heading again in full when it may hold
+  // them, unless it is too large for the inline parser to stay linear.
+  if (mayHoldSyntax && fitsFullParse(markdown)) {
     const reparsed = parseMarkdownFull(markdown).children[0];
     text = reparsed?.type === "heading" ? mdastText(reparsed, { includeHtml: false }) : "";
   }

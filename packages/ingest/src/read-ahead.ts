@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { readRegularFile } from "./read-regular-file.js";
 
 /**
  * Reads files in the order they are asked for, with the next few already on their way: a
@@ -85,7 +86,7 @@ export class ReadAhead {
   }
 
   private readFile(path: string): Promise<Buffer> {
-    return this.signal === undefined ? readFile(path) : readFile(path, { signal: this.signal });
+    return readRegularFile(path, this.signal);
   }
 
   /** Forgets the reads started ahead, so their bytes are no longer held. */

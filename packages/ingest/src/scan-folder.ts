@@ -1,7 +1,8 @@
-import type { Dirent } from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
+import { notRegularFile } from "./not-regular-file.js";
 
 /** A file to ingest: its posix path relative to the root, and the real path its bytes are read from. */
 export interface ScannedFile {
@@ -25,7 +26,9 @@ const notFollowed = "a symbolic link, not followed (links inside the root are fo
  * file that `include` matches, is listed in `skipped` with the reason. With
  * `followSymlinks`, a link is followed only when its real target is inside the root; every
  * file and folder is read once, by its real path (a link to a file already found, or to a
- * folder already read, such as `sub/loop -> ..`, is skipped, saying so).
+ * folder already read, such as `sub/loop -> ..`, is skipped, saying so). An entry that is
+ * neither a folder nor a regular file (a FIFO, a socket, a device), or a link to one, is
+ * listed in `skipped` when `include` matches it, and never opened.
  */
 export async function scanFolder(
   root: string,
@@ -63,24 +66,34 @@ export async function scanFolder(
         }
       } else if (entry.isSymbolicLink()) {
         links.push({ path, source });
-      } else if (entry.isFile() && wanted(source) && !sourceOfRealPath.has(path)) {
-        files.push({ source, path });
-        sourceOfRealPath.set(path, source);
+      } else if (entry.isFile()) {
+        if (wanted(source) && !sourceOfRealPath.has(path)) {
+          files.push({ source, path });
+          sourceOfRealPath.set(path, source);
+        }
+      } else if (wanted(source)) {
+        // A FIFO would block the read forever; a socket or a device is no document either.
+        skipped.push({ source, reason: notRegularFile(entry) });
       }
     }
   };
 
   const followLink = async (link: { path: string; source: string }): Promise<void> => {
     let target: string;
-    let isFolder: boolean;
+    let kind: Stats;
     try {
       target = await realpath(link.path);
-      isFolder = (await stat(target)).isDirectory();
+      kind = await stat(target);
     } catch {
       if (wanted(link.source)) skipped.push({ source: link.source, reason: "a broken symbolic link (its target does not exist)" });
       return;
     }
+    const isFolder = kind.isDirectory();
     if (isFolder ? prunedFolder(link.source) : !wanted(link.source)) return;
+    if (!isFolder && !kind.isFile()) {
+      skipped.push({ source: link.source, reason: `a symbolic link to ${notRegularFile(kind)}` });
+      return;
+    }
     if (!options.followSymlinks) {
       skipped.push({ source: link.source, reason: notFollowed });
       return;

@@ -1,0 +1,20 @@
+import { constants } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { notRegularFile } from "./not-regular-file.js";
+
+/**
+ * Read-only and non-blocking: opening a FIFO waits for a writer unless it is opened
+ * O_NONBLOCK, so one that takes a file's place after the check below reads as empty instead
+ * of hanging (0 where the platform has no such flag).
+ */
+const openFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of the regular file at `path`. What is not a regular file (a FIFO, a socket, a
+ * device) is refused with an error saying what it is, never read.
+ */
+export async function readRegularFile(path: string, signal?: AbortSignal): Promise<Buffer> {
+  const stats = await stat(path);
+  if (!stats.isFile()) throw new Error(notRegularFile(stats));
+  return readFile(path, signal === undefined ? { flag: openFlags } : { flag: openFlags, signal });
+}
