@@ -66,6 +66,21 @@ describe("demoteRepeatedDocuments", () => {
     expect(ranked[1]?.boosts).toEqual([]);
   });
 
+  it("refuses a share outside 0..1 naming it, ranks its input first, and records no demotion of a score of 0", () => {
+    for (const share of [Number.NaN, -0.1, 2]) {
+      expect(() => demoteRepeatedDocuments([], share)).toThrow(/repeatedDocument is a share of a block's score, from 0 to 1, got/);
+    }
+    // Out of rank order: a#0 is still the block that keeps its whole score.
+    const shuffled = [item("a#1", 0.8, 1, "a"), item("b#0", 0.7, 2, "b"), item("a#0", 0.9, 0, "a")];
+    expect(demoteRepeatedDocuments(shuffled, 0.25).map((entry) => [entry.evidenceKey, entry.rankScore])).toEqual([
+      ["a#0", 0.9],
+      ["b#0", 0.7],
+      ["a#1", 0.6],
+    ]);
+    const zero = demoteRepeatedDocuments([item("a#0", 0.9, 0, "a"), item("a#1", 0, 1, "a")], 0.25);
+    expect(zero[1]?.boosts).toEqual([]);
+  });
+
   it("with a share of 0, changes nothing", () => {
     const ranked = [item("a#0", 0.9, 0, "a"), item("a#1", 0.85, 1, "a"), item("b#0", 0.8, 2, "b")];
     expect(demoteRepeatedDocuments(ranked, 0)).toEqual(ranked);

@@ -1,7 +1,6 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import type { Candidate, HitReason, HitSignal, L0Hints, RerankBoost } from "@lookup-knowledge/core";
 import { demoteRepeatedDocuments } from "./demote-repeated-documents.js";
-import { compareRanked } from "./internal/compare-ranked.js";
 import { mergeHitReasons } from "./internal/hit-reasons.js";
 import { roundTo } from "./internal/numbers.js";
 import { containsTerm, foldText, normalizeText, prepareTerms, queryTerms } from "@lookup-knowledge/text";
@@ -27,7 +26,8 @@ export interface RerankWeights {
   /**
    * Cap on all the boosts of one candidate together, as a share of its base score: boosts
    * may reorder near ties, but a candidate whose base score is more than `1 + maxBoostShare`
-   * times another's always stays ahead of it. Over the cap, every boost is scaled down alike.
+   * times another's stays ahead of it (unless it is a further block of its document, which
+   * `repeatedDocument` then demotes). Over the cap, every boost is scaled down alike.
    */
   maxBoostShare: number;
   /**
@@ -67,7 +67,7 @@ const weightNames = Object.keys(defaultRerankWeights) as Array<keyof RerankWeigh
 
 /**
  * The complete weights: the defaults with the given ones over them. A weight that is not a
- * finite number of at least 0 is refused with an error naming it.
+ * finite number of at least 0 (for `repeatedDocument`, from 0 to 1) is refused with an error naming it.
  */
 export function resolveRerankWeights(weights: Partial<RerankWeights> | undefined): RerankWeights {
   const resolved: RerankWeights = { ...defaultRerankWeights };
@@ -239,5 +239,5 @@ export function rerankCandidates(
       boosts,
     });
   });
-  return demoteRepeatedDocuments(ranked.sort(compareRanked), weights.repeatedDocument);
+  return demoteRepeatedDocuments(ranked, weights.repeatedDocument);
 }

@@ -1,16 +1,18 @@
-import type { Candidate, ContextPack, RagConfig, RerankBoost, RetrievalAttempt } from "@lookup-knowledge/core";
-import { repeatedDocumentSignal, type PostprocessOutput } from "@lookup-knowledge/postprocess";
+import type { Candidate, ContextPack, RagConfig, RetrievalAttempt } from "@lookup-knowledge/core";
+import { repeatedDocumentSignal, type PostprocessOutput, type RankedCandidate } from "@lookup-knowledge/postprocess";
 import { steeredFilterMinShare } from "../retriever/classify-attempt.js";
 import type { ExplainOutcome } from "./lookup-explanation.js";
 
 const score = (value: number | undefined) => (value === undefined ? "unscored" : value.toFixed(3));
 
-/** Why a further block of a document ranked lower than its own score: the rerank's repeated-document demotion, when it had one. */
-function repeatedNote(boosts: readonly RerankBoost[]): string {
-  const demotion = boosts.find((boost) => boost.signal === repeatedDocumentSignal);
-  return demotion === undefined
-    ? ""
-    : ` It is a further block of a document ranked above it (${demotion.reason}, rerank weight repeatedDocument), so other documents' best blocks came first.`;
+/**
+ * Why a further block of a document was cut: the rerank's repeated-document demotion, said
+ * only when the block would have been returned at its score before it (above the last block returned).
+ */
+function repeatedNote(cut: RankedCandidate, lastReturned: RankedCandidate | undefined): string {
+  const demotion = cut.boosts.find((boost) => boost.signal === repeatedDocumentSignal);
+  if (demotion === undefined || lastReturned === undefined || cut.rankScore - demotion.amount <= lastReturned.rankScore) return "";
+  return ` It is a further block of a document ranked above it (${demotion.reason}, rerank weight repeatedDocument); at its own score it would have been returned.`;
 }
 
 /**
@@ -54,7 +56,7 @@ export function chunkFate(input: {
       score: Math.round(cut.rankScore * 10_000) / 10_000,
       portRank: cut.portRank + 1,
       returnN: config.returnN,
-      message: `${key} ranked ${rank} after rerank (port rank ${cut.portRank + 1}, score ${score(cut.rankScore)}), below rag.return-n=${config.returnN}.${repeatedNote(cut.boosts)}${alsoRefused}`,
+      message: `${key} ranked ${rank} after rerank (port rank ${cut.portRank + 1}, score ${score(cut.rankScore)}), below rag.return-n=${config.returnN}.${repeatedNote(cut, output.ranked.at(-1))}${alsoRefused}`,
     };
   }
   const index = output.ranked.findIndex((candidate) => candidate.evidenceKey === key);

@@ -43,9 +43,9 @@ export interface SignalHit {
  * - `cjk`: the share of the query's terms in CJK scripts;
  * - `terms`: ln(1 + distinct query terms): how long the question is, traced but not fitted by
  *   default (`fittedSignalNames`);
- * - `matchedTerms`: ln(1 + the query's distinct terms the best hit holds, each counted by its
- *   share of the query's weight: `terms x coverage`): how much of a question, counted in
- *   words, the best hit answers for, a rare word counting for more than a common one.
+ * - `matchedTerms`: ln(1 + distinct query terms x `coverage`): the query's terms the best hit
+ *   holds, each counted by its weight over the query's mean term weight, so a rare word counts
+ *   for more than one and a common word for less: how much of a question the best hit answers for.
  */
 export type AnswerabilitySignals = Record<AnswerabilitySignalName, number>;
 
