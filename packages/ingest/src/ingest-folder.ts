@@ -14,7 +14,7 @@ import type { IngestOptions } from "./ingest-options.js";
 import type { IngestProgress } from "./ingest-progress.js";
 import type { IngestReport } from "./ingest-report.js";
 import { mapInOrder } from "./map-in-order.js";
-import { parseMarkdownDocument } from "./parse-markdown-document.js";
+import { parseOnCallingThread } from "./parse-on-calling-thread.js";
 import { planFiles } from "./plan-files.js";
 import type { PlannedFile } from "./plan-files.js";
 import { ReadAhead } from "./read-ahead.js";
@@ -69,8 +69,8 @@ const readAheadBytes = 32 * 1024 * 1024;
  * than they save) parses on that many worker threads when at least 16 files are scanned or a
  * file has 256 KB or more; 1 parses on the calling thread, except a file of 256 KB or more, which goes to one worker thread (when the
  * built `parse-worker.js` is there: not when running from the TypeScript sources). Results do
- * not depend on it. A parse on a worker that exceeds its time
- * limit (`parseTimeLimitMs`) is stopped and the file listed in `failed`.
+ * not depend on it. A parse past its time limit (`parseTimeLimitMs`) is stopped and the file
+ * listed in `failed`; on the calling thread, see `parseOnCallingThread`.
  */
 export async function ingestFolder(input: {
   root: string;
@@ -143,6 +143,14 @@ export async function ingestFolder(input: {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   // Aborting stops the parse workers at once, even in the middle of a large file.
   const stopPool = (): void => void pool?.close();
+  /** The pool, started on first need; undefined where no worker can run. */
+  const startPool = (): ParsePool | undefined => {
+    if (pool === undefined && !poolUnavailable) {
+      pool = createParsePool(workers, options);
+      poolUnavailable = pool === undefined;
+    }
+    return pool;
+  };
   signal?.addEventListener("abort", stopPool, { once: true });
   // A store that embeds starts on the records of parsed files (in batches of `batchSize`, as
   // they will be upserted when files are parsed one at a time) while the next files are parsed.
@@ -194,14 +202,14 @@ export async function ingestFolder(input: {
         return { kind: "noContent", docId, source, hash, parsed: false };
       const text = decodeUtf8(decoder, bytes, source);
       const large = bytes.length >= largeFileBytes;
-      if (pool === undefined && !poolUnavailable && (large || (workers > 1 && sources.length >= minimumFilesForWorkers))) {
-        pool = createParsePool(workers, options);
-        poolUnavailable = pool === undefined;
-      }
+      if (large || (workers > 1 && sources.length >= minimumFilesForWorkers)) startPool();
       signal?.throwIfAborted();
       // With one worker, only large files leave the calling thread.
       const onWorker = pool !== undefined && (workers > 1 || large);
-      const document = onWorker && pool !== undefined ? await pool.parse(text, source) : parseMarkdownDocument(text, { source, options });
+      const document =
+        onWorker && pool !== undefined
+          ? await pool.parse(text, source)
+          : await parseOnCallingThread(text, { source, options, signal, workers: startPool });
       // Nothing to index (no body text, no frontmatter title or description): not a document.
       if (document.chunks.length === 0) return { kind: "noContent", docId, source, hash, parsed: true };
       const records = document.chunks.map(chunkToRecord);

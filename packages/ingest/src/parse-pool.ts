@@ -44,6 +44,11 @@ export function parseTimeLimitMs(textLength: number): number {
   return 30_000 + Math.ceil(textLength / 100_000) * 1_000;
 }
 
+/** Why a file was skipped when its parse ran past `parseTimeLimitMs`. */
+export function parseTimeLimitReason(limitMs: number, textLength: number): string {
+  return `parsing took longer than ${formatSeconds(limitMs)} s, the limit for a file of ${textLength} characters`;
+}
+
 interface Slot {
   worker: Worker;
   job?: Job | undefined;
@@ -130,11 +135,7 @@ export function createParsePool(
       if (job === undefined) return;
       slot.job = job;
       const limit = timeLimitMs(job.text.length);
-      slot.timer = setTimeout(
-        () =>
-          slot.fail?.(`parsing took longer than ${formatSeconds(limit)} s, the limit for a file of ${job.text.length} characters`, true),
-        limit,
-      );
+      slot.timer = setTimeout(() => slot.fail?.(parseTimeLimitReason(limit, job.text.length), true), limit);
       slot.timer.unref();
       const request: ParseRequest = { id: job.id, text: job.text, source: job.source };
       slot.worker.postMessage(request);
