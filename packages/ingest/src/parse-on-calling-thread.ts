@@ -55,8 +55,7 @@ async function settle(
 ): Promise<ParsedDocument | undefined> {
   if (outcome.kind === "done") return outcome.value;
   if (outcome.kind === "timed_out") return undefined;
-  // The SIGINT was raised again: let its handlers run, and stop as they decide.
-  await nextTurn();
+  // The process's SIGINT handlers have run: stop as they decided.
   input.signal?.throwIfAborted();
   throw new DocumentError({ source: input.source, reason: "parsing was interrupted (SIGINT)" });
 }

@@ -25,16 +25,15 @@ describe("runWithDeadline", () => {
     ).toThrow("bad input");
   });
 
-  it("SIGINT stops the work at once and reaches the process's own SIGINT handler", async () => {
+  it("SIGINT stops the work at once and the process's own SIGINT handler runs before it returns", async () => {
     // The built module (turbo builds the package before its tests), in a process of its own.
     const built = fileURLToPath(new URL("../dist/run-with-deadline.js", import.meta.url));
     const program = `
       const { runWithDeadline } = await import(${JSON.stringify(built)});
-      process.on("SIGINT", () => { console.log("handler"); process.exit(0); });
+      process.on("SIGINT", () => console.log("handler"));
       console.log("ready");
       const outcome = runWithDeadline(() => { const until = Date.now() + 60000; while (Date.now() < until) {} }, 120000);
       console.log(outcome.kind);
-      await new Promise((resolve) => setTimeout(resolve, 5000));
     `;
     const child = spawn(process.execPath, ["--input-type=module", "-e", program], { stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
@@ -43,7 +42,8 @@ describe("runWithDeadline", () => {
       if (output.includes("ready")) setTimeout(() => child.kill("SIGINT"), 200);
     });
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    expect(output.split("\n").filter(Boolean)).toEqual(["ready", "interrupted", "handler"]);
+    // The handler has run by the time runWithDeadline returns, so a caller can stop as it decided.
+    expect(output.split("\n").filter(Boolean)).toEqual(["ready", "handler", "interrupted"]);
     expect(code).toBe(0);
   }, 20_000);
 });

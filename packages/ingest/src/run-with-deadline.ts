@@ -12,8 +12,8 @@ export type DeadlineOutcome<T> = { kind: "done"; value: T } | { kind: "timed_out
 /**
  * Runs synchronous `work` on the calling thread, stopped by V8 when it runs longer than
  * `timeoutMs` (`timed_out`) or when the process gets SIGINT meanwhile (`interrupted`; the
- * SIGINT is then raised again, so the process's own handlers, or its default action, see
- * it). Signals other than SIGINT wait for the work to end or time out, so a short timeout
+ * process's own SIGINT handlers are then called before this returns, or, where it has none,
+ * the SIGINT is raised again for its default action). Signals other than SIGINT wait for the work to end or time out, so a short timeout
  * bounds how long they wait. Work that is stopped leaves nothing behind but what it had
  * allocated; it must not hold state that outlives the call. An error `work` throws is thrown.
  */
@@ -27,7 +27,10 @@ export function runWithDeadline<T>(work: () => T, timeoutMs: number): DeadlineOu
     const code = (error as { code?: unknown } | null)?.code;
     if (code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { kind: "timed_out" };
     if (code === "ERR_SCRIPT_EXECUTION_INTERRUPTED") {
-      process.kill(process.pid, "SIGINT");
+      // The deadline took the SIGINT: hand it on at once to the process's own handlers, or,
+      // where there are none, raise it again for its default action (the process ends).
+      if (process.listenerCount("SIGINT") > 0) process.emit("SIGINT", "SIGINT");
+      else process.kill(process.pid, "SIGINT");
       return { kind: "interrupted" };
     }
     throw error;
