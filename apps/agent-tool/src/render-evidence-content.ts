@@ -1,4 +1,5 @@
 import type { LookupResult } from "@lookup-knowledge/core";
+import { documentIdOf } from "./document-id-text.js";
 import { escapeKnowledgeText } from "./escape-knowledge-text.js";
 
 const instruction =
@@ -7,7 +8,7 @@ const instruction =
 
 /**
  * What the model reads from a lookup (R24-R26): per packed block its `document_id` (the
- * evidenceKey), source, title, breadcrumb and hit reasons, and its content inside an
+ * evidenceKey, encoded losslessly by `documentIdOf`), source, title, breadcrumb and hit reasons, and its content inside an
  * `<evidence>` element whose tags cannot be forged by the content. Every string from the
  * knowledge base is escaped where it appears (attributes, content, notes, the omitted list,
  * the message): none can open or close an element or start a line outside one. On
@@ -25,7 +26,7 @@ export function renderEvidenceContent(result: LookupResult): string {
   for (const note of result.completenessHint.notes) lines.push(`Note: ${escapeKnowledgeText(note, "line")}`);
   for (const block of contextPack.blocks) {
     const attributes = [
-      ["document_id", block.evidenceKey],
+      ["document_id", documentIdOf(block.evidenceKey)],
       ["source", block.source],
       ["title", block.title],
       ["breadcrumb", block.breadcrumb],
@@ -40,7 +41,7 @@ export function renderEvidenceContent(result: LookupResult): string {
   if (contextPack.summary.omitted.length > 0) {
     lines.push(
       "",
-      `Omitted for the context budget: ${contextPack.summary.omitted.map((entry) => escapeKnowledgeText(entry.evidenceKey, "line")).join(", ")}`,
+      `Omitted for the context budget: ${contextPack.summary.omitted.map((entry) => documentIdOf(entry.evidenceKey)).join(", ")}`,
     );
   }
   return lines.join("\n");

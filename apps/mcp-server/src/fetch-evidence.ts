@@ -1,5 +1,5 @@
 import type { MetadataFilter } from "@lookup-knowledge/core";
-import { escapeKnowledgeText } from "@lookup-knowledge/agent-tool/format";
+import { documentIdOf, escapeKnowledgeText, evidenceKeyOf } from "@lookup-knowledge/agent-tool/format";
 import { canFetchRecords, knowledgeRecordId, matchesFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { z } from "zod";
 import { ToolArgumentError } from "./tool-argument-error.js";
@@ -20,7 +20,7 @@ export const fetchEvidenceStructuredContentSchema = z.object({
 
 export type FetchEvidenceStructuredContent = z.infer<typeof fetchEvidenceStructuredContentSchema>;
 
-const keyPattern = /^(.+)#chunk-(\d{1,9})$/;
+const keyPattern = /^([\s\S]+)#chunk-(\d{1,9})$/;
 
 /**
  * The chunk a lookup's `document_id` names, whole, with its neighbours' keys. Under the
@@ -34,8 +34,9 @@ export async function fetchEvidence(
   lookupName: string,
   signal?: AbortSignal,
 ): Promise<FetchEvidenceStructuredContent> {
-  // A key as the model read it has its & and < escaped: take it back.
-  const match = keyPattern.exec(documentId.replace(/&lt;/g, "<").replace(/&amp;/g, "&"));
+  // The id as the model read it (`documentIdOf`): take the key back, exactly.
+  const key = evidenceKeyOf(documentId);
+  const match = key === undefined ? null : keyPattern.exec(key);
   const unknown = () =>
     new ToolArgumentError(
       `Unknown document_id ${JSON.stringify(documentId.slice(0, 120))}: pass a document_id from a ${lookupName} result (like "billing/refunds#chunk-0").`,
@@ -55,14 +56,14 @@ export async function fetchEvidence(
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? escapeKnowledgeText(value, "line") : undefined);
   const { source, title, breadcrumb } = record.metadata;
   return {
-    document_id: escapeKnowledgeText(record.id, "line"),
+    document_id: documentIdOf(record.id),
     source: text(source) ?? escapeKnowledgeText(docId, "line"),
     ...(text(title) === undefined ? {} : { title: text(title) as string }),
     ...(text(breadcrumb) === undefined ? {} : { breadcrumb: text(breadcrumb) as string }),
     chunkIndex,
     content: escapeKnowledgeText(record.content, "content"),
-    ...(before !== undefined && admitted(before) ? { previous: escapeKnowledgeText(before.id, "line") } : {}),
-    ...(after !== undefined && admitted(after) ? { next: escapeKnowledgeText(after.id, "line") } : {}),
+    ...(before !== undefined && admitted(before) ? { previous: documentIdOf(before.id) } : {}),
+    ...(after !== undefined && admitted(after) ? { next: documentIdOf(after.id) } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { escapeKnowledgeText } from "@lookup-knowledge/agent-tool/format";
+import { documentIdOf, escapeKnowledgeText } from "@lookup-knowledge/agent-tool/format";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { z } from "zod";
 
@@ -74,7 +74,7 @@ export function lookupStructuredContent(result: LookupResult): LookupStructuredC
     evidence: contextPack.blocks.map((block, index) => {
       const ranked = byKey.get(block.evidenceKey);
       return {
-        document_id: line(block.evidenceKey),
+        document_id: documentIdOf(block.evidenceKey),
         source: line(block.source),
         ...(block.title === undefined ? {} : { title: line(block.title) }),
         ...(block.breadcrumb === undefined ? {} : { breadcrumb: line(block.breadcrumb) }),
@@ -92,7 +92,7 @@ export function lookupStructuredContent(result: LookupResult): LookupStructuredC
       includedSources: contextPack.summary.includedSources.map(line),
       omittedSources: contextPack.summary.omittedSources.map(line),
       omitted: contextPack.summary.omitted.map((entry) => ({
-        document_id: line(entry.evidenceKey),
+        document_id: documentIdOf(entry.evidenceKey),
         source: line(entry.source),
         reason: line(entry.reason),
       })),
