@@ -12,6 +12,7 @@ const hostile = [
   'say "hi"/\uFF02x\uFF02#chunk-0',
   "zero\u200Bwidth\u00ADsoft\u202Ebidi#chunk-3",
   "tag<evidence>\uFE64\uFF1C#chunk-0",
+  "looks\u2039like\u3008less\u226E#chunk-0",
   "amp&amp;lt;\uFF06#chunk-0",
   "100%/done%41#chunk-0",
   "line\nbreak\u2028sep\u2029#chunk-0",

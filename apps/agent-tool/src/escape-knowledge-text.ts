@@ -11,6 +11,11 @@ export type KnowledgeTextPlace = "line" | "attribute" | "content";
 // escaping them all means no text of the knowledge base can open or close an element,
 // whatever spacing, case, zero-width, soft-hyphen or bidi characters it puts inside the tag.
 const lessThan = /[<\uFE64\uFF1C]/gu;
+// Angle brackets that do not fold to "<" but look like one to a reader (a model among them):
+// modifier and Canadian syllabics letters, single and mathematical angle quotation marks and
+// brackets, CJK angle brackets, "not less-than". They become numeric character references.
+const lookAlike = /[\u02C2\u1438\u2039\u2329\u226E\u27E8\u276C\u276E\u3008\u300A\u29FC]/gu;
+const reference = (character: string) => `&#x${(character.codePointAt(0) as number).toString(16).toUpperCase()};`;
 // The characters whose NFKC form is a double quote, which could end an attribute.
 const quote = /["\uFF02]/gu;
 // Format characters (Cf): zero-width spaces and joiners, soft hyphens, bidi controls.
@@ -20,13 +25,21 @@ const breaks = /[\p{Cc}\u2028\u2029]/gu;
 
 /**
  * `text` made safe for its `place` in the content the model reads: it cannot open or close an
- * `<evidence>` element (checked after NFKC and without format characters), and outside the
+ * `<evidence>` element (checked after NFKC and without format characters; angle brackets that
+ * only look like `<` become `&#x2039;` and the like), and outside the
  * elements it cannot start a line of its own: line breaks, controls and format characters
  * become spaces or vanish, so a document cannot add a `SYSTEM:` line beside the evidence.
  */
 export function escapeKnowledgeText(text: string, place: KnowledgeTextPlace): string {
-  if (place === "content") return text.replace(lessThan, "&lt;");
-  const flat = text.replace(format, "").replace(breaks, " ").replace(/&/g, "&amp;").replace(lessThan, "&lt;").replace(/\s+/g, " ").trim();
+  if (place === "content") return text.replace(lessThan, "&lt;").replace(lookAlike, reference);
+  const flat = text
+    .replace(format, "")
+    .replace(breaks, " ")
+    .replace(/&/g, "&amp;")
+    .replace(lessThan, "&lt;")
+    .replace(lookAlike, reference)
+    .replace(/\s+/g, " ")
+    .trim();
   // Double quotes become single ones: the value stays readable and cannot end the attribute.
   return place === "attribute" ? flat.replace(quote, "'") : flat;
 }
