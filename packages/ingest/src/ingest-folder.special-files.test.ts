@@ -44,3 +44,45 @@ describe.skipIf(process.platform === "win32")("ingestFolder and files that are n
     await expect(readRegularFile(join(root, "guide.md"))).resolves.toEqual(Buffer.from("# Guide\n\nThe guide explains the gateway.\n"));
   });
 });
+
+// Issue 33: folders whose names hold CR or U+2028 were passed over without a word (the include
+// globs' `**` does not cross a line terminator).
+describe("ingestFolder and folder names with line terminators", () => {
+  let base: string;
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), "ingest-line-terminators-"));
+  });
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it.each(["a\rb", "c\u2028d", "e\u2029f", "g\nh"])("ingests the documents of a folder named %j", async (name) => {
+    const root = join(base, "docs");
+    await mkdir(join(root, name), { recursive: true });
+    await writeFile(join(root, name, "page.md"), "# Page\n\nThe page explains the gateway.\n");
+    await writeFile(join(root, "guide.md"), "# Guide\n\nThe guide explains routes.\n");
+    const report = await ingestFolder({
+      root,
+      dataDirectory: join(base, "data"),
+      writer: createRecordingKnowledgeWriter(),
+      parseWorkers: 1,
+    });
+    expect(report.entries.map((entry) => entry.source)).toEqual(["guide.md", `${name}/page.md`].sort());
+    expect(report.skipped).toEqual([]);
+  });
+
+  it("an exclude glob still leaves such a folder out", async () => {
+    const root = join(base, "docs");
+    await mkdir(join(root, "drafts\rold"), { recursive: true });
+    await writeFile(join(root, "drafts\rold", "page.md"), "# Page\n\nOld draft.\n");
+    await writeFile(join(root, "guide.md"), "# Guide\n\nThe guide explains routes.\n");
+    const report = await ingestFolder({
+      root,
+      dataDirectory: join(base, "data"),
+      writer: createRecordingKnowledgeWriter(),
+      options: { exclude: ["drafts*/**"] },
+      parseWorkers: 1,
+    });
+    expect(report.entries.map((entry) => entry.source)).toEqual(["guide.md"]);
+  });
+});

@@ -36,8 +36,13 @@ export async function scanFolder(
 ): Promise<FolderScan> {
   const base = resolve(root);
   const realRoot = await realpath(base);
-  const included = picomatch(options.include, { dot: true });
-  const excluded = picomatch(options.exclude, { dot: true });
+  const includedGlob = picomatch(options.include, { dot: true });
+  const excludedGlob = picomatch(options.exclude, { dot: true });
+  // The globs' regular expressions do not let `**` cross a folder name holding a line
+  // terminator (CR, LF, U+2028, U+2029): such names are matched with U+FFFD in their place.
+  const matchable = (source: string): string => source.replace(/[\r\n\u2028\u2029]/g, "\uFFFD");
+  const included = (source: string): boolean => includedGlob(matchable(source));
+  const excluded = (source: string): boolean => excludedGlob(matchable(source));
   const wanted = (source: string): boolean => included(source) && !excluded(source);
   // A folder is left out when a file directly inside it would be excluded whatever its name.
   const prunedFolder = (source: string): boolean => excluded(`${source}/\u0000`);
