@@ -118,6 +118,19 @@ suite(suiteName, () => {
     await page.close();
   });
 
+  it("issue 33: a link with a malformed % escape opens its view with the text as written instead of breaking the page", async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    await page.goto(`${base.server.url}#/playground/100%25%`);
+    expect(await page.locator('input[name="query"]').inputValue()).toBe("100%25%");
+    await page.goto(`${base.server.url}#/trace/%E0%A4%A`);
+    // No trace has that id: the view says so, the page stands.
+    await page.locator("main p.error").waitFor({ timeout: 20_000 });
+    expect(await page.locator("header h1").textContent()).toBe("lookup-knowledge inspector");
+    expect(watched.errors).toEqual([]);
+    await page.close();
+  });
+
   it("issue 13: the Why-not view lists and explains the hostile document by its path and title, as text; nothing in it runs", async () => {
     const watched = await openPage(browser);
     const { page } = watched;

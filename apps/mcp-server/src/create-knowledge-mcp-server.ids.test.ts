@@ -68,4 +68,17 @@ describe("document ids through MCP, on a base of hostile file names", () => {
     // Every hostile name was among the blocks, and came back.
     expect(fetchedSources.size).toBe(names.length);
   });
+
+  it("issue 33: resources/list names each hostile path escaped as other knowledge text, and its URI reads the document", async () => {
+    await using client = await connectClient({ retriever: knowledgeBase.retriever, store: knowledgeBase.store });
+    const { resources } = await client.listResources();
+    expect(resources).toHaveLength(names.length);
+    for (const resource of resources) {
+      expect(resource.name).not.toMatch(/[<\uFF1C\p{Cc}\p{Cf}]/u);
+      expect(resource.name).not.toMatch(/\s{2}/u);
+      const read = await client.readResource({ uri: resource.uri });
+      expect(read.contents[0]?.text).toMatch(/^# Page \d/);
+    }
+    expect(resources.map((resource) => resource.name)).toContain("less&lt;than.md");
+  });
 });

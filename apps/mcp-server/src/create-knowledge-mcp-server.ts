@@ -169,7 +169,8 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
       return {
         resources: page.map((document) => ({
           uri: document.uri,
-          name: document.source,
+          // A path is text from the knowledge base like any other: escaped where a model may read it.
+          name: escapeKnowledgeText(document.source, "line"),
           ...(document.title ? { title: escapeKnowledgeText(document.title, "line") } : {}),
           mimeType: "text/markdown",
           annotations: { audience: ["user", "assistant"] },

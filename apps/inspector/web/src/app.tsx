@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { getJson } from "./api.js";
 import { CalibrationView } from "./calibration-view.js";
 import { PlaygroundView } from "./playground-view.js";
+import { routeParameter } from "./route-parameter.js";
 import { TraceView } from "./trace-view.js";
 import { TracesView } from "./traces-view.js";
 import { WhyNotView } from "./why-not-view.js";
@@ -50,10 +51,10 @@ export function App() {
       <main>
         {error ? <p class="error">{error}</p> : null}
         {trace ? (
-          <TraceView id={decodeURIComponent(trace[1] ?? "")} />
+          <TraceView id={routeParameter(trace[1] ?? "")} />
         ) : route === "/playground" || rerun ? (
           info ? (
-            <PlaygroundView key={route} info={info} initialQuery={rerun ? decodeURIComponent(rerun[1] ?? "") : ""} />
+            <PlaygroundView key={route} info={info} initialQuery={rerun ? routeParameter(rerun[1] ?? "") : ""} />
           ) : null
         ) : route === "/why-not" ? (
           info ? (
