@@ -200,6 +200,38 @@ suite(suiteName, () => {
     await page.close();
   });
 
+  it("issue 33: the Why-not view shows the answer to the latest document search, whatever order the answers arrive in", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
+    // The answer to the page's first search (every document) is held back until the typed one has come.
+    let releaseFirst: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === "/api/sources" && url.search === "?q=",
+      async (route) => {
+        await firstHeld;
+        await route.continue();
+      },
+    );
+    const typedAnswer = page.waitForResponse((response) => response.url().includes("/api/sources?q=credit"));
+    await page.goto(`${base.server.url}#/why-not`);
+    await page.locator('input[name="source-search"]').fill("credit notes");
+    await typedAnswer;
+    const firstAnswer = page.waitForResponse((response) => /\/api\/sources\?q=$/.test(response.url()));
+    releaseFirst();
+    await firstAnswer;
+    // Time for a late answer to be rendered, were it not dropped.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    const listed = await page.locator('[data-testid="documents"] button').allTextContents();
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((name) => /credit/i.test(name))).toBe(true);
+    expect(failures).toEqual([]);
+    await page.close();
+  });
+
   it("issue 13 (refused attempt): the trace of the no-evidence demo lookup weighs each attempt against the threshold the record holds", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));

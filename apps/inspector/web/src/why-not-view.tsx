@@ -19,14 +19,20 @@ export function WhyNotView({ info }: { info: Info }) {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
+  // Only the answer to the latest search is shown: one that arrives after a newer search was typed is dropped.
   useEffect(() => {
+    let current = true;
     getJson<SourceSearch>(`/api/sources?q=${encodeURIComponent(search)}`).then(
       (answer) => {
+        if (!current) return;
         setDocuments(answer.documents);
         setTotal(answer.total);
       },
-      (failure: Error) => setError(failure.message),
+      (failure: Error) => current && setError(failure.message),
     );
+    return () => {
+      current = false;
+    };
   }, [search]);
 
   // A typed target is checked against the index as it is typed: a path, a document id or an evidence key.
