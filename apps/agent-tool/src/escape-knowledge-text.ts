@@ -12,9 +12,10 @@ export type KnowledgeTextPlace = "line" | "attribute" | "content";
 // whatever spacing, case, zero-width, soft-hyphen or bidi characters it puts inside the tag.
 const lessThan = /[<\uFE64\uFF1C]/gu;
 // Angle brackets that do not fold to "<" but look like one to a reader (a model among them):
-// modifier and Canadian syllabics letters, single and mathematical angle quotation marks and
-// brackets, CJK angle brackets, "not less-than". They become numeric character references.
-const lookAlike = /[\u02C2\u1438\u2039\u2329\u226E\u27E8\u276C\u276E\u3008\u300A\u29FC]/gu;
+// modifier and Canadian syllabics letters, single angle quotation marks, mathematical and
+// ornamental angle brackets, "not less-than". They become numeric character references. The
+// CJK marks 〈 and 《 are ordinary Chinese punctuation (titles of books and articles) and stay.
+const lookAlike = /[\u02C2\u1438\u2039\u226E\u27E8\u276C\u276E\u29FC]/gu;
 const reference = (character: string) => `&#x${(character.codePointAt(0) as number).toString(16).toUpperCase()};`;
 // The characters whose NFKC form is a double quote, which could end an attribute.
 const quote = /["\uFF02]/gu;

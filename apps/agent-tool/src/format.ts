@@ -6,4 +6,4 @@ export { printable } from "./printable.js";
 export { lookupKnowledgeDescription } from "./lookup-knowledge-description.js";
 export { renderEvidenceContent } from "./render-evidence-content.js";
 export { escapeKnowledgeText } from "./escape-knowledge-text.js";
-export { documentIdOf, evidenceKeyOf } from "./document-id-text.js";
+export { documentIdOf, evidenceKeyOf } from "./document-id-of.js";

@@ -18,7 +18,7 @@ export { formatLookupResult } from "./format-lookup-result.js";
 export { normalizeQuery } from "./normalize-query.js";
 export type { NormalizedQuery } from "./normalize-query.js";
 export { renderEvidenceContent } from "./render-evidence-content.js";
-export { documentIdOf, evidenceKeyOf } from "./document-id-text.js";
+export { documentIdOf, evidenceKeyOf } from "./document-id-of.js";
 export { transformQuery } from "./transform-query.js";
 export type { TransformedQuery } from "./transform-query.js";
 export type { AgentToolErrorCode } from "./agent-tool-error-code.js";

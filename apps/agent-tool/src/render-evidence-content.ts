@@ -1,5 +1,5 @@
 import type { LookupResult } from "@lookup-knowledge/core";
-import { documentIdOf } from "./document-id-text.js";
+import { documentIdOf } from "./document-id-of.js";
 import { escapeKnowledgeText } from "./escape-knowledge-text.js";
 
 const instruction =

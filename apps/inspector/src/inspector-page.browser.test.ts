@@ -224,7 +224,7 @@ suite(suiteName, () => {
     releaseFirst();
     await firstAnswer;
     // Time for a late answer to be rendered, were it not dropped.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
     const listed = await page.locator('[data-testid="documents"] button').allTextContents();
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((name) => /credit/i.test(name))).toBe(true);

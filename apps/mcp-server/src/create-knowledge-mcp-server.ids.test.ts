@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { evidenceKeyOf } from "@lookup-knowledge/agent-tool/format";
+import { explainLookup } from "@lookup-knowledge/agent-tool";
+import { documentIdOf, evidenceKeyOf } from "@lookup-knowledge/agent-tool/format";
 import { ingestIntoLocalIndex } from "@lookup-knowledge/agent-tool/local";
 import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,6 +68,23 @@ describe("document ids through MCP, on a base of hostile file names", () => {
     }
     // Every hostile name was among the blocks, and came back.
     expect(fetchedSources.size).toBe(names.length);
+  });
+
+  it("a raw evidence key (as the CLI and LangChain documents show it) is fetched as itself, and explain resolves a cited id", async () => {
+    await using client = await connectClient({ retriever: knowledgeBase.retriever, store: knowledgeBase.store });
+    const query = "How does the walrus team work?";
+    const artifact = await knowledgeBase.retriever.lookup(query);
+    const block = artifact.found ? artifact.evidenceBlocks.find((candidate) => candidate.evidenceKey.startsWith("runs  of")) : undefined;
+    expect(block).toBeDefined();
+    const key = block?.evidenceKey as string;
+    const raw = await client.callTool({ name: "fetch_evidence", arguments: { document_id: key } });
+    expect(raw.isError, textOf(raw)).toBeFalsy();
+    expect((raw.structuredContent as FetchEvidenceStructuredContent).document_id).toBe(documentIdOf(key));
+    // A raw key that only looks encoded is not read as another document's ("percent%41" is not "percentA").
+    const percent = await client.callTool({ name: "fetch_evidence", arguments: { document_id: "percent%41#chunk-0" } });
+    expect(percent.isError, textOf(percent)).toBeFalsy();
+    const explanation = await explainLookup(knowledgeBase, query, { expected: documentIdOf(key) });
+    expect(explanation.expected).toMatchObject({ kind: "chunk", inIndex: true });
   });
 
   it("issue 33: resources/list names each hostile path escaped as other knowledge text, and its URI reads the document", async () => {

@@ -127,7 +127,8 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
 
   async function fetch(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const given = readArgumentObject(args, ["document_id"], fetchUsage);
-    const documentId = readTextArgument(given, "document_id", 2000, fetchUsage);
+    // Ids are keys with some characters percent-encoded (up to 9 characters for one), so the cap is generous.
+    const documentId = readTextArgument(given, "document_id", 20_000, fetchUsage);
     const fetched = await fetchEvidence(store.port, documentId, settings.filter, lookupName, signal);
     return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], structuredContent: fetched };
   }

@@ -34,9 +34,9 @@ export async function fetchEvidence(
   lookupName: string,
   signal?: AbortSignal,
 ): Promise<FetchEvidenceStructuredContent> {
-  // The id as the model read it (`documentIdOf`): take the key back, exactly.
-  const key = evidenceKeyOf(documentId);
-  const match = key === undefined ? null : keyPattern.exec(key);
+  // The id as the model read it (`documentIdOf`): take the key back, exactly; a raw key (from
+  // the CLI or a LangChain document) is read as itself.
+  const match = keyPattern.exec(evidenceKeyOf(documentId) ?? documentId);
   const unknown = () =>
     new ToolArgumentError(
       `Unknown document_id ${JSON.stringify(documentId.slice(0, 120))}: pass a document_id from a ${lookupName} result (like "billing/refunds#chunk-0").`,

@@ -129,11 +129,6 @@ export const maxFullHeadingChars = 1_000;
 export const maxFullHeadingDelimiters = 64;
 const headingAnchor = /\s*\{#[^}]*\}\s*$/;
 
-/**
- * The plain text of a heading: code spans without backticks, links without URLs, HTML
- * and JSX tags gone, a trailing `{#custom-id}` gone, whitespace collapsed. `markdown` is
- * the heading's cleaned source.
- */
 /** Whether a heading is small enough for the full inline parse (`maxFullHeadingChars`, `maxFullHeadingDelimiters`). */
 function fitsFullParse(markdown: string): boolean {
   if (markdown.length > maxFullHeadingChars) return false;
@@ -146,6 +141,11 @@ function fitsFullParse(markdown: string): boolean {
   return true;
 }
 
+/**
+ * The plain text of a heading: code spans without backticks, links without URLs, HTML
+ * and JSX tags gone, a trailing `{#custom-id}` gone, whitespace collapsed. `markdown` is
+ * the heading's cleaned source.
+ */
 function headingText(source: string, heading: MarkdownNode, markdown: string): string {
   let text = "";
   let mayHoldSyntax = false;

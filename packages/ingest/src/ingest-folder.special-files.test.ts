@@ -47,7 +47,7 @@ describe.skipIf(process.platform === "win32")("ingestFolder and files that are n
 
 // Issue 33: folders whose names hold CR or U+2028 were passed over without a word (the include
 // globs' `**` does not cross a line terminator).
-describe("ingestFolder and folder names with line terminators", () => {
+describe.skipIf(process.platform === "win32")("ingestFolder and folder names with line terminators", () => {
   let base: string;
   beforeEach(async () => {
     base = await mkdtemp(join(tmpdir(), "ingest-line-terminators-"));

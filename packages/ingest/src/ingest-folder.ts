@@ -143,14 +143,13 @@ export async function ingestFolder(input: {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   // Aborting stops the parse workers at once, even in the middle of a large file.
   const stopPool = (): void => void pool?.close();
-  /** The pool, started on first need; undefined where no worker can run. */
   const startPool = (): ParsePool | undefined => {
-    if (pool === undefined && !poolUnavailable) {
-      pool = createParsePool(workers, options);
-      poolUnavailable = pool === undefined;
-    }
+    if (pool !== undefined || poolUnavailable) return pool;
+    pool = createParsePool(workers, options);
+    poolUnavailable = pool === undefined;
     return pool;
   };
+
   signal?.addEventListener("abort", stopPool, { once: true });
   // A store that embeds starts on the records of parsed files (in batches of `batchSize`, as
   // they will be upserted when files are parsed one at a time) while the next files are parsed.

@@ -3,13 +3,13 @@ import { DocumentError } from "./document-error.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
 import type { ParsedDocument } from "./parsed-document.js";
 import { parseTimeLimitMs, parseTimeLimitReason, type ParsePool } from "./parse-pool.js";
+import { loadFrontmatterParsers } from "./read-frontmatter.js";
 import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
-import { runWithDeadline, type DeadlineOutcome } from "./run-with-deadline.js";
+import { runWithDeadline } from "./run-with-deadline.js";
 
 /**
  * How long a file may parse on the calling thread before it moves to a worker: short, so a
- * signal other than SIGINT (which stops the parse at once) waits at most this long. A normal
- * file parses in milliseconds.
+ * signal waits at most this long. A normal file parses in milliseconds.
  */
 export const callingThreadSliceMs = 1_000;
 
@@ -23,39 +23,35 @@ export const directParseChars = 32 * 1024;
 
 /**
  * Parses a file on the calling thread, without the cost of a worker for the files that need
- * none: a small file directly (`directParseChars`), a larger one under a deadline. A parse still running after `callingThreadSliceMs` is stopped and
- * handed to a worker (`workers()`, the pool or undefined where no worker can run) for the
- * rest of its time limit (`parseTimeLimitMs`); without a worker it gets that time here,
- * still under a deadline. SIGINT stops it at once: the ingest then stops as the signal
- * says, or the file is listed as interrupted. Signals are served between the two tries.
+ * none: a small file directly (`directParseChars`), a larger one under a deadline. A parse
+ * still running after `sliceMs` (default `callingThreadSliceMs`) is stopped, signals are
+ * served, and the file goes to a worker (`workers()`: the pool, or undefined where no worker
+ * can run), which parses it under its time limit (`parseTimeLimitMs`). Without a worker it
+ * gets the rest of that limit on the calling thread, still under a deadline; signals then wait.
  */
 export async function parseOnCallingThread(
   text: string,
-  input: { source: string; options: ResolvedIngestOptions; signal: AbortSignal | undefined; workers: () => ParsePool | undefined },
+  input: {
+    source: string;
+    options: ResolvedIngestOptions;
+    signal: AbortSignal | undefined;
+    workers: () => ParsePool | undefined;
+    sliceMs?: number;
+  },
 ): Promise<ParsedDocument> {
   const { source, options, signal } = input;
   const parse = () => parseMarkdownDocument(text, { source, options });
   if (text.length < directParseChars) return parse();
-  const first = await settle(runWithDeadline(parse, callingThreadSliceMs), input);
-  if (first !== undefined) return first;
+  const sliceMs = input.sliceMs ?? callingThreadSliceMs;
+  loadFrontmatterParsers();
+  const first = runWithDeadline(parse, sliceMs);
+  if (first.kind === "done") return first.value;
   await nextTurn();
   signal?.throwIfAborted();
   const pool = input.workers();
   if (pool !== undefined) return pool.parse(text, source);
   const limit = parseTimeLimitMs(text.length);
-  const second = await settle(runWithDeadline(parse, Math.max(1, limit - callingThreadSliceMs)), input);
-  if (second !== undefined) return second;
+  const second = runWithDeadline(parse, Math.max(1, limit - sliceMs));
+  if (second.kind === "done") return second.value;
   throw new DocumentError({ source, reason: parseTimeLimitReason(limit, text.length) });
-}
-
-/** The document, or undefined when the parse timed out; an interrupted parse throws. */
-async function settle(
-  outcome: DeadlineOutcome<ParsedDocument>,
-  input: { source: string; signal: AbortSignal | undefined },
-): Promise<ParsedDocument | undefined> {
-  if (outcome.kind === "done") return outcome.value;
-  if (outcome.kind === "timed_out") return undefined;
-  // The process's SIGINT handlers have run: stop as they decided.
-  input.signal?.throwIfAborted();
-  throw new DocumentError({ source: input.source, reason: "parsing was interrupted (SIGINT)" });
 }

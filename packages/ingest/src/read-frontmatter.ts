@@ -5,7 +5,7 @@ import { DocumentError } from "./document-error.js";
 import type { FrontmatterBlock } from "./read-frontmatter-block.js";
 import { readJsonFrontmatter } from "./read-json-frontmatter.js";
 import { readSimpleYaml } from "./read-simple-yaml.js";
-import { readTomlFrontmatter } from "./read-toml-frontmatter.js";
+import { loadTomlParser, readTomlFrontmatter } from "./read-toml-frontmatter.js";
 import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
 
 /** What ingestion takes from a document's frontmatter. */
@@ -69,6 +69,15 @@ function parseFrontmatter({ format, value }: Pick<FrontmatterBlock, "format" | "
 
 /** The `yaml` package, loaded on first use: most frontmatter never needs it (`readSimpleYaml`). */
 let yaml: typeof import("yaml") | undefined;
+
+/**
+ * Loads the YAML and TOML parsers now. A parse that runs under a deadline must not be the
+ * first to load them: a module load that V8 stops halfway stays broken in the module cache.
+ */
+export function loadFrontmatterParsers(): void {
+  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  loadTomlParser();
+}
 
 /** Parses YAML in full (YAML 1.2, aliases bounded). */
 function readYaml(yamlText: string, source: string): unknown {

@@ -16,5 +16,12 @@ const openFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 export async function readRegularFile(path: string, signal?: AbortSignal): Promise<Buffer> {
   const stats = await stat(path);
   if (!stats.isFile()) throw new Error(notRegularFile(stats));
-  return readFile(path, signal === undefined ? { flag: openFlags } : { flag: openFlags, signal });
+  const bytes = await readFile(path, signal === undefined ? { flag: openFlags } : { flag: openFlags, signal });
+  // A FIFO swapped in after the check reads as empty (non-blocking): refuse it rather than
+  // take it for an emptied file, whose chunks would be deleted.
+  if (bytes.length === 0) {
+    const now = await stat(path);
+    if (!now.isFile()) throw new Error(notRegularFile(now));
+  }
+  return bytes;
 }

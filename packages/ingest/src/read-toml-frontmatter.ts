@@ -13,12 +13,18 @@ const maxDepth = 64;
  * and its line in the file (the opening `+++` being line 1).
  */
 export function readTomlFrontmatter(tomlText: string, source: string): Record<string, unknown> {
-  toml ??= createRequire(import.meta.url)("smol-toml") as typeof import("smol-toml");
+  const parser = loadTomlParser();
   try {
-    return toml.parse(tomlText, { maxDepth });
+    return parser.parse(tomlText, { maxDepth });
   } catch (cause) {
     throw new DocumentError({ source, reason: `frontmatter is not valid TOML: ${tomlReason(cause)}`, cause });
   }
+}
+
+/** The `smol-toml` package, loaded on first use (`loadFrontmatterParsers` loads it ahead). */
+export function loadTomlParser(): typeof import("smol-toml") {
+  toml ??= createRequire(import.meta.url)("smol-toml") as typeof import("smol-toml");
+  return toml;
 }
 
 function tomlReason(error: unknown): string {

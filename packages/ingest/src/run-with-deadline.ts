@@ -7,32 +7,25 @@ const script = new Script(`globalThis[Symbol.for("lookup-knowledge.ingest.run-wi
 });
 
 /** What became of synchronous work run with a deadline. */
-export type DeadlineOutcome<T> = { kind: "done"; value: T } | { kind: "timed_out" } | { kind: "interrupted" };
+export type DeadlineOutcome<T> = { kind: "done"; value: T } | { kind: "timed_out" };
 
 /**
- * Runs synchronous `work` on the calling thread, stopped by V8 when it runs longer than
- * `timeoutMs` (`timed_out`) or when the process gets SIGINT meanwhile (`interrupted`; the
- * process's own SIGINT handlers are then called before this returns, or, where it has none,
- * the SIGINT is raised again for its default action). Signals other than SIGINT wait for the work to end or time out, so a short timeout
- * bounds how long they wait. Work that is stopped leaves nothing behind but what it had
- * allocated; it must not hold state that outlives the call. An error `work` throws is thrown.
+ * Runs synchronous `work` on the calling thread; V8 stops it when it runs longer than
+ * `timeoutMs` (`timed_out`). A signal that arrives meanwhile waits for the work to end or be
+ * stopped, so a short timeout bounds how long the process's handlers wait. (No
+ * `breakOnSigint`: it takes SIGINT from every thread of the process and, while it swaps the
+ * handlers, lets a SIGINT end the process.) Work that is stopped runs no `finally` block: it
+ * must not be the first to load a module or leave state half-updated that outlives the call.
+ * An error `work` throws is thrown.
  */
 export function runWithDeadline<T>(work: () => T, timeoutMs: number): DeadlineOutcome<T> {
   const global = globalThis as unknown as Record<symbol, (() => T) | undefined>;
   const previous = global[slot];
   global[slot] = work;
   try {
-    return { kind: "done", value: script.runInThisContext({ timeout: timeoutMs, breakOnSigint: true }) as T };
+    return { kind: "done", value: script.runInThisContext({ timeout: timeoutMs }) as T };
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { kind: "timed_out" };
-    if (code === "ERR_SCRIPT_EXECUTION_INTERRUPTED") {
-      // The deadline took the SIGINT: hand it on at once to the process's own handlers, or,
-      // where there are none, raise it again for its default action (the process ends).
-      if (process.listenerCount("SIGINT") > 0) process.emit("SIGINT", "SIGINT");
-      else process.kill(process.pid, "SIGINT");
-      return { kind: "interrupted" };
-    }
+    if ((error as { code?: unknown } | null)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { kind: "timed_out" };
     throw error;
   } finally {
     global[slot] = previous;

@@ -1,4 +1,5 @@
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
+import { evidenceKeyOf } from "../document-id-of.js";
 import { canFetchRecords, knowledgeRecordId, type FetchedRecord, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import type { ExplainExpected } from "./lookup-explanation.js";
 
@@ -31,7 +32,9 @@ export async function resolveExpected(input: {
   port: KnowledgeSearchPort;
   stateDirectory?: string;
 }): Promise<ExpectedTarget> {
-  const text = input.expected.trim();
+  // A document_id a model cited (`documentIdOf`) names its key; anything else is read as written.
+  const given = input.expected.trim();
+  const text = evidenceKeyOf(given) ?? given;
   const manifest = input.stateDirectory ? await readIngestManifest(input.stateDirectory) : undefined;
   const documents = manifest?.documents ?? {};
   const chunk = chunkPattern.exec(text);

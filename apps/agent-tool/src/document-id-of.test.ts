@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { documentIdOf, evidenceKeyOf } from "./document-id-text.js";
+import { documentIdOf, evidenceKeyOf } from "./document-id-of.js";
 import { escapeKnowledgeText } from "./escape-knowledge-text.js";
 
 // Issue 33: ids were escaped like other text (runs of spaces collapsed, quotes changed, format
@@ -12,7 +12,7 @@ const hostile = [
   'say "hi"/\uFF02x\uFF02#chunk-0',
   "zero\u200Bwidth\u00ADsoft\u202Ebidi#chunk-3",
   "tag<evidence>\uFE64\uFF1C#chunk-0",
-  "looks\u2039like\u3008less\u226E#chunk-0",
+  "looks\u2039like\u276Eless\u226E#chunk-0",
   "amp&amp;lt;\uFF06#chunk-0",
   "100%/done%41#chunk-0",
   "line\nbreak\u2028sep\u2029#chunk-0",
@@ -36,6 +36,10 @@ describe("documentIdOf and evidenceKeyOf", () => {
     expect(documentIdOf("指南/安装#chunk-2")).toBe("指南/安装#chunk-2");
     expect(documentIdOf("a b#chunk-1")).toBe("a%20b#chunk-1");
     for (const broken of ["a%2#chunk-0", "a%ZZ#chunk-0", "a%FF#chunk-0", "50%#chunk-0"]) expect(evidenceKeyOf(broken)).toBeUndefined();
+    // A raw key is not an id: it is not read as the key its escapes would spell.
+    expect(evidenceKeyOf("a%41#chunk-0")).toBeUndefined();
+    expect(evidenceKeyOf("a b#chunk-0")).toBeUndefined();
+    expect(evidenceKeyOf("billing/refunds#chunk-0")).toBe("billing/refunds#chunk-0");
   });
 
   it("round-trips any string", () => {

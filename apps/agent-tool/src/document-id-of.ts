@@ -8,7 +8,7 @@
  * UTF-8). Letters of every script, digits and other punctuation stay as they are.
  */
 const encoded =
-  /[%<\uFE64\uFF1C\u02C2\u1438\u2039\u2329\u226E\u27E8\u276C\u276E\u3008\u300A\u29FC"\uFF02&\uFE60\uFF06\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+  /[%<\uFE64\uFF1C\u02C2\u1438\u2039\u226E\u27E8\u276C\u276E\u29FC"\uFF02&\uFE60\uFF06\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
 
 /**
  * The `document_id` a model reads for an evidence key: the key with the characters above
@@ -25,9 +25,11 @@ export function documentIdOf(evidenceKey: string): string {
 }
 
 /**
- * The evidence key a `document_id` names (`documentIdOf` undone), or undefined when a `%`
- * is not followed by a valid encoding (UTF-8 `%XX` bytes, or `%uXXXX` for a lone surrogate).
- * A model that copies the id as it read it gets the block back.
+ * The evidence key a `document_id` names (`documentIdOf` undone), or undefined when the text
+ * is not an id `documentIdOf` writes: a `%` not followed by a valid encoding, or an encoding
+ * it would not have made. A model that copies the id as it read it gets the block back; a raw
+ * key someone pastes (`a%41#chunk-0`, from the CLI or a LangChain document) is not taken for
+ * another (`aA#chunk-0`): `evidenceKeyOf(text) ?? text` reads both.
  */
 export function evidenceKeyOf(documentId: string): string | undefined {
   let key = "";
@@ -56,5 +58,5 @@ export function evidenceKeyOf(documentId: string): string | undefined {
     key += text;
     index = percent + run.length;
   }
-  return key;
+  return documentIdOf(key) === documentId ? key : undefined;
 }
