@@ -26,9 +26,15 @@ export function TracesView() {
     if (filters.reason) parameters.set("reason", filters.reason);
     if (filters.query) parameters.set("query", filters.query);
     setError(undefined);
-    getJson<{ records: TraceRow[]; hasMore: boolean }>(`/api/traces?${parameters}`).then(setData, (failure: Error) =>
-      setError(failure.message),
+    // Only the answer to the latest filters and page is shown: a late one for earlier ones is dropped.
+    let current = true;
+    getJson<{ records: TraceRow[]; hasMore: boolean }>(`/api/traces?${parameters}`).then(
+      (answer) => current && setData(answer),
+      (failure: Error) => current && setError(failure.message),
     );
+    return () => {
+      current = false;
+    };
   }, [filters, page]);
 
   return (
