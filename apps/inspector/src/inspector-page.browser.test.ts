@@ -265,37 +265,6 @@ suite(suiteName, () => {
     await page.close();
   });
 
-  it("issue 33: one trace's view shows the trace its link names, when the trace opened before it answers last", async () => {
-    const listing = (await (await fetch(new URL("/api/traces?page=1&pageSize=20", base.server.url))).json()) as {
-      records: Array<{ id: string; query: string }>;
-    };
-    const [first, second] = listing.records;
-    expect(second).toBeDefined();
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on("pageerror", (error) => failures.push(error.message));
-    await watchPolicy(page, violations);
-    let releaseFirst: () => void = () => undefined;
-    const firstHeld = new Promise<void>((resolve) => {
-      releaseFirst = resolve;
-    });
-    const firstTrace = (url: URL) => url.pathname === `/api/traces/${encodeURIComponent(first?.id ?? "")}`;
-    await page.route(firstTrace, async (route) => {
-      await firstHeld;
-      await route.continue();
-    });
-    await page.goto(`${base.server.url}#/trace/${encodeURIComponent(first?.id ?? "")}`);
-    await page.goto(`${base.server.url}#/trace/${encodeURIComponent(second?.id ?? "")}`);
-    await page.locator('[data-testid="trace-query"]').waitFor({ timeout: 20_000 });
-    const firstAnswer = page.waitForResponse((response) => firstTrace(new URL(response.url())));
-    releaseFirst();
-    await firstAnswer;
-    // Time for a late answer to be rendered, were it not dropped.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
-    expect(await page.locator('[data-testid="trace-query"]').textContent()).toBe(second?.query);
-    expect(failures).toEqual([]);
-    await page.close();
-  });
-
   it("issue 13 (refused attempt): the trace of the no-evidence demo lookup weighs each attempt against the threshold the record holds", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));
