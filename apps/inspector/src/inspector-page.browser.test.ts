@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { browserSuite, launchChromium, watchPolicy } from "./test/browser.js";
+import { holdAnswers } from "./test/hold-answers.js";
 import { inspectExampleBase, recordedQueries, type InspectedBase } from "./test/inspected-base.js";
 import { inspectManyDocuments, manyDocumentCount } from "./test/many-documents-base.js";
 
@@ -205,26 +206,12 @@ suite(suiteName, () => {
     page.on("pageerror", (error) => failures.push(error.message));
     await watchPolicy(page, violations);
     // The answer to the page's first search (every document) is held back until the typed one has come.
-    let releaseFirst: () => void = () => undefined;
-    const firstHeld = new Promise<void>((resolve) => {
-      releaseFirst = resolve;
-    });
-    await page.route(
-      (url) => url.pathname === "/api/sources" && url.search === "?q=",
-      async (route) => {
-        await firstHeld;
-        await route.continue();
-      },
-    );
+    const first = await holdAnswers(page, (url) => url.pathname === "/api/sources" && url.search === "?q=");
     const typedAnswer = page.waitForResponse((response) => response.url().includes("/api/sources?q=credit"));
     await page.goto(`${base.server.url}#/why-not`);
     await page.locator('input[name="source-search"]').fill("credit notes");
     await typedAnswer;
-    const firstAnswer = page.waitForResponse((response) => /\/api\/sources\?q=$/.test(response.url()));
-    releaseFirst();
-    await firstAnswer;
-    // Time for a late answer to be rendered, were it not dropped.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+    await first.release();
     const listed = await page.locator('[data-testid="documents"] button').allTextContents();
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((name) => /credit/i.test(name))).toBe(true);
@@ -237,15 +224,7 @@ suite(suiteName, () => {
     page.on("pageerror", (error) => failures.push(error.message));
     await watchPolicy(page, violations);
     // The answer to the page's first listing (every lookup) is held back until the filtered one has come.
-    let releaseFirst: () => void = () => undefined;
-    const firstHeld = new Promise<void>((resolve) => {
-      releaseFirst = resolve;
-    });
-    const unfiltered = (url: URL) => url.pathname === "/api/traces" && !url.searchParams.has("query");
-    await page.route(unfiltered, async (route) => {
-      await firstHeld;
-      await route.continue();
-    });
+    const first = await holdAnswers(page, (url) => url.pathname === "/api/traces" && !url.searchParams.has("query"));
     const filteredAnswer = page.waitForResponse((response) => new URL(response.url()).searchParams.has("query"));
     await page.goto(base.server.url);
     const wanted = recordedQueries[3] ?? "";
@@ -253,11 +232,7 @@ suite(suiteName, () => {
     await page.getByRole("button", { name: "Filter" }).click();
     await filteredAnswer;
     await page.locator('[data-testid="trace-row"]').first().waitFor({ timeout: 20_000 });
-    const firstAnswer = page.waitForResponse((response) => unfiltered(new URL(response.url())));
-    releaseFirst();
-    await firstAnswer;
-    // Time for a late answer to be rendered, were it not dropped.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+    await first.release();
     const rows = await page.locator('[data-testid="trace-row"]').allTextContents();
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.includes(wanted))).toBe(true);
