@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commonTermTest } from "./common-term-test.js";
+import { commonTermTest, commonTermTestInScope } from "./common-term-test.js";
 
 // A gateway's docs, written for this test: "load", "balancing" and "API" are everywhere, "health checks" in one record.
 const contents = [
@@ -23,7 +23,11 @@ beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "common-term-"));
   const writer = await openLocalSearchPort({ directory, mode: "write" });
   await writer.upsert(
-    contents.map((content, index) => ({ id: `d${index}#chunk-0`, content, metadata: { docId: `d${index}`, chunkIndex: 0 } })),
+    contents.map((content, index) => ({
+      id: `d${index}#chunk-0`,
+      content,
+      metadata: { docId: `d${index}`, chunkIndex: 0, tenant: index < 60 ? "b" : "a" },
+    })),
   );
   await writer.commit();
   await writer.close();
@@ -68,5 +72,16 @@ describe("commonTermTest", () => {
     expect(api.titles).toEqual(["API"]);
     expect(api.domains).toEqual([]);
     expect(l0.match("How do I configure limit-req?").domains).toEqual(["plugins"]);
+  });
+
+  it("issue 33: inside a scope, what is common is counted among the scope's records only", () => {
+    const inScope = commonTermTestInScope(port);
+    expect(inScope).toBeDefined();
+    // Tenant b's 60 routes make "load balancing" everyday vocabulary of the whole index...
+    expect(commonTermTest(port)("load balancing")).toBe(true);
+    // ...but tenant a holds it once in 62 records: specific there, as in an index of a's records alone.
+    expect(inScope?.({ tenant: "a" })("load balancing")).toBe(false);
+    expect(inScope?.({ tenant: "b" })("load balancing")).toBe(true);
+    expect(commonTermTestInScope({ termShare: () => 1 })).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import type { MetadataFilter } from "@lookup-knowledge/core";
+import type { L0IndexOptions } from "@lookup-knowledge/l0-hints";
 import { containsCjk, lexicalTerms } from "@lookup-knowledge/text";
 
 /**
@@ -32,4 +34,34 @@ export function commonTermTest(index: { termShare(text: string): number; stats()
 export function hasTermShare<T extends object>(port: T): port is T & { termShare(text: string): number; stats(): { chunks: number } } {
   const candidate = port as { termShare?: unknown; stats?: unknown };
   return typeof candidate.termShare === "function" && typeof candidate.stats === "function";
+}
+
+/** A store that counts term shares inside a caller's scope (the local index does). */
+export interface ScopedTermShares {
+  termShare(text: string, scope?: MetadataFilter): number;
+  scopeSize(scope?: MetadataFilter): number;
+}
+
+/**
+ * `commonTermTest` inside a caller's scope, for the L0 index that scope sees: shares and the
+ * record count come from the records the scope admits only. `undefined` when the store cannot
+ * count inside a scope.
+ */
+export function commonTermTestInScope<T extends object>(port: T): ((scope: MetadataFilter) => (term: string) => boolean) | undefined {
+  const candidate = port as Partial<ScopedTermShares>;
+  if (typeof candidate.termShare !== "function" || typeof candidate.scopeSize !== "function") return undefined;
+  const scoped = port as T & ScopedTermShares;
+  return (scope) =>
+    commonTermTest({ termShare: (text) => scoped.termShare(text, scope), stats: () => ({ chunks: scoped.scopeSize(scope) }) });
+}
+
+/**
+ * The L0 index options for a store: a store that tells how common a phrase is (the local
+ * index) lets L0 treat its everyday phrases as such, counted in the whole index and, for a
+ * caller's scope, among the records it admits.
+ */
+export function l0IndexOptions<T extends object>(port: T): L0IndexOptions {
+  if (!hasTermShare(port)) return {};
+  const inScope = commonTermTestInScope(port);
+  return { isCommonTerm: commonTermTest(port), ...(inScope === undefined ? {} : { isCommonTermIn: inScope }) };
 }

@@ -235,7 +235,12 @@ describe("a caller filter (tenant) and the L0 filter, through the real local por
   });
 
   it("R9: an L0 filter that leaves the best evidence of the caller's scope out triggers the unfiltered retry, which keeps the caller filter", async () => {
-    const l0Index: L0Index = { size: 1, match: () => ({ ...emptyL0Hints(), domains: ["exports"], keywords: ["secret"] }) };
+    // A stub whose hints hold under any caller filter (it admits every entry).
+    const l0Index: L0Index = {
+      size: 1,
+      match: () => ({ ...emptyL0Hints(), domains: ["exports"], keywords: ["secret"] }),
+      within: () => l0Index,
+    };
     const retriever = createKnowledgeRetriever({ searchPort: tenantPort, l0Index });
     const result = await retriever.lookup(question, { filter: { tenant: "acme" } });
     const [first, retry] = result.retrievalTrace.attempts;

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { InvalidQueryError, type LookupResult } from "@lookup-knowledge/core";
+import { emptyL0Hints, InvalidQueryError, type LookupResult } from "@lookup-knowledge/core";
+import type { L0Index } from "@lookup-knowledge/l0-hints";
 import { context, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -138,7 +139,14 @@ describe("lookup spans (OpenTelemetry)", () => {
   });
 
   it("issue 12: a lookup that finds nothing is a span with found=false, its attempts, filters and fallback reason", async () => {
-    const result = await retriever().lookup(billingQuestion, { filter: noTenant });
+    // Hints that name a category no chunk has, under any caller filter (a stub that admits every
+    // entry): the first attempt adds its filter and finds nothing, the retry drops it.
+    const exportsHints: L0Index = {
+      size: 1,
+      match: () => ({ ...emptyL0Hints(), domains: ["exports"], keywords: ["refund window"] }),
+      within: () => exportsHints,
+    };
+    const result = await retriever({ l0Index: exportsHints }).lookup(billingQuestion, { filter: noTenant });
     expect(result.found).toBe(false);
     const [span] = exporter.getFinishedSpans() as [ReadableSpan];
 
@@ -151,14 +159,13 @@ describe("lookup spans (OpenTelemetry)", () => {
       "lookup_knowledge.filter": JSON.stringify(noTenant),
     });
     expect(documentsOf(span)).toEqual([]);
-    // "refund window" hints the billing domain: the first attempt adds its filter, the retry drops it
-    // and keeps the caller's (R8, R12).
+    // The retry keeps the caller's filter (R8, R12).
     expect(result.retrievalTrace.fallbackReason).toBe("filtered_vector_no_evidence");
     expect(span.attributes["lookup_knowledge.fallback_reason"]).toBe("filtered_vector_no_evidence");
     expect(span.attributes["lookup_knowledge.attempts"]).toBe(2);
     const attemptFilters = span.attributes["lookup_knowledge.attempt_filters"] as string[];
     expect(attemptFilters).toHaveLength(2);
-    expect(attemptFilters[0]).toContain("billing");
+    expect(attemptFilters[0]).toContain("exports");
     expect(attemptFilters[0]).toContain("nobody");
     expect(JSON.parse(attemptFilters[1] ?? "")).toEqual(noTenant);
   });

@@ -294,11 +294,33 @@ describe("createKnowledgeRetriever", () => {
 
     it("R12: a caller filter is kept on every attempt; the retry removes only the L0 filter", async () => {
       const port = createScriptedSearchPort([[], [hit("a", 0, 0.9)]]);
-      const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
+      // The entries are acme's, so the caller's filter admits them and their hints (issue 33).
+      const acmeIndex = createL0Index(billingEntries.map((entry) => ({ ...entry, metadata: { tenant: "acme" } })));
+      const retriever = createKnowledgeRetriever({ searchPort: port, l0Index: acmeIndex });
       const tenant = { tenant: { $eq: "acme" } };
       await retriever.lookup("refund window", { filter: tenant });
       expect(port.requests[0]?.filter).toEqual({ $and: [tenant, billingFilter] });
       expect(port.requests[1]?.filter).toEqual(tenant);
+    });
+
+    it("R12, issue 33: under a caller filter the hints come from the entries it admits only", async () => {
+      const port = createScriptedSearchPort([[hit("a", 0, 0.9)], [hit("a", 0, 0.9)]]);
+      const retriever = createKnowledgeRetriever({ searchPort: port, l0Index });
+      // billingEntries carry no tenant: a tenant's lookup sees none of them, so no hint and no L0 filter.
+      const scoped = await retriever.lookup("refund window", { filter: { tenant: "acme" } });
+      expect(scoped.retrievalTrace.hints.entries).toEqual([]);
+      expect(port.requests[0]?.filter).toEqual({ tenant: "acme" });
+      // A filter on what the ingest gives every chunk (category) admits the entries of that category.
+      const billing = await retriever.lookup("refund window", { filter: { category: "billing" } });
+      expect(billing.retrievalTrace.hints.entries.map((entry) => entry.domain)).toEqual(["billing"]);
+    });
+
+    it("R12, issue 33: an L0 index of one's own without within gives no hints under a caller filter, and all of them without", async () => {
+      const port = createScriptedSearchPort([[hit("a", 0, 0.9)], [hit("a", 0, 0.9)]]);
+      const own: L0Index = { size: l0Index.size, match: (query) => l0Index.match(query) };
+      const retriever = createKnowledgeRetriever({ searchPort: port, l0Index: own });
+      expect((await retriever.lookup("refund window", { filter: { category: "billing" } })).retrievalTrace.hints.entries).toEqual([]);
+      expect((await retriever.lookup("refund window")).retrievalTrace.hints.entries.length).toBeGreaterThan(0);
     });
 
     it("R12: a malformed caller filter is refused before anything runs", async () => {

@@ -16,6 +16,7 @@ import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { normalizeQuery } from "./normalize-query.js";
 import { assembleLookupResult } from "./retriever/assemble-lookup-result.js";
 import { deriveL0Filter } from "./retriever/derive-l0-filter.js";
+import { scopedL0Indexes } from "./retriever/scoped-l0-index.js";
 import { failedLookupResult } from "./retriever/failed-lookup-result.js";
 import { defaultLookupStages, type LookupStages } from "./retriever/lookup-stages.js";
 import { recordLookups } from "./retriever/record-lookups.js";
@@ -101,6 +102,7 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
   const weights: RerankWeights = resolveRerankWeights(options.rerankWeights);
   const telemetry = parseTelemetryOptions(options.telemetry);
   const { searchPort, l0Index } = options;
+  const l0IndexFor = l0Index === undefined ? undefined : scopedL0Indexes(l0Index);
   const onTraceError = options.onTraceError ?? ((error: LookupKnowledgeError) => console.warn(error.message));
   const recording = recordLookups({
     traceStore: options.traceStore,
@@ -120,7 +122,8 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
     // 1. Query transformation (normalisation first; expansion needs the hints).
     const normalized = normalizeQuery(query, config.maxQueryLength);
     // 2. L0 hints.
-    const hints = l0Index ? l0Index.match(normalized.normalized) : emptyL0Hints();
+    // The caller's filter scopes the hints as it scopes content (issue 33).
+    const hints = l0IndexFor ? l0IndexFor(callerFilter).match(normalized.normalized) : emptyL0Hints();
     const transformed = transformQuery({ received: query, ...normalized }, hints, { expansion: config.queryExpansion });
 
     // 3-4. L1 retrieval with the filter and retry rules; each attempt is post-processed into

@@ -90,8 +90,11 @@ describe("createLangChainRetriever over a real embedded knowledge base", () => {
   it("issue 12: the README example runs: documents, LCEL, the custom event and lookupWithDocuments", async () => {
     const retriever = createLangChainRetriever(knowledgeBase.retriever, { filter: { category: { $eq: "billing" } }, tags: ["knowledge"] });
     const documents = await retriever.invoke("Who can refund a paid invoice?");
-    expect(documents[0]?.id).toMatch(/^billing\/refunds#chunk-\d+$/);
-    expect(documents[0]?.metadata.source).toBe("billing/refunds.md");
+    // The filter is the caller's scope: the two billing pages of this small base are searched as a
+    // base of their own, where both speak of paid invoices and refunds (issue 33).
+    expect(documents[0]?.id).toMatch(/^billing\/(refunds|invoices)#chunk-\d+$/);
+    expect(documents.map((document) => document.metadata.source)).toContain("billing/refunds.md");
+    expect(documents.every((document) => String(document.metadata.source).startsWith("billing/"))).toBe(true);
     const sources = RunnableSequence.from([retriever, (found: typeof documents) => found.map((document) => document.metadata.source)]);
     expect(await sources.invoke("Who can refund a paid invoice?")).toContain("billing/refunds.md");
     const foundFlags: boolean[] = [];

@@ -1,7 +1,7 @@
 import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
-import { commonTermTest, hasTermShare } from "./common-term-test.js";
+import { l0IndexOptions } from "./common-term-test.js";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
 import type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
@@ -62,7 +62,7 @@ export async function openKnowledgeBase(options: {
     const manifest = await readIngestManifest(store.stateDirectory);
     const entries = manifest ? Object.values(manifest.documents).map((document) => document.entry) : [];
     // A store that tells how common a phrase is (the local index) lets L0 treat its everyday phrases as such.
-    const l0Index = createL0Index(entries, hasTermShare(store.port) ? { isCommonTerm: commonTermTest(store.port) } : {});
+    const l0Index = createL0Index(entries, l0IndexOptions(store.port));
     const retriever = createKnowledgeRetriever({
       searchPort: store.port,
       l0Index,

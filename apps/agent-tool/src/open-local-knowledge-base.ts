@@ -2,7 +2,7 @@ import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
-import { commonTermTest } from "./common-term-test.js";
+import { l0IndexOptions } from "./common-term-test.js";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
@@ -57,7 +57,7 @@ export async function openLocalKnowledgeBase(options: {
   let l0Index: L0Index;
   let retriever: KnowledgeRetriever;
   try {
-    l0Index = createL0Index(entries, { isCommonTerm: commonTermTest(searchPort) });
+    l0Index = createL0Index(entries, l0IndexOptions(searchPort));
     retriever = createKnowledgeRetriever({
       searchPort,
       l0Index,

@@ -63,10 +63,13 @@ describe.skipIf(skipWithoutDatasets)(needsDatasets("explain on every answerable 
           kinds.set(outcome?.kind ?? "none", (kinds.get(outcome?.kind ?? "none") ?? 0) + 1);
           const trace = result.retrievalTrace.attempts.find((attempt) => attempt.attempt === final?.index);
           // The port's own list for that attempt, searched again.
+          // An L0-steered attempt is searched inside the caller's scope (here: everything), as the retriever does.
+          const scope = trace?.l0Filter ? { scopeFilter: {} } : {};
           const hits = await port.search({
             query: trace?.query ?? question.text,
             topK: retrieveK,
             ...(trace?.filter ? { filter: trace.filter } : {}),
+            ...scope,
           });
           const portRanks = hits.flatMap((hit, index) => (String(hit.metadata.docId) === expected ? [index + 1] : []));
           switch (outcome?.kind) {
@@ -100,6 +103,7 @@ describe.skipIf(skipWithoutDatasets)(needsDatasets("explain on every answerable 
                 query: trace?.query ?? question.text,
                 topK: 200,
                 ...(trace?.filter ? { filter: trace.filter } : {}),
+                ...scope,
               });
               const deeperRanks = deeper.flatMap((hit, index) => (String(hit.metadata.docId) === expected ? [index + 1] : []));
               if (outcome.portRank === undefined) expect(deeperRanks, where).toEqual([]);

@@ -8,6 +8,13 @@ export interface KnowledgeEntry {
   domain?: string | undefined;
   /** Entity terms: product names, aliases, tags. */
   entities?: string[] | undefined;
+  /**
+   * Further metadata the document's chunks carry (a tenant, an access scope). A caller's
+   * filter admits an entry as it admits the document's chunks: it is tested against
+   * `docId` (the id), `source`, `title`, `category` (the domain), `keywords` and these
+   * fields, so hints never name a document the caller cannot read.
+   */
+  metadata?: Record<string, unknown> | undefined;
 }
 
 /** Which field of an entry a query term matched. */

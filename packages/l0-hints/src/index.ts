@@ -1,5 +1,5 @@
 export { createL0Index } from "./create-l0-index.js";
-export type { L0Index } from "./l0-index.js";
+export type { L0Index, L0Scope } from "./l0-index.js";
 export { minimumTermEntries } from "./l0-index-options.js";
 export type { L0IndexOptions } from "./l0-index-options.js";
 export type { KnowledgeEntry, L0EntryMatch, L0Hints, L0MatchField } from "@lookup-knowledge/core";

@@ -1,3 +1,5 @@
+import type { MetadataFilter } from "@lookup-knowledge/core";
+
 /** Settings of `createL0Index`. */
 export interface L0IndexOptions {
   /**
@@ -29,6 +31,13 @@ export interface L0IndexOptions {
    * throws comes out of `createL0Index`.
    */
   isCommonTerm?: (term: string) => boolean;
+  /**
+   * `isCommonTerm` counted inside a caller's scope, for the index that scope sees
+   * (`L0Index.within`): give it when `isCommonTerm` reads statistics of the whole corpus, so
+   * that what is common is counted among the caller's records only (the local index's
+   * `termShare(text, scope)`). Without it a scope keeps `isCommonTerm`.
+   */
+  isCommonTermIn?: (scope: MetadataFilter) => (term: string) => boolean;
 }
 
 /** A term that at most this many entries hold is specific whatever the index's size. */

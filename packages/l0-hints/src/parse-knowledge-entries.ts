@@ -10,6 +10,8 @@ export interface ParsedEntry {
   keywords: string[];
   domain?: string;
   entities: string[];
+  /** A copy of the entry's further metadata, frozen; absent when it has none. */
+  metadata?: Readonly<Record<string, unknown>>;
 }
 
 const requiredText = z
@@ -26,6 +28,7 @@ const knowledgeEntrySchema = z.object(
     keywords: optionalTerms,
     domain: optionalText,
     entities: optionalTerms,
+    metadata: z.custom<Record<string, unknown>>(isPlainObject, { error: "must be a plain object of metadata fields" }).nullish(),
   },
   { error: "must be an object" },
 );
@@ -69,9 +72,27 @@ export function parseKnowledgeEntries(entries: unknown): ParsedEntry[] {
       keywords: presentTerms(entry.keywords),
       ...(domain === undefined ? {} : { domain }),
       entities: presentTerms(entry.entities),
+      ...(entry.metadata ? { metadata: copyMetadata(entry.metadata, index, raw) } : {}),
     });
   });
   return parsed;
+}
+
+function isPlainObject(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A deep copy (metadata is JSON-like), frozen, so the caller's object never reaches the index. */
+function copyMetadata(metadata: Record<string, unknown>, index: number, raw: unknown): Readonly<Record<string, unknown>> {
+  try {
+    return Object.freeze(structuredClone(metadata));
+  } catch {
+    throw invalidEntry(
+      `Invalid knowledge entry at index ${index}${describeId(raw)}: metadata must hold data only (strings, numbers, booleans, arrays, objects)`,
+    );
+  }
 }
 
 function invalidEntry(message: string): LookupKnowledgeError<L0HintsErrorCode> {

@@ -1,4 +1,4 @@
-import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
+import { ConfigurationError, type MetadataFilter, parseOptions } from "@lookup-knowledge/core";
 import { z } from "zod";
 import type { L0IndexOptions } from "./l0-index-options.js";
 
@@ -8,6 +8,7 @@ export interface ResolvedL0IndexOptions {
   maxEntries: number;
   maxTermShare: number;
   isCommonTerm?: ((term: string) => boolean) | undefined;
+  isCommonTermIn?: ((scope: MetadataFilter) => (term: string) => boolean) | undefined;
 }
 
 export const defaultL0IndexOptions: Readonly<ResolvedL0IndexOptions> = Object.freeze({
@@ -26,6 +27,9 @@ const settings = {
   maxEntries: positiveWholeNumber,
   maxTermShare: z.number({ error: "must be a number" }).min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1" }),
   isCommonTerm: z.custom<(term: string) => boolean>((value) => typeof value === "function", { error: "must be a function" }),
+  isCommonTermIn: z.custom<(scope: MetadataFilter) => (term: string) => boolean>((value) => typeof value === "function", {
+    error: "must be a function",
+  }),
 } as const;
 
 /** Checks the options of `createL0Index`; a bad value throws a `ConfigurationError` naming it. */
@@ -41,5 +45,8 @@ export function parseL0IndexOptions(options: L0IndexOptions | undefined): Resolv
     resolved[name] = parseOptions(settings[name], value, name);
   }
   if (options.isCommonTerm !== undefined) resolved.isCommonTerm = parseOptions(settings.isCommonTerm, options.isCommonTerm, "isCommonTerm");
+  if (options.isCommonTermIn !== undefined) {
+    resolved.isCommonTermIn = parseOptions(settings.isCommonTermIn, options.isCommonTermIn, "isCommonTermIn");
+  }
   return resolved;
 }

@@ -1,6 +1,7 @@
 export type { FieldCondition, FilterValue, MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 export { andFilters } from "./and-filters.js";
 export { equalsFilter } from "./equals-filter.js";
+export { filterKey } from "./filter-key.js";
 export { InvalidWriteError } from "./invalid-write-error.js";
 export { knowledgeRecordId } from "./knowledge-record.js";
 export type { KnowledgeRecord } from "./knowledge-record.js";

@@ -1,4 +1,5 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { MetadataFilter } from "@lookup-knowledge/core";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { KnowledgeRecordReader } from "../knowledge-record-reader.js";
 import type { KnowledgeSearchPort } from "../knowledge-search-port.js";
@@ -150,8 +151,12 @@ export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter, K
    * How common a text's rarest word is in the committed index: the smallest share of records
    * holding one of its analysed terms, 0..1 (0 when a term is in no record). The L0 index
    * reads it to tell a common phrase ("load balance") from a specific one (`isCommonTerm`).
+   * With `scope` (a metadata filter: tenant, access scope), only the records it admits count,
+   * as searches under that scope count them.
    */
-  termShare(text: string): number;
+  termShare(text: string, scope?: MetadataFilter): number;
+  /** How many records of the committed index `scope` admits (all of them without one). */
+  scopeSize(scope?: MetadataFilter): number;
   /** Counts of what searches see now (pending changes included); bytes and time of the last commit. */
   stats(): LocalIndexStats;
   /**

@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
-import type { SearchHit } from "@lookup-knowledge/core";
+import type { MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 import { throwIfAborted } from "../internal/abort.js";
 import { readRecordIds } from "../internal/read-record-ids.js";
 import { readSearchRequest } from "../internal/read-search-request.js";
+import { validateMetadataFilter } from "../validate-metadata-filter.js";
 import type { FetchedRecord } from "../knowledge-record-reader.js";
 import type { SearchPortErrorCode } from "../search-port-error-code.js";
 import type { SearchRequest } from "../search-request.js";
@@ -29,6 +30,7 @@ import type { LocalPortSettings } from "./read-local-port-settings.js";
 import { attemptRefresh } from "./reader-refresh.js";
 import type { RefreshError } from "./reader-refresh.js";
 import { removeUnreferencedFiles } from "./remove-unreferenced-files.js";
+import { scopedSnapshot } from "./scoped-snapshot.js";
 import { searchLocalIndex } from "./search-local-index.js";
 import { SnapshotLeases } from "./snapshot-leases.js";
 import { acquireDenseScanHelper } from "./dense-scan-helper.js";
@@ -221,12 +223,23 @@ function createPort(
     return running;
   }
 
-  function termShareOf(text: string): number {
+  function termShareOf(text: string, scope?: MetadataFilter): number {
     ensureOpen();
     if (typeof text !== "string")
       throw new LookupKnowledgeError<SearchPortErrorCode>({ code: "invalid_argument", message: "termShare: expected a string" });
+    return termShare(committedScope(scope), text);
+  }
+
+  function scopeSizeOf(scope?: MetadataFilter): number {
+    ensureOpen();
+    return committedScope(scope).count;
+  }
+
+  /** The committed index as `scope` sees it (`scopedSnapshot`); a malformed scope is refused. */
+  function committedScope(scope: MetadataFilter | undefined): IndexSnapshot {
+    const checked = scope === undefined ? undefined : validateMetadataFilter(scope);
     if (mode === "read") refresh();
-    return termShare(state.base, text);
+    return scopedSnapshot(state.base, checked, directory);
   }
 
   function stats(): LocalIndexStats {
@@ -273,6 +286,7 @@ function createPort(
     commit,
     stats,
     termShare: termShareOf,
+    scopeSize: scopeSizeOf,
     close,
     ...(referenceThreshold === undefined ? {} : { referenceThreshold }),
   };

@@ -9,6 +9,7 @@ import { recordContent, recordMetadata, sharedMetadata } from "./index-snapshot.
 import type { IndexSnapshot } from "./index-snapshot.js";
 import type { LocalPortSettings } from "./read-local-port-settings.js";
 import { queryDenseWeight } from "./query-dense-weight.js";
+import { scopedSnapshot } from "./scoped-snapshot.js";
 import { searchSnapshot } from "./search-snapshot.js";
 import { withUnseenCjkPieces } from "./unseen-cjk-pieces.js";
 
@@ -55,18 +56,16 @@ export async function searchLocalIndex(
   throwIfAborted(signal);
   view.ensureNotClosed();
   // From here on everything is synchronous: no commit can swap the files underneath.
-  const snapshot = pinned ?? view.current();
+  // The caller's scope (`scopeFilter`, else the whole filter) is searched as if the index held
+  // nothing else, so no score, signal or hint depends on records outside it (issue 33).
+  const scope = scopeFilter ?? filter;
+  const snapshot = scopedSnapshot(pinned ?? view.current(), scope, directory);
   const terms = withUnseenCjkPieces(analysed, snapshot.lexicon);
+  // Inside the scope only a steering filter is left to test, and it is judged against the scope.
+  const steering = filter !== undefined && scopeFilter !== undefined ? filter : undefined;
   const accepts =
-    filter === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), filter);
-  // Only a steering filter is judged against its scope: without `scopeFilter` the filter
-  // is the caller's scope, and records outside it must not lower the score (R12).
-  const inScope =
-    filter === undefined || scopeFilter === undefined
-      ? undefined
-      : Object.keys(scopeFilter).length === 0
-        ? () => true
-        : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), scopeFilter);
+    steering === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), steering);
+  const inScope = steering === undefined ? undefined : () => true;
   const approximateCandidates = settings.approximateCandidates;
   const { slots, signals, filterShare } = searchSnapshot(
     snapshot,
