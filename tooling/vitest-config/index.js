@@ -31,6 +31,9 @@ export function packageTestConfig(overrides = {}) {
         environment: "node",
         testTimeout: 60_000,
         hookTimeout: 120_000,
+        // A trace server a test starts leaves soon after its last client (default 15 s), so
+        // test files do not keep embedded databases in memory after they are done.
+        env: { LOOKUP_KNOWLEDGE_TRACE_SERVER_IDLE_MS: "2000" },
       },
     }),
     overrides,

@@ -1,10 +1,16 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import { createInMemorySearchPort } from "@lookup-knowledge/search-port/testing";
-import { createDurableTraceStore, createTraceSpool, openTraceDatabase, type TraceStore } from "@lookup-knowledge/trace-store";
+import {
+  createDurableTraceStore,
+  createTraceSpool,
+  openTraceDatabase,
+  stopTraceServer,
+  type TraceStore,
+} from "@lookup-knowledge/trace-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "./create-knowledge-retriever.js";
 
@@ -39,8 +45,13 @@ describe("the retriever with the durable trace store (embedded PGlite)", () => {
       onError: (error) => errors.push(error),
     });
     const retriever = createKnowledgeRetriever({ searchPort, l0Index, traceStore, onTraceError: (error) => errors.push(error) });
-    // Another process has the embedded database open: this one cannot use it.
-    const holder = await openTraceDatabase({ directory: databaseDirectory });
+    // The embedded database cannot be opened (its folder is moved away and a file stands in
+    // its place): no trace server can serve it.
+    await (await openTraceDatabase({ directory: databaseDirectory })).close();
+    await stopTraceServer(databaseDirectory);
+    const aside = `${databaseDirectory}-aside`;
+    await rename(databaseDirectory, aside);
+    await writeFile(databaseDirectory, "not a database");
     let failed = 0;
     try {
       for (let index = 0; index < 1000; index += 1) {
@@ -52,7 +63,8 @@ describe("the retriever with the durable trace store (embedded PGlite)", () => {
       await retriever.flushTraces(); // the flush fails: reported, not thrown
       expect(errors.some((error) => error.code === "trace_database_unavailable")).toBe(true);
     } finally {
-      await holder.close();
+      await rm(databaseDirectory, { force: true });
+      await rename(aside, databaseDirectory);
     }
     expect(failed).toBe(0);
     await retriever.close(); // flushes into the database, now that it is back

@@ -33,7 +33,7 @@ export interface DurableTraceStoreOptions {
   flushAfterBytes?: number;
   /** Records per insert. Default 500. */
   batchSize?: number;
-  /** The database is closed after this many ms without use (so another process can open PGlite). Default 1000. */
+  /** The database connections are let go after this many ms without use (a PGlite folder's trace server exits once none is left). Default 1000. */
   idleCloseMs?: number;
   /** How long a flush or an open waits for another process's lock. Default 15 s. */
   lockWaitMs?: number;

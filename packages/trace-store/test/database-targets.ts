@@ -7,6 +7,8 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { acquireFileLock } from "../src/acquire-file-lock.js";
+import { stopTraceServer } from "../src/database/ensure-trace-server.js";
 import { openTraceDatabase } from "../src/database/open-trace-database.js";
 import type { TraceDatabase } from "../src/database/trace-database.js";
 import { traceMigrationsFolder } from "../src/database/trace-migrations-folder.js";
@@ -54,17 +56,19 @@ export async function pgliteTarget(): Promise<DatabaseTarget> {
   const directory = join(root, "database");
   // Created (and migrated) once here, so the tests only pay for opening it.
   await (await openTraceDatabase({ directory })).close();
-  let holder: TraceDatabase | undefined;
+  let release: (() => Promise<void>) | undefined;
   return {
     driver: "pglite",
     storeOptions: { databaseDirectory: directory },
-    // The folder is held open here, as another process would: stores cannot open it.
+    // The folder's trace server is stopped and its lock held here, as a process of an older
+    // version holding the folder would: no server can start, stores cannot reach it.
     async cut() {
-      holder = await openTraceDatabase({ directory });
+      await stopTraceServer(directory);
+      release = await acquireFileLock(`${directory}.lock`, { waitMs: 15_000, what: "the test's hold" });
     },
     async restore() {
-      await holder?.close();
-      holder = undefined;
+      await release?.();
+      release = undefined;
     },
     async openAtMigration(count) {
       const folder = join(mkdtempSync(join(root, "old-")), "database");
@@ -81,7 +85,8 @@ export async function pgliteTarget(): Promise<DatabaseTarget> {
       };
     },
     async cleanup() {
-      await holder?.close();
+      await release?.();
+      await stopTraceServer(directory);
       rmSync(root, { recursive: true, force: true });
     },
   };

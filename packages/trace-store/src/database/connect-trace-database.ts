@@ -1,12 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { acquireFileLock, defaultLockWaitMs } from "../acquire-file-lock.js";
+import { defaultLockWaitMs } from "../acquire-file-lock.js";
 import { parseDatabaseUrl } from "../parse-database-url.js";
 import { TraceStoreError } from "../trace-store-error.js";
 import { createDrizzleTraceDatabase, type TraceStatement } from "./create-drizzle-trace-database.js";
 import { describeDatabaseError } from "./describe-database-error.js";
-import type { TraceDatabase } from "./trace-database.js";
+import type { TraceDatabase, TraceDatabaseDriver } from "./trace-database.js";
 import type { TraceDatabaseOptions } from "./trace-database-options.js";
 import { traceMigrationsFolder } from "./trace-migrations-folder.js";
 
@@ -25,12 +23,19 @@ export async function connectTraceDatabase(options: TraceDatabaseOptions): Promi
       retryable: false,
     });
   }
-  return openPglite(options.directory, migrationsFolder, options.lockWaitMs ?? defaultLockWaitMs);
+  return openPglite(options.directory, migrationsFolder, options);
 }
 
-async function openPglite(directory: string, migrationsFolder: string, lockWaitMs: number): Promise<TraceDatabase> {
-  // Open and migrate pass "other": their errors are the database's, never a record's.
-  const unavailable = (error: unknown, operation: string, statement: TraceStatement = "other"): Error => {
+/**
+ * The PGlite folder through its trace server (`ensureTraceServer`): this process is one of
+ * its clients, over `pg` and a Unix socket, so it never holds PGlite itself and never waits
+ * for another process to let go of the folder. The server migrates at start; the client
+ * migrates too (a no-op when the schema is current), so a server started by an older copy
+ * is brought forward.
+ */
+async function openPglite(directory: string, migrationsFolder: string, options: TraceDatabaseOptions): Promise<TraceDatabase> {
+  // Every failure of the embedded database is `trace_database_unavailable`, its session reopens it.
+  const fail = (error: unknown, operation: string, statement: TraceStatement = "other"): Error => {
     if (TraceStoreError.isInstance(error)) return error;
     const cause = describeDatabaseError(error);
     if (cause.refusedData && statement === "insert") return refused(error, operation, directory, cause.message);
@@ -41,57 +46,30 @@ async function openPglite(directory: string, migrationsFolder: string, lockWaitM
       cause: error,
     });
   };
-  mkdirSync(dirname(directory), { recursive: true });
-  const release = await acquireFileLock(`${directory}.lock`, {
-    waitMs: lockWaitMs,
-    what: `The trace database ${directory}`,
-    code: "trace_database_unavailable",
-  });
-  try {
-    const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
-      import("@electric-sql/pglite"),
-      import("drizzle-orm/pglite"),
-      import("drizzle-orm/pglite/migrator"),
-    ]);
-    let client: InstanceType<typeof PGlite>;
+  const { ensureTraceServer } = await import("./ensure-trace-server.js");
+  const lockWaitMs = options.lockWaitMs ?? defaultLockWaitMs;
+  // A server that was closing (its idle time out) or was killed as this process connected
+  // drops the connection: the next round starts a new one.
+  for (let round = 1; ; round += 1) {
+    const socketDirectory = await ensureTraceServer({ directory, migrationsFolder, lockWaitMs });
     try {
-      client = await PGlite.create(directory);
+      return await openPool(
+        { host: socketDirectory, port: 5432, user: "postgres", database: "template1" },
+        { driver: "pglite", location: directory, migrationsFolder, options, fail },
+      );
     } catch (error) {
-      throw unavailable(error, "open the database");
+      const lost = TraceStoreError.isInstance(error) && describeDatabaseError(error.cause).connectionLost;
+      if (!lost || round >= serverRounds) throw error;
+      await new Promise((done) => setTimeout(done, 100 * round));
     }
-    try {
-      const database = drizzle({ client });
-      await migrate(database, { migrationsFolder });
-      return createDrizzleTraceDatabase({
-        driver: "pglite",
-        location: directory,
-        database: database as unknown as PgDatabase<PgQueryResultHKT>,
-        fail: unavailable,
-        close: async () => {
-          try {
-            if (!client.closed) await client.close();
-          } finally {
-            await release();
-          }
-        },
-      });
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      throw unavailable(error, "migrate the schema");
-    }
-  } catch (error) {
-    await release();
-    throw error;
   }
 }
 
+/** How many servers one open tries when each drops its connection at once. */
+const serverRounds = 3;
+
 async function openPostgres(value: string, migrationsFolder: string, options: TraceDatabaseOptions): Promise<TraceDatabase> {
   const { url, redacted } = parseDatabaseUrl(value);
-  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
-    import("pg"),
-    import("drizzle-orm/node-postgres"),
-    import("drizzle-orm/node-postgres/migrator"),
-  ]);
   // Open and migrate pass "other": their errors are an outage or the database's own trouble,
   // never a refused record (the flush would quarantine every spooled record).
   const fail = (error: unknown, operation: string, statement: TraceStatement = "other"): Error => {
@@ -127,8 +105,28 @@ async function openPostgres(value: string, migrationsFolder: string, options: Tr
       retryable: cause.driverFailure,
     });
   };
+  return openPool({ connectionString: url }, { driver: "postgres", location: redacted, migrationsFolder, options, fail });
+}
+
+/** A small `pg` pool on a PostgreSQL server (or a PGlite folder's trace server), migrated. */
+async function openPool(
+  connection: { connectionString: string } | { host: string; port: number; user: string; database: string },
+  target: {
+    driver: TraceDatabaseDriver;
+    location: string;
+    migrationsFolder: string;
+    options: TraceDatabaseOptions;
+    fail: (error: unknown, operation: string, statement?: TraceStatement) => Error;
+  },
+): Promise<TraceDatabase> {
+  const { options, fail, migrationsFolder } = target;
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+    import("drizzle-orm/node-postgres/migrator"),
+  ]);
   const pool = new pg.Pool({
-    connectionString: url,
+    ...connection,
     max: 4,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     query_timeout: options.statementTimeoutMs ?? 30_000,
@@ -166,8 +164,8 @@ async function openPostgres(value: string, migrationsFolder: string, options: Tr
     throw fail(error, "open and migrate the trace database");
   }
   return createDrizzleTraceDatabase({
-    driver: "postgres",
-    location: redacted,
+    driver: target.driver,
+    location: target.location,
     database: drizzle({ client: pool }) as unknown as PgDatabase<PgQueryResultHKT>,
     fail,
     close: async () => {

@@ -6,15 +6,16 @@ import type { TraceDatabaseOptions } from "./trace-database-options.js";
  * (migrations only ever add; a database at an older version is brought forward, its rows
  * kept). The drivers are loaded here, on first use, so importing the package stays light.
  *
- * - PGlite (embedded, default): Postgres in WASM, kept in `directory`. One process at a time
- *   has a folder open: a lock beside it (`<directory>.lock`) is taken first and waited for.
+ * - PGlite (embedded, default): Postgres in WASM, kept in `directory` and served by the
+ *   folder's trace server, a process of its own started on first use (`ensureTraceServer`);
+ *   this process is its client over a Unix socket, so any number of processes use it at once.
  * - PostgreSQL (`url`): a small `pg` pool. Several processes may migrate at once: they take
  *   turns on an advisory lock.
  *
  * Throws `TraceStoreError`: `trace_database_unreachable` (PostgreSQL refused, timed out or
  * turned the login down), `trace_database_failed` (PostgreSQL answered the migration with an
  * error, or the driver failed by itself), `trace_database_unavailable` (the PGlite folder cannot be opened,
- * also when another process keeps the PGlite folder open past `lockWaitMs`); a bad URL throws
+ * also when a process that is no trace server keeps it locked past `lockWaitMs`); a bad URL throws
  * `ConfigurationError` naming `DATABASE_URL`.
  */
 export async function openTraceDatabase(options: TraceDatabaseOptions): Promise<TraceDatabase> {
