@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
+import { CorruptIndexError } from "@lookup-knowledge/search-port/local";
 import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing";
 import { createInMemoryTraceStore } from "@lookup-knowledge/trace-store/testing";
 import { createAgent } from "langchain";
@@ -74,6 +75,17 @@ describe("createLookupKnowledgeTool", () => {
     expect(String(message.content)).toMatch(/^No knowledge evidence was found/);
     expect(String(message.content)).not.toContain("<evidence");
     expect((message.artifact as LookupResult).evidenceStatus).toBe("no_evidence");
+  });
+
+  it("issue 33: a failing store's own message (a local path, a corrupt index) never reaches the model; its code does, and the trace keeps the message", async () => {
+    const corrupt = new CorruptIndexError({ directory: "/home/ops/secret-tenant/index", reason: "checksum mismatch in keys.bin" });
+    const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: createScriptedSearchPort([{ throws: corrupt }]) }));
+    const message = await invokeTool(tool, "anything");
+    const content = String(message.content);
+    expect(content).toContain("failed on every attempt (corrupt_index)");
+    expect(content).not.toContain("/home/ops");
+    expect(content).not.toContain("keys.bin");
+    expect((message.artifact as LookupResult).retrievalTrace.attempts[0]?.error?.message).toContain("/home/ops/secret-tenant/index");
   });
 
   it("R12: a filter bound to the tool reaches every request", async () => {

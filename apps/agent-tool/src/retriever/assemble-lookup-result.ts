@@ -98,12 +98,14 @@ function noEvidenceMessage(attempts: AttemptRun[], config: Readonly<RagConfig>):
   const base = "No knowledge evidence was found for this query in the knowledge base.";
   if (!config.l1Enabled) return `${base} Semantic retrieval (L1) is disabled by rag.l1-enabled=false; keyword hints are never evidence.`;
   const outcomes = attempts.map((attempt) => attempt.trace);
+  // The message reaches the model: a failure is named by its code only. Its own text (local
+  // paths, a store's internals) stays in the retrieval trace for whoever runs the tool.
   if (outcomes.length > 0 && outcomes.every((attempt) => attempt.outcome === "error")) {
-    return `${base} The search failed on every attempt: ${outcomes.map((attempt) => attempt.error?.message).join("; ")}.`;
+    return `${base} The search failed on every attempt (${[...new Set(outcomes.map(failureCode))].join(", ")}); the retrieval trace holds the details.`;
   }
   const failed = outcomes
     .filter((attempt) => attempt.outcome === "error")
-    .map((attempt) => ` Attempt ${attempt.attempt} failed: ${attempt.error?.message ?? "unknown error"}.`)
+    .map((attempt) => ` Attempt ${attempt.attempt} failed (${failureCode(attempt)}).`)
     .join("");
   return `${base}${refusalNote(outcomes, config.referenceThreshold)}${failed}`;
 }
@@ -125,4 +127,10 @@ function refusalNote(outcomes: readonly RetrievalAttempt[], threshold: number): 
   return outcomes.some((attempt) => attempt.leftOutShare !== undefined)
     ? " The L0-filtered search left better matches out, and no other search found usable evidence."
     : "";
+}
+
+/** An attempt's error code, as a model may read it: letters, digits and `_` only. */
+function failureCode(attempt: RetrievalAttempt): string {
+  const code = attempt.error?.code ?? "";
+  return /^[a-z0-9_]{1,64}$/i.test(code) ? code : "search_failed";
 }
