@@ -71,6 +71,15 @@ export const indexManifestSchema = z.strictObject({
     /** Format 4: the SHA-256 of each block of the files above, in `checksummedKinds` order. */
     blocks: fileEntrySchema.optional(),
   }),
+  /**
+   * The SHA-256 of the manifest's other fields as written (`manifestChecksum`), so a changed
+   * count or statistic is refused instead of silently changing scores. Absent in manifests
+   * written before it was added; those are read as they are.
+   */
+  checksum: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 /** The manifest: what a committed generation holds and how to check its files. */

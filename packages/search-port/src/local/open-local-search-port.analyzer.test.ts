@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { manifestChecksum } from "./manifest-text.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyzerVersion } from "@lookup-knowledge/text";
@@ -46,6 +47,9 @@ function recordAnalyzer(analyzer: { version: string } | undefined): void {
   } else {
     manifest["analyzer"] = analyzer;
   }
+  // Written as that writer would: format 5 with its own checksum, older formats without one.
+  if (analyzer === undefined) delete manifest["checksum"];
+  else manifest["checksum"] = manifestChecksum(manifest);
   writeFileSync(path, JSON.stringify(manifest));
 }
 

@@ -147,6 +147,26 @@ describe("openLocalSearchPort: persistence", () => {
     await expect(openLocalSearchPort({ directory })).rejects.toSatisfy((error: unknown) => CorruptIndexError.isInstance(error));
   });
 
+  it("issue 33: refuses a manifest changed after it was written (a digit of a statistic), and still reads one written before manifests had a checksum", async () => {
+    await (await build()).close();
+    const path = join(directory, "manifest.json");
+    const written = readFileSync(path, "utf8");
+    const manifest = JSON.parse(written) as { totalLength: number; checksum?: string };
+    expect(manifest.checksum).toMatch(/^[0-9a-f]{64}$/);
+    // Still valid JSON and valid by the schema: only the checksum tells.
+    writeFileSync(
+      path,
+      written.replace(/"totalLength": (\d+)/, (_, digits: string) => `"totalLength": ${Number(digits) + 1}`),
+    );
+    const error = await openLocalSearchPort({ directory }).catch((caught: unknown) => caught);
+    expect(CorruptIndexError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/manifest\.json does not match its checksum/);
+    // A manifest without a checksum (written by an earlier version) is read as it is.
+    delete manifest.checksum;
+    writeFileSync(path, JSON.stringify(manifest));
+    expect(ids(await (await open()).search({ query: "refund card", topK: 1 }))).toEqual(["refunds#chunk-0"]);
+  });
+
   it("throws IndexNotFoundError for a reader of a folder without an index", async () => {
     const missing = join(directory, "nothing-here");
     const error = await openLocalSearchPort({ directory: missing }).catch((caught: unknown) => caught);

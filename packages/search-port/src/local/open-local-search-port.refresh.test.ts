@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { manifestChecksum } from "./manifest-text.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -61,6 +62,7 @@ function rewriteManifest(change: (manifest: Record<string, unknown>) => void): v
   const path = join(directory, "manifest.json");
   const manifest = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   change(manifest);
+  manifest["checksum"] = manifestChecksum(manifest);
   writeFileSync(`${path}.edit`, JSON.stringify(manifest));
   renameSync(`${path}.edit`, path);
 }

@@ -4,6 +4,7 @@ import { CorruptIndexError } from "./corrupt-index-error.js";
 import { indexFormatVersion, indexManifestSchema, manifestFileName } from "./index-manifest.js";
 import type { IndexManifest } from "./index-manifest.js";
 import { isMissing } from "./is-missing.js";
+import { manifestChecksum } from "./manifest-text.js";
 
 /** The manifest of a folder, or undefined when it has none. Throws `CorruptIndexError` when it is unreadable. */
 export function readManifest(directory: string): IndexManifest | undefined {
@@ -28,6 +29,14 @@ export function readManifest(directory: string): IndexManifest | undefined {
         reason: `it has format version ${version}, newer than this library reads (${indexFormatVersion}); upgrade @lookup-knowledge/search-port`,
       });
     }
+  }
+  // Checked on the fields as read, before the schema reorders them.
+  const recorded = typeof json === "object" && json !== null ? (json as { checksum?: unknown }).checksum : undefined;
+  if (typeof recorded === "string" && recorded !== manifestChecksum(json as object)) {
+    throw new CorruptIndexError({
+      directory,
+      reason: `${manifestFileName} does not match its checksum (it was changed after it was written)`,
+    });
   }
   const parsed = indexManifestSchema.safeParse(json);
   if (!parsed.success) {

@@ -3,6 +3,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BlockHasher, checksummedKinds } from "./block-checksums.js";
 import type { IndexManifest } from "./index-manifest.js";
+import { manifestChecksum } from "./manifest-text.js";
 
 /**
  * Test helper: after a test has changed the committed index in `directory` (its data files,
@@ -29,6 +30,9 @@ export function recomputeChecksums(directory: string, edit: (manifest: IndexMani
   const blocks = Buffer.concat(checksums);
   writeFileSync(join(directory, files.blocks.name), blocks);
   files.blocks = { name: files.blocks.name, bytes: blocks.length, sha256: createHash("sha256").update(blocks).digest("hex") };
+  // The manifest's own checksum (format 5 writes one; older formats had none).
+  if (manifest.formatVersion >= 5) manifest.checksum = manifestChecksum(manifest);
+  else delete manifest.checksum;
   writeFileSync(`${path}.edit`, JSON.stringify(manifest));
   renameSync(`${path}.edit`, path);
 }

@@ -44,6 +44,7 @@ export function rewriteAsFormat3(directory: string): void {
   delete manifest.blockHash;
   delete manifest.boundBlockPostings;
   manifest.formatVersion = 3;
+  delete manifest.checksum;
   writeFileSync(`${path}.edit`, JSON.stringify(manifest));
   renameSync(`${path}.edit`, path);
 }
