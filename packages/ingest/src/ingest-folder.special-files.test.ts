@@ -86,3 +86,41 @@ describe.skipIf(process.platform === "win32")("ingestFolder and folder names wit
     expect(report.entries.map((entry) => entry.source)).toEqual(["guide.md"]);
   });
 });
+
+// Issue 33: a file whose name is not UTF-8 was reported as missing (ENOENT): its name came back
+// with U+FFFD in place of the bad bytes and that path does not exist.
+describe.skipIf(process.platform !== "linux")("ingestFolder and names that are not UTF-8", () => {
+  let base: string;
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), "ingest-not-utf8-"));
+  });
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it("reports a file or folder whose name is not UTF-8 as skipped, saying why, and ingests the rest", async () => {
+    const root = join(base, "docs");
+    await mkdir(root);
+    await writeFile(join(root, "guide.md"), "# Guide\n\nThe guide explains the gateway.\n");
+    const latin1 = (name: string) => Buffer.concat([Buffer.from(`${root}/`), Buffer.from(name, "latin1")]);
+    await writeFile(latin1("caf\u00e9.md"), "# Cafe\n\nThe cafe page.\n");
+    await mkdir(latin1("r\u00e9sum\u00e9s"));
+    await writeFile(Buffer.concat([latin1("r\u00e9sum\u00e9s"), Buffer.from("/inner.md")]), "# Inner\n\nInner page.\n");
+    const report = await ingestFolder({
+      root,
+      dataDirectory: join(base, "data"),
+      writer: createRecordingKnowledgeWriter(),
+      parseWorkers: 1,
+    });
+    expect(report.entries.map((entry) => entry.source)).toEqual(["guide.md"]);
+    expect(report.failed).toEqual([]);
+    const reason = "its name is not valid UTF-8 (rename it to read it)";
+    expect(report.skipped).toEqual(
+      expect.arrayContaining([
+        { source: "caf\uFFFD.md", reason },
+        { source: "r\uFFFDsum\uFFFDs", reason },
+      ]),
+    );
+    expect(report.skipped).toHaveLength(2);
+  });
+});

@@ -16,6 +16,18 @@ export interface FolderScan {
   skipped: Array<{ source: string; reason: string }>;
 }
 
+const notUtf8 = "its name is not valid UTF-8 (rename it to read it)";
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A file name's text, or undefined when its bytes are not UTF-8. */
+function utf8Name(bytes: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 const notFollowed = "a symbolic link, not followed (links inside the root are followed with followSymlinks, or --follow-symlinks)";
 
 /**
@@ -55,15 +67,23 @@ export async function scanFolder(
   const links: Array<{ path: string; source: string }> = [];
 
   const readFolder = async (folder: { path: string; source: string }): Promise<void> => {
-    let entries: Dirent[];
+    let entries: Dirent<Buffer>[];
     try {
-      entries = await readdir(folder.path, { withFileTypes: true });
+      // Names as bytes: one that is not UTF-8 would come back with U+FFFD and then not be found.
+      entries = await readdir(folder.path, { withFileTypes: true, encoding: "buffer" });
     } catch {
       return; // A folder that cannot be listed (permissions, removed meanwhile) has no files to ingest.
     }
     for (const entry of entries) {
-      const source = folder.source === "" ? entry.name : `${folder.source}/${entry.name}`;
-      const path = join(folder.path, entry.name);
+      const name = utf8Name(entry.name);
+      const shown = name ?? entry.name.toString("utf8");
+      const source = folder.source === "" ? shown : `${folder.source}/${shown}`;
+      if (name === undefined) {
+        // Its path cannot be written as a string this program could open again.
+        if (entry.isDirectory() ? !prunedFolder(source) : wanted(source)) skipped.push({ source, reason: notUtf8 });
+        continue;
+      }
+      const path = join(folder.path, name);
       if (entry.isDirectory()) {
         if (!prunedFolder(source)) {
           visited.add(path);
