@@ -60,6 +60,8 @@ const filters: MetadataFilter[] = [
   { tenant: { $in: ["a"] } },
   { tenant: "a", category: "billing" },
   { $and: [{ tenant: "a" }, { category: { $ne: "security" } }] },
+  { tenant: { $ne: "b" } },
+  { $or: [{ tenant: "a" }, { tenant: "c" }] },
 ];
 
 const folders: string[] = [];

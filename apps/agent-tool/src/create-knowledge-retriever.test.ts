@@ -1,4 +1,11 @@
-import { ConfigurationError, InvalidFilterError, InvalidQueryError, type LookupResult, type SearchHit } from "@lookup-knowledge/core";
+import {
+  ConfigurationError,
+  InvalidFilterError,
+  InvalidQueryError,
+  type LookupResult,
+  type MetadataFilter,
+  type SearchHit,
+} from "@lookup-knowledge/core";
 import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import type { KnowledgeSearchPort, SearchRequest } from "@lookup-knowledge/search-port";
 import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing";
@@ -315,6 +322,37 @@ describe("createKnowledgeRetriever", () => {
       // A filter on what the ingest gives every chunk (category) admits the entries of that category.
       const billing = await retriever.lookup("refund window", { filter: { category: "billing" } });
       expect(billing.retrievalTrace.hints.entries.map((entry) => entry.domain)).toEqual(["billing"]);
+    });
+
+    it("R12, issue 33: the hints' scope fails closed: an entry that does not say what a filter asks about is never admitted", async () => {
+      const entries = [
+        { ...billingEntries[0], metadata: { tenant: "a" } },
+        // Says nothing of its tenant: its chunks may well be tenant b's.
+        { ...billingEntries[1] },
+      ] as typeof billingEntries;
+      const port = createScriptedSearchPort(Array.from({ length: 6 }, () => [hit("a", 0, 0.9)]));
+      const retriever = createKnowledgeRetriever({ searchPort: port, l0Index: createL0Index(entries) });
+      const idsFor = async (filter: MetadataFilter) =>
+        (await retriever.lookup("refund window invoices", { filter })).retrievalTrace.hints.entries.map((entry) => entry.id);
+      expect(await idsFor({ tenant: { $ne: "b" } })).toEqual([entries[0]?.id]);
+      expect(await idsFor({ $or: [{ tenant: "a" }, { tenant: { $exists: false } }] })).toEqual([entries[0]?.id]);
+      expect(await idsFor({ tenant: { $nin: ["b"] } })).toEqual([entries[0]?.id]);
+    });
+
+    it("R12, issue 33: a scope whose hints cannot be built (the store failed) gives no hints, never a failed lookup", async () => {
+      const port = createScriptedSearchPort([[hit("a", 0, 0.9)]]);
+      const failing: L0Index = {
+        size: l0Index.size,
+        match: (query) => l0Index.match(query),
+        within: () => {
+          throw new Error("index closed");
+        },
+      };
+      const result = await createKnowledgeRetriever({ searchPort: port, l0Index: failing }).lookup("refund window", {
+        filter: { tenant: "a" },
+      });
+      expect(result.found).toBe(true);
+      expect(result.retrievalTrace.hints.entries).toEqual([]);
     });
 
     it("R12, issue 33: an L0 index of one's own without within gives no hints under a caller filter, and all of them without", async () => {

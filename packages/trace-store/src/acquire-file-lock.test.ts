@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireFileLock, defaultLockWaitMs, lockStaleMs } from "./acquire-file-lock.js";
-import { stopTraceServer, traceSocketDirectory } from "./database/ensure-trace-server.js";
+import { stopTraceServer } from "./database/stop-trace-server.js";
+import { traceSocketDirectory } from "./database/trace-socket-directory.js";
 import { openTraceDatabase } from "./database/open-trace-database.js";
 
 describe("acquireFileLock", () => {

@@ -22,7 +22,13 @@ const pollMs = 100;
  */
 export async function acquireFileLock(
   lockPath: string,
-  options: { waitMs: number; what: string; code?: Extract<TraceStoreFailureCode, "trace_store_locked" | "trace_database_unavailable"> },
+  options: {
+    waitMs: number;
+    what: string;
+    code?: Extract<TraceStoreFailureCode, "trace_store_locked" | "trace_database_unavailable">;
+    /** Told when the lock was lost while held (taken over as stale, or removed); default: nothing. */
+    onCompromised?: (error: Error) => void;
+  },
 ): Promise<() => Promise<void>> {
   const { default: lockfile } = await import("proper-lockfile");
   const retries = Math.max(0, Math.ceil(options.waitMs / pollMs));
@@ -34,7 +40,7 @@ export async function acquireFileLock(
       update: updateMs,
       retries: retries === 0 ? 0 : { retries, factor: 1, minTimeout: pollMs, maxTimeout: pollMs },
       // A lost lock is found out by the next holder; never crash the process over it.
-      onCompromised: () => undefined,
+      onCompromised: options.onCompromised ?? (() => undefined),
     });
     let released = false;
     return async () => {

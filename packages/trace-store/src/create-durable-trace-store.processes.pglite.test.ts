@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDurableTraceStore } from "./create-durable-trace-store.js";
-import { stopTraceServer } from "./database/ensure-trace-server.js";
+import { stopTraceServer } from "./database/stop-trace-server.js";
 import { makeRecord } from "../test/make-record.js";
 
 // Issue 33, items 4 and 5: one data folder used by several processes at once (an MCP server
@@ -13,6 +13,9 @@ import { makeRecord } from "../test/make-record.js";
 // embedded database costs a host process.
 
 const distIndex = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+// The server these tests start stays up between their phases (the test preset makes it leave
+// after 2 s); afterAll stops it.
+process.env["LOOKUP_KNOWLEDGE_TRACE_SERVER_IDLE_MS"] = "60000";
 
 /** Runs `body` (an async module body with `createDurableTraceStore`, `makeRecord` and `DIRECTORY` in scope) in a child process; resolves to its last stdout line, parsed. */
 function runChild(body: string, environment: Record<string, string>): Promise<Record<string, unknown>> {
@@ -82,7 +85,7 @@ describe("one embedded trace database, many processes", () => {
         const store = createDurableTraceStore({ directory: DIRECTORY, flushIntervalMs: 0 });
         while (Date.now() < Number(process.env.START)) await new Promise((done) => setTimeout(done, 10));
         let reads = 0, slowest = 0;
-        const until = Date.now() + 4000;
+        const until = Date.now() + 5000;
         while (Date.now() < until) {
           const started = performance.now();
           try {
@@ -103,9 +106,10 @@ describe("one embedded trace database, many processes", () => {
     for (const read of [first, second]) {
       expect(read["errors"]).toEqual([]);
       expect(read["reads"] as number).toBeGreaterThan(10);
-      // Not a speed figure: with one process holding the folder, the other reader waited
-      // for the holder's whole run (4 s and more) or failed after the lock wait (15 s).
-      expect(read["slowest"] as number).toBeLessThan(2_000);
+      // Not a speed figure (each reader's first read opens its connection too): with one
+      // process holding the folder, the other reader waited for the holder's whole run (5 s
+      // and more) or failed after the lock wait (15 s).
+      expect(read["slowest"] as number).toBeLessThan(3_000);
     }
     console.log(
       `issue 33 item 4: reads while a writer flushes, slowest: ${Math.round(first["slowest"] as number)} / ${Math.round(second["slowest"] as number)} ms`,

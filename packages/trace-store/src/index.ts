@@ -4,7 +4,7 @@ export { createDurableTraceStore } from "./create-durable-trace-store.js";
 export type { DurableTraceStoreOptions } from "./durable-trace-store-options.js";
 export { createTraceRecorder } from "./create-trace-recorder.js";
 export { openTraceDatabase } from "./database/open-trace-database.js";
-export { stopTraceServer } from "./database/ensure-trace-server.js";
+export { stopTraceServer } from "./database/stop-trace-server.js";
 export type { StoredToolInvocation } from "./database/stored-tool-invocation.js";
 export type { TraceDatabase, TraceDatabaseDriver } from "./database/trace-database.js";
 export type { TraceDatabaseOptions } from "./database/trace-database-options.js";

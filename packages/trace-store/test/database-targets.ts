@@ -8,7 +8,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { acquireFileLock } from "../src/acquire-file-lock.js";
-import { stopTraceServer } from "../src/database/ensure-trace-server.js";
+import { stopTraceServer } from "../src/database/stop-trace-server.js";
 import { openTraceDatabase } from "../src/database/open-trace-database.js";
 import type { TraceDatabase } from "../src/database/trace-database.js";
 import { traceMigrationsFolder } from "../src/database/trace-migrations-folder.js";

@@ -7,7 +7,8 @@ export const scopedL0IndexesKept = 16;
 
 /**
  * The L0 index a caller's filter sees (issue 33, item 2): only the entries the filter admits,
- * as it admits their documents' chunks (`entryScopeMetadata`), with the terms that are
+ * as it admits their documents' chunks (`entryScopeMetadata`; an entry that lacks a field the
+ * filter names is never admitted), with the terms that are
  * common counted inside the scope when the index can (`isCommonTermIn`), so hints,
  * the L0 filter they derive and every output built on them reveal nothing of documents the
  * caller cannot read. No filter: the index itself. An index without `within` gives no hints
@@ -24,14 +25,48 @@ export function scopedL0Indexes(l0Index: L0Index): (filter: MetadataFilter | und
       kept.set(key, known);
       return known;
     }
-    const scoped =
-      l0Index.within === undefined
-        ? noHints
-        : l0Index.within({ filter, admits: (entry) => matchesFilter(entryScopeMetadata(entry), filter) });
+    const fields = filterFields(filter);
+    let scoped: L0Index;
+    try {
+      scoped =
+        l0Index.within === undefined
+          ? noHints
+          : l0Index.within({ filter, admits: (entry) => admitsEntry(entryScopeMetadata(entry), filter, fields) });
+    } catch {
+      // The scope's statistics could not be read (the store failed or closed): no hints for
+      // this lookup rather than a lookup that throws; the next one tries again.
+      return noHints;
+    }
     if (kept.size >= scopedL0IndexesKept) kept.delete(kept.keys().next().value as string);
     kept.set(key, scoped);
     return scoped;
   };
+}
+
+/**
+ * Whether a filter admits an entry. It fails closed: an entry must hold every field the filter
+ * names, so `{ tenant: { $ne: "b" } }` or an `$or` with `$exists: false` never admits an entry
+ * that says nothing of its tenant (its document's chunks may well say "b").
+ */
+function admitsEntry(metadata: Record<string, unknown>, filter: MetadataFilter, fields: readonly string[]): boolean {
+  for (const field of fields) if (metadata[field] === undefined || metadata[field] === null) return false;
+  return matchesFilter(metadata, filter);
+}
+
+/** The metadata fields a filter names, through `$and` and `$or`. */
+export function filterFields(filter: MetadataFilter): string[] {
+  const fields = new Set<string>();
+  const visit = (part: MetadataFilter): void => {
+    for (const [key, condition] of Object.entries(part)) {
+      if (key === "$and" || key === "$or") {
+        if (Array.isArray(condition)) for (const inner of condition) visit(inner as MetadataFilter);
+      } else if (condition !== undefined) {
+        fields.add(key);
+      }
+    }
+  };
+  visit(filter);
+  return [...fields];
 }
 
 /** An index of no entries: what an index that cannot scope itself answers under a filter. */

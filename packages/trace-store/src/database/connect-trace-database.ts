@@ -149,7 +149,9 @@ async function openPool(
       try {
         await migrate(drizzle({ client }), { migrationsFolder });
       } finally {
-        // The session's lock ends with the session when the connection is gone.
+        // The session's lock ends with the session when the connection is gone. (Through a
+        // PGlite folder's server all clients share one session, so there the lock excludes
+        // nobody: the server migrated at start, and a migration runs as one transaction.)
         await client.query("select pg_advisory_unlock($1)", [migrationLockKey]);
       }
     } catch (error) {

@@ -3,6 +3,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { acquireFileLock } from "../acquire-file-lock.js";
+import { TraceStoreError } from "../trace-store-error.js";
 
 /** With no client connected for this long, the server closes the database and exits. */
 export const traceServerIdleExitMs = 15_000;
@@ -13,13 +14,18 @@ async function serve(directory: string, socketPath: string, migrationsFolder: st
   // One server per folder: the lock is held for the server's life. Another server already
   // holding it serves the folder, so this one leaves at once and its starter connects there.
   let release: () => Promise<void>;
+  let lost: (() => void) | undefined;
   try {
     release = await acquireFileLock(`${directory}.lock`, {
       waitMs: 0,
       what: `The trace database ${directory}`,
       code: "trace_database_unavailable",
+      // Taken over as stale (or removed): another server may open the folder now, so this one
+      // must not touch it again.
+      onCompromised: () => (lost ? lost() : process.exit(4)),
     });
-  } catch {
+  } catch (error) {
+    if (!TraceStoreError.isInstance(error)) throw new Error(`could not take the lock ${directory}.lock: ${messageOf(error)}`);
     process.exitCode = 3;
     return;
   }
@@ -53,7 +59,13 @@ async function serve(directory: string, socketPath: string, migrationsFolder: st
     rmSync(pidFile, { force: true });
     await release();
   };
+  lost = () => {
+    void stop().finally(() => process.exit(4));
+  };
   let idleSince = Date.now();
+  server.addEventListener("connection", () => {
+    idleSince = Date.now();
+  });
   const idleCheck = setInterval(() => {
     if (server.getStats().activeConnections > 0) idleSince = Date.now();
     else if (Date.now() - idleSince >= idleExitMs) void stop();
@@ -64,12 +76,17 @@ async function serve(directory: string, socketPath: string, migrationsFolder: st
   // Ready: the starter waits for this line before it connects, then lets go of the pipes,
   // so nothing is written to them after it.
   ready = true;
+  // The starter closes its ends of the pipes after this line: a later write (a warning) must
+  // not end the server with EPIPE.
+  process.stdout.on("error", () => undefined);
+  process.stderr.on("error", () => undefined);
   process.stdout.write("ready\n");
 }
 
 let ready = false;
 
-const idleExitMs = Number(process.env["LOOKUP_KNOWLEDGE_TRACE_SERVER_IDLE_MS"] ?? traceServerIdleExitMs);
+const idleSetting = Number.parseInt(process.env["LOOKUP_KNOWLEDGE_TRACE_SERVER_IDLE_MS"] ?? "", 10);
+const idleExitMs = Number.isSafeInteger(idleSetting) && idleSetting >= 0 ? idleSetting : traceServerIdleExitMs;
 const [directory, socketPath, migrationsFolder] = process.argv.slice(2);
 if (directory !== undefined && socketPath !== undefined && migrationsFolder !== undefined) {
   serve(directory, socketPath, migrationsFolder).catch((error: unknown) => {
