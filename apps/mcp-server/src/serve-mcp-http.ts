@@ -5,6 +5,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { checkHttpRequest, httpAccess, type Refusal } from "./check-http-request.js";
 import type { McpServerErrorCode } from "./mcp-server-error-code.js";
+import { connectGuarded } from "./connect-guarded.js";
 
 export interface McpHttpOptions {
   /** The address to bind; default `127.0.0.1` (only this machine can connect). */
@@ -81,7 +82,7 @@ export async function serveMcpHttp(createMcpServer: () => Server, options: McpHt
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
+    await connectGuarded(server, transport);
     await transport.handleRequest(request, response, parsed);
   }
 

@@ -1,5 +1,6 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioLineTransport } from "./stdio-line-transport.js";
+import { connectGuarded } from "./connect-guarded.js";
 
 /**
  * Serves MCP on this process's stdin and stdout until the client closes stdin (or `close`).
@@ -17,6 +18,6 @@ export async function serveMcpStdio(server: Server): Promise<{ closed: Promise<v
       void server.close();
     });
   });
-  await server.connect(transport);
+  await connectGuarded(server, transport);
   return { closed, close: () => server.close() };
 }

@@ -1,13 +1,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createKnowledgeMcpServer, type KnowledgeMcpServerOptions } from "../create-knowledge-mcp-server.js";
+import { connectGuarded } from "../connect-guarded.js";
 
 /** The SDK's own client connected in process to a knowledge MCP server. */
 export async function connectClient(options: KnowledgeMcpServerOptions): Promise<Client & { [Symbol.asyncDispose](): Promise<void> }> {
   const server = createKnowledgeMcpServer(options);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "test-client", version: "1.0.0" });
-  await server.connect(serverSide);
+  await connectGuarded(server, serverSide);
   await client.connect(clientSide);
   return Object.assign(client, {
     async [Symbol.asyncDispose]() {
