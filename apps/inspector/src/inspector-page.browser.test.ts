@@ -240,6 +240,33 @@ suite(suiteName, () => {
     await page.close();
   });
 
+  it("issue 33: one trace's view shows the trace its link names, when the trace opened before it answers last", async () => {
+    const listing = (await (await fetch(new URL("/api/traces?page=1&pageSize=20", base.server.url))).json()) as {
+      records: Array<{ id: string; query: string }>;
+    };
+    const [first, second] = listing.records;
+    expect(second).toBeDefined();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => failures.push(error.message));
+    await watchPolicy(page, violations);
+    const firstPath = `/api/traces/${encodeURIComponent(first?.id ?? "")}`;
+    const held = await holdAnswers(page, (url) => url.pathname === firstPath);
+    const firstAsked = page.waitForRequest((request) => new URL(request.url()).pathname === firstPath);
+    await page.goto(`${base.server.url}#/trace/${encodeURIComponent(first?.id ?? "")}`);
+    await firstAsked;
+    await page.evaluate(
+      (hash) => {
+        window.location.hash = hash;
+      },
+      `#/trace/${encodeURIComponent(second?.id ?? "")}`,
+    );
+    await page.locator('[data-testid="trace-query"]').waitFor({ timeout: 20_000 });
+    await held.release();
+    expect(await page.locator('[data-testid="trace-query"]').textContent()).toBe(second?.query);
+    expect(failures).toEqual([]);
+    await page.close();
+  });
+
   it("issue 13 (refused attempt): the trace of the no-evidence demo lookup weighs each attempt against the threshold the record holds", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => failures.push(error.message));

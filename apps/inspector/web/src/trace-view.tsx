@@ -7,8 +7,18 @@ import type { TraceRecord } from "./types.js";
 export function TraceView({ id }: { id: string }) {
   const [record, setRecord] = useState<TraceRecord | undefined>();
   const [error, setError] = useState<string | undefined>();
+  // The trace of the id shown now: a late answer for an earlier id is dropped, and nothing of it stays.
   useEffect(() => {
-    getJson<TraceRecord>(`/api/traces/${encodeURIComponent(id)}`).then(setRecord, (failure: Error) => setError(failure.message));
+    let current = true;
+    setRecord(undefined);
+    setError(undefined);
+    getJson<TraceRecord>(`/api/traces/${encodeURIComponent(id)}`).then(
+      (answer) => current && setRecord(answer),
+      (failure: Error) => current && setError(failure.message),
+    );
+    return () => {
+      current = false;
+    };
   }, [id]);
   if (error) return <p class="error">{error}</p>;
   if (!record) return <p>Loading…</p>;
