@@ -254,12 +254,8 @@ suite(suiteName, () => {
     const firstAsked = page.waitForRequest((request) => new URL(request.url()).pathname === firstPath);
     await page.goto(`${base.server.url}#/trace/${encodeURIComponent(first?.id ?? "")}`);
     await firstAsked;
-    await page.evaluate(
-      (hash) => {
-        window.location.hash = hash;
-      },
-      `#/trace/${encodeURIComponent(second?.id ?? "")}`,
-    );
+    // The link to the second trace is followed in the page (a hash change), the first still unanswered.
+    await page.evaluate(`window.location.hash = ${JSON.stringify(`#/trace/${encodeURIComponent(second?.id ?? "")}`)}`);
     await page.locator('[data-testid="trace-query"]').waitFor({ timeout: 20_000 });
     await held.release();
     expect(await page.locator('[data-testid="trace-query"]').textContent()).toBe(second?.query);
