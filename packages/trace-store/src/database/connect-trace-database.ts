@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { defaultLockWaitMs } from "../acquire-file-lock.js";
 import { parseDatabaseUrl } from "../parse-database-url.js";
@@ -120,11 +121,11 @@ async function openPool(
   },
 ): Promise<TraceDatabase> {
   const { options, fail, migrationsFolder } = target;
-  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
-    import("pg"),
-    import("drizzle-orm/node-postgres"),
-    import("drizzle-orm/node-postgres/migrator"),
-  ]);
+  // `pg` is CommonJS: it is required whole before Drizzle's driver imports it. Imported by two
+  // modules at once (Promise.all below), Node 20 now and then gave one of them its exports
+  // before they were filled (`pg.Pool is not a constructor`, `types` undefined in Drizzle).
+  const pg = createRequire(import.meta.url)("pg") as typeof import("pg");
+  const [{ drizzle }, { migrate }] = await Promise.all([import("drizzle-orm/node-postgres"), import("drizzle-orm/node-postgres/migrator")]);
   const pool = new pg.Pool({
     ...connection,
     max: 4,
