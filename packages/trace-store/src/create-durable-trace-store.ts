@@ -8,6 +8,7 @@ import { resolveQueryHashKey } from "./query-storage.js";
 import { createTraceSpool } from "./spool/create-trace-spool.js";
 import { flushTraceSpool } from "./spool/flush-trace-spool.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
+import { TraceStoreError } from "./trace-store-error.js";
 
 export type { DurableTraceStoreOptions } from "./durable-trace-store-options.js";
 
@@ -88,6 +89,14 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
   }
 
   function append(invocation: ToolInvocationRecord): void {
+    if (settings.maxSpoolBytes > 0 && flusher.unflushedBytes() >= settings.maxSpoolBytes) {
+      flusher.appended(); // a flush, if none runs, to make room
+      throw new TraceStoreError({
+        code: "trace_spool_full",
+        message: `The trace spool at ${directory} holds ${flusher.unflushedBytes()} bytes of records not yet in the database (maxSpoolBytes ${settings.maxSpoolBytes}): record ${invocation.id} is refused until a flush makes room.`,
+        location: directory,
+      });
+    }
     try {
       spool.append(invocation);
     } finally {

@@ -12,6 +12,8 @@ export interface SpoolFlusher {
   appended(): void;
   /** One flush, after the flushes before it; waits up to `lockWaitMs` for another process's flush lock. */
   flush(lockWaitMs: number): Promise<TraceFlushReport>;
+  /** Bytes this process appended that no flush has moved into the database yet (as far as it knows). */
+  unflushedBytes(): number;
   /** A flush by hand went through: an outage the background flusher reported is over. */
   recovered(): void;
   /** Stops the background flusher and waits for the flush that is running. Never rejects. */
@@ -57,6 +59,8 @@ export function createSpoolFlusher(options: {
     appended: 0,
     /** `appendedBytes()` when the last background flush began. */
     bytesAtLastFlush: 0,
+    /** `appendedBytes()` when the last flush that went through began: what it moved is in the database. */
+    bytesFlushed: 0,
     /** A background flush is running. */
     running: false,
     /** An outage was reported and has not ended. */
@@ -70,8 +74,10 @@ export function createSpoolFlusher(options: {
   function flush(lockWaitMs: number): Promise<TraceFlushReport> {
     const run = state.chain.then(async () => {
       const before = state.appended;
+      const bytesBefore = options.appendedBytes();
       const outcome = await options.flushSpool(lockWaitMs);
       state.appended -= before;
+      state.bytesFlushed = Math.max(state.bytesFlushed, bytesBefore);
       return outcome;
     });
     state.chain = run.catch(() => undefined);
@@ -129,6 +135,9 @@ export function createSpoolFlusher(options: {
       if (byCount || byBytes) backgroundFlush();
     },
     flush,
+    unflushedBytes(): number {
+      return options.appendedBytes() - state.bytesFlushed;
+    },
     recovered(): void {
       state.failing = false;
       state.backoffMs = options.intervalMs;

@@ -33,6 +33,13 @@ export interface DurableTraceStoreOptions {
   flushAfterBytes?: number;
   /** Records per insert. Default 500. */
   batchSize?: number;
+  /**
+   * The most bytes of records this store appended that may wait in the spool for the
+   * database: past it `append` refuses with `trace_spool_full` (a recorder keeps the record in
+   * memory, and drops the oldest past its `maxPending`, saying so), so a long outage or lookups
+   * faster than flushes cannot fill the disk. Default 256 MiB (about 170,000 records); 0: no bound.
+   */
+  maxSpoolBytes?: number;
   /** The database connections are let go after this many ms without use (a PGlite folder's trace server exits once none is left). Default 1000. */
   idleCloseMs?: number;
   /** How long a flush or an open waits for another process's lock. Default 15 s. */
@@ -48,6 +55,9 @@ export interface DurableTraceStoreOptions {
   onError?: (error: LookupKnowledgeError) => void;
 }
 
+/** The default of `maxSpoolBytes`: 256 MiB. */
+export const defaultMaxSpoolBytes = 256 * 1024 * 1024;
+
 /**
  * The options `parseOptions` checks, with the defaults that do not depend on others.
  * `databaseUrl`, `queryHashKey` and `queryStorage` are checked by their own functions (a URL
@@ -61,6 +71,7 @@ const durableTraceStoreOptionsSchema = z.object({
   flushAfterRecords: wholeNumberOption(0).optional(),
   flushAfterBytes: wholeNumberOption(0).optional(),
   batchSize: wholeNumberOption(1).default(500),
+  maxSpoolBytes: wholeNumberOption(0).default(defaultMaxSpoolBytes),
   idleCloseMs: wholeNumberOption(0).default(1000),
   lockWaitMs: wholeNumberOption(0).default(defaultLockWaitMs),
   foreignWriterIdleMs: wholeNumberOption(0).default(defaultForeignWriterIdleMs),
@@ -81,6 +92,7 @@ export interface DurableTraceStoreSettings {
   flushAfterRecords: number;
   flushAfterBytes: number;
   batchSize: number;
+  maxSpoolBytes: number;
   idleCloseMs: number;
   lockWaitMs: number;
   foreignWriterIdleMs: number;
@@ -108,6 +120,7 @@ export function readDurableTraceStoreOptions(options: DurableTraceStoreOptions):
     flushAfterRecords: checked.flushAfterRecords ?? (background ? 1000 : 0),
     flushAfterBytes: checked.flushAfterBytes ?? (background ? 4 * 1024 * 1024 : 0),
     batchSize: checked.batchSize,
+    maxSpoolBytes: checked.maxSpoolBytes,
     idleCloseMs: checked.idleCloseMs,
     lockWaitMs: checked.lockWaitMs,
     foreignWriterIdleMs: checked.foreignWriterIdleMs,

@@ -17,6 +17,12 @@ export type TraceStoreErrorCode =
   | "trace_store_locked"
   /** A record could not be appended to the spool (disk full, no permission). Retryable. */
   | "trace_spool_write_failed"
+  /**
+   * The spool holds `maxSpoolBytes` of records this process appended that are not yet in the
+   * database (a long outage, or lookups faster than flushes): the record is refused, and a
+   * recorder keeps it in memory (up to its `maxPending`) until the spool has room. Retryable.
+   */
+  | "trace_spool_full"
   /** A spool line that is not a record (a torn last line after a crash, a damaged file); skipped. */
   | "trace_spool_line_skipped"
   /** The database refused a record's data (a value out of range, text it cannot hold); the record is quarantined. Not retryable. */

@@ -223,6 +223,46 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       expect(new Set(listed.map((record) => record.id)).size).toBe(1000);
     });
 
+    it("issue 33: the spool holds at most maxSpoolBytes of records not yet in the database; past it the recorder keeps records in memory, drops the oldest past maxPending saying so, and writes the rest once the database is back", async () => {
+      const errors: LookupKnowledgeError[] = [];
+      const store = open({
+        flushIntervalMs: 0,
+        lockWaitMs: 20,
+        connectTimeoutMs: 500,
+        maxSpoolBytes: 20_000,
+        onError: (error) => errors.push(error),
+      });
+      const recorderErrors: LookupKnowledgeError[] = [];
+      const recorder = createTraceRecorder(store, { maxPending: 50, retryDelayMs: 1, onError: (error) => recorderErrors.push(error) });
+      const { base, since, until } = window(2013);
+      await target.cut();
+      try {
+        for (let index = 0; index < 300; index += 1) recorder.record(makeRecord(index, base));
+        const spooled = readdirSync(join(store.directory, "spool"))
+          .filter((name) => /\.(open|jsonl)$/.test(name))
+          .reduce((sum, name) => sum + readFileSync(join(store.directory, "spool", name)).length, 0);
+        // The bound, plus the one record that crossed it.
+        expect(spooled).toBeLessThan(20_000 + 4_000);
+        expect(() => store.append(makeRecord(999, base))).toThrow(/maxSpoolBytes 20000/);
+        expect(recorderErrors.some((error) => error.code === "trace_record_failed")).toBe(true);
+        const dropped = recorderErrors.filter((error) => error.code === "trace_record_dropped");
+        expect(dropped.length).toBeGreaterThan(0);
+      } finally {
+        await target.restore();
+      }
+      // Each flush makes room for the next records waiting in memory.
+      let pending = -1;
+      for (let round = 0; round < 50 && pending !== 0; round += 1) {
+        await store.flush();
+        pending = (await recorder.flush()).pending;
+      }
+      expect(pending).toBe(0);
+      const stored = await store.list({ since, until, limit: 1000 });
+      const dropped = recorderErrors.filter((error) => error.code === "trace_record_dropped").length;
+      // Every record is in the database or was reported dropped: none is lost without a word.
+      expect(stored.length + dropped).toBe(300);
+    });
+
     it("R29: a process killed between append and flush loses nothing; its torn last line is skipped and reported", async () => {
       const directory = mkdtempSync(join(root, "traces-"));
       const { base, since, until } = window(2006);
