@@ -14,9 +14,20 @@ const lessThan = /[<\uFE64\uFF1C]/gu;
 // Angle brackets that do not fold to "<" but look like one to a reader (a model among them):
 // modifier and Canadian syllabics letters, single angle quotation marks, mathematical and
 // ornamental angle brackets, "not less-than". They become numeric character references. The
-// CJK marks 〈 and 《 are ordinary Chinese punctuation (titles of books and articles) and stay.
+// CJK marks 〈 and 《 are ordinary Chinese punctuation (titles of books and articles): they stay,
+// unless what follows them reads as the tool's own element (`〈/evidence`, `《 evidence`).
 const lookAlike = /[\u02C2\u1438\u2039\u226E\u27E8\u276C\u276E\u29FC]/gu;
 const reference = (character: string) => `&#x${(character.codePointAt(0) as number).toString(16).toUpperCase()};`;
+const cjkAngle = /[\u3008\u300A]/gu;
+const spacing = /[\s\p{Cf}]/gu;
+/** A CJK angle mark that opens what reads as an `evidence` tag becomes a reference; others stay. */
+const cjkAngleReference = (character: string, offset: number, text: string): string => {
+  const next = text
+    .slice(offset + 1, offset + 48)
+    .normalize("NFKC")
+    .replace(spacing, "");
+  return /^\/?evidence/iu.test(next) ? reference(character) : character;
+};
 // The characters whose NFKC form is a double quote, which could end an attribute.
 const quote = /["\uFF02]/gu;
 // Format characters (Cf): zero-width spaces and joiners, soft hyphens, bidi controls.
@@ -32,13 +43,14 @@ const breaks = /[\p{Cc}\u2028\u2029]/gu;
  * become spaces or vanish, so a document cannot add a `SYSTEM:` line beside the evidence.
  */
 export function escapeKnowledgeText(text: string, place: KnowledgeTextPlace): string {
-  if (place === "content") return text.replace(lessThan, "&lt;").replace(lookAlike, reference);
+  if (place === "content") return text.replace(lessThan, "&lt;").replace(lookAlike, reference).replace(cjkAngle, cjkAngleReference);
   const flat = text
     .replace(format, "")
     .replace(breaks, " ")
     .replace(/&/g, "&amp;")
     .replace(lessThan, "&lt;")
     .replace(lookAlike, reference)
+    .replace(cjkAngle, cjkAngleReference)
     .replace(/\s+/g, " ")
     .trim();
   // Double quotes become single ones: the value stays readable and cannot end the attribute.
