@@ -18,6 +18,7 @@ const hostile = [
   "line\nbreak\u2028sep\u2029#chunk-0",
   "lone\uD800surrogate\uDC00#chunk-0",
   "vector:abc def",
+  "法律/《Evidence Act》〈/evidence〉#chunk-0",
 ];
 
 describe("documentIdOf and evidenceKeyOf", () => {

@@ -1,14 +1,14 @@
 /**
  * The characters a `document_id` shows percent-encoded (UTF-8, like `encodeURIComponent`):
  * `%` itself, so the encoding can be undone; every character whose NFKC form holds `<`, `"` or
- * `&`, and the angle brackets that only look like `<` (they could open or close an element,
+ * `&`, and the angle brackets that only look like `<`, the CJK marks 〈 and 《 among them (they could open or close an element,
  * end an attribute or start an entity, and the escaping of other text changes them); white
  * space, control, format and separator characters (the escaping of other text collapses or
  * drops them, which is what made ids lossy); and lone surrogates (as `%uXXXX`: they have no
  * UTF-8). Letters of every script, digits and other punctuation stay as they are.
  */
 const encoded =
-  /[%<\uFE64\uFF1C\u02C2\u1438\u2039\u226E\u27E8\u276C\u276E\u29FC"\uFF02&\uFE60\uFF06\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+  /[%<\uFE64\uFF1C\u02C2\u1438\u2039\u226E\u27E8\u276C\u276E\u29FC\u3008\u300A"\uFF02&\uFE60\uFF06\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
 
 /**
  * The `document_id` a model reads for an evidence key: the key with the characters above

@@ -19,14 +19,32 @@ const lessThan = /[<\uFE64\uFF1C]/gu;
 const lookAlike = /[\u02C2\u1438\u2039\u226E\u27E8\u276C\u276E\u29FC]/gu;
 const reference = (character: string) => `&#x${(character.codePointAt(0) as number).toString(16).toUpperCase()};`;
 const cjkAngle = /[\u3008\u300A]/gu;
-const spacing = /[\s\p{Cf}]/gu;
-/** A CJK angle mark that opens what reads as an `evidence` tag becomes a reference; others stay. */
+const skipped = /[\s\p{Cf}]/u;
+/** Characters read as "/" between the mark and the word: the slash, its fullwidth form and its look-alikes. */
+const slashes = new Set(["/", "\uFF0F", "\u2215", "\u2044", "\u29F8"]);
+/**
+ * A CJK angle mark that opens what reads as an `evidence` tag (spacing and format characters
+ * skipped before the word, a slash or a look-alike of one allowed, the word in any case or
+ * width, and no letter, digit, `_` or `-` right after it) becomes a reference; others stay
+ * (`《Evidence-Based Medicine》` stays: a word goes on after "evidence").
+ */
 const cjkAngleReference = (character: string, offset: number, text: string): string => {
-  const next = text
-    .slice(offset + 1, offset + 48)
-    .normalize("NFKC")
-    .replace(spacing, "");
-  return /^\/?evidence/iu.test(next) ? reference(character) : character;
+  let word = "";
+  let slash = false;
+  for (const next of text.slice(offset + 1)) {
+    // Once the word is whole, the very next character decides: a word going on ("Evidence-Based")
+    // is no tag; a space (attributes follow) or a closing mark is one.
+    if (word === "evidence") return /[\p{L}\p{N}_-]/u.test(next.normalize("NFKC")) ? character : reference(character);
+    if (skipped.test(next)) continue;
+    const folded = next.normalize("NFKC");
+    if (word === "" && !slash && slashes.has(next)) {
+      slash = true;
+      continue;
+    }
+    word += folded.toLowerCase();
+    if (!"evidence".startsWith(word)) return character;
+  }
+  return word === "evidence" ? reference(character) : character;
 };
 // The characters whose NFKC form is a double quote, which could end an attribute.
 const quote = /["\uFF02]/gu;

@@ -1,5 +1,12 @@
 import { createRequire } from "node:module";
-import { InvalidFilterError, InvalidQueryError, errorMessage, type LookupResult, type MetadataFilter } from "@lookup-knowledge/core";
+import {
+  InvalidFilterError,
+  InvalidQueryError,
+  LookupKnowledgeError,
+  errorMessage,
+  type LookupResult,
+  type MetadataFilter,
+} from "@lookup-knowledge/core";
 import { escapeKnowledgeText, lookupKnowledgeDescription, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
 import { andFilters, canFetchRecords, validateMetadataFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -200,8 +207,18 @@ function toolError(error: unknown, usage: string): CallToolResult {
   if (ToolArgumentError.isInstance(error) || InvalidFilterError.isInstance(error)) text = error.message;
   else if (InvalidQueryError.isInstance(error))
     text = `query must contain text (it holds only spaces, control or invisible characters). ${usage}`;
-  else text = `The lookup failed: ${firstLine(errorMessage(error))}`;
+  else {
+    // A store's own message can hold local paths and internals: the model reads its code only.
+    console.error(`lookup-knowledge mcp: ${firstLine(errorMessage(error))}`);
+    text = `The call failed (${failureCode(error)}); the server's log holds the details.`;
+  }
   return { content: [{ type: "text", text }], isError: true };
+}
+
+/** An error's code as a model may read it (letters, digits and `_`), else `failed`. */
+function failureCode(error: unknown): string {
+  const code = LookupKnowledgeError.isInstance(error) ? error.code : "";
+  return /^[a-z0-9_]{1,64}$/i.test(code) ? code : "failed";
 }
 
 function firstLine(text: string): string {

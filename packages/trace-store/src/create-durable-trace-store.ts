@@ -90,7 +90,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
 
   function append(invocation: ToolInvocationRecord): void {
     if (settings.maxSpoolBytes > 0 && flusher.unflushedBytes() >= settings.maxSpoolBytes) {
-      flusher.appended(); // a flush, if none runs, to make room
+      flusher.makeRoom(); // a flush, if none runs, also with flushIntervalMs 0
       throw new TraceStoreError({
         code: "trace_spool_full",
         message: `The trace spool at ${directory} holds ${flusher.unflushedBytes()} bytes of records not yet in the database (maxSpoolBytes ${settings.maxSpoolBytes}): record ${invocation.id} is refused until a flush makes room.`,

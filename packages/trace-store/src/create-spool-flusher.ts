@@ -12,6 +12,8 @@ export interface SpoolFlusher {
   appended(): void;
   /** One flush, after the flushes before it; waits up to `lockWaitMs` for another process's flush lock. */
   flush(lockWaitMs: number): Promise<TraceFlushReport>;
+  /** Starts a background flush now, whatever the bounds (unless one runs, an outage's backoff lasts, or it was stopped). */
+  makeRoom(): void;
   /** Bytes this process appended that no flush has moved into the database yet (as far as it knows). */
   unflushedBytes(): number;
   /** A flush by hand went through: an outage the background flusher reported is over. */
@@ -135,6 +137,7 @@ export function createSpoolFlusher(options: {
       if (byCount || byBytes) backgroundFlush();
     },
     flush,
+    makeRoom: backgroundFlush,
     unflushedBytes(): number {
       return options.appendedBytes() - state.bytesFlushed;
     },

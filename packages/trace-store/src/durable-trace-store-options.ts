@@ -37,7 +37,9 @@ export interface DurableTraceStoreOptions {
    * The most bytes of records this store appended that may wait in the spool for the
    * database: past it `append` refuses with `trace_spool_full` (a recorder keeps the record in
    * memory, and drops the oldest past its `maxPending`, saying so), so a long outage or lookups
-   * faster than flushes cannot fill the disk. Default 256 MiB (about 170,000 records); 0: no bound.
+   * faster than flushes cannot grow this store's part of the spool without bound (the bound is
+   * per store object: another process or a later run has its own). Default 256 MiB (about
+   * 120,000 records of 2.2 KB); 0: no bound.
    */
   maxSpoolBytes?: number;
   /** The database connections are let go after this many ms without use (a PGlite folder's trace server exits once none is left). Default 1000. */

@@ -51,9 +51,19 @@ export function recordLookups(options: LookupRecordingOptions): LookupRecording 
     }
   }
 
-  /** Waits for the recorder, then lets the store move its records to where they are kept (a failure is reported, not thrown). */
+  /**
+   * Lets the store move its records to where they are kept, hands it the recorder's waiting
+   * records, and moves those too (a store whose spool was full takes them only after a flush
+   * made room). A failure is reported, not thrown.
+   */
   async function flushTraces(): Promise<{ recorded: number; pending: number }> {
+    if (recorder && recorder.pending > 0) await flushStore();
     const outcome = recorder ? await recorder.flush() : { recorded: 0, pending: 0 };
+    await flushStore();
+    return outcome;
+  }
+
+  async function flushStore(): Promise<void> {
     if (typeof traceStore?.flush === "function") {
       try {
         await traceStore.flush();
@@ -69,7 +79,6 @@ export function recordLookups(options: LookupRecordingOptions): LookupRecording 
         );
       }
     }
-    return outcome;
   }
 
   async function close(): Promise<void> {

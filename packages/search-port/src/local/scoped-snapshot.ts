@@ -20,7 +20,7 @@ const scopesBySnapshot = new WeakMap<IndexSnapshot, Map<string, IndexSnapshot>>(
  * scope (issue 33, item 2). Records keep their order; nothing is re-tokenised or re-embedded.
  *
  * The same snapshot and scope give the same object: up to `scopedSnapshotsKept` scopes, of
- * together at most the snapshot's own number of records, are kept per snapshot, least
+ * together at most twice the snapshot's own number of records, are kept per snapshot, least
  * recently used first out, and they go with it. `undefined` or `{}` is the snapshot itself.
  */
 export function scopedSnapshot(snapshot: IndexSnapshot, scope: MetadataFilter | undefined, directory: string): IndexSnapshot {
@@ -43,16 +43,17 @@ export function scopedSnapshot(snapshot: IndexSnapshot, scope: MetadataFilter | 
     if (!matchesFilter(sharedMetadata(snapshot.records, slot, directory), scope)) outside.remove(slot);
   }
   const scoped = outside.isEmpty ? snapshot : mergeSnapshot(snapshot, outside, snapshot.vectors?.dimension ?? 0);
-  // At most `scopedSnapshotsKept` scopes, holding together at most as many records as the
-  // snapshot itself: many different filters cost rebuilding, never memory without bound.
+  // At most `scopedSnapshotsKept` scopes, holding together at most twice the snapshot's own
+  // records (two tenants that share most pages both stay): many different filters cost
+  // rebuilding, never memory without bound.
   let kept = scoped === snapshot ? 0 : scoped.count;
   for (const other of scopes.values()) if (other !== snapshot) kept += other.count;
-  while (scopes.size > 0 && (scopes.size >= scopedSnapshotsKept || kept > snapshot.count)) {
+  while (scopes.size > 0 && (scopes.size >= scopedSnapshotsKept || kept > 2 * snapshot.count)) {
     const oldest = scopes.keys().next().value as string;
     const dropped = scopes.get(oldest);
     if (dropped !== undefined && dropped !== snapshot) kept -= dropped.count;
     scopes.delete(oldest);
   }
-  if (kept <= snapshot.count) scopes.set(key, scoped);
+  if (kept <= 2 * snapshot.count) scopes.set(key, scoped);
   return scoped;
 }
