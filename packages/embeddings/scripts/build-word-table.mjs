@@ -252,7 +252,14 @@ scripts/build-word-table.mjs. data/word-table.json records the selection, the fo
 the SHA-256 of each file. No other part of those works is included.
 `;
 const noticePath = outFlag === -1 ? join(packageRoot, "NOTICE") : join(outFolder, "NOTICE");
-writeFileSync(noticePath, notice);
+// The CC-CEDICT part is written by scripts/build-gloss-table.mjs: keep it.
+let glossNotice = "";
+try {
+  const current = readFileSync(noticePath, "utf8");
+  const start = current.indexOf("3. CC-CEDICT");
+  if (start !== -1) glossNotice = `\n${current.slice(start)}`;
+} catch {}
+writeFileSync(noticePath, `${notice}${glossNotice}`);
 
 for (const [name, file] of Object.entries(manifest.files)) {
   console.log(`wrote ${join(outFolder, name)}: ${file.bytes} bytes, sha256 ${file.sha256}`);

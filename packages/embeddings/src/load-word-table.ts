@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CorruptWordTableError } from "./corrupt-word-table-error.js";
+import { checkFileEntries, readBytes, readVerified } from "./read-verified-file.js";
 
 /** The word vectors that ship in `data/`, quantised to int8 with one scale per word. */
 export interface WordTable {
@@ -57,7 +56,7 @@ const cache = new Map<string, WordTable>();
  * per folder and process; later calls return the same object. Never touches the network.
  */
 export function loadWordTable(options: LoadWordTableOptions = {}): WordTable {
-  const directory = resolveDirectory(options.directory);
+  const directory = resolveDataDirectory(options.directory);
   const cached = cache.get(directory);
   if (cached !== undefined) return cached;
   const table = readWordTable(directory);
@@ -65,7 +64,8 @@ export function loadWordTable(options: LoadWordTableOptions = {}): WordTable {
   return table;
 }
 
-function resolveDirectory(directory: string | URL | undefined): string {
+/** The folder holding the data files: `directory`, or this package's `data/` (beside `dist/` or `src/`). */
+export function resolveDataDirectory(directory: string | URL | undefined): string {
   if (directory === undefined) return resolve(fileURLToPath(new URL("../data/", import.meta.url)));
   return resolve(directory instanceof URL ? fileURLToPath(directory) : directory);
 }
@@ -144,37 +144,6 @@ function readWordTable(directory: string): WordTable {
   };
 }
 
-function readBytes(path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw new CorruptWordTableError({ file: path, reason: "cannot be read", cause: error });
-  }
-}
-
-function readVerified(path: string, recorded: { bytes: number; sha256: string } | undefined, manifestPath: string): Buffer {
-  if (recorded === undefined) {
-    throw new CorruptWordTableError({ file: manifestPath, reason: `records no checksum for ${path}` });
-  }
-  const bytes = readBytes(path);
-  if (bytes.byteLength !== recorded.bytes) {
-    throw new CorruptWordTableError({
-      file: path,
-      reason: `${bytes.byteLength} bytes where ${manifestPath} records ${recorded.bytes} (reinstall the package or rebuild the table)`,
-    });
-  }
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  if (sha256 !== recorded.sha256) {
-    throw new CorruptWordTableError({
-      file: path,
-      reason:
-        `SHA-256 ${sha256} does not match ${recorded.sha256} recorded in ${manifestPath} ` +
-        "(the file was changed or damaged; reinstall the package or rebuild the table)",
-    });
-  }
-  return bytes;
-}
-
 function parseManifest(text: string, path: string): WordTableManifest {
   let parsed: unknown;
   try {
@@ -197,14 +166,5 @@ function parseManifest(text: string, path: string): WordTableManifest {
   if (source === null || typeof source !== "object") return bad("source must be an object");
   const { name, version } = source as Record<string, unknown>;
   if (typeof name !== "string" || typeof version !== "string") return bad("source.name and source.version must be strings");
-  if (files === null || typeof files !== "object") return bad("files must be an object");
-  const checked: WordTableManifest["files"] = {};
-  for (const [file, entry] of Object.entries(files)) {
-    const { bytes, sha256 } = (entry ?? {}) as Record<string, unknown>;
-    if (typeof bytes !== "number" || typeof sha256 !== "string" || !/^[0-9a-f]{64}$/.test(sha256)) {
-      return bad(`files[${JSON.stringify(file)}] needs bytes and a hex sha256`);
-    }
-    checked[file] = { bytes, sha256 };
-  }
-  return { formatVersion, wordCount, dimension, source: { name, version }, files: checked };
+  return { formatVersion, wordCount, dimension, source: { name, version }, files: checkFileEntries(files, bad) };
 }

@@ -4,7 +4,7 @@ import { Embeddings } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
 import { createOfflineEmbeddings } from "./create-offline-embeddings.js";
 import { describeEmbedder } from "./embedder-identity.js";
-import { OfflineEmbeddings, pinnedWordVectorsSha256 } from "./offline-embeddings.js";
+import { OfflineEmbeddings, pinnedGlossesSha256, pinnedWordVectorsSha256 } from "./offline-embeddings.js";
 
 const embeddings = new OfflineEmbeddings();
 
@@ -26,26 +26,37 @@ async function queryDocumentCosine(query: string, document: string, embedder = e
 }
 
 describe("OfflineEmbeddings", () => {
-  it("declares its identity: id, version 1 and dimension 256 + 100 by default", () => {
-    expect(embeddings.identity).toEqual({ id: "lookup-knowledge/offline-hash-glove", version: "1", dimension: 356 });
+  it("declares its identity: id, version 2 and dimension 256 + 100 by default", () => {
+    expect(embeddings.identity).toEqual({ id: "lookup-knowledge/offline-hash-glove", version: "2", dimension: 356 });
     expect(describeEmbedder(embeddings)).toEqual(embeddings.identity);
   });
 
   it("changes the version and dimension when options change the vectors", () => {
     const wider = new OfflineEmbeddings({ hashDimension: 512 });
     expect(wider.identity.dimension).toBe(612);
-    expect(wider.identity.version).toBe("1;hashDimension=512;lexicalWeight=0.5");
+    expect(wider.identity.version).toBe("2;hashDimension=512;lexicalWeight=0.5");
     const lexical = new OfflineEmbeddings({ lexicalWeight: 0.8 });
     expect(lexical.identity.dimension).toBe(356);
-    expect(lexical.identity.version).toBe("1;hashDimension=256;lexicalWeight=0.8");
-    expect(new OfflineEmbeddings({ hashDimension: 256, lexicalWeight: 0.5 }).identity.version).toBe("1");
+    expect(lexical.identity.version).toBe("2;hashDimension=256;lexicalWeight=0.8");
+    expect(new OfflineEmbeddings({ hashDimension: 256, lexicalWeight: 0.5 }).identity.version).toBe("2");
+    // Without Chinese glosses the vectors are version 1's, and so is the identity.
+    expect(new OfflineEmbeddings({ chineseGlosses: false }).identity.version).toBe("1");
+    expect(new OfflineEmbeddings({ chineseGlosses: false, lexicalWeight: 0.8 }).identity.version).toBe(
+      "1;hashDimension=256;lexicalWeight=0.8",
+    );
   });
 
-  it("is built on the committed word table (a rebuilt table needs a new version)", () => {
+  it("is built on the committed word and gloss tables (a rebuilt table needs a new version)", () => {
     const manifest = JSON.parse(readFileSync(new URL("../data/word-table.json", import.meta.url), "utf8")) as {
       files: Record<string, { sha256: string }>;
     };
     expect(manifest.files["word-vectors.bin"]?.sha256).toBe(pinnedWordVectorsSha256);
+    const glosses = JSON.parse(readFileSync(new URL("../data/gloss-table.json", import.meta.url), "utf8")) as {
+      files: Record<string, { sha256: string }>;
+      wordTable: Record<string, string>;
+    };
+    expect(glosses.files["glosses.bin"]?.sha256).toBe(pinnedGlossesSha256);
+    expect(glosses.wordTable["words.txt"]).toBe(manifest.files["words.txt"]?.sha256);
   });
 
   it("gives vectors of identity.dimension numbers, of unit length", async () => {
@@ -93,7 +104,7 @@ describe("OfflineEmbeddings", () => {
     expect(await new OfflineEmbeddings().embedDocuments([text])).toEqual(first);
   });
 
-  it("version 1 vectors stay the same (changing them needs a new version)", async () => {
+  it("vectors of English text stay those of version 1 (changing them needs a new version)", async () => {
     const vector = await embeddings.embedQuery("Rate limiting requests per second");
     expect(vector.filter((value) => Math.abs(value) > 1e-12)).toHaveLength(109);
     expect(vector[11]).toBeCloseTo(-0.244132, 6);
@@ -185,6 +196,7 @@ describe("OfflineEmbeddings", () => {
       expect(() => new OfflineEmbeddings({ lexicalWeight })).toThrow(/lexicalWeight/);
     }
     expect(() => new OfflineEmbeddings({ hashDimension: 7 })).toThrow(/hashDimension=7/);
+    expect(() => new OfflineEmbeddings({ chineseGlosses: "yes" as unknown as boolean })).toThrow(/chineseGlosses/);
   });
 
   it("refuses a text that is not a string", async () => {

@@ -7,6 +7,10 @@ import { featureHash } from "./feature-hash.js";
 import { CorruptWordTableError } from "./corrupt-word-table-error.js";
 import { loadWordTable } from "./load-word-table.js";
 import type { WordTable } from "./load-word-table.js";
+import { commonDirectionOf } from "./common-direction.js";
+import { frequencyWeight } from "./frequency-weight.js";
+import { glossShares } from "./gloss-shares.js";
+import { loadGlossTable, type GlossTable } from "./load-gloss-table.js";
 
 export interface OfflineEmbeddingsOptions {
   /** Buckets for the hashed lexical features: an integer from 16 to 65536. Default 256. */
@@ -16,10 +20,19 @@ export interface OfflineEmbeddingsOptions {
    * word vectors. Default 0.5.
    */
   lexicalWeight?: number;
+  /**
+   * Give Chinese words the word vectors of their English dictionary glosses (CC-CEDICT), so
+   * Chinese text gets a semantic part in the same space as English. Default true (method
+   * version 2). `false` gives the vectors of method version 1, which had no semantic part
+   * for Chinese: the embedder of indexes built before it.
+   */
+  chineseGlosses?: boolean;
 }
 
 const embedderId = "lookup-knowledge/offline-hash-glove";
-const methodVersion = "1";
+/** Version 2 gives Chinese words the vectors of their glosses; version 1 (`chineseGlosses: false`) did not. */
+const methodVersion = "2";
+const methodVersionWithoutGlosses = "1";
 const defaultHashDimension = 256;
 const defaultLexicalWeight = 0.5;
 
@@ -28,14 +41,9 @@ const defaultLexicalWeight = 0.5;
  * gives other vectors, so it must come with a new `methodVersion`; a test holds the two together.
  */
 export const pinnedWordVectorsSha256 = "37cb03bf54cda5da83ab978bd6f4d5215d1de2020f38a260a3d4470db8905e2b";
+/** SHA-256 of the `data/glosses.bin` that method version 2 was built with (the same rule). */
+export const pinnedGlossesSha256 = "79876a512c61e2bcd2312da4edf43c1d570ac5c00c26b9dcd796ede6b26e2283";
 
-/**
- * Frequency down-weighting: a word of frequency rank `r` (0 = most frequent) weighs
- * `(r + 1) / (r + 1 + commonRank)`, a smooth inverse frequency under Zipf's law. "the" weighs
- * about 0.003, a word of rank 300 a half, rank 3,000 about 0.9; words the table does not hold
- * (rarer than its 50,000 words, numbers, CJK) weigh 1.
- */
-const commonRank = 300;
 /** Weight of a word bigram relative to the geometric mean of its two words. */
 const bigramFactor = 0.5;
 
@@ -66,7 +74,10 @@ export class OfflineEmbeddings extends Embeddings {
   readonly identity: EmbedderIdentity;
   readonly hashDimension: number;
   readonly lexicalWeight: number;
+  readonly chineseGlosses: boolean;
   private readonly table: WordTable;
+  /** Loaded on the first text with CJK characters (undefined until then, or without glosses). */
+  private glosses: GlossTable | undefined;
   private readonly commonDirection: Float64Array;
   private readonly features = new Map<string, WordFeatures>();
   private readonly lexicalScale: number;
@@ -76,6 +87,7 @@ export class OfflineEmbeddings extends Embeddings {
     super({});
     this.hashDimension = checkHashDimension(options.hashDimension);
     this.lexicalWeight = checkLexicalWeight(options.lexicalWeight);
+    this.chineseGlosses = checkChineseGlosses(options.chineseGlosses);
     this.table = loadWordTable();
     if (this.table.vectorsSha256 !== pinnedWordVectorsSha256) {
       throw new CorruptWordTableError({
@@ -87,9 +99,10 @@ export class OfflineEmbeddings extends Embeddings {
     this.lexicalScale = Math.sqrt(this.lexicalWeight);
     this.denseScale = Math.sqrt(1 - this.lexicalWeight);
     const customised = this.hashDimension !== defaultHashDimension || this.lexicalWeight !== defaultLexicalWeight;
+    const method = this.chineseGlosses ? methodVersion : methodVersionWithoutGlosses;
     this.identity = {
       id: embedderId,
-      version: customised ? `${methodVersion};hashDimension=${this.hashDimension};lexicalWeight=${this.lexicalWeight}` : methodVersion,
+      version: customised ? `${method};hashDimension=${this.hashDimension};lexicalWeight=${this.lexicalWeight}` : method,
       dimension: this.hashDimension + this.table.dimension,
     };
   }
@@ -116,12 +129,33 @@ export class OfflineEmbeddings extends Embeddings {
     if (known !== undefined) return known;
     const rank = this.table.rankOf(word);
     const stem = stemWord(word);
-    const features: WordFeatures = { rank, weight: rank < 0 ? 1 : (rank + 1) / (rank + 1 + commonRank), stem, feature: `w\u0001${stem}` };
+    const features: WordFeatures = { rank, weight: frequencyWeight(rank), stem, feature: `w\u0001${stem}` };
     // A very long "word" (a hash, base64, a minified line) is rare: it is not kept.
     if (word.length > cachedWordLength) return features;
     if (this.features.size >= wordFeaturesLimit) this.features.clear();
     this.features.set(word, features);
     return features;
+  }
+
+  /** The gloss table, loaded on first use and checked against the word table its ranks point into. */
+  private glossTable(): GlossTable {
+    if (this.glosses !== undefined) return this.glosses;
+    const table = loadGlossTable();
+    if (table.glossesSha256 !== pinnedGlossesSha256) {
+      throw new CorruptWordTableError({
+        file: "glosses.bin",
+        reason: `is not the table version ${methodVersion} of ${embedderId} was built with (SHA-256 ${table.glossesSha256})`,
+      });
+    }
+    const wordsSha256 = this.table.manifest.files["words.txt"]?.sha256;
+    if (table.wordsSha256 !== wordsSha256) {
+      throw new CorruptWordTableError({
+        file: "gloss-table.json",
+        reason: `points into words.txt ${table.wordsSha256}, but the word table's words.txt is ${String(wordsSha256)}`,
+      });
+    }
+    this.glosses = table;
+    return table;
   }
 
   private embed(text: string, mode: Mode): number[] {
@@ -131,7 +165,7 @@ export class OfflineEmbeddings extends Embeddings {
         message: `OfflineEmbeddings: text must be a string (got ${describeValue(text)})`,
       });
     }
-    const { words, continuesPhrase, cjkGrams } = embeddingTerms(text);
+    const { words, continuesPhrase, cjkGrams, cjkRuns } = embeddingTerms(text);
     const lexicalTerms = new Map<string, { count: number; weight: number }>();
     const addLexical = (feature: string, weight: number) => {
       const entry = lexicalTerms.get(feature);
@@ -171,9 +205,12 @@ export class OfflineEmbeddings extends Embeddings {
     const wordDimension = this.table.dimension;
     const dense = new Float64Array(wordDimension);
     const { scales, values } = this.table;
-    for (const [rank, count] of denseCounts) {
-      const frequency = mode === "document" ? 1 + Math.log(count) : 1;
-      const weight = ((rank + 1) / (rank + 1 + commonRank)) * frequency * (scales[rank] as number);
+    const glossed = cjkRuns.length > 0 && this.chineseGlosses ? glossShares(cjkRuns, mode, this.glossTable()) : undefined;
+    const weighed = new Map<number, number>();
+    for (const [rank, count] of denseCounts) weighed.set(rank, mode === "document" ? 1 + Math.log(count) : 1);
+    for (const [rank, share] of glossed ?? []) weighed.set(rank, (weighed.get(rank) ?? 0) + share);
+    for (const [rank, frequency] of weighed) {
+      const weight = frequencyWeight(rank) * frequency * (scales[rank] as number);
       const offset = rank * wordDimension;
       for (let column = 0; column < wordDimension; column += 1) {
         dense[column] = (dense[column] as number) + weight * (values[offset + column] as number);
@@ -192,7 +229,7 @@ export class OfflineEmbeddings extends Embeddings {
     }
 
     const hasLexical = lexicalNormSquared > 1e-24;
-    const hasDense = denseCounts.size > 0 && denseNormSquared > 1e-24;
+    const hasDense = weighed.size > 0 && denseNormSquared > 1e-24;
     const output = new Array<number>(hashDimension + wordDimension).fill(0);
     if (!hasLexical && !hasDense) {
       // Nothing to go on (empty text, only punctuation): a fixed unit vector instead of zeros,
@@ -215,31 +252,6 @@ export class OfflineEmbeddings extends Embeddings {
   }
 }
 
-/**
- * The direction every averaged text vector leans towards: the sum of all word vectors, each
- * weighted by its expected frequency (Zipf: proportional to 1 / (rank + 1)) and by its
- * frequency down-weighting, as a unit vector.
- */
-const commonDirections = new WeakMap<WordTable, Float64Array>();
-function commonDirectionOf(table: WordTable): Float64Array {
-  const known = commonDirections.get(table);
-  if (known !== undefined) return known;
-  const direction = new Float64Array(table.dimension);
-  for (let rank = 0; rank < table.wordCount; rank += 1) {
-    const weight = (1 / (rank + 1)) * ((rank + 1) / (rank + 1 + commonRank)) * (table.scales[rank] as number);
-    const offset = rank * table.dimension;
-    for (let column = 0; column < table.dimension; column += 1) {
-      direction[column] = (direction[column] as number) + weight * (table.values[offset + column] as number);
-    }
-  }
-  let norm = 0;
-  for (const value of direction) norm += value * value;
-  norm = Math.sqrt(norm);
-  for (let column = 0; column < table.dimension; column += 1) direction[column] = (direction[column] as number) / norm;
-  commonDirections.set(table, direction);
-  return direction;
-}
-
 /** The bucket of a hash: its high bits scaled to `buckets` (the low bit gives the sign). */
 function bucketOf(hash: number, buckets: number): number {
   return Math.floor((hash / 4294967296) * buckets);
@@ -258,6 +270,12 @@ function checkHashDimension(value: number | undefined): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 16 || value > 65_536) {
     throw new ConfigurationError({ key: "hashDimension", value, reason: "must be an integer from 16 to 65536" });
   }
+  return value;
+}
+
+function checkChineseGlosses(value: boolean | undefined): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== "boolean") throw new ConfigurationError({ key: "chineseGlosses", value, reason: "must be true or false" });
   return value;
 }
 

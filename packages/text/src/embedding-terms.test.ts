@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import { embeddingTerms } from "./embedding-terms.js";
 
 describe("embeddingTerms", () => {
-  it("gives unstemmed words, not split at case changes, and CJK bigrams", () => {
+  it("gives unstemmed words, not split at case changes, CJK bigrams and the CJK runs", () => {
     expect(embeddingTerms("Running getUserName, 提升建表")).toEqual({
       words: ["running", "getusername"],
       continuesPhrase: [false, true],
       cjkGrams: ["提升", "升建", "建表"],
+      cjkRuns: ["提升建表"],
     });
+    expect(embeddingTerms("限流 rate 配置，插件").cjkRuns).toEqual(["限流", "配置", "插件"]);
   });
 
   it("ends phrases at sentence punctuation, line breaks and CJK runs", () => {

@@ -13,6 +13,8 @@ export interface EmbeddingTerms {
   continuesPhrase: boolean[];
   /** Overlapping CJK character bigrams of each CJK run; a run of one character gives that character. */
   cjkGrams: string[];
+  /** The CJK runs themselves, in text order (for a dictionary cut: `cjkWordsOfRuns`). */
+  cjkRuns: string[];
 }
 
 /**
@@ -24,13 +26,15 @@ export function embeddingTerms(text: string): EmbeddingTerms {
   const words: string[] = [];
   const continuesPhrase: boolean[] = [];
   const cjkGrams: string[] = [];
+  const cjkRuns: string[] = [];
   for (const token of splitWords(text, { wordSuffixes: false })) {
     if (token.kind === "cjk") {
+      cjkRuns.push(token.text);
       for (const gram of cjkBigrams(token.text)) cjkGrams.push(gram);
     } else {
       words.push(token.text);
       continuesPhrase.push(token.continuesPhrase);
     }
   }
-  return { words, continuesPhrase, cjkGrams };
+  return { words, continuesPhrase, cjkGrams, cjkRuns };
 }

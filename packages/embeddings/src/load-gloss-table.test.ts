@@ -1,0 +1,82 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { CorruptWordTableError } from "./corrupt-word-table-error.js";
+import { loadGlossTable } from "./load-gloss-table.js";
+import { loadWordTable } from "./load-word-table.js";
+
+const dataDirectory = fileURLToPath(new URL("../data/", import.meta.url));
+const glossFiles = ["gloss-table.json", "glosses.bin", "gloss-words.txt"];
+
+const temporaryDirectories: string[] = [];
+afterEach(() => {
+  for (const directory of temporaryDirectories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function copyOfData(): string {
+  const directory = mkdtempSync(join(tmpdir(), "gloss-table-"));
+  temporaryDirectories.push(directory);
+  for (const file of glossFiles) copyFileSync(join(dataDirectory, file), join(directory, file));
+  return directory;
+}
+
+function loadError(directory: string): CorruptWordTableError {
+  try {
+    loadGlossTable({ directory });
+  } catch (error) {
+    expect(error).toBeInstanceOf(CorruptWordTableError);
+    return error as CorruptWordTableError;
+  }
+  throw new Error("expected the load to fail");
+}
+
+describe("loadGlossTable", () => {
+  it("gives a Chinese word the word-table ranks of its English definition", () => {
+    const glosses = loadGlossTable();
+    const words = loadWordTable();
+    expect(glosses.headwordCount).toBeGreaterThan(120_000);
+    const english = (headword: string) => Array.from(glosses.ranksOf(headword) ?? [], (rank) => words.words[rank]);
+    expect(english("数据库")).toContain("database");
+    expect(english("加密")).toContain("encryption");
+    expect(english("網關")).toEqual(english("网关")); // traditional and simplified headwords
+    expect(glosses.ranksOf("the")).toBeUndefined();
+    expect(glosses.ranksOf("")).toBeUndefined();
+    expect(loadGlossTable()).toBe(glosses); // read once per folder
+  });
+
+  it("refuses a changed file, naming it", () => {
+    const directory = copyOfData();
+    const bytes = readFileSync(join(directory, "glosses.bin"));
+    bytes[100] = (bytes[100] as number) ^ 0x01;
+    writeFileSync(join(directory, "glosses.bin"), bytes);
+    const error = loadError(directory);
+    expect(error.code).toBe("corrupt_word_table");
+    expect(error.file).toBe(join(directory, "glosses.bin"));
+    expect(error.message).toMatch(/SHA-256/);
+  });
+
+  it("refuses a missing file and a manifest it cannot read, naming the file", () => {
+    const missing = copyOfData();
+    unlinkSync(join(missing, "gloss-words.txt"));
+    expect(loadError(missing).file).toBe(join(missing, "gloss-words.txt"));
+    const badJson = copyOfData();
+    writeFileSync(join(badJson, "gloss-table.json"), "{ not json");
+    expect(loadError(badJson).message).toMatch(/not valid JSON/);
+    const otherFormat = copyOfData();
+    const manifest = JSON.parse(readFileSync(join(otherFormat, "gloss-table.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(otherFormat, "gloss-table.json"), JSON.stringify({ ...manifest, formatVersion: 2 }));
+    expect(loadError(otherFormat).message).toMatch(/formatVersion is 2/);
+    const noWordTable = copyOfData();
+    writeFileSync(join(noWordTable, "gloss-table.json"), JSON.stringify({ ...manifest, wordTable: {} }));
+    expect(loadError(noWordTable).message).toMatch(/words\.txt/);
+  });
+
+  it("refuses counts that do not match the files", () => {
+    const directory = copyOfData();
+    const manifest = JSON.parse(readFileSync(join(directory, "gloss-table.json"), "utf8")) as { headwordCount: number };
+    writeFileSync(join(directory, "gloss-table.json"), JSON.stringify({ ...manifest, headwordCount: manifest.headwordCount - 1 }));
+    expect(loadError(directory).message).toMatch(/bytes where/);
+  });
+});

@@ -1,0 +1,124 @@
+import { join } from "node:path";
+import { CorruptWordTableError } from "./corrupt-word-table-error.js";
+import { resolveDataDirectory } from "./load-word-table.js";
+import { checkFileEntries, readBytes, readVerified } from "./read-verified-file.js";
+
+/**
+ * The Chinese gloss table that ships in `data/`: for each Chinese headword jieba can cut out
+ * of a text, the ranks in the word table (`words.txt`) of the English words that define it
+ * (from CC-CEDICT; see `scripts/build-gloss-table.mjs` and `NOTICE`).
+ */
+export interface GlossTable {
+  readonly headwordCount: number;
+  /** SHA-256 (hex) of `glosses.bin`, as recorded and verified. */
+  readonly glossesSha256: string;
+  /** SHA-256 of the `words.txt` whose ranks the table holds. */
+  readonly wordsSha256: string;
+  /** The word-table ranks of a headword's English words, in definition order, or `undefined` when the table does not hold it. */
+  ranksOf(headword: string): Uint16Array | undefined;
+}
+
+const manifestFile = "gloss-table.json";
+const glossesFile = "glosses.bin";
+const headwordsFile = "gloss-words.txt";
+const supportedFormatVersion = 1;
+const magic = "LKGL";
+const headerBytes = 16;
+
+const cache = new Map<string, GlossTable>();
+
+/**
+ * Loads the gloss table synchronously (about 30 ms), checking each file against the SHA-256
+ * recorded in `gloss-table.json`; a mismatch, a missing file or a bad layout throws
+ * `CorruptWordTableError` naming the file. Read once per folder and process.
+ */
+export function loadGlossTable(options: { directory?: string | URL } = {}): GlossTable {
+  const directory = resolveDataDirectory(options.directory);
+  const cached = cache.get(directory);
+  if (cached !== undefined) return cached;
+  const table = readGlossTable(directory);
+  cache.set(directory, table);
+  return table;
+}
+
+function readGlossTable(directory: string): GlossTable {
+  const manifestPath = join(directory, manifestFile);
+  const manifest = parseManifest(readBytes(manifestPath).toString("utf8"), manifestPath);
+  const glossesPath = join(directory, glossesFile);
+  const bytes = readVerified(glossesPath, manifest.files[glossesFile], manifestPath);
+  const headwordsPath = join(directory, headwordsFile);
+  const text = readVerified(headwordsPath, manifest.files[headwordsFile], manifestPath).toString("utf8");
+
+  const { headwordCount, rankCount } = manifest;
+  const corrupt = (file: string, reason: string) => new CorruptWordTableError({ file, reason });
+  if (bytes.byteLength !== headerBytes + headwordCount + rankCount * 2) {
+    throw corrupt(
+      glossesPath,
+      `${bytes.byteLength} bytes where ${headwordCount} headwords and ${rankCount} ranks need ${headerBytes + headwordCount + rankCount * 2}`,
+    );
+  }
+  const header = new DataView(bytes.buffer, bytes.byteOffset, headerBytes);
+  if (bytes.toString("latin1", 0, 4) !== magic || header.getUint32(4, true) !== manifest.formatVersion) {
+    throw corrupt(glossesPath, `the header is not "${magic}" format ${manifest.formatVersion}`);
+  }
+  if (header.getUint32(8, true) !== headwordCount || header.getUint32(12, true) !== rankCount) {
+    throw corrupt(glossesPath, `the header's counts differ from ${manifestFile}'s`);
+  }
+  const headwords = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  if (headwords.length !== headwordCount)
+    throw corrupt(headwordsPath, `${headwords.length} headwords where ${manifestFile} says ${headwordCount}`);
+
+  // Ranks are little-endian uint16 at an odd offset: copied out once through a DataView.
+  const ranks = new Uint16Array(rankCount);
+  const rankView = new DataView(bytes.buffer, bytes.byteOffset + headerBytes + headwordCount, rankCount * 2);
+  for (let index = 0; index < rankCount; index += 1) ranks[index] = rankView.getUint16(index * 2, true);
+  const spans = new Map<string, Uint16Array>();
+  let start = 0;
+  for (let index = 0; index < headwordCount; index += 1) {
+    const count = bytes[headerBytes + index] as number;
+    const headword = headwords[index] as string;
+    if (headword === "" || count === 0 || start + count > rankCount || spans.has(headword)) {
+      throw corrupt(headwordsPath, `line ${index + 1} (${JSON.stringify(headword)}) is empty, a repeat, or has no ranks`);
+    }
+    spans.set(headword, ranks.subarray(start, start + count));
+    start += count;
+  }
+  if (start !== rankCount) throw corrupt(glossesPath, `the headwords take ${start} ranks of ${rankCount}`);
+  return {
+    headwordCount,
+    glossesSha256: manifest.files[glossesFile]?.sha256 ?? "",
+    wordsSha256: manifest.wordsSha256,
+    ranksOf: (headword) => spans.get(headword),
+  };
+}
+
+interface GlossTableManifest {
+  formatVersion: number;
+  headwordCount: number;
+  rankCount: number;
+  wordsSha256: string;
+  files: Record<string, { bytes: number; sha256: string }>;
+}
+
+function parseManifest(text: string, path: string): GlossTableManifest {
+  const bad = (reason: string): never => {
+    throw new CorruptWordTableError({ file: path, reason });
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptWordTableError({ file: path, reason: "is not valid JSON", cause: error });
+  }
+  if (parsed === null || typeof parsed !== "object") return bad("is not a JSON object");
+  const { formatVersion, headwordCount, rankCount, wordTable, files } = parsed as Record<string, unknown>;
+  if (formatVersion !== supportedFormatVersion) {
+    return bad(`formatVersion is ${JSON.stringify(formatVersion)}, this version reads ${supportedFormatVersion}`);
+  }
+  const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+  if (!isCount(headwordCount)) return bad(`headwordCount must be a positive integer (got ${JSON.stringify(headwordCount)})`);
+  if (!isCount(rankCount)) return bad(`rankCount must be a positive integer (got ${JSON.stringify(rankCount)})`);
+  const wordsSha256 = (wordTable as Record<string, unknown> | null | undefined)?.["words.txt"];
+  if (typeof wordsSha256 !== "string" || !/^[0-9a-f]{64}$/.test(wordsSha256)) return bad(`wordTable["words.txt"] must be a hex SHA-256`);
+  return { formatVersion, headwordCount, rankCount, wordsSha256, files: checkFileEntries(files, bad) };
+}
