@@ -8,6 +8,8 @@ import { localIndexDirectory } from "./local-data-folder.js";
  * Ingests a Markdown folder into the embedded index of `dataDirectory`, incrementally. When
  * the index is missing or empty while the ingest manifest still lists documents (the index
  * folder was deleted or rebuilt), every document is written again instead of being skipped.
+ * So is every document of an index whose vectors another embedder made (one of an earlier
+ * release): the index is rebuilt with this one, and stays as it was until the rebuild commits.
  */
 export async function ingestIntoLocalIndex(input: {
   root: string;
@@ -20,10 +22,14 @@ export async function ingestIntoLocalIndex(input: {
 }): Promise<IngestReport> {
   // The Markdown parser is loaded here, not with this module: opening a knowledge base for lookups does not load it.
   const { ingestFolder } = await import("@lookup-knowledge/ingest");
+  // Only an index that ingests wrote whole starts empty for a new embedder: every document it
+  // holds is listed, so the rebuild writes them all again. Anything else is refused as before.
+  const listsDocuments = Object.keys((await readIngestManifest(input.dataDirectory))?.documents ?? {}).length > 0;
   const writer = await openLocalSearchPort({
     directory: localIndexDirectory(input.dataDirectory),
     embeddings: createOfflineEmbeddings(),
     mode: "write",
+    ...(listsDocuments ? { onEmbedderChange: "start-empty" as const } : {}),
   });
   try {
     const manifest = await readIngestManifest(input.dataDirectory);

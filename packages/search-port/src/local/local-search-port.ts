@@ -33,6 +33,15 @@ export interface LocalSearchPortOptions {
   /** `"read"` (the default) opens the last committed state; `"write"` also takes the folder's lock. */
   mode?: "read" | "write";
   /**
+   * What a writer does with an index whose vectors another embedder made (an earlier version
+   * of the offline embedder, say): `"refuse"` (the default) throws `EmbedderMismatchError`;
+   * `"start-empty"` opens it as an empty index. The committed generation stays as it is, and
+   * readable by readers of its embedder, until this writer's first commit replaces it whole:
+   * write every record again before committing (`ingestFolder` with `rebuild` does). Only a
+   * writer may start empty.
+   */
+  onEmbedderChange?: "refuse" | "start-empty";
+  /**
    * The weight of the dense (embedding) score in the fused score of a query in scripts other
    * than Chinese, Japanese and Korean, 0..1: `fused = (1 - w) * lexical + w * dense`. Default
    * 0.25, chosen by measurement (README, "Fusion"). Given alone, it is the weight of every

@@ -5,7 +5,7 @@ import { CorruptIndexError } from "./corrupt-index-error.js";
 import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
 import { manifestFileName, recordedAnalyzerVersion, sameCommit } from "./index-manifest.js";
 import type { IndexManifest } from "./index-manifest.js";
-import { recordContent, sharedMetadata } from "./index-snapshot.js";
+import { emptySnapshot, recordContent, sharedMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { loadGeneration } from "./load-generation.js";
 import { loadLazyGeneration } from "./load-lazy-generation.js";
@@ -23,6 +23,11 @@ export interface OpenedIndex {
   /** Whether the snapshot searches vectors (they may be read on the first dense search). */
   vectors: boolean;
   analyzerStale?: boolean;
+  /**
+   * A writer opened an index of another embedder empty (`onEmbedderChange: "start-empty"`):
+   * `manifest` is the committed one, `snapshot` holds nothing, and the next commit replaces it.
+   */
+  startedEmpty?: boolean;
 }
 
 function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | null): boolean {
@@ -47,6 +52,9 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
       const compatible =
         mode === "read" && (embedder === null || manifest.embedder === null) ? true : sameEmbedder(manifest.embedder, embedder);
       if (!compatible) {
+        if (mode === "write" && settings.onEmbedderChange === "start-empty") {
+          return { manifest, snapshot: emptySnapshot(), vectors: false, startedEmpty: true };
+        }
         throw new EmbedderMismatchError({ directory, indexEmbedder: manifest.embedder, givenEmbedder: embedder });
       }
     }

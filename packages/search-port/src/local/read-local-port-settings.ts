@@ -48,6 +48,8 @@ export const defaultMinScore = 0;
 export interface LocalPortSettings {
   directory: string;
   mode: "read" | "write";
+  /** A writer, on an index of another embedder: refuse it, or start empty (`LocalSearchPortOptions.onEmbedderChange`). */
+  onEmbedderChange: "refuse" | "start-empty";
   embeddings: EmbeddingsInterface | undefined;
   embedder: EmbedderIdentity | null;
   denseWeight: number;
@@ -95,6 +97,7 @@ const optionsSchema = z.object(
       .string({ error: "expected the path of the index folder" })
       .refine((directory) => directory.trim() !== "", { error: "expected the path of the index folder" }),
     mode: z.enum(["read", "write"], { error: 'expected "read" or "write"' }).optional(),
+    onEmbedderChange: z.enum(["refuse", "start-empty"], { error: 'expected "refuse" or "start-empty"' }).optional(),
     denseWeight: fraction().optional(),
     cjkDenseWeight: fraction().optional(),
     minScore: fraction().optional(),
@@ -142,6 +145,13 @@ export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortS
       reason: "these embeddings have no identity: pass embedder { id, version, dimension } so the index can record whose vectors it holds",
     });
   }
+  if (options.onEmbedderChange === "start-empty" && mode !== "write") {
+    throw new ConfigurationError({
+      key: "onEmbedderChange",
+      value: options.onEmbedderChange,
+      reason: 'only a writer (mode "write") may start an index of another embedder empty',
+    });
+  }
   if (mode === "write" && embedder !== null && embeddings === undefined) {
     throw new ConfigurationError({
       key: "embeddings",
@@ -158,6 +168,7 @@ export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortS
   return {
     directory: resolve(options.directory),
     mode,
+    onEmbedderChange: options.onEmbedderChange ?? "refuse",
     embeddings,
     embedder,
     denseWeight: options.denseWeight ?? defaultDenseWeight,
