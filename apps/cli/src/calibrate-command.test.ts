@@ -71,7 +71,7 @@ describe("lookup-knowledge calibrate", () => {
     expect(calibration).toMatchObject({
       version: 1,
       store: { kind: "local", description: "local index" },
-      embedder: { id: "lookup-knowledge/offline-hash-glove", version: "1", dimension: 356 },
+      embedder: { id: "lookup-knowledge/offline-hash-glove", version: "2", dimension: 356 },
       questions: { file: "questions.jsonl", answerable: 8, outOfScope: 5 },
       fitted: { kind: "answerability-model", model: { kind: "logistic", version: 1001 } },
     });

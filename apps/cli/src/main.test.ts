@@ -86,7 +86,7 @@ describe("the lookup-knowledge CLI", () => {
   it("stats shows documents, chunks and the embedder", async () => {
     const { stdout } = await lookupKnowledge(cwd, "stats");
     expect(stdout).toMatch(/documents +\d+/);
-    expect(stdout).toMatch(/embedder +lookup-knowledge\/offline-hash-glove@1 \(356 dimensions\)/);
+    expect(stdout).toMatch(/embedder +lookup-knowledge\/offline-hash-glove@2 \(356 dimensions\)/);
   });
 
   it("reads rag.* keys from lookup-knowledge.config.json and refuses a bad one by name", async () => {

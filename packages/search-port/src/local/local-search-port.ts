@@ -52,8 +52,8 @@ export interface LocalSearchPortOptions {
   /**
    * The dense weight of a query in CJK scripts (Chinese, Japanese, Korean), 0..1; a query of
    * both takes the two weights mixed by its share of CJK terms (`queryDenseWeight`). Default
-   * `denseWeight` when that is given, else 0.05: the offline embedder's vectors carry no word
-   * meanings for CJK text (README, "Fusion"). A query whose weight is 0 is not embedded.
+   * `denseWeight` when that is given, else 0.05, chosen by measurement with the offline
+   * embedder (README, "Fusion"). A query whose weight is 0 is not embedded.
    */
   cjkDenseWeight?: number;
   /**

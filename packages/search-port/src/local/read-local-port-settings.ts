@@ -17,10 +17,10 @@ import { warnRefreshError } from "./reader-refresh.js";
 export const defaultDenseWeight = 0.25;
 
 /**
- * The default weight of the dense score for a query in CJK scripts. The offline embedder's
- * word vectors hold English words only, so for Chinese, Japanese or Korean text its vector
- * is hashed character pairs: a second, coarser lexical score. Chosen with `defaultDenseWeight`
- * on the development halves of every eval set (README, "Fusion").
+ * The default weight of the dense score for a query in CJK scripts. The offline embedder
+ * knows Chinese words only through their English glosses (and Japanese and Korean only as
+ * character pairs), so its vector of CJK text is coarser than of English. Chosen with
+ * `defaultDenseWeight` on the development halves of every eval set (README, "Fusion").
  */
 export const defaultCjkDenseWeight = 0.05;
 
