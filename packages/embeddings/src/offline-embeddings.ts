@@ -9,8 +9,9 @@ import { loadWordTable } from "./load-word-table.js";
 import type { WordTable } from "./load-word-table.js";
 import { commonDirectionOf } from "./common-direction.js";
 import { frequencyWeight } from "./frequency-weight.js";
-import { glossShares } from "./gloss-shares.js";
-import { loadGlossTable, type GlossTable } from "./load-gloss-table.js";
+import { chineseWordWeights } from "./chinese-word-weights.js";
+import { GlossVectors } from "./gloss-vectors.js";
+import { loadGlossTable } from "./load-gloss-table.js";
 
 export interface OfflineEmbeddingsOptions {
   /** Buckets for the hashed lexical features: an integer from 16 to 65536. Default 256. */
@@ -77,7 +78,7 @@ export class OfflineEmbeddings extends Embeddings {
   readonly chineseGlosses: boolean;
   private readonly table: WordTable;
   /** Loaded on the first text with CJK characters (undefined until then, or without glosses). */
-  private glosses: GlossTable | undefined;
+  private glosses: GlossVectors | undefined;
   private readonly commonDirection: Float64Array;
   private readonly features = new Map<string, WordFeatures>();
   private readonly lexicalScale: number;
@@ -137,8 +138,8 @@ export class OfflineEmbeddings extends Embeddings {
     return features;
   }
 
-  /** The gloss table, loaded on first use and checked against the word table its ranks point into. */
-  private glossTable(): GlossTable {
+  /** The gloss vectors, their table loaded on first use and checked against the word table its ranks point into. */
+  private glossVectors(): GlossVectors {
     if (this.glosses !== undefined) return this.glosses;
     const table = loadGlossTable();
     if (table.glossesSha256 !== pinnedGlossesSha256) {
@@ -154,8 +155,8 @@ export class OfflineEmbeddings extends Embeddings {
         reason: `points into words.txt ${table.wordsSha256}, but the word table's words.txt is ${String(wordsSha256)}`,
       });
     }
-    this.glosses = table;
-    return table;
+    this.glosses = new GlossVectors(table, this.table);
+    return this.glosses;
   }
 
   private embed(text: string, mode: Mode): number[] {
@@ -205,15 +206,25 @@ export class OfflineEmbeddings extends Embeddings {
     const wordDimension = this.table.dimension;
     const dense = new Float64Array(wordDimension);
     const { scales, values } = this.table;
-    const glossed = cjkRuns.length > 0 && this.chineseGlosses ? glossShares(cjkRuns, mode, this.glossTable()) : undefined;
-    const weighed = new Map<number, number>();
-    for (const [rank, count] of denseCounts) weighed.set(rank, mode === "document" ? 1 + Math.log(count) : 1);
-    for (const [rank, share] of glossed ?? []) weighed.set(rank, (weighed.get(rank) ?? 0) + share);
-    for (const [rank, frequency] of weighed) {
+    for (const [rank, count] of denseCounts) {
+      const frequency = mode === "document" ? 1 + Math.log(count) : 1;
       const weight = frequencyWeight(rank) * frequency * (scales[rank] as number);
       const offset = rank * wordDimension;
       for (let column = 0; column < wordDimension; column += 1) {
         dense[column] = (dense[column] as number) + weight * (values[offset + column] as number);
+      }
+    }
+    // Chinese words add the vectors of their English glosses.
+    let glossedWords = 0;
+    if (cjkRuns.length > 0 && this.chineseGlosses) {
+      const glosses = this.glossVectors();
+      for (const [word, weight] of chineseWordWeights(cjkRuns, mode)) {
+        const vector = glosses.of(word);
+        if (vector === undefined) continue;
+        glossedWords += 1;
+        for (let column = 0; column < wordDimension; column += 1) {
+          dense[column] = (dense[column] as number) + weight * (vector[column] as number);
+        }
       }
     }
     // Averaged word vectors share one large common direction; removing it spreads them out.
@@ -229,7 +240,7 @@ export class OfflineEmbeddings extends Embeddings {
     }
 
     const hasLexical = lexicalNormSquared > 1e-24;
-    const hasDense = weighed.size > 0 && denseNormSquared > 1e-24;
+    const hasDense = (denseCounts.size > 0 || glossedWords > 0) && denseNormSquared > 1e-24;
     const output = new Array<number>(hashDimension + wordDimension).fill(0);
     if (!hasLexical && !hasDense) {
       // Nothing to go on (empty text, only punctuation): a fixed unit vector instead of zeros,

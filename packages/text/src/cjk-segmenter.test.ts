@@ -93,6 +93,39 @@ describe("CjkSegmenter", () => {
     expect(differences(segmenter, runs)).toEqual([]);
   });
 
+  it("with the whole dictionary, cuts a run again from the words kept (the index and the embedder cut the same runs), copies each time", () => {
+    let cuts = 0;
+    const source: JiebaSource = {
+      jieba: () => {
+        const Jieba = loadJiebaClass();
+        return {
+          withDict: (bytes: Uint8Array) => {
+            const jieba = Jieba.withDict(bytes);
+            return {
+              cut: (text: string, hmm: boolean) => {
+                cuts += 1;
+                return jieba.cut(text, hmm);
+              },
+            };
+          },
+        } as unknown as ReturnType<JiebaSource["jieba"]>;
+      },
+      dictionary: readBundledDictionary,
+    };
+    const segmenter = new CjkSegmenter({ wholeDictionaryAfter: 0, source });
+    segmenter.cut(["网关"]);
+    expect(segmenter.usesWholeDictionary).toBe(true);
+    const [first] = segmenter.cut(["分布式事务的隔离级别"]);
+    const cutsAfterFirst = cuts;
+    const [again] = segmenter.cut(["分布式事务的隔离级别"]);
+    expect(again).toEqual(first);
+    expect(cuts).toBe(cutsAfterFirst);
+    (again as string[]).push("changed");
+    expect(segmenter.cut(["分布式事务的隔离级别"])[0]).toEqual(first);
+    segmenter.cut(["读写分离"]);
+    expect(cuts).toBe(cutsAfterFirst + 1);
+  });
+
   it("issue 14: reads nothing for no CJK; empty runs give no words; odd input is cut as the whole dictionary cuts it", () => {
     const source = countingSource();
     const segmenter = new CjkSegmenter({ source });

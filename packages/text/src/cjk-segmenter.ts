@@ -29,6 +29,14 @@ const defaultWholeDictionaryAfter = 100_000;
 /** At most this many runs' words are kept, each of at most `recentRunLength` characters. */
 const recentRuns = 20_000;
 const recentRunLength = 256;
+/**
+ * With the whole dictionary, the words of the last `lateRuns` runs (each of at most
+ * `lateRunLength` characters) are kept, least recently used out first: the index cuts a
+ * chunk's runs for its lexical terms and the offline embedder cuts them again for its
+ * glosses, one right after the other, and the second cut is then free.
+ */
+const lateRuns = 8_192;
+const lateRunLength = 4_096;
 
 const bundledSource: JiebaSource = {
   jieba: loadJiebaClass,
@@ -52,6 +60,8 @@ export class CjkSegmenter {
   private spent = 0;
   /** The words of runs cut lately with small dictionaries, by run. */
   private readonly recent = new Map<string, string[]>();
+  /** The words of runs cut lately with the whole dictionary, least recently used first. */
+  private readonly late = new Map<string, string[]>();
 
   constructor(options: CjkSegmenterOptions = {}) {
     this.source = options.source ?? bundledSource;
@@ -66,7 +76,7 @@ export class CjkSegmenter {
   /** The words of each run, in order, as jieba cuts it with its whole dictionary (HMM on). */
   cut(runs: readonly string[]): string[][] {
     const whole = this.whole;
-    if (whole !== undefined) return runs.map((run) => (run === "" ? [] : whole.cut(run, true)));
+    if (whole !== undefined) return runs.map((run) => (run === "" ? [] : [...this.cutWhole(whole, run)]));
     // Runs repeat (a page's title is in each of its chunks): those cut lately are not cut again.
     const words = new Map<string, string[]>();
     const unknown: string[] = [];
@@ -90,6 +100,22 @@ export class CjkSegmenter {
       }
     }
     return runs.map((run) => (run === "" ? [] : [...(words.get(run) as string[])]));
+  }
+
+  /** A run's words with the whole dictionary, from the runs cut lately when it is one of them. */
+  private cutWhole(whole: Jieba, run: string): string[] {
+    const known = this.late.get(run);
+    if (known !== undefined) {
+      this.late.delete(run);
+      this.late.set(run, known);
+      return known;
+    }
+    const cut = whole.cut(run, true);
+    if (run.length <= lateRunLength) {
+      if (this.late.size >= lateRuns) this.late.delete(this.late.keys().next().value as string);
+      this.late.set(run, cut);
+    }
+    return cut;
   }
 
   private jiebaFor(runs: readonly string[]): Jieba {
