@@ -15,25 +15,52 @@ afterEach(async () => {
   for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
 });
 
-/** A data folder as an earlier release left it: the example base ingested with the offline embedder's version 1. */
-async function ingestedByAnEarlierRelease(withManifest = true): Promise<string> {
+const note = { id: "note#0", content: "A note written through the port, not by an ingest.", metadata: { docId: "note" } };
+
+/**
+ * A data folder as an earlier release left it: the example base ingested with the offline
+ * embedder's version 1 (or `embeddings`), and `note` written through the port when asked
+ * (`"only"`: no ingest at all).
+ */
+async function ingestedByAnEarlierRelease(
+  options: { note?: boolean | "only"; embeddings?: ReturnType<typeof createOfflineEmbeddings> } = {},
+): Promise<string> {
   const dataDirectory = await mkdtemp(join(tmpdir(), "earlier-release-"));
   folders.push(dataDirectory);
   const writer = await openLocalSearchPort({
     directory: localIndexDirectory(dataDirectory),
-    embeddings: createOfflineEmbeddings({ chineseGlosses: false }),
+    embeddings: options.embeddings ?? createOfflineEmbeddings({ chineseGlosses: false }),
     mode: "write",
   });
   try {
-    if (withManifest) await ingestFolder({ root: exampleKnowledgeBase, dataDirectory, writer });
-    else {
-      await writer.upsert([{ id: "note#0", content: "A note written through the port, not by an ingest.", metadata: { docId: "note" } }]);
+    if (options.note !== "only") await ingestFolder({ root: exampleKnowledgeBase, dataDirectory, writer });
+    if (options.note !== undefined && options.note !== false) {
+      await writer.upsert([note]);
       await writer.commit();
     }
   } finally {
     await writer.close();
   }
   return dataDirectory;
+}
+
+/** An embedder with the offline one's vectors under another identity. */
+function renamed(identity: { id: string; version: string }) {
+  const embeddings = createOfflineEmbeddings({ chineseGlosses: false });
+  Object.defineProperty(embeddings, "identity", { value: { ...identity, dimension: embeddings.identity.dimension } });
+  return embeddings;
+}
+
+async function expectRefusedAndKept(dataDirectory: string, embeddings: ReturnType<typeof createOfflineEmbeddings>, chunks?: number) {
+  await expect(ingestIntoLocalIndex({ root: exampleKnowledgeBase, dataDirectory })).rejects.toSatisfy((error: unknown) =>
+    EmbedderMismatchError.isInstance(error),
+  );
+  const reader = await openLocalSearchPort({ directory: localIndexDirectory(dataDirectory), embeddings });
+  try {
+    expect(reader.stats()).toMatchObject({ embedder: embeddings.identity, ...(chunks === undefined ? {} : { chunks }) });
+  } finally {
+    await reader.close();
+  }
 }
 
 describe("ingestIntoLocalIndex: an index of an earlier embedder version", () => {
@@ -61,19 +88,22 @@ describe("ingestIntoLocalIndex: an index of an earlier embedder version", () => 
     expect((await ingestIntoLocalIndex({ root: exampleKnowledgeBase, dataDirectory })).parsed).toBe(0);
   });
 
-  it("refuses an index that no ingest listed, so nothing it holds is lost", async () => {
-    const dataDirectory = await ingestedByAnEarlierRelease(false);
-    await expect(ingestIntoLocalIndex({ root: exampleKnowledgeBase, dataDirectory })).rejects.toSatisfy((error: unknown) =>
-      EmbedderMismatchError.isInstance(error),
-    );
+  it("refuses an index that holds records no ingest listed, so nothing it holds is lost", async () => {
+    await expectRefusedAndKept(await ingestedByAnEarlierRelease({ note: "only" }), createOfflineEmbeddings({ chineseGlosses: false }), 1);
+    const mixed = await ingestedByAnEarlierRelease({ note: true });
     const reader = await openLocalSearchPort({
-      directory: localIndexDirectory(dataDirectory),
+      directory: localIndexDirectory(mixed),
       embeddings: createOfflineEmbeddings({ chineseGlosses: false }),
     });
-    try {
-      expect(reader.stats().chunks).toBe(1);
-    } finally {
-      await reader.close();
-    }
+    const chunks = reader.stats().chunks;
+    await reader.close();
+    await expectRefusedAndKept(mixed, createOfflineEmbeddings({ chineseGlosses: false }), chunks);
+  });
+
+  it("refuses an index another embedder or a later version of this one wrote", async () => {
+    const paid = renamed({ id: "openai/text-embedding-3-small", version: "1" });
+    await expectRefusedAndKept(await ingestedByAnEarlierRelease({ embeddings: paid }), paid);
+    const later = renamed({ id: createOfflineEmbeddings().identity.id, version: "3" });
+    await expectRefusedAndKept(await ingestedByAnEarlierRelease({ embeddings: later }), later);
   });
 });

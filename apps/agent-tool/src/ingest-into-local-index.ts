@@ -1,15 +1,16 @@
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import type { IngestOptions, IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
-import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
+import { openLocalSearchPort, type CommittedIndexSummary, type EmbedderIdentity } from "@lookup-knowledge/search-port/local";
 import { localIndexDirectory } from "./local-data-folder.js";
 
 /**
  * Ingests a Markdown folder into the embedded index of `dataDirectory`, incrementally. When
  * the index is missing or empty while the ingest manifest still lists documents (the index
  * folder was deleted or rebuilt), every document is written again instead of being skipped.
- * So is every document of an index whose vectors another embedder made (one of an earlier
- * release): the index is rebuilt with this one, and stays as it was until the rebuild commits.
+ * So is every document of an index an earlier version of the offline embedder wrote (that
+ * ingests wrote whole): the index is rebuilt with this version, and stays as it was, for
+ * processes of the earlier release, until the rebuild commits.
  */
 export async function ingestIntoLocalIndex(input: {
   root: string;
@@ -22,14 +23,13 @@ export async function ingestIntoLocalIndex(input: {
 }): Promise<IngestReport> {
   // The Markdown parser is loaded here, not with this module: opening a knowledge base for lookups does not load it.
   const { ingestFolder } = await import("@lookup-knowledge/ingest");
-  // Only an index that ingests wrote whole starts empty for a new embedder: every document it
-  // holds is listed, so the rebuild writes them all again. Anything else is refused as before.
-  const listsDocuments = Object.keys((await readIngestManifest(input.dataDirectory))?.documents ?? {}).length > 0;
+  const embeddings = createOfflineEmbeddings();
+  const listed = Object.values((await readIngestManifest(input.dataDirectory))?.documents ?? {});
   const writer = await openLocalSearchPort({
     directory: localIndexDirectory(input.dataDirectory),
-    embeddings: createOfflineEmbeddings(),
+    embeddings,
     mode: "write",
-    ...(listsDocuments ? { onEmbedderChange: "start-empty" as const } : {}),
+    onEmbedderChange: (committed) => (rebuildable(committed, embeddings.identity, listed) ? "start-empty" : "refuse"),
   });
   try {
     const manifest = await readIngestManifest(input.dataDirectory);
@@ -47,4 +47,21 @@ export async function ingestIntoLocalIndex(input: {
   } finally {
     await writer.close();
   }
+}
+
+/**
+ * Whether an index of another embedder is rebuilt: only one an earlier version of this
+ * offline embedder wrote (never another embedder's, nor a later version's), and only when
+ * ingests wrote all of it (its chunks are the ones the ingest manifest lists), so the
+ * rebuild writes everything it holds again. Anything else is refused, as before.
+ */
+function rebuildable(committed: CommittedIndexSummary, offline: EmbedderIdentity, listed: ReadonlyArray<{ chunkCount: number }>): boolean {
+  const embedder = committed.embedder;
+  if (embedder === null || embedder.id !== offline.id || embedder.dimension !== offline.dimension) return false;
+  const method = (version: string) => /^(\d+)(;|$)/.exec(version)?.[1];
+  const earlier = method(embedder.version);
+  const current = method(offline.version);
+  if (earlier === undefined || current === undefined || Number(earlier) >= Number(current)) return false;
+  const chunks = listed.reduce((sum, document) => sum + document.chunkCount, 0);
+  return listed.length > 0 && committed.chunks === chunks;
 }

@@ -11,7 +11,7 @@ export const errorHints: Record<string, string> = {
   index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
   analyzer_mismatch: "Run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's text analysis.",
   embedder_mismatch:
-    "If an earlier release built this index, run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's embedder (the old one serves lookups until the rebuild is done).",
+    "If an earlier release's ingest built this index, run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's embedder.",
   different_ingest_root: "Use another data folder (--data <dir>), or `lookup-knowledge ingest --replace <folder>` to replace it.",
   index_locked:
     "Wait for that ingest to finish, then run this command again (the lock of a crashed ingest on this machine is taken over at once; one from another machine goes stale after 30 s).",

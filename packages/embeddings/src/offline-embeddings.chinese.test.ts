@@ -14,9 +14,9 @@ async function similarity(embedder: OfflineEmbeddings, query: string, document: 
 }
 
 describe("OfflineEmbeddings: Chinese words through their English glosses", () => {
-  it("gives a Chinese paraphrase that shares no characters a semantic match, which version 1 could not", async () => {
+  it("gives a Chinese paraphrase that shares no word with a page a semantic match, which version 1 could not", async () => {
     const document = "网关限流插件的配置方法";
-    const paraphrase = "如何限制请求速率"; // "how to limit the request rate": no character in common
+    const paraphrase = "如何限制请求速率"; // "how to limit the request rate": only 限 in common, no word
     expect(await similarity(withoutGlosses, paraphrase, document)).toBeCloseTo(0, 10);
     const related = await similarity(withGlosses, paraphrase, document);
     const unrelated = await similarity(withGlosses, "蛋糕烘焙的温度", document); // the temperature for baking a cake
@@ -62,5 +62,14 @@ describe("OfflineEmbeddings: Chinese words through their English glosses", () =>
     expect(cosine(document as number[], transaction as number[])).toBeGreaterThan(
       cosine(await withGlosses.embedQuery(repeated), transaction as number[]),
     );
+  });
+
+  it("version 2 vectors of Chinese text stay the same (changing them needs a new version)", async () => {
+    const vector = await withGlosses.embedQuery("分布式事务的隔离级别");
+    expect(vector.filter((value) => Math.abs(value) > 1e-12)).toHaveLength(108);
+    expect(vector[34]).toBeCloseTo(0.213201, 6);
+    expect(vector[256]).toBeCloseTo(-0.062971, 6);
+    expect(vector[300]).toBeCloseTo(0.033868, 6);
+    expect(vector[355]).toBeCloseTo(-0.022471, 6);
   });
 });

@@ -4,7 +4,8 @@ import { Embeddings } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
 import { createOfflineEmbeddings } from "./create-offline-embeddings.js";
 import { describeEmbedder } from "./embedder-identity.js";
-import { OfflineEmbeddings, pinnedGlossesSha256, pinnedWordVectorsSha256 } from "./offline-embeddings.js";
+import { pinnedGlossTableSha256 } from "./gloss-vectors.js";
+import { OfflineEmbeddings, pinnedWordVectorsSha256 } from "./offline-embeddings.js";
 
 const embeddings = new OfflineEmbeddings();
 
@@ -55,7 +56,8 @@ describe("OfflineEmbeddings", () => {
       files: Record<string, { sha256: string }>;
       wordTable: Record<string, string>;
     };
-    expect(glosses.files["glosses.bin"]?.sha256).toBe(pinnedGlossesSha256);
+    expect(glosses.files["glosses.bin"]?.sha256).toBe(pinnedGlossTableSha256["glosses.bin"]);
+    expect(glosses.files["gloss-words.txt"]?.sha256).toBe(pinnedGlossTableSha256["gloss-words.txt"]);
     expect(glosses.wordTable["words.txt"]).toBe(manifest.files["words.txt"]?.sha256);
   });
 

@@ -9,9 +9,7 @@ import { loadWordTable } from "./load-word-table.js";
 import type { WordTable } from "./load-word-table.js";
 import { commonDirectionOf } from "./common-direction.js";
 import { frequencyWeight } from "./frequency-weight.js";
-import { chineseWordWeights } from "./chinese-word-weights.js";
 import { GlossVectors } from "./gloss-vectors.js";
-import { loadGlossTable } from "./load-gloss-table.js";
 
 export interface OfflineEmbeddingsOptions {
   /** Buckets for the hashed lexical features: an integer from 16 to 65536. Default 256. */
@@ -42,8 +40,6 @@ const defaultLexicalWeight = 0.5;
  * gives other vectors, so it must come with a new `methodVersion`; a test holds the two together.
  */
 export const pinnedWordVectorsSha256 = "37cb03bf54cda5da83ab978bd6f4d5215d1de2020f38a260a3d4470db8905e2b";
-/** SHA-256 of the `data/glosses.bin` that method version 2 was built with (the same rule). */
-export const pinnedGlossesSha256 = "79876a512c61e2bcd2312da4edf43c1d570ac5c00c26b9dcd796ede6b26e2283";
 
 /** Weight of a word bigram relative to the geometric mean of its two words. */
 const bigramFactor = 0.5;
@@ -138,25 +134,47 @@ export class OfflineEmbeddings extends Embeddings {
     return features;
   }
 
-  /** The gloss vectors, their table loaded on first use and checked against the word table its ranks point into. */
+  /** The gloss vectors, loaded on the first text with CJK characters. */
   private glossVectors(): GlossVectors {
-    if (this.glosses !== undefined) return this.glosses;
-    const table = loadGlossTable();
-    if (table.glossesSha256 !== pinnedGlossesSha256) {
-      throw new CorruptWordTableError({
-        file: "glosses.bin",
-        reason: `is not the table version ${methodVersion} of ${embedderId} was built with (SHA-256 ${table.glossesSha256})`,
-      });
-    }
-    const wordsSha256 = this.table.manifest.files["words.txt"]?.sha256;
-    if (table.wordsSha256 !== wordsSha256) {
-      throw new CorruptWordTableError({
-        file: "gloss-table.json",
-        reason: `points into words.txt ${table.wordsSha256}, but the word table's words.txt is ${String(wordsSha256)}`,
-      });
-    }
-    this.glosses = new GlossVectors(table, this.table);
+    this.glosses ??= GlossVectors.load(this.table, methodVersion);
     return this.glosses;
+  }
+
+  /**
+   * The word-vector part before its scaling: the frequency-weighted vectors of the words the
+   * table holds (`counts`, by rank) and of the Chinese words of `cjkRuns` (their glosses),
+   * with the common direction removed; `hasWords`: whether any word gave a vector.
+   */
+  private wordVectorPart(
+    counts: ReadonlyMap<number, number>,
+    cjkRuns: readonly string[],
+    mode: Mode,
+  ): { dense: Float64Array; denseNormSquared: number; hasWords: boolean } {
+    const wordDimension = this.table.dimension;
+    const dense = new Float64Array(wordDimension);
+    const { scales, values } = this.table;
+    for (const [rank, count] of counts) {
+      const frequency = mode === "document" ? 1 + Math.log(count) : 1;
+      const weight = frequencyWeight(rank) * frequency * (scales[rank] as number);
+      const offset = rank * wordDimension;
+      for (let column = 0; column < wordDimension; column += 1) {
+        dense[column] = (dense[column] as number) + weight * (values[offset + column] as number);
+      }
+    }
+    // Chinese words add the vectors of their English glosses.
+    const glossedWords = cjkRuns.length > 0 && this.chineseGlosses ? this.glossVectors().addTo(dense, cjkRuns, mode) : 0;
+    // Averaged word vectors share one large common direction; removing it spreads them out.
+    let projection = 0;
+    for (let column = 0; column < wordDimension; column += 1) {
+      projection += (dense[column] as number) * (this.commonDirection[column] as number);
+    }
+    let denseNormSquared = 0;
+    for (let column = 0; column < wordDimension; column += 1) {
+      const value = (dense[column] as number) - projection * (this.commonDirection[column] as number);
+      dense[column] = value;
+      denseNormSquared += value * value;
+    }
+    return { dense, denseNormSquared, hasWords: counts.size > 0 || glossedWords > 0 };
   }
 
   private embed(text: string, mode: Mode): number[] {
@@ -204,43 +222,10 @@ export class OfflineEmbeddings extends Embeddings {
     for (const value of lexical) lexicalNormSquared += value * value;
 
     const wordDimension = this.table.dimension;
-    const dense = new Float64Array(wordDimension);
-    const { scales, values } = this.table;
-    for (const [rank, count] of denseCounts) {
-      const frequency = mode === "document" ? 1 + Math.log(count) : 1;
-      const weight = frequencyWeight(rank) * frequency * (scales[rank] as number);
-      const offset = rank * wordDimension;
-      for (let column = 0; column < wordDimension; column += 1) {
-        dense[column] = (dense[column] as number) + weight * (values[offset + column] as number);
-      }
-    }
-    // Chinese words add the vectors of their English glosses.
-    let glossedWords = 0;
-    if (cjkRuns.length > 0 && this.chineseGlosses) {
-      const glosses = this.glossVectors();
-      for (const [word, weight] of chineseWordWeights(cjkRuns, mode)) {
-        const vector = glosses.of(word);
-        if (vector === undefined) continue;
-        glossedWords += 1;
-        for (let column = 0; column < wordDimension; column += 1) {
-          dense[column] = (dense[column] as number) + weight * (vector[column] as number);
-        }
-      }
-    }
-    // Averaged word vectors share one large common direction; removing it spreads them out.
-    let projection = 0;
-    for (let column = 0; column < wordDimension; column += 1) {
-      projection += (dense[column] as number) * (this.commonDirection[column] as number);
-    }
-    let denseNormSquared = 0;
-    for (let column = 0; column < wordDimension; column += 1) {
-      const value = (dense[column] as number) - projection * (this.commonDirection[column] as number);
-      dense[column] = value;
-      denseNormSquared += value * value;
-    }
+    const { dense, denseNormSquared, hasWords } = this.wordVectorPart(denseCounts, cjkRuns, mode);
 
     const hasLexical = lexicalNormSquared > 1e-24;
-    const hasDense = (denseCounts.size > 0 || glossedWords > 0) && denseNormSquared > 1e-24;
+    const hasDense = hasWords && denseNormSquared > 1e-24;
     const output = new Array<number>(hashDimension + wordDimension).fill(0);
     if (!hasLexical && !hasDense) {
       // Nothing to go on (empty text, only punctuation): a fixed unit vector instead of zeros,

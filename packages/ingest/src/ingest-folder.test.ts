@@ -255,6 +255,18 @@ describe("ingestFolder", () => {
     expect(writer.recordsOf("index").map((record) => record.content)).toEqual(["Welcome back."]);
   });
 
+  it("a rebuild forgets a file that breaks: its old chunks are not in the emptied store", async () => {
+    await ingestFolder({ root, dataDirectory: data, writer: createRecordingKnowledgeWriter() });
+    await put("index.md", "---\ntitle: [broken\n---\n\nWelcome.\n");
+    const empty = createRecordingKnowledgeWriter();
+    const rebuilt = await ingestFolder({ root, dataDirectory: data, writer: empty, rebuild: true });
+    expect(rebuilt.failed.map((failure) => failure.source)).toContain("index.md");
+    expect(empty.recordsOf("index")).toEqual([]);
+    expect(rebuilt.removed).toBe(1);
+    expect(rebuilt.entries.map((entry) => entry.id)).not.toContain("index");
+    expect((await readIngestManifest(data))?.documents["index"]).toBeUndefined();
+  });
+
   it("refuses a second file with the same docId", async () => {
     await put("guides/install.mdx", "# Other install\n");
     const report = await ingestFolder({ root, dataDirectory: data, writer: createRecordingKnowledgeWriter() });

@@ -224,6 +224,7 @@ export async function ingestFolder(input: {
   const { documents, parsed, parsedRecords, failed, noContent, noContentParsed, unchanged, added, changed, removed } = tallyFileOutcomes(
     outcomes,
     before,
+    input.rebuild !== true,
   );
 
   progress.chunksTotal = parsed.reduce((total, document) => total + document.chunks.length, 0);

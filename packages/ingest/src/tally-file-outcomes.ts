@@ -24,8 +24,16 @@ export interface FileOutcomeTally {
   removed: string[];
 }
 
-/** Tallies the outcomes of a run's files (in path order) against the manifest's documents `before` it. */
-export function tallyFileOutcomes(outcomes: readonly FileOutcome[], before: Record<string, IngestManifestDocument>): FileOutcomeTally {
+/**
+ * Tallies the outcomes of a run's files (in path order) against the manifest's documents
+ * `before` it. `storeKeepsOldChunks` false (a rebuild: the store was emptied): a file that
+ * fails has no chunks left, so its document is not kept.
+ */
+export function tallyFileOutcomes(
+  outcomes: readonly FileOutcome[],
+  before: Record<string, IngestManifestDocument>,
+  storeKeepsOldChunks = true,
+): FileOutcomeTally {
   const documents: Record<string, IngestManifestDocument> = {};
   const parsed: ParsedDocument[] = [];
   const parsedRecords: KnowledgeRecord[][] = [];
@@ -60,7 +68,7 @@ export function tallyFileOutcomes(outcomes: readonly FileOutcome[], before: Reco
       const previous = outcome.docId === undefined ? undefined : before[outcome.docId];
       // The old chunks stay in the store; an empty hash makes the next run try the file again.
       // (Older manifests may record documents without chunks: those are not kept.)
-      if (outcome.docId !== undefined && previous !== undefined && previous.chunkCount > 0)
+      if (storeKeepsOldChunks && outcome.docId !== undefined && previous !== undefined && previous.chunkCount > 0)
         documents[outcome.docId] = { ...previous, hash: "" };
     }
   }

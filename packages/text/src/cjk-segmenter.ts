@@ -31,12 +31,14 @@ const recentRuns = 20_000;
 const recentRunLength = 256;
 /**
  * With the whole dictionary, the words of the last `lateRuns` runs (each of at most
- * `lateRunLength` characters) are kept, least recently used out first: the index cuts a
- * chunk's runs for its lexical terms and the offline embedder cuts them again for its
- * glosses, one right after the other, and the second cut is then free.
+ * `lateRunLength` characters, `lateCharacters` in all) are kept, least recently used out
+ * first: the offline embedder cuts a chunk's runs for its glosses, and the index cuts them
+ * again for its lexical terms; when the second cut comes soon enough (a small base, or a
+ * batch of chunks), it is free.
  */
 const lateRuns = 8_192;
 const lateRunLength = 4_096;
+const lateCharacters = 1_000_000;
 
 const bundledSource: JiebaSource = {
   jieba: loadJiebaClass,
@@ -62,6 +64,7 @@ export class CjkSegmenter {
   private readonly recent = new Map<string, string[]>();
   /** The words of runs cut lately with the whole dictionary, least recently used first. */
   private readonly late = new Map<string, string[]>();
+  private lateLength = 0;
 
   constructor(options: CjkSegmenterOptions = {}) {
     this.source = options.source ?? bundledSource;
@@ -112,8 +115,13 @@ export class CjkSegmenter {
     }
     const cut = whole.cut(run, true);
     if (run.length <= lateRunLength) {
-      if (this.late.size >= lateRuns) this.late.delete(this.late.keys().next().value as string);
       this.late.set(run, cut);
+      this.lateLength += run.length;
+      for (const oldest of this.late.keys()) {
+        if (this.late.size <= lateRuns && this.lateLength <= lateCharacters) break;
+        this.late.delete(oldest);
+        this.lateLength -= oldest.length;
+      }
     }
     return cut;
   }

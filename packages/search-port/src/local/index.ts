@@ -4,7 +4,13 @@ export { EmbedderMismatchError } from "./embedder-mismatch-error.js";
 export { IndexLockedError } from "./index-locked-error.js";
 export { IndexNotFoundError } from "./index-not-found-error.js";
 export type { RefreshError } from "./reader-refresh.js";
-export type { EmbedderIdentity, LocalIndexStats, LocalSearchPort, LocalSearchPortOptions } from "./local-search-port.js";
+export type {
+  CommittedIndexSummary,
+  EmbedderIdentity,
+  LocalIndexStats,
+  LocalSearchPort,
+  LocalSearchPortOptions,
+} from "./local-search-port.js";
 export { answerabilityModelName, interactionPairs, parseAnswerabilityModel, scoreAnswerability } from "./answerability-model.js";
 export type { AnswerabilityModel, InteractionName } from "./answerability-model.js";
 export { answerabilitySignalNames, fittedSignalNames } from "./answerability-signals.js";

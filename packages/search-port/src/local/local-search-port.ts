@@ -37,10 +37,11 @@ export interface LocalSearchPortOptions {
    * of the offline embedder, say): `"refuse"` (the default) throws `EmbedderMismatchError`;
    * `"start-empty"` opens it as an empty index. The committed generation stays as it is, and
    * readable by readers of its embedder, until this writer's first commit replaces it whole:
-   * write every record again before committing (`ingestFolder` with `rebuild` does). Only a
-   * writer may start empty.
+   * write every record again before committing (`ingestFolder` with `rebuild` does). A
+   * function decides from what the committed index holds, once the writer holds the lock.
+   * Only a writer may start empty.
    */
-  onEmbedderChange?: "refuse" | "start-empty";
+  onEmbedderChange?: "refuse" | "start-empty" | ((committed: CommittedIndexSummary) => "refuse" | "start-empty");
   /**
    * The weight of the dense (embedding) score in the fused score of a query in scripts other
    * than Chinese, Japanese and Korean, 0..1: `fused = (1 - w) * lexical + w * dense`. Default
@@ -115,6 +116,14 @@ export interface LocalSearchPortOptions {
    * loads. Default: `console.warn`. Ignored by a writer.
    */
   onRefreshError?: (error: Error) => void;
+}
+
+/** What `onEmbedderChange` is told of the committed index whose embedder differs. */
+export interface CommittedIndexSummary {
+  /** Whose vectors it holds (null: none). */
+  embedder: EmbedderIdentity | null;
+  chunks: number;
+  documents: number;
 }
 
 /** What an index holds. */

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "@lookup-knowledge/core";
 import { analyzerVersion, lexicalTerms } from "@lookup-knowledge/text";
 import { indexedText } from "../internal/indexed-text.js";
 import { AnalyzerMismatchError } from "./analyzer-mismatch-error.js";
@@ -52,7 +53,7 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
       const compatible =
         mode === "read" && (embedder === null || manifest.embedder === null) ? true : sameEmbedder(manifest.embedder, embedder);
       if (!compatible) {
-        if (mode === "write" && settings.onEmbedderChange === "start-empty") {
+        if (mode === "write" && startsEmpty(settings, manifest)) {
           return { manifest, snapshot: emptySnapshot(), vectors: false, startedEmpty: true };
         }
         throw new EmbedderMismatchError({ directory, indexEmbedder: manifest.embedder, givenEmbedder: embedder });
@@ -100,4 +101,19 @@ function materialized(snapshot: IndexSnapshot): IndexSnapshot {
     snapshot.records.file?.close();
     throw error;
   }
+}
+
+/** Whether a writer starts an index of another embedder empty (`onEmbedderChange`), asking the caller's function when it gave one. */
+function startsEmpty(settings: LocalPortSettings, manifest: IndexManifest): boolean {
+  const policy = settings.onEmbedderChange;
+  if (typeof policy !== "function") return policy === "start-empty";
+  const decision = policy({ embedder: manifest.embedder, chunks: manifest.chunks, documents: manifest.documents });
+  if (decision !== "refuse" && decision !== "start-empty") {
+    throw new ConfigurationError({
+      key: "onEmbedderChange",
+      value: decision,
+      reason: 'the function must return "refuse" or "start-empty"',
+    });
+  }
+  return decision === "start-empty";
 }

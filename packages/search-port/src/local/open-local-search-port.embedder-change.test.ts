@@ -57,6 +57,29 @@ describe("openLocalSearchPort: a writer starting an index of another embedder em
     ).rejects.toThrow(/onEmbedderChange/);
   });
 
+  it("asks a function, once it holds the lock, what the committed index holds and whether to start empty", async () => {
+    await (await build(records, { embeddings: before })).close();
+    const asked: unknown[] = [];
+    const refuse = openLocalSearchPort({
+      directory,
+      mode: "write",
+      embeddings: after,
+      onEmbedderChange: (committed) => {
+        asked.push(committed);
+        return "refuse";
+      },
+    });
+    await expect(refuse).rejects.toSatisfy((error: unknown) => EmbedderMismatchError.isInstance(error));
+    expect(asked).toEqual([{ embedder: before.identity, chunks: records.length, documents: 5 }]);
+    const odd = openLocalSearchPort({ directory, mode: "write", embeddings: after, onEmbedderChange: () => "yes" as "refuse" });
+    await expect(odd).rejects.toThrow(/onEmbedderChange.*must return/);
+    const writer = await open({ mode: "write", embeddings: after, onEmbedderChange: () => "start-empty" });
+    expect(writer.stats().chunks).toBe(0);
+    await expect(openLocalSearchPort({ directory, embeddings: after, onEmbedderChange: () => "start-empty" })).rejects.toThrow(
+      /only a writer/,
+    );
+  });
+
   it("opens an index of its own embedder as it is", async () => {
     await (await build(records, { embeddings: before })).close();
     const writer = await open({ mode: "write", embeddings: before, onEmbedderChange: "start-empty" });

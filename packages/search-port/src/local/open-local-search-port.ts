@@ -150,7 +150,6 @@ function createPort(
     hooks,
     vectorEmbedder,
     lifecycle: { ensureOpen, ensureNotClosed },
-    // An analyser rebuild is committed at open; an index started empty waits for its records.
     dirty: opened?.analyzerStale === true || opened?.startedEmpty === true,
     openedFiles: opened === undefined ? [] : manifestFileEntries(opened.manifest).map((entry) => entry.name),
   });

@@ -18,8 +18,8 @@ export const defaultDenseWeight = 0.25;
 
 /**
  * The default weight of the dense score for a query in CJK scripts. The offline embedder
- * knows Chinese words only through their English glosses (and Japanese and Korean only as
- * character pairs), so its vector of CJK text is coarser than of English. Chosen with
+ * knows Chinese words only through their English glosses (kana and Korean only as character
+ * pairs), so its vector of CJK text is coarser than of English. Chosen with
  * `defaultDenseWeight` on the development halves of every eval set (README, "Fusion").
  */
 export const defaultCjkDenseWeight = 0.05;
@@ -49,7 +49,7 @@ export interface LocalPortSettings {
   directory: string;
   mode: "read" | "write";
   /** A writer, on an index of another embedder: refuse it, or start empty (`LocalSearchPortOptions.onEmbedderChange`). */
-  onEmbedderChange: "refuse" | "start-empty";
+  onEmbedderChange: NonNullable<LocalSearchPortOptions["onEmbedderChange"]>;
   embeddings: EmbeddingsInterface | undefined;
   embedder: EmbedderIdentity | null;
   denseWeight: number;
@@ -97,7 +97,12 @@ const optionsSchema = z.object(
       .string({ error: "expected the path of the index folder" })
       .refine((directory) => directory.trim() !== "", { error: "expected the path of the index folder" }),
     mode: z.enum(["read", "write"], { error: 'expected "read" or "write"' }).optional(),
-    onEmbedderChange: z.enum(["refuse", "start-empty"], { error: 'expected "refuse" or "start-empty"' }).optional(),
+    onEmbedderChange: z
+      .custom<NonNullable<LocalSearchPortOptions["onEmbedderChange"]>>(
+        (value) => value === "refuse" || value === "start-empty" || typeof value === "function",
+        { error: 'expected "refuse", "start-empty" or a function that returns one of them' },
+      )
+      .optional(),
     denseWeight: fraction().optional(),
     cjkDenseWeight: fraction().optional(),
     minScore: fraction().optional(),
@@ -145,7 +150,7 @@ export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortS
       reason: "these embeddings have no identity: pass embedder { id, version, dimension } so the index can record whose vectors it holds",
     });
   }
-  if (options.onEmbedderChange === "start-empty" && mode !== "write") {
+  if (options.onEmbedderChange !== undefined && options.onEmbedderChange !== "refuse" && mode !== "write") {
     throw new ConfigurationError({
       key: "onEmbedderChange",
       value: options.onEmbedderChange,
