@@ -49,9 +49,12 @@ const entries = JSON.parse(moduleText.slice(moduleText.indexOf("{"))).all;
 if (!Array.isArray(entries) || entries.length < 100_000) fail(`data/all.js holds ${entries?.length} entries, expected over 100,000`);
 
 const jiebaWords = new Set();
+const jiebaFrequency = new Map();
 for (const line of readFileSync(jiebaDictionary, "utf8").split("\n")) {
-  const word = line.split(" ")[0];
-  if (word) jiebaWords.add(word);
+  const [word, frequency] = line.split(" ");
+  if (!word) continue;
+  jiebaWords.add(word);
+  jiebaFrequency.set(word, Number(frequency) || 0);
 }
 console.log(`jieba dictionary: ${jiebaWords.size} words`);
 
@@ -109,6 +112,21 @@ for (const headword of [...definitions.keys()].sort()) {
 }
 console.log(`selected ${selected.length} headwords (of ${definitions.size} that jieba cuts) with at least one English word in the table`);
 
+// Traditional characters and their simplified forms (single-character entries), so the
+// embedder can turn traditional text into simplified before jieba, whose dictionary is
+// simplified, cuts it. A character with several simplified forms takes the one jieba counts
+// most often.
+const simplifiedOf = new Map();
+for (const [traditional, simplified] of entries) {
+  if (Array.from(traditional).length !== 1 || Array.from(simplified).length !== 1 || traditional === simplified) continue;
+  if (!hanOnly.test(traditional) || !hanOnly.test(simplified)) continue;
+  const known = simplifiedOf.get(traditional);
+  if (known === undefined || (jiebaFrequency.get(simplified) ?? 0) > (jiebaFrequency.get(known) ?? 0))
+    simplifiedOf.set(traditional, simplified);
+}
+const characterPairs = [...simplifiedOf].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+console.log(`traditional characters with a simplified form: ${characterPairs.length}`);
+
 // --- write -----------------------------------------------------------------------------------
 
 const rankCount = selected.reduce((sum, { ranks }) => sum + ranks.length, 0);
@@ -126,11 +144,13 @@ for (const { ranks } of selected) {
   }
 }
 const wordList = Buffer.from(`${selected.map(({ headword }) => headword).join("\n")}\n`, "utf8");
+const pairList = Buffer.from(`${characterPairs.map(([traditional, simplified]) => `${traditional}${simplified}`).join("\n")}\n`, "utf8");
 
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 mkdirSync(outFolder, { recursive: true });
 writeFileSync(join(outFolder, "glosses.bin"), binary);
 writeFileSync(join(outFolder, "gloss-words.txt"), wordList);
+writeFileSync(join(outFolder, "traditional-characters.txt"), pairList);
 const manifest = {
   formatVersion,
   headwordCount: selected.length,
@@ -140,6 +160,7 @@ const manifest = {
       `"${magic}", uint32 LE format version, uint32 LE headword count, uint32 LE rank count, ` +
       "uint8 rank count per headword, then the uint16 LE ranks headword after headword",
     "gloss-words.txt": "UTF-8, one headword per line, in the order of glosses.bin (sorted by UTF-16 code units)",
+    "traditional-characters.txt": "UTF-8, one traditional character and its simplified form per line, sorted",
   },
   wordTable: { "words.txt": wordTableManifest.files["words.txt"].sha256 },
   source: {
@@ -156,6 +177,7 @@ const manifest = {
   files: {
     "glosses.bin": { bytes: binary.byteLength, sha256: sha256(binary) },
     "gloss-words.txt": { bytes: wordList.byteLength, sha256: sha256(wordList) },
+    "traditional-characters.txt": { bytes: pairList.byteLength, sha256: sha256(pairList) },
   },
 };
 writeFileSync(join(outFolder, "gloss-table.json"), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -169,8 +191,11 @@ const noticeSection = `3. CC-CEDICT
 
 What was derived: data/glosses.bin and data/gloss-words.txt hold, for ${selected.length} Chinese headwords,
 the ranks in data/words.txt of English words from the first senses of their CC-CEDICT
-definitions, by scripts/build-gloss-table.mjs. These two files are an adaptation of
+definitions, and data/traditional-characters.txt ${characterPairs.length} traditional characters with their
+simplified forms, by scripts/build-gloss-table.mjs. These three files are an adaptation of
 CC-CEDICT and are licensed under CC BY-SA 4.0 like it; the rest of the package is not.
+jieba's dictionary (MIT, https://github.com/fxsjy/jieba), as shipped in @node-rs/jieba, chose
+which headwords are kept and which simplified form a character takes; none of it is included.
 data/gloss-table.json records the selection, the format and the SHA-256 of each file.
 `;
 const noticePath = outFlag === -1 ? join(packageRoot, "NOTICE") : join(outFolder, "NOTICE");

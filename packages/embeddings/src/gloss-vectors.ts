@@ -12,6 +12,7 @@ import type { WordTable } from "./load-word-table.js";
 export const pinnedGlossTableSha256 = Object.freeze({
   "glosses.bin": "79876a512c61e2bcd2312da4edf43c1d570ac5c00c26b9dcd796ede6b26e2283",
   "gloss-words.txt": "8e0cb59c074ec12274669fdacb47e6b0d764fe8ad9d1f444197ac6234183d201",
+  "traditional-characters.txt": "735241f6e18685c59e469c06b4c2fc658998447a2b42d10eda84629ef20d3c62",
 });
 
 /** The most headwords whose vectors are kept (the cache starts over past it; 100 float32 each). */
@@ -40,6 +41,7 @@ export class GlossVectors {
     for (const [file, sha256] of [
       ["glosses.bin", table.glossesSha256],
       ["gloss-words.txt", table.headwordsSha256],
+      ["traditional-characters.txt", table.traditionalSha256],
     ] as const) {
       if (sha256 !== pinnedGlossTableSha256[file]) {
         throw new CorruptWordTableError({ file, reason: `is not the table method version ${version} was built with (SHA-256 ${sha256})` });
@@ -57,11 +59,14 @@ export class GlossVectors {
 
   /**
    * Adds to `dense` the vectors of the Chinese words of `runs` (`chineseWordWeights`), each
-   * times its weight; returns how many words the table held.
+   * times its weight; returns how many words the table held. Traditional characters are
+   * made simplified first: jieba's dictionary is simplified, and cuts traditional text into
+   * pieces the table does not hold.
    */
   addTo(dense: Float64Array, runs: readonly string[], mode: "query" | "document"): number {
     let added = 0;
-    for (const [word, weight] of chineseWordWeights(runs, mode)) {
+    const simplifiedRuns = runs.map((run) => this.glosses.simplified(run));
+    for (const [word, weight] of chineseWordWeights(simplifiedRuns, mode)) {
       const vector = this.of(word);
       if (vector === undefined) continue;
       added += 1;

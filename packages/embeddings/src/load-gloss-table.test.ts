@@ -8,7 +8,7 @@ import { loadGlossTable } from "./load-gloss-table.js";
 import { loadWordTable } from "./load-word-table.js";
 
 const dataDirectory = fileURLToPath(new URL("../data/", import.meta.url));
-const glossFiles = ["gloss-table.json", "glosses.bin", "gloss-words.txt"];
+const glossFiles = ["gloss-table.json", "glosses.bin", "gloss-words.txt", "traditional-characters.txt"];
 
 const temporaryDirectories: string[] = [];
 afterEach(() => {
@@ -46,6 +46,13 @@ describe("loadGlossTable", () => {
     expect(loadGlossTable()).toBe(glosses); // read once per folder
   });
 
+  it("turns traditional characters into simplified ones, and leaves everything else as it is", () => {
+    const glosses = loadGlossTable();
+    expect(glosses.simplified("數據庫連接池耗盡")).toBe("数据库连接池耗尽");
+    expect(glosses.simplified("分布式事务 and TiDB")).toBe("分布式事务 and TiDB");
+    expect(glosses.simplified("")).toBe("");
+  });
+
   it("refuses a changed file, naming it", () => {
     const directory = copyOfData();
     const bytes = readFileSync(join(directory, "glosses.bin"));
@@ -61,6 +68,9 @@ describe("loadGlossTable", () => {
     const missing = copyOfData();
     unlinkSync(join(missing, "gloss-words.txt"));
     expect(loadError(missing).file).toBe(join(missing, "gloss-words.txt"));
+    const noPairs = copyOfData();
+    unlinkSync(join(noPairs, "traditional-characters.txt"));
+    expect(loadError(noPairs).file).toBe(join(noPairs, "traditional-characters.txt"));
     const badJson = copyOfData();
     writeFileSync(join(badJson, "gloss-table.json"), "{ not json");
     expect(loadError(badJson).message).toMatch(/not valid JSON/);

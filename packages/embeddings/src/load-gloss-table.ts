@@ -15,13 +15,18 @@ export interface GlossTable {
   readonly headwordsSha256: string;
   /** SHA-256 of the `words.txt` whose ranks the table holds. */
   readonly wordsSha256: string;
+  /** SHA-256 (hex) of `traditional-characters.txt`, as recorded and verified. */
+  readonly traditionalSha256: string;
   /** The word-table ranks of a headword's English words, in definition order, or `undefined` when the table does not hold it. */
   ranksOf(headword: string): Uint16Array | undefined;
+  /** The text with each traditional character the table knows turned into its simplified form. */
+  simplified(text: string): string;
 }
 
 const manifestFile = "gloss-table.json";
 const glossesFile = "glosses.bin";
 const headwordsFile = "gloss-words.txt";
+const traditionalFile = "traditional-characters.txt";
 const supportedFormatVersion = 1;
 const magic = "LKGL";
 const headerBytes = 16;
@@ -49,6 +54,8 @@ function readGlossTable(directory: string): GlossTable {
   const bytes = readVerified(glossesPath, manifest.files[glossesFile], manifestPath);
   const headwordsPath = join(directory, headwordsFile);
   const text = readVerified(headwordsPath, manifest.files[headwordsFile], manifestPath).toString("utf8");
+  const traditionalPath = join(directory, traditionalFile);
+  const simplifiedOf = readCharacterPairs(traditionalPath, readVerified(traditionalPath, manifest.files[traditionalFile], manifestPath));
 
   const { headwordCount, rankCount } = manifest;
   const corrupt = (file: string, reason: string) => new CorruptWordTableError({ file, reason });
@@ -89,9 +96,38 @@ function readGlossTable(directory: string): GlossTable {
     headwordCount,
     glossesSha256: manifest.files[glossesFile]?.sha256 ?? "",
     headwordsSha256: manifest.files[headwordsFile]?.sha256 ?? "",
+    traditionalSha256: manifest.files[traditionalFile]?.sha256 ?? "",
     wordsSha256: manifest.wordsSha256,
     ranksOf: (headword) => spans.get(headword),
+    simplified: (value) => {
+      let result = "";
+      let changed = false;
+      for (const character of value) {
+        const simple = simplifiedOf.get(character);
+        if (simple !== undefined) changed = true;
+        result += simple ?? character;
+      }
+      return changed ? result : value;
+    },
   };
+}
+
+/** `traditional-characters.txt`: a traditional character and its simplified form per line. */
+function readCharacterPairs(path: string, bytes: Buffer): Map<string, string> {
+  const pairs = new Map<string, string>();
+  const text = bytes.toString("utf8");
+  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  lines.forEach((line, index) => {
+    const characters = Array.from(line);
+    if (characters.length !== 2 || pairs.has(characters[0] as string)) {
+      throw new CorruptWordTableError({
+        file: path,
+        reason: `line ${index + 1} (${JSON.stringify(line)}) is not a new character and its simplified form`,
+      });
+    }
+    pairs.set(characters[0] as string, characters[1] as string);
+  });
+  return pairs;
 }
 
 interface GlossTableManifest {

@@ -32,6 +32,16 @@ describe("OfflineEmbeddings: Chinese words through their English glosses", () =>
     expect(await similarity(withoutGlosses, "database connection pool exhausted", document)).toBeCloseTo(0, 10);
   });
 
+  it("reads traditional Chinese through the simplified forms of its characters", async () => {
+    const simplified = "分布式事务的隔离级别"; // isolation levels of distributed transactions
+    const traditional = "分散式交易的隔離級別"; // the same, in traditional characters and Taiwan's words
+    expect(await similarity(withoutGlosses, traditional, simplified)).toBeCloseTo(0, 10);
+    expect(await similarity(withGlosses, traditional, simplified)).toBeGreaterThan(0.3);
+    // The same words in both scripts: the word-vector parts are equal, only the character pairs differ.
+    const sameWords = await similarity(withGlosses, "數據庫連接池耗盡", "数据库连接池耗尽");
+    expect(sameWords).toBeGreaterThan((await similarity(withoutGlosses, "數據庫連接池耗盡", "数据库连接池耗尽")) + 0.3);
+  });
+
   it("keeps the lexical part of Chinese text as version 1 had it, and English vectors unchanged", async () => {
     const text = "网关限流插件配置";
     const [glossed] = await withGlosses.embedDocuments([text]);

@@ -58,6 +58,7 @@ describe("OfflineEmbeddings", () => {
     };
     expect(glosses.files["glosses.bin"]?.sha256).toBe(pinnedGlossTableSha256["glosses.bin"]);
     expect(glosses.files["gloss-words.txt"]?.sha256).toBe(pinnedGlossTableSha256["gloss-words.txt"]);
+    expect(glosses.files["traditional-characters.txt"]?.sha256).toBe(pinnedGlossTableSha256["traditional-characters.txt"]);
     expect(glosses.wordTable["words.txt"]).toBe(manifest.files["words.txt"]?.sha256);
   });
 
