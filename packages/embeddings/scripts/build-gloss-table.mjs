@@ -13,9 +13,9 @@
 // It writes `data/glosses.bin`, `data/gloss-words.txt` and `data/gloss-table.json`, and the
 // CC-CEDICT part of `NOTICE` (with `--out <folder>`, all go to that folder).
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fail, outputFolder, packageRoot } from "./script-arguments.mjs";
 
 const formatVersion = 1;
 const magic = "LKGL";
@@ -29,14 +29,7 @@ const usage = "usage: node scripts/build-gloss-table.mjs <unpacked cc-cedict fol
 const argumentsGiven = process.argv.slice(2);
 const [sourceFolder, jiebaDictionary] = argumentsGiven;
 if (sourceFolder === undefined || jiebaDictionary === undefined || sourceFolder.startsWith("-")) fail(usage);
-const outFlag = argumentsGiven.indexOf("--out");
-const packageRoot = fileURLToPath(new URL("..", import.meta.url));
-const outFolder = outFlag === -1 ? join(packageRoot, "data") : resolve(argumentsGiven[outFlag + 1] ?? fail(usage));
-
-function fail(message) {
-  console.error(message);
-  process.exit(1);
-}
+const { outFolder, custom } = outputFolder(argumentsGiven, usage);
 
 // --- read the sources ------------------------------------------------------------------------
 
@@ -58,9 +51,11 @@ for (const line of readFileSync(jiebaDictionary, "utf8").split("\n")) {
 }
 console.log(`jieba dictionary: ${jiebaWords.size} words`);
 
-const tableWords = readFileSync(join(outFolder, "words.txt"), "utf8").trimEnd().split("\n");
+// The word table the ranks point into: the one in the output folder, when a rebuilt one is there.
+const tableFolder = existsSync(join(outFolder, "words.txt")) ? outFolder : join(packageRoot, "data");
+const tableWords = readFileSync(join(tableFolder, "words.txt"), "utf8").trimEnd().split("\n");
 const rankOf = new Map(tableWords.map((word, rank) => [word, rank]));
-const wordTableManifest = JSON.parse(readFileSync(join(outFolder, "word-table.json"), "utf8"));
+const wordTableManifest = JSON.parse(readFileSync(join(tableFolder, "word-table.json"), "utf8"));
 
 // --- select ----------------------------------------------------------------------------------
 
@@ -198,7 +193,7 @@ jieba's dictionary (MIT, https://github.com/fxsjy/jieba), as shipped in @node-rs
 which headwords are kept and which simplified form a character takes; none of it is included.
 data/gloss-table.json records the selection, the format and the SHA-256 of each file.
 `;
-const noticePath = outFlag === -1 ? join(packageRoot, "NOTICE") : join(outFolder, "NOTICE");
+const noticePath = custom ? join(outFolder, "NOTICE") : join(packageRoot, "NOTICE");
 let notice = "";
 try {
   notice = readFileSync(noticePath, "utf8");

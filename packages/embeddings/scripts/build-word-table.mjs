@@ -11,8 +11,8 @@
 // and `NOTICE` (with `--out <folder>`, all four go to that folder).
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { fail, outputFolder, packageRoot } from "./script-arguments.mjs";
 
 const formatVersion = 1;
 const wordLimit = 50_000;
@@ -23,14 +23,7 @@ const usage = "usage: node scripts/build-word-table.mjs <unpacked wink-embedding
 const argumentsGiven = process.argv.slice(2);
 const sourceFolder = argumentsGiven[0];
 if (sourceFolder === undefined || sourceFolder.startsWith("-")) fail(usage);
-const outFlag = argumentsGiven.indexOf("--out");
-const packageRoot = fileURLToPath(new URL("..", import.meta.url));
-const outFolder = outFlag === -1 ? join(packageRoot, "data") : resolve(argumentsGiven[outFlag + 1] ?? fail(usage));
-
-function fail(message) {
-  console.error(message);
-  process.exit(1);
-}
+const { outFolder, custom } = outputFolder(argumentsGiven, usage);
 
 // --- read and check the source ------------------------------------------------------------
 
@@ -251,7 +244,7 @@ each vector quantised to 8-bit integers with one 32-bit float scale per word, by
 scripts/build-word-table.mjs. data/word-table.json records the selection, the format and
 the SHA-256 of each file. No other part of those works is included.
 `;
-const noticePath = outFlag === -1 ? join(packageRoot, "NOTICE") : join(outFolder, "NOTICE");
+const noticePath = custom ? join(outFolder, "NOTICE") : join(packageRoot, "NOTICE");
 // The CC-CEDICT part is written by scripts/build-gloss-table.mjs: keep it.
 let glossNotice = "";
 try {
