@@ -12,10 +12,9 @@
 // word vectors of those ranks to give Chinese words a place in the same space as English ones.
 // It writes `data/glosses.bin`, `data/gloss-words.txt` and `data/gloss-table.json`, and the
 // CC-CEDICT part of `NOTICE` (with `--out <folder>`, all go to that folder).
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fail, outputFolder, packageRoot } from "./script-arguments.mjs";
+import { fail, glossNoticeHeading, outputFolder, packageRoot, splitNotice, writeDataFiles } from "./table-script.mjs";
 
 const formatVersion = 1;
 const magic = "LKGL";
@@ -141,11 +140,11 @@ for (const { ranks } of selected) {
 const wordList = Buffer.from(`${selected.map(({ headword }) => headword).join("\n")}\n`, "utf8");
 const pairList = Buffer.from(`${characterPairs.map(([traditional, simplified]) => `${traditional}${simplified}`).join("\n")}\n`, "utf8");
 
-const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
-mkdirSync(outFolder, { recursive: true });
-writeFileSync(join(outFolder, "glosses.bin"), binary);
-writeFileSync(join(outFolder, "gloss-words.txt"), wordList);
-writeFileSync(join(outFolder, "traditional-characters.txt"), pairList);
+const files = writeDataFiles(outFolder, {
+  "glosses.bin": binary,
+  "gloss-words.txt": wordList,
+  "traditional-characters.txt": pairList,
+});
 const manifest = {
   formatVersion,
   headwordCount: selected.length,
@@ -169,15 +168,11 @@ const manifest = {
       `the English words of the first ${sensesKept} senses (measure words, variants, surnames and cross-references ` +
       `left out, parentheses dropped) that the word table holds, at most ${ranksKept}, as word-table ranks`,
   },
-  files: {
-    "glosses.bin": { bytes: binary.byteLength, sha256: sha256(binary) },
-    "gloss-words.txt": { bytes: wordList.byteLength, sha256: sha256(wordList) },
-    "traditional-characters.txt": { bytes: pairList.byteLength, sha256: sha256(pairList) },
-  },
+  files,
 };
 writeFileSync(join(outFolder, "gloss-table.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
-const noticeSection = `3. CC-CEDICT
+const noticeSection = `${glossNoticeHeading}
    Community-maintained Chinese-English dictionary, https://cc-cedict.org/, published by MDBG:
    https://www.mdbg.net/chinese/dictionary?page=cc-cedict
    Licensed under the Creative Commons Attribution-ShareAlike 4.0 International License:
@@ -194,13 +189,8 @@ which headwords are kept and which simplified form a character takes; none of it
 data/gloss-table.json records the selection, the format and the SHA-256 of each file.
 `;
 const noticePath = custom ? join(outFolder, "NOTICE") : join(packageRoot, "NOTICE");
-let notice = "";
-try {
-  notice = readFileSync(noticePath, "utf8");
-} catch {}
-const sectionStart = notice.indexOf("3. CC-CEDICT");
-notice = `${sectionStart === -1 ? `${notice.trimEnd()}\n\n` : notice.slice(0, sectionStart)}${noticeSection}`;
-writeFileSync(noticePath, notice);
+const { head, glossSection } = splitNotice(noticePath);
+writeFileSync(noticePath, `${glossSection === "" ? `${head.trimEnd()}\n\n` : head}${noticeSection}`);
 
 for (const [name, file] of Object.entries(manifest.files)) {
   console.log(`wrote ${join(outFolder, name)}: ${file.bytes} bytes, sha256 ${file.sha256}`);

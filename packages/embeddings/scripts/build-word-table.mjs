@@ -9,10 +9,9 @@
 // to int8 with one float32 scale per word, prints how closely the quantised cosines follow the
 // original ones, and writes `data/word-vectors.bin`, `data/words.txt`, `data/word-table.json`
 // and `NOTICE` (with `--out <folder>`, all four go to that folder).
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fail, outputFolder, packageRoot } from "./script-arguments.mjs";
+import { fail, outputFolder, packageRoot, splitNotice, writeDataFiles } from "./table-script.mjs";
 
 const formatVersion = 1;
 const wordLimit = 50_000;
@@ -177,10 +176,7 @@ Buffer.from(scales.buffer).copy(binary, headerBytes);
 Buffer.from(values.buffer).copy(binary, headerBytes + scales.byteLength);
 const wordList = Buffer.from(`${selected.join("\n")}\n`, "utf8");
 
-const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
-mkdirSync(outFolder, { recursive: true });
-writeFileSync(join(outFolder, "word-vectors.bin"), binary);
-writeFileSync(join(outFolder, "words.txt"), wordList);
+const files = writeDataFiles(outFolder, { "word-vectors.bin": binary, "words.txt": wordList });
 const manifest = {
   formatVersion,
   wordCount: selected.length,
@@ -209,10 +205,7 @@ const manifest = {
     pairCosineCorrelation: round(perWordFidelity.pairCosineCorrelation),
     maxPairCosineError: round(perWordFidelity.maxPairCosineError),
   },
-  files: {
-    "word-vectors.bin": { bytes: binary.byteLength, sha256: sha256(binary) },
-    "words.txt": { bytes: wordList.byteLength, sha256: sha256(wordList) },
-  },
+  files,
 };
 writeFileSync(join(outFolder, "word-table.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
@@ -246,13 +239,8 @@ the SHA-256 of each file. No other part of those works is included.
 `;
 const noticePath = custom ? join(outFolder, "NOTICE") : join(packageRoot, "NOTICE");
 // The CC-CEDICT part is written by scripts/build-gloss-table.mjs: keep it.
-let glossNotice = "";
-try {
-  const current = readFileSync(noticePath, "utf8");
-  const start = current.indexOf("3. CC-CEDICT");
-  if (start !== -1) glossNotice = `\n${current.slice(start)}`;
-} catch {}
-writeFileSync(noticePath, `${notice}${glossNotice}`);
+const { glossSection } = splitNotice(noticePath);
+writeFileSync(noticePath, glossSection === "" ? notice : `${notice}\n${glossSection}`);
 
 for (const [name, file] of Object.entries(manifest.files)) {
   console.log(`wrote ${join(outFolder, name)}: ${file.bytes} bytes, sha256 ${file.sha256}`);

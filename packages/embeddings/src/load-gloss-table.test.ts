@@ -51,6 +51,8 @@ describe("loadGlossTable", () => {
     expect(glosses.simplified("數據庫連接池耗盡")).toBe("数据库连接池耗尽");
     expect(glosses.simplified("分布式事务 and TiDB")).toBe("分布式事务 and TiDB");
     expect(glosses.simplified("")).toBe("");
+    // Characters before the first change and outside the BMP are kept whole.
+    expect(glosses.simplified("分布式數據庫𠀀測試")).toBe("分布式数据库𠀀测试");
   });
 
   it("refuses a changed file, naming it", () => {

@@ -99,15 +99,17 @@ function readGlossTable(directory: string): GlossTable {
     traditionalSha256: manifest.files[traditionalFile]?.sha256 ?? "",
     wordsSha256: manifest.wordsSha256,
     ranksOf: (headword) => spans.get(headword),
+    // Most text is simplified already: it is returned as it is, with no new string built.
     simplified: (value) => {
-      let result = "";
-      let changed = false;
+      let result: string | undefined;
+      let offset = 0;
       for (const character of value) {
         const simple = simplifiedOf.get(character);
-        if (simple !== undefined) changed = true;
-        result += simple ?? character;
+        if (simple !== undefined) result ??= value.slice(0, offset);
+        if (result !== undefined) result += simple ?? character;
+        offset += character.length;
       }
-      return changed ? result : value;
+      return result ?? value;
     },
   };
 }

@@ -1,0 +1,46 @@
+// What the two table scripts share: failing with a message, the folder they write to, writing
+// data files with their checksums, and the part of NOTICE each one owns.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** This package's folder. */
+export const packageRoot = fileURLToPath(new URL("..", import.meta.url));
+
+/** Where the CC-CEDICT part of NOTICE starts; `build-gloss-table.mjs` writes from here on, `build-word-table.mjs` before. */
+export const glossNoticeHeading = "3. CC-CEDICT";
+
+/** Prints `message` and ends the process with status 1. */
+export function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+/** The folder a script writes to: `--out <folder>` when given, else this package's `data/`; `usage` when `--out` has no folder. */
+export function outputFolder(argumentsGiven, usage) {
+  const outFlag = argumentsGiven.indexOf("--out");
+  if (outFlag === -1) return { outFolder: join(packageRoot, "data"), custom: false };
+  return { outFolder: resolve(argumentsGiven[outFlag + 1] ?? fail(usage)), custom: true };
+}
+
+/** Writes each file into `folder` and returns their sizes and SHA-256 (hex), as a table's manifest records them. */
+export function writeDataFiles(folder, files) {
+  mkdirSync(folder, { recursive: true });
+  const recorded = {};
+  for (const [name, bytes] of Object.entries(files)) {
+    writeFileSync(join(folder, name), bytes);
+    recorded[name] = { bytes: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex") };
+  }
+  return recorded;
+}
+
+/** NOTICE as it is now (empty when there is none), cut where its CC-CEDICT part starts (`glossSection` "" when it has none). */
+export function splitNotice(path) {
+  let text = "";
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {}
+  const start = text.indexOf(glossNoticeHeading);
+  return start === -1 ? { head: text, glossSection: "" } : { head: text.slice(0, start), glossSection: text.slice(start) };
+}
