@@ -69,7 +69,9 @@ try {
 }
 
 async function writeModel(model: AnswerabilityModel): Promise<void> {
-  const file = fileURLToPath(new URL("../../../packages/search-port/src/local/default-answerability-model.ts", import.meta.url));
+  const file = fileURLToPath(
+    new URL("../../../packages/search-port/src/local/answerability/default-answerability-model.ts", import.meta.url),
+  );
   const weights = Object.entries(model.weights)
     .map(([name, weight]) => `    ${name}: ${weight},`)
     .join("\n");

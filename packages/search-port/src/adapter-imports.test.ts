@@ -55,3 +55,39 @@ describe("adapter imports", () => {
     expect(imports.map(folderOf)).not.toContain("pinecone");
   });
 });
+
+/** The local index's rooms: each folder under `local/` answers one concern; the port's wiring stays at `local/`'s root. */
+describe("local index folders", () => {
+  const isWiring = (path: string) => path.split(sep).length === 2 && folderOf(path) === "local";
+  const productionFiles = (folder: string) => sourceFiles(folder).filter((file) => !file.endsWith(".test.ts"));
+
+  it("no folder inside local/ imports the wiring at local/'s root (the wiring imports the rooms, never the reverse; tests may open the whole port)", () => {
+    const upward: string[] = [];
+    for (const file of productionFiles("local")) {
+      if (isWiring(file) || file.split(sep).includes("test")) continue;
+      for (const target of relativeImports(file)) if (isWiring(target)) upward.push(`${file} -> ${target}`);
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it("local/'s root holds the wiring only: at most 15 files that are not tests", () => {
+    const root = productionFiles("local").filter(isWiring);
+    expect(root.length).toBeLessThanOrEqual(15);
+  });
+
+  it("no production file imports a test helper (local/test/ is left out of the build)", () => {
+    const intoTests: string[] = [];
+    for (const file of productionFiles("local")) {
+      if (file.split(sep).includes("test")) continue;
+      for (const target of relativeImports(file)) if (target.split(sep).includes("test")) intoTests.push(`${file} -> ${target}`);
+    }
+    expect(intoTests).toEqual([]);
+  });
+
+  it("the check sees an upward import: a test at the root importing a room is fine, a room importing the root is reported", () => {
+    const imports = relativeImports(join("local", "open-local-search-port.ts"));
+    expect(imports.some((target) => folderOf(target) === "local" && !isWiring(target))).toBe(true);
+    expect(isWiring(join("local", "open-local-search-port.js"))).toBe(true);
+    expect(isWiring(join("local", "reader", "search-snapshot.js"))).toBe(false);
+  });
+});

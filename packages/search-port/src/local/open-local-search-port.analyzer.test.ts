@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { manifestChecksum } from "./manifest-text.js";
+import { manifestChecksum } from "./format/manifest-text.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyzerVersion } from "@lookup-knowledge/text";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { AnalyzerMismatchError } from "./analyzer-mismatch-error.js";
+import { AnalyzerMismatchError } from "./errors/analyzer-mismatch-error.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { rewriteAsFormat3 } from "./rewrite-as-format-3.js";
+import { rewriteAsFormat3 } from "./test/rewrite-as-format-3.js";
 
 const records: KnowledgeRecord[] = [
   {

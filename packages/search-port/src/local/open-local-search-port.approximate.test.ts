@@ -1,10 +1,10 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import type { LocalSearchPortOptions } from "./local-search-port.js";
-import { build, open, useIndexFolder } from "./local-port-test-fixtures.js";
-import { defaultApproximateCandidates, readLocalPortSettings } from "./read-local-port-settings.js";
-import { random } from "./seeded-random-test-fixtures.js";
+import type { LocalSearchPortOptions } from "./port/local-search-port.js";
+import { build, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { defaultApproximateCandidates, readLocalPortSettings } from "./port/read-local-port-settings.js";
+import { random } from "./test/seeded-random-test-fixtures.js";
 
 useIndexFolder();
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { lexicalTerms } from "@lookup-knowledge/text";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { queryDenseWeight } from "./query-dense-weight.js";
+import { queryDenseWeight } from "./dense/query-dense-weight.js";
 
 // Chinese and English records with different dense and lexical standings, so that the weight
 // of the dense part shows in the scores.

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { afterEach, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
-import { build, hashEmbeddings, open, records, useIndexFolder } from "./local-port-test-fixtures.js";
+import { EmbedderMismatchError } from "./errors/embedder-mismatch-error.js";
+import { build, hashEmbeddings, open, records, useIndexFolder } from "./test/local-port-test-fixtures.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { vectorsAheadLimit } from "./vectors-ahead.js";
+import { vectorsAheadLimit } from "./writer/vectors-ahead.js";
 
 useIndexFolder();
 

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "@lookup-knowledge/core";
-import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
-import { build, directory, hashEmbeddings, ids, open, records, useIndexFolder } from "./local-port-test-fixtures.js";
+import { EmbedderMismatchError } from "./errors/embedder-mismatch-error.js";
+import { build, directory, hashEmbeddings, ids, open, records, useIndexFolder } from "./test/local-port-test-fixtures.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
 
 useIndexFolder();

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { CorruptIndexError } from "./corrupt-index-error.js";
-import type { LocalSearchPort, LocalSearchPortOptions } from "./local-search-port.js";
+import { CorruptIndexError } from "./errors/corrupt-index-error.js";
+import type { LocalSearchPort, LocalSearchPortOptions } from "./port/local-search-port.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
 
 const records: KnowledgeRecord[] = [

@@ -1,7 +1,7 @@
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { describe, expect, it } from "vitest";
 import { canFetchRecords } from "../knowledge-record-reader.js";
-import { build, open, records, useIndexFolder } from "./local-port-test-fixtures.js";
+import { build, open, records, useIndexFolder } from "./test/local-port-test-fixtures.js";
 
 useIndexFolder();
 

@@ -2,9 +2,9 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { checksumBlockBytes } from "./block-checksums.js";
-import { CorruptIndexError } from "./corrupt-index-error.js";
-import { build, directory, hashEmbeddings, ids, open, useIndexFolder } from "./local-port-test-fixtures.js";
+import { checksumBlockBytes } from "./format/block-checksums.js";
+import { CorruptIndexError } from "./errors/corrupt-index-error.js";
+import { build, directory, hashEmbeddings, ids, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
 
 useIndexFolder();
 

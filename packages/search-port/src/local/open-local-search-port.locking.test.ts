@@ -2,9 +2,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, uti
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { IndexLockedError } from "./index-locked-error.js";
+import { IndexLockedError } from "./errors/index-locked-error.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { records, directory, useIndexFolder, open, build, ids } from "./local-port-test-fixtures.js";
+import { records, directory, useIndexFolder, open, build, ids } from "./test/local-port-test-fixtures.js";
 
 useIndexFolder();
 

@@ -1,13 +1,13 @@
 import { lexicalTerms } from "@lookup-knowledge/text";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { parallelScanRows } from "./dense-matrix.js";
-import { acquireDenseScanHelper, allowDenseScanHelper, denseScanHelper, helperChunkCount } from "./dense-scan-helper.js";
-import { build, directory, hashEmbeddings, open, opened, useIndexFolder } from "./local-port-test-fixtures.js";
-import { openCommittedIndex } from "./open-committed-index.js";
-import { readLocalPortSettings } from "./read-local-port-settings.js";
-import { searchSnapshot } from "./search-snapshot.js";
-import { random } from "./seeded-random-test-fixtures.js";
+import { parallelScanRows } from "./dense/dense-matrix.js";
+import { acquireDenseScanHelper, allowDenseScanHelper, denseScanHelper, helperChunkCount } from "./dense/dense-scan-helper.js";
+import { build, directory, hashEmbeddings, open, opened, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { openCommittedIndex } from "./reader/open-committed-index.js";
+import { readLocalPortSettings } from "./port/read-local-port-settings.js";
+import { searchSnapshot } from "./reader/search-snapshot.js";
+import { random } from "./test/seeded-random-test-fixtures.js";
 
 useIndexFolder();
 

@@ -14,11 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { CorruptIndexError } from "./corrupt-index-error.js";
-import { IndexNotFoundError } from "./index-not-found-error.js";
+import { CorruptIndexError } from "./errors/corrupt-index-error.js";
+import { IndexNotFoundError } from "./errors/index-not-found-error.js";
 import { openLocalSearchPort, openLocalSearchPortWithHooks } from "./open-local-search-port.js";
-import { rewriteAsFormat3 } from "./rewrite-as-format-3.js";
-import { hashEmbeddings, records, directory, opened, useIndexFolder, open, build, ids } from "./local-port-test-fixtures.js";
+import { rewriteAsFormat3 } from "./test/rewrite-as-format-3.js";
+import { hashEmbeddings, records, directory, opened, useIndexFolder, open, build, ids } from "./test/local-port-test-fixtures.js";
 
 useIndexFolder();
 

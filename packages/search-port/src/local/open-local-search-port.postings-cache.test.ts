@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "@lookup-knowledge/core";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { postingsCacheLimit } from "./file-lexicon.js";
-import { build, directory, ids, open, useIndexFolder } from "./local-port-test-fixtures.js";
-import { openCommittedIndex } from "./open-committed-index.js";
-import { readLocalPortSettings } from "./read-local-port-settings.js";
+import { postingsCacheLimit } from "./lexical/file-lexicon.js";
+import { build, directory, ids, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { openCommittedIndex } from "./reader/open-committed-index.js";
+import { readLocalPortSettings } from "./port/read-local-port-settings.js";
 
 useIndexFolder();
 

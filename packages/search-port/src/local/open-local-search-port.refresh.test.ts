@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { manifestChecksum } from "./manifest-text.js";
+import { manifestChecksum } from "./format/manifest-text.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import type { LocalSearchPort, LocalSearchPortOptions } from "./local-search-port.js";
+import type { LocalSearchPort, LocalSearchPortOptions } from "./port/local-search-port.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
 
 const refunds: KnowledgeRecord = {

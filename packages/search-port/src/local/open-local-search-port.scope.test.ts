@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { InvalidFilterError } from "@lookup-knowledge/core";
-import { directory, hashEmbeddings, open, useIndexFolder } from "./local-port-test-fixtures.js";
-import type { LocalSearchPort } from "./local-search-port.js";
+import { directory, hashEmbeddings, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import type { LocalSearchPort } from "./port/local-search-port.js";
 
 useIndexFolder();
 

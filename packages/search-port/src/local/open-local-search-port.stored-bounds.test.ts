@@ -2,16 +2,16 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import { CorruptIndexError } from "./corrupt-index-error.js";
-import { loadLazyGeneration } from "./load-lazy-generation.js";
-import { build, directory, open, useIndexFolder } from "./local-port-test-fixtures.js";
-import { readManifest } from "./read-manifest.js";
-import { recomputeChecksums } from "./recompute-checksums.js";
-import { rewriteAsFormat4 } from "./rewrite-as-format-4.js";
-import { random } from "./seeded-random-test-fixtures.js";
-import { scoreBoundsLayout } from "./stored-score-bounds.js";
-import { blockBoundsOf, boundBlockPostings } from "./term-score-bounds.js";
-import { lengthNorms } from "./weigh-query-terms.js";
+import { CorruptIndexError } from "./errors/corrupt-index-error.js";
+import { loadLazyGeneration } from "./reader/load-lazy-generation.js";
+import { build, directory, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { readManifest } from "./format/read-manifest.js";
+import { recomputeChecksums } from "./test/recompute-checksums.js";
+import { rewriteAsFormat4 } from "./test/rewrite-as-format-4.js";
+import { random } from "./test/seeded-random-test-fixtures.js";
+import { scoreBoundsLayout } from "./lexical/stored-score-bounds.js";
+import { blockBoundsOf, boundBlockPostings } from "./lexical/term-score-bounds.js";
+import { lengthNorms } from "./lexical/weigh-query-terms.js";
 
 useIndexFolder();
 

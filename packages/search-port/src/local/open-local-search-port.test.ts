@@ -4,9 +4,9 @@ import type { MetadataFilter } from "@lookup-knowledge/core";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { matchesFilter } from "../matches-filter.js";
-import { EmbedderMismatchError } from "./embedder-mismatch-error.js";
+import { EmbedderMismatchError } from "./errors/embedder-mismatch-error.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { hashEmbeddings, records, directory, useIndexFolder, open, build, ids } from "./local-port-test-fixtures.js";
+import { hashEmbeddings, records, directory, useIndexFolder, open, build, ids } from "./test/local-port-test-fixtures.js";
 
 useIndexFolder();
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidWriteError } from "../invalid-write-error.js";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
-import { hashEmbeddings, records, useIndexFolder, open, build, ids } from "./local-port-test-fixtures.js";
+import { hashEmbeddings, records, useIndexFolder, open, build, ids } from "./test/local-port-test-fixtures.js";
 
 useIndexFolder();
 

@@ -1,0 +1,62 @@
+import type { DenseMatrix } from "./dense-matrix.js";
+import { quantiseQuery } from "./dense-matrix.js";
+import { instantiateInt8DotKernel, wasm } from "./kernels/int8-dot-kernel.js";
+import type { Int8DotScan, WasmMemory } from "./kernels/int8-dot-kernel.js";
+
+const pageSize = 65_536;
+
+interface GrowableMemory extends WasmMemory {
+  grow(pages: number): number;
+}
+
+/**
+ * Exact int8 dot products of a query with a few listed rows of a `DenseMatrix`: the rows are
+ * copied back to back into a memory of its own (grown as needed) and scanned by the same
+ * SIMD kernel as `DenseMatrix.dots`, so each value equals the one the full scan gives that
+ * row, at the cost of the listed rows only. Without WebAssembly SIMD, `DenseMatrix.dotsOf`
+ * (plain JavaScript, the same values) does the work.
+ *
+ * Layout of the memory: the int16 query (stride values), the int32 dot products (one per
+ * listed row), then the copied rows.
+ */
+export class GatheredDots {
+  private readonly matrix: DenseMatrix;
+  private readonly memory: GrowableMemory | undefined;
+  private readonly scan: Int8DotScan | undefined;
+
+  constructor(matrix: DenseMatrix) {
+    this.matrix = matrix;
+    if (wasm !== undefined && matrix.simd) {
+      this.memory = new wasm.Memory({ initial: 1 }) as GrowableMemory;
+      this.scan = instantiateInt8DotKernel(this.memory);
+    }
+  }
+
+  /** The dot products of `query` with the rows `slots` (one per listed slot, a fresh array) and 1 / |query codes|. */
+  dotsOf(query: ArrayLike<number>, slots: ArrayLike<number>): { dots: Int32Array; queryInverseNorm: number } {
+    const matrix = this.matrix;
+    const count = slots.length;
+    if (this.memory === undefined || this.scan === undefined) {
+      const dots = new Int32Array(count);
+      return { dots, queryInverseNorm: matrix.dotsOf(query, slots, dots) };
+    }
+    const stride = matrix.stride;
+    const outputOffset = stride * 2;
+    const rowsOffset = Math.ceil((outputOffset + count * 4) / 16) * 16;
+    const needed = rowsOffset + count * stride;
+    if (this.memory.buffer.byteLength < needed) this.memory.grow(Math.ceil((needed - this.memory.buffer.byteLength) / pageSize));
+    const buffer = this.memory.buffer;
+    const queryInverseNorm = quantiseQuery(query, matrix.dimension, new Int16Array(buffer, 0, stride));
+    // Copied as int32 words (the stride is a multiple of 16 bytes, both regions 4-aligned).
+    const words = stride / 4;
+    const rows = new Int32Array(buffer, rowsOffset, count * words);
+    const bytes = matrix.rowBytes();
+    const source = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    for (let index = 0, to = 0; index < count; index += 1) {
+      for (let from = (slots[index] as number) * words, end = from + words; from < end; from += 1, to += 1)
+        rows[to] = source[from] as number;
+    }
+    if (count > 0) this.scan(0, rowsOffset, stride / 16, count, outputOffset);
+    return { dots: new Int32Array(buffer, outputOffset, count).slice(), queryInverseNorm };
+  }
+}

@@ -1,0 +1,113 @@
+import { CorruptIndexError } from "../errors/corrupt-index-error.js";
+import type { LexicalIndex } from "../snapshot/index-snapshot.js";
+import type { Postings } from "./lexicon.js";
+import { boundBlockPostings, blockBoundsOf } from "./term-score-bounds.js";
+import type { BlockBounds } from "./term-score-bounds.js";
+import type { VerifiedFile } from "../format/verified-file.js";
+
+/**
+ * The bounds file of format 5 holds every term's block bounds (`blockBoundsOf`, with the
+ * generation's length norms), one after another:
+ *   u32 blockStarts[terms + 1]  where each term's blocks start (a term of `n` postings has
+ *                               ceil(n / boundBlockPostings) blocks)
+ *   f64 bounds[blocks]          each block's largest part, tf / (tf + norm)
+ *   u32 firsts[blocks]          each block's first slot
+ *   u32 lasts[blocks]           each block's last slot
+ * so a reader's first search of a term reads a few bytes per 64 postings instead of making a
+ * pass over all of them. Its numbers are little-endian: the writer and the reader of the
+ * three arrays use typed arrays, so the machine's byte order, which is little-endian on
+ * every platform this package's native dependencies are built for (x64, arm64).
+ */
+export function scoreBoundsLayout(terms: number, blocks: number) {
+  const boundsAt = 4 * (terms + 1);
+  const firstsAt = boundsAt + 8 * blocks;
+  const lastsAt = firstsAt + 4 * blocks;
+  return { boundsAt, firstsAt, lastsAt, bytes: lastsAt + 4 * blocks };
+}
+
+/** The bounds file of a lexicon whose records have `norms` (`lengthNorms`), as the parts to write in order. */
+export function encodeScoreBounds(lexical: LexicalIndex, norms: Float32Array): Uint8Array[] {
+  const { termStarts, postingSlots, postingFrequencies, terms } = lexical;
+  const blockStarts = new Uint32Array(terms.length + 1);
+  for (let term = 0; term < terms.length; term += 1) {
+    const postings = (termStarts[term + 1] as number) - (termStarts[term] as number);
+    blockStarts[term + 1] = (blockStarts[term] as number) + Math.ceil(postings / boundBlockPostings);
+  }
+  const blocks = blockStarts[terms.length] as number;
+  const bounds = new Float64Array(blocks);
+  const firsts = new Uint32Array(blocks);
+  const lasts = new Uint32Array(blocks);
+  for (let term = 0; term < terms.length; term += 1) {
+    const start = termStarts[term] as number;
+    const end = termStarts[term + 1] as number;
+    const stored = blockBoundsOf({ slots: postingSlots.subarray(start, end), frequencies: postingFrequencies.subarray(start, end) }, norms);
+    const at = blockStarts[term] as number;
+    bounds.set(stored.blocks, at);
+    firsts.set(stored.blockFirst, at);
+    lasts.set(stored.blockLast, at);
+  }
+  return [blockStarts, bounds, firsts, lasts].map((array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+}
+
+/**
+ * The bounds file of a format-5 generation, read per term on demand (a few positional reads;
+ * the first also reads how many blocks there are and checks the file's size against it).
+ */
+export class StoredScoreBounds {
+  private layout: (ReturnType<typeof scoreBoundsLayout> & { blocks: number }) | undefined;
+
+  constructor(
+    private readonly file: VerifiedFile,
+    private readonly terms: number,
+  ) {}
+
+  /**
+   * Term `index`'s block bounds, checked against its `postings`: as many blocks as they
+   * need, each block's first and last slot theirs, each bound above 0 (every posting adds
+   * something) and at most 1. That catches bounds that belong to other postings; a bound
+   * that is only too low is not caught here (damaged bytes are caught by the checksums).
+   */
+  read(index: number, postings: Postings): BlockBounds {
+    const { slots } = postings;
+    const layout = this.layout ?? this.readLayout();
+    const start = this.blockStart(index);
+    const end = this.blockStart(index + 1);
+    const count = end - start;
+    const needed = Math.ceil(slots.length / boundBlockPostings);
+    if (count !== needed || end > layout.blocks) {
+      this.fail(`has ${count} blocks for term ${index}, whose ${slots.length} postings need ${needed}`);
+    }
+    const bounds = {
+      blocks: new Float64Array(this.file.read(layout.boundsAt + 8 * start, 8 * count).buffer),
+      blockFirst: new Uint32Array(this.file.read(layout.firstsAt + 4 * start, 4 * count).buffer),
+      blockLast: new Uint32Array(this.file.read(layout.lastsAt + 4 * start, 4 * count).buffer),
+    };
+    for (let block = 0; block < count; block += 1) {
+      const first = slots[block * boundBlockPostings];
+      const last = slots[Math.min(slots.length, (block + 1) * boundBlockPostings) - 1];
+      const bound = bounds.blocks[block] as number;
+      if (bounds.blockFirst[block] !== first || bounds.blockLast[block] !== last || !(bound > 0 && bound <= 1)) {
+        this.fail(`does not match the postings of term ${index} in block ${block}`);
+      }
+    }
+    return bounds;
+  }
+
+  private readLayout() {
+    const { file, terms } = this;
+    if (file.size < 4 * (terms + 1)) this.fail(`has ${file.size} bytes, too few for the block starts of ${terms} terms`);
+    const blocks = this.blockStart(terms);
+    const layout = { ...scoreBoundsLayout(terms, blocks), blocks };
+    if (file.size !== layout.bytes) this.fail(`has ${file.size} bytes, expected ${layout.bytes} for ${blocks} blocks`);
+    this.layout = layout;
+    return layout;
+  }
+
+  private blockStart(index: number): number {
+    return new DataView(this.file.read(4 * index, 4).buffer).getUint32(0, true);
+  }
+
+  private fail(what: string): never {
+    throw new CorruptIndexError({ directory: this.file.directory, reason: `${this.file.name} ${what}` });
+  }
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { InvalidWriteError } from "../../invalid-write-error.js";
+import { checkRecord } from "./check-record.js";
+
+describe("checkRecord", () => {
+  it("returns the id, content and metadata of a record, and nothing else", () => {
+    const input = { id: "a#chunk-0", content: "text", metadata: { docId: "a" }, extra: true };
+    expect(checkRecord(input, 0)).toEqual({ id: "a#chunk-0", content: "text", metadata: { docId: "a" } });
+  });
+
+  it.each([
+    [null, "invalid_record", /upsert: record 2 is not an object/],
+    [{ id: "", content: "x", metadata: {} }, "invalid_record", /record 2 needs a non-empty string id \(got ""\)/],
+    [{ id: "a", content: 3, metadata: {} }, "invalid_record", /record 2 \(a\) needs string content/],
+    [{ id: "a", content: "x", metadata: [] }, "invalid_record", /record 2 \(a\) needs a metadata object/],
+  ])("refuses %j with an InvalidWriteError naming the record", (input, code, message) => {
+    expect(() => checkRecord(input, 2)).toThrow(message);
+    try {
+      checkRecord(input, 2);
+    } catch (error) {
+      expect(InvalidWriteError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code, operation: "upsert" });
+    }
+  });
+});
