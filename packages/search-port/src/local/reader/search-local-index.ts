@@ -1,74 +1,49 @@
-import type { SearchHit } from "@lookup-knowledge/core";
-import { lexicalTerms } from "@lookup-knowledge/text";
-import { raceWithAbort, throwIfAborted } from "../../internal/abort.js";
-import type { readSearchRequest } from "../../internal/read-search-request.js";
+import type { MetadataFilter, SearchHit } from "@lookup-knowledge/core";
 import { matchesFilter } from "../../matches-filter.js";
 import { answerabilityModelName, scoreAnswerability } from "../answerability/answerability-model.js";
-import { EmbedderMismatchError } from "../errors/embedder-mismatch-error.js";
+import { withUnseenCjkPieces } from "../lexical/unseen-cjk-pieces.js";
+import type { LocalPortSettings } from "../port/read-local-port-settings.js";
 import { recordContent, recordMetadata, sharedMetadata } from "../snapshot/index-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
-import type { LocalPortSettings } from "../port/read-local-port-settings.js";
-import { queryDenseWeight } from "../dense/query-dense-weight.js";
 import { scopedSnapshot } from "../snapshot/scoped-snapshot.js";
 import { searchSnapshot } from "./search-snapshot.js";
-import { withUnseenCjkPieces } from "../lexical/unseen-cjk-pieces.js";
 
-/** What a search sees of the port that runs it. */
-export interface LocalSearchView {
-  /** A writer's vector dimension (0: it holds no vectors). */
-  dimension: number;
-  /** A writer's current state, pending changes folded in. */
-  current(): IndexSnapshot;
-  /** Refuses to go on once the port is closed. */
-  ensureNotClosed(): void;
+/** A search request as the local index runs it: read (`readSearchRequest`), its query analysed and, when dense search takes part, embedded. */
+export interface LocalQuery {
+  filter: MetadataFilter | undefined;
+  scopeFilter: MetadataFilter | undefined;
+  topK: number;
+  /** The query's lexical terms (`lexicalTerms`), repeats included. */
+  analysed: readonly string[];
+  /** Weight of the dense score in the fused score (`queryDenseWeight`). */
+  denseWeight: number;
+  /** The query's embedding; absent when dense search takes no part. */
+  vector: number[] | undefined;
 }
 
 /**
- * One search of the local index, on `pinned` (a reader's generation as the search started) or
- * on the writer's current state: the query embedded (when dense search is on), lexical and
- * dense scores fused (`searchSnapshot`), the list cut at `minScore` (on the fused score) and
- * the best hit judged by the answerability model, which never drops or rescales a hit
- * (README, "Score").
+ * One search of the local index on `snapshot` (a reader's generation as the search started,
+ * or the writer's current state), synchronous, so no commit can swap the files underneath:
+ * lexical and dense scores fused (`searchSnapshot`) inside the caller's scope, the list cut
+ * at `minScore` (on the fused score) and the best hit judged by the answerability model,
+ * which never drops or rescales a hit (README, "Score").
  */
-export async function searchLocalIndex(
-  settings: LocalPortSettings,
-  view: LocalSearchView,
-  pinned: IndexSnapshot | undefined,
-  { filter, scopeFilter, topK, query }: ReturnType<typeof readSearchRequest>,
-  signal: AbortSignal | undefined,
-): Promise<SearchHit[]> {
-  const { directory, mode, embeddings, denseFloor, minScore, answerability } = settings;
-  const analysed = lexicalTerms(query);
-  const denseWeight = queryDenseWeight(query, analysed, settings);
-  let vector: number[] | undefined;
-  const denseReady = mode === "write" ? view.dimension > 0 : pinned?.vectors !== undefined;
-  if (embeddings !== undefined && denseWeight > 0 && denseReady && topK > 0) {
-    vector = await raceWithAbort(embeddings.embedQuery(query), signal);
-    if (!Array.isArray(vector) || vector.length !== settings.embedder?.dimension) {
-      throw new EmbedderMismatchError({
-        directory,
-        indexEmbedder: settings.embedder,
-        givenEmbedder: settings.embedder,
-        reason: `embedQuery returned a vector of ${Array.isArray(vector) ? vector.length : "no"} dimensions`,
-      });
-    }
-  }
-  throwIfAborted(signal);
-  view.ensureNotClosed();
-  // From here on everything is synchronous: no commit can swap the files underneath.
+export function searchLocalIndex(settings: LocalPortSettings, snapshot: IndexSnapshot, query: LocalQuery): SearchHit[] {
+  const { directory, denseFloor, answerability } = settings;
+  const { filter, scopeFilter, topK, vector, denseWeight } = query;
   // The caller's scope (`scopeFilter`, else the whole filter) is searched as if the index held
   // nothing else, so no score, signal or hint depends on records outside it (issue 33).
   const scope = scopeFilter ?? filter;
-  const snapshot = scopedSnapshot(pinned ?? view.current(), scope, directory);
-  const terms = withUnseenCjkPieces(analysed, snapshot.lexicon);
+  const scoped = scopedSnapshot(snapshot, scope, directory);
+  const terms = withUnseenCjkPieces(query.analysed, scoped.lexicon);
   // Inside the scope only a steering filter is left to test, and it is judged against the scope.
   const steering = filter !== undefined && scopeFilter !== undefined ? filter : undefined;
   const accepts =
-    steering === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(snapshot.records, slot, directory), steering);
+    steering === undefined ? undefined : (slot: number) => matchesFilter(sharedMetadata(scoped.records, slot, directory), steering);
   const inScope = steering === undefined ? undefined : () => true;
   const approximateCandidates = settings.approximateCandidates;
   const { slots, signals, filterShare } = searchSnapshot(
-    snapshot,
+    scoped,
     { terms, vector, denseWeight, topK, accepts, inScope, approximateCandidates },
     denseFloor,
   );
@@ -80,11 +55,11 @@ export async function searchLocalIndex(
   const judged = answerability !== undefined && signals !== undefined ? scoreAnswerability(answerability, signals) : undefined;
   const hits: SearchHit[] = [];
   for (const { slot, score } of slots) {
-    if (score < minScore) break;
+    if (score < settings.minScore) break;
     hits.push({
-      id: snapshot.keys.id(slot),
-      content: recordContent(snapshot.records, slot),
-      metadata: recordMetadata(snapshot.records, slot, directory),
+      id: scoped.keys.id(slot),
+      content: recordContent(scoped.records, slot),
+      metadata: recordMetadata(scoped.records, slot, directory),
       score: Math.min(1, score),
     });
   }

@@ -1,9 +1,8 @@
 import type { IndexManifest } from "../format/index-manifest.js";
-import { emptySnapshot } from "../snapshot/index-snapshot.js";
-import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
-import { mergeSnapshot } from "../snapshot/merge-snapshot.js";
-import type { OpenedIndex } from "../reader/open-committed-index.js";
-import { PendingChanges } from "../snapshot/pending-changes.js";
+import { emptySnapshot } from "./index-snapshot.js";
+import type { IndexSnapshot } from "./index-snapshot.js";
+import { mergeSnapshot } from "./merge-snapshot.js";
+import { PendingChanges } from "./pending-changes.js";
 
 /**
  * What one open port holds of its index: the manifest it last read or wrote, the generation
@@ -17,9 +16,9 @@ export class LocalIndexState {
   private slotOfId: Map<string, number> | undefined;
   private slotsOfDocument: Map<string, number[]> | undefined;
 
-  /** `dimension`: of the vectors a writer adds (0: it adds none). */
+  /** `opened`: the committed generation the port opened (`OpenedIndex`), if any; `dimension`: of the vectors a writer adds (0: it adds none). */
   constructor(
-    opened: OpenedIndex | undefined,
+    opened: { manifest: IndexManifest; snapshot: IndexSnapshot } | undefined,
     readonly dimension: number,
   ) {
     this.manifest = opened?.manifest;

@@ -1,0 +1,40 @@
+import { manifestBytes } from "../format/manifest-text.js";
+import type { EmbedderIdentity, LocalIndexStats } from "../port/local-search-port.js";
+import { countDocuments } from "../snapshot/count-documents.js";
+import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
+import type { LocalIndexState } from "../snapshot/local-index-state.js";
+import type { PendingChanges } from "../snapshot/pending-changes.js";
+import type { RefreshError } from "./reader-refresh.js";
+
+/**
+ * What a port's `stats()` says of `state`: a reader counts the committed generation it
+ * serves (its manifest's counts), a writer what its searches see now (pending changes
+ * included); bytes and time of the last commit, and a reader's last refresh failure.
+ */
+export function localIndexStats(
+  state: LocalIndexState,
+  mode: "read" | "write",
+  vectorEmbedder: EmbedderIdentity | null,
+  refreshError: RefreshError | undefined,
+): LocalIndexStats {
+  const { base, pending, manifest } = state;
+  const embedder = vectorEmbedder ?? (mode === "read" ? (manifest?.embedder ?? null) : null);
+  return {
+    ...(mode === "read" ? { documents: manifest?.documents ?? 0, chunks: manifest?.chunks ?? 0 } : writerCounts(base, pending)),
+    ...(embedder === null ? {} : { embedder: { ...embedder } }),
+    bytesOnDisk: manifest === undefined ? 0 : manifestBytes(manifest),
+    ...(manifest === undefined ? {} : { lastCommit: manifest.committedAt }),
+    ...(refreshError === undefined ? {} : { refreshError: { ...refreshError } }),
+  };
+}
+
+/** A writer's documents and chunks: its snapshot without the removed slots, with the added records. */
+function writerCounts(base: IndexSnapshot, pending: PendingChanges | undefined): { documents: number; chunks: number } {
+  const removed = pending?.removed;
+  const docIds: Array<string | null> = [];
+  base.keys.arrays().docIds.forEach((docId, slot) => {
+    if (removed?.[slot] !== 1) docIds.push(docId);
+  });
+  for (const record of pending?.added.values() ?? []) docIds.push(record.docId);
+  return { documents: countDocuments(docIds), chunks: docIds.length };
+}

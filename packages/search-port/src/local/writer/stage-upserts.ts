@@ -1,0 +1,47 @@
+import { quantiseVector, strideFor } from "../dense/dense-matrix.js";
+import type { LocalIndexState } from "../snapshot/local-index-state.js";
+import type { PendingRecord } from "../snapshot/pending-changes.js";
+import type { UpsertEntry } from "./read-upsert-batch.js";
+
+/**
+ * Stages an upsert in `state`'s pending changes: each record counted into terms and
+ * frequencies (`terms[index]`: its lexical terms), its vector (when given) quantised, and the
+ * committed record of the same id, if any, removed.
+ */
+export function stageUpserts(
+  state: LocalIndexState,
+  batch: readonly UpsertEntry[],
+  terms: ReadonlyArray<readonly string[]>,
+  vectors: number[][] | undefined,
+): void {
+  const stride = strideFor(state.dimension);
+  const prepared = batch.map(({ record, docId, metadataText }, index): PendingRecord => {
+    const counted = state.changes().countTerms(terms[index] as string[]);
+    let codes: Int8Array | undefined;
+    let inverseNorm = 0;
+    const vector = vectors?.[index];
+    if (vector !== undefined) {
+      codes = new Int8Array(stride);
+      inverseNorm = quantiseVector(vector, codes);
+    }
+    return {
+      id: record.id,
+      docId,
+      content: record.content,
+      metadataText,
+      terms: counted.terms,
+      frequencies: counted.frequencies,
+      length: counted.terms.length === 0 ? 0 : counted.frequencies.reduce((sum, value) => sum + value, 0),
+      codes,
+      inverseNorm,
+    };
+  });
+  const pendingChanges = state.changes();
+  const slots = state.idSlots();
+  for (const record of prepared) {
+    const slot = slots.get(record.id);
+    if (slot !== undefined) pendingChanges.remove(slot);
+    pendingChanges.added.delete(record.id);
+    pendingChanges.added.set(record.id, record);
+  }
+}

@@ -1,0 +1,98 @@
+import type { FileRecords } from "../format/file-records.js";
+import type { HashedFileWriter } from "../format/hashed-file-writer.js";
+import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
+import type { GenerationFiles } from "./generation-files.js";
+
+const copyChunkBytes = 4 * 1024 * 1024;
+
+/** Where each slot's content and metadata start in the files written, and where they end (`count + 1` entries each). */
+export interface RecordFileOffsets {
+  contentOffsets: Float64Array;
+  metadataOffsets: Float64Array;
+}
+
+/**
+ * Writes the content and metadata files of `snapshot`'s records: runs of committed records
+ * are copied from the committed files as they are (so a commit never holds the whole corpus
+ * in memory twice), records in memory are written one by one. Returns the offsets.
+ */
+export async function writeRecordFiles(files: GenerationFiles, snapshot: IndexSnapshot): Promise<RecordFileOffsets> {
+  const { count } = snapshot;
+  const offsets: RecordFileOffsets = { contentOffsets: new Float64Array(count + 1), metadataOffsets: new Float64Array(count + 1) };
+  let content: HashedFileWriter | undefined;
+  let metadata: HashedFileWriter | undefined;
+  try {
+    content = await files.create("content");
+    metadata = await files.create("metadata");
+    const { file, fileSlots, memory } = snapshot.records;
+    const comma = Buffer.from(",");
+    let slot = 0;
+    while (slot < count) {
+      const fileSlot = fileSlots[slot] ?? -1;
+      if (fileSlot >= 0 && file !== undefined) {
+        slot = await copyCommittedRun(file, fileSlots, slot, count, { content, metadata }, offsets);
+      } else {
+        const record = memory[slot];
+        offsets.contentOffsets[slot] = content.bytes;
+        offsets.metadataOffsets[slot] = metadata.bytes;
+        await content.write(Buffer.from(record?.content ?? "", "utf8"));
+        await metadata.write(Buffer.from(record?.metadataText ?? "{}", "utf8"));
+        await metadata.write(comma);
+        slot += 1;
+      }
+    }
+    offsets.contentOffsets[count] = content.bytes;
+    offsets.metadataOffsets[count] = metadata.bytes;
+    const contentWriter = content;
+    content = undefined;
+    await files.finish("content", contentWriter);
+    const metadataWriter = metadata;
+    metadata = undefined;
+    await files.finish("metadata", metadataWriter);
+  } catch (error) {
+    // Whatever was opened is closed, also when the second file could not be created.
+    await content?.abandon();
+    await metadata?.abandon();
+    throw error;
+  }
+  return offsets;
+}
+
+/** Copies the run of consecutive committed records that starts at `slot` as its bytes are; returns the slot after it. */
+async function copyCommittedRun(
+  file: FileRecords,
+  fileSlots: Int32Array,
+  slot: number,
+  count: number,
+  writers: { content: HashedFileWriter; metadata: HashedFileWriter },
+  offsets: RecordFileOffsets,
+): Promise<number> {
+  const fileSlot = fileSlots[slot] as number;
+  let end = slot + 1;
+  while (end < count && fileSlots[end] === fileSlot + (end - slot)) end += 1;
+  const lastFileSlot = fileSlot + (end - slot);
+  for (let index = slot; index < end; index += 1) {
+    const from = fileSlot + (index - slot);
+    offsets.contentOffsets[index] = writers.content.bytes + (file.offset("content", from) - file.offset("content", fileSlot));
+    offsets.metadataOffsets[index] = writers.metadata.bytes + (file.offset("metadata", from) - file.offset("metadata", fileSlot));
+  }
+  await copyRange(file, "content", fileSlot, lastFileSlot, writers.content);
+  await copyRange(file, "metadata", fileSlot, lastFileSlot, writers.metadata);
+  return end;
+}
+
+async function copyRange(
+  file: FileRecords,
+  kind: "content" | "metadata",
+  fromSlot: number,
+  toSlot: number,
+  writer: HashedFileWriter,
+): Promise<void> {
+  let position = file.offset(kind, fromSlot);
+  const end = file.offset(kind, toSlot);
+  while (position < end) {
+    const length = Math.min(copyChunkBytes, end - position);
+    await writer.write(file.readBytes(kind, position, length));
+    position += length;
+  }
+}
