@@ -10,7 +10,8 @@ import { readSearchRequest } from "../internal/read-search-request.js";
 import { normalizeVectorStoreScore } from "./normalize-vector-store-score.js";
 import { readVectorStoreSettings } from "./read-vector-store-settings.js";
 import { VectorStorePortError } from "./vector-store-port-error.js";
-import type { VectorStoreSearchPort, VectorStoreSearchPortOptions } from "./vector-store-search-port.js";
+import type { VectorStoreSearchPort } from "./vector-store-search-port.js";
+import type { VectorStoreSearchPortOptions } from "./vector-store-search-port-options.js";
 
 /** Records found and removed per round of a filtered removal. */
 const removalPage = 500;

@@ -13,4 +13,5 @@ export {
   pineconeVectorStoreProfile,
   vectorStoreProfiles,
 } from "./vector-store-profiles.js";
-export type { VectorStoreSearchPort, VectorStoreSearchPortOptions } from "./vector-store-search-port.js";
+export type { VectorStoreSearchPort } from "./vector-store-search-port.js";
+export type { VectorStoreSearchPortOptions } from "./vector-store-search-port-options.js";

@@ -1,45 +1,14 @@
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
-import type { VectorStoreInterface } from "@langchain/core/vectorstores";
-import { z } from "zod";
-import { integerFrom } from "../internal/integer-from.js";
-import { metadataKeySchema } from "../internal/metadata-key-schema.js";
-import { objectWithMethods } from "../internal/object-with-methods.js";
+import type { z } from "zod";
 import type { VectorStoreProfile } from "./vector-store-profile.js";
 import { vectorStoreProfiles } from "./vector-store-profiles.js";
-import type { VectorStoreSearchPortOptions } from "./vector-store-search-port.js";
+import { vectorStoreSearchPortOptionsSchema } from "./vector-store-search-port-options.js";
+import type { VectorStoreSearchPortOptions } from "./vector-store-search-port-options.js";
 
-const defaultIdKey = "recordId";
-const defaultBatchSize = 100;
-
-/** The options of `createVectorStoreSearchPort`, checked and with their defaults. */
-export interface VectorStoreSettings {
-  vectorStore: VectorStoreInterface;
+/** The options of `createVectorStoreSearchPort` as the schema gives them (defaults filled in), with the profile picked. */
+export interface VectorStoreSettings extends Omit<z.output<typeof vectorStoreSearchPortOptionsSchema>, "profile"> {
   profile: VectorStoreProfile;
-  idKey: string;
-  batchSize: number;
 }
-
-const optionsSchema = z.object(
-  {
-    vectorStore: objectWithMethods<VectorStoreInterface>(
-      ["similaritySearchWithScore", "addDocuments"],
-      "expected a LangChain VectorStore (similaritySearchWithScore and addDocuments)",
-    ),
-    profile: z
-      .custom<VectorStoreProfile>(
-        (value) =>
-          value !== null &&
-          typeof value === "object" &&
-          typeof (value as VectorStoreProfile).translateFilter === "function" &&
-          (typeof (value as VectorStoreProfile).score === "function" || typeof (value as VectorStoreProfile).score === "string"),
-        { error: "a profile needs score and translateFilter" },
-      )
-      .optional(),
-    idKey: metadataKeySchema("recordId").optional(),
-    batchSize: integerFrom(1, 10_000).optional(),
-  },
-  { error: "expected an options object" },
-);
 
 /**
  * Reads the options of `createVectorStoreSearchPort` through zod (`parseOptions`) and picks
@@ -47,7 +16,7 @@ const optionsSchema = z.object(
  * option is a `ConfigurationError` whose key is the option's name (`batchSize`).
  */
 export function readVectorStoreSettings(input: VectorStoreSearchPortOptions): VectorStoreSettings {
-  const options = parseOptions(optionsSchema, input, "");
+  const options = parseOptions(vectorStoreSearchPortOptionsSchema, input, "");
   const { vectorStore } = options;
   const storeType = typeof vectorStore._vectorstoreType === "function" ? vectorStore._vectorstoreType() : "unknown";
   const profile = options.profile ?? vectorStoreProfiles[storeType];
@@ -58,5 +27,5 @@ export function readVectorStoreSettings(input: VectorStoreSearchPortOptions): Ve
       reason: `no built-in profile for vector store type ${JSON.stringify(storeType)} (built in: ${Object.keys(vectorStoreProfiles).join(", ")}); pass profile: { name, score, translateFilter }`,
     });
   }
-  return { vectorStore, profile, idKey: options.idKey ?? defaultIdKey, batchSize: options.batchSize ?? defaultBatchSize };
+  return { ...options, profile };
 }

@@ -1,32 +1,11 @@
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
-import { z } from "zod";
 import { importPeer } from "../internal/import-peer.js";
 import { callPinecone } from "./call-pinecone.js";
 import { createPineconeSearchPort } from "./create-pinecone-search-port.js";
-import type { PineconeSearchPort, PineconeSearchPortOptions } from "./pinecone-search-port.js";
-
-/** Where a Pinecone index is and how to reach it, for `connectPineconeSearchPort`. */
-export interface PineconeConnectionOptions extends Omit<PineconeSearchPortOptions, "index" | "indexDescription"> {
-  /** The API key. Read it from the environment in your code; the adapter never logs it. */
-  apiKey: string;
-  /** The index name: its description (metric, host, field map) is fetched with `describeIndex`. */
-  indexName?: string;
-  /** The index host (`https://...pinecone.io`); with `metric`, no control-plane call is made. */
-  host?: string;
-  /** The control-plane URL, for a Pinecone-compatible endpoint other than api.pinecone.io (a local test server). */
-  controllerHostUrl?: string;
-}
-
-const url = (reason: string) => z.string({ error: reason }).regex(/^https?:\/\/\S+$/, { error: reason });
-
-const connectionSchema = z.object({
-  indexName: z
-    .string({ error: "expected the name of a Pinecone index" })
-    .refine((name) => name.trim() !== "", { error: "expected the name of a Pinecone index" })
-    .optional(),
-  host: url("expected the index host as a URL, https://<index>-<project>.svc.<region>.pinecone.io").optional(),
-  controllerHostUrl: url("expected a URL").optional(),
-});
+import { pineconeConnectionOptionsSchema } from "./pinecone-connection-options.js";
+import type { PineconeConnectionOptions } from "./pinecone-connection-options.js";
+import type { PineconeSearchPort } from "./pinecone-search-port.js";
+import { callPolicyOf } from "./read-pinecone-settings.js";
 
 /**
  * Creates the Pinecone client (`@pinecone-database/pinecone` 8, loaded only now, with its
@@ -39,11 +18,11 @@ const connectionSchema = z.object({
  */
 export async function connectPineconeSearchPort(options: PineconeConnectionOptions): Promise<PineconeSearchPort> {
   const { apiKey, indexName, host, controllerHostUrl, ...portOptions } = options;
-  // By hand, not through parseOptions: the refused value is never shown, it may be a key.
+  // By hand, before parseOptions: the refused value is never shown, it may be a key.
   if (typeof apiKey !== "string" || apiKey.trim() === "") {
     throw new ConfigurationError({ key: "apiKey", value: "(hidden)", reason: "the Pinecone API key is missing: set PINECONE_API_KEY" });
   }
-  parseOptions(connectionSchema, { indexName, host, controllerHostUrl }, "");
+  const connection = parseOptions(pineconeConnectionOptionsSchema, options, "");
   if (indexName === undefined && host === undefined) {
     throw new ConfigurationError({ key: "indexName", value: undefined, reason: "give the index name (or its host and metric)" });
   }
@@ -59,17 +38,7 @@ export async function connectPineconeSearchPort(options: PineconeConnectionOptio
         reason: "an index given by its host needs its metric (cosine, dotproduct or euclidean), or its name",
       });
     }
-    indexDescription = await callPinecone(
-      "describeIndex",
-      () => client.describeIndex(indexName),
-      {
-        maxRetries: portOptions.maxRetries ?? 3,
-        timeoutMs: portOptions.timeoutMs ?? 20_000,
-        retryBaseDelayMs: portOptions.retryBaseDelayMs ?? 250,
-        retryMaxDelayMs: portOptions.retryMaxDelayMs ?? 8_000,
-      },
-      undefined,
-    );
+    indexDescription = await callPinecone("describeIndex", () => client.describeIndex(indexName), callPolicyOf(connection), undefined);
   }
   const index = host !== undefined ? client.index({ host }) : client.index({ name: indexName as string });
   return createPineconeSearchPort({ ...portOptions, index, ...(indexDescription === undefined ? {} : { indexDescription }) });

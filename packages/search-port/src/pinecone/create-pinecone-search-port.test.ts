@@ -8,7 +8,8 @@ import { createPineconeSearchPort } from "./create-pinecone-search-port.js";
 import { lexicalSparseValues } from "./lexical-sparse-values.js";
 import { PineconePortError } from "./pinecone-port-error.js";
 import { embeddings, indexOf, portOn, quick, requestsTo, usePineconeTestServers } from "./pinecone-port-test-fixtures.js";
-import type { PineconeIndex, PineconeSearchPortOptions } from "./pinecone-search-port.js";
+import type { PineconeIndex } from "./pinecone-search-port.js";
+import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 
 const { serve } = usePineconeTestServers();
 

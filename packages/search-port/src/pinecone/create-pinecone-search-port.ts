@@ -1,7 +1,8 @@
 import { createPineconeFetch } from "./fetch-pinecone-records.js";
 import { createPineconeSearch } from "./search-pinecone.js";
 import { createPineconeWriter } from "./pinecone-writer.js";
-import type { PineconeSearchPort, PineconeSearchPortOptions } from "./pinecone-search-port.js";
+import type { PineconeSearchPort } from "./pinecone-search-port.js";
+import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 import { readPineconeSettings } from "./read-pinecone-settings.js";
 
 /**

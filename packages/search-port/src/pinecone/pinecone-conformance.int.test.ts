@@ -16,7 +16,7 @@ import { Pinecone } from "@pinecone-database/pinecone";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { describePortConformance } from "../testing/index.js";
 import { createPineconeSearchPort } from "./create-pinecone-search-port.js";
-import type { PineconeSearchPortOptions } from "./pinecone-search-port.js";
+import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 
 const apiKey = process.env["PINECONE_API_KEY"];
 const indexName = process.env["PINECONE_INDEX"];

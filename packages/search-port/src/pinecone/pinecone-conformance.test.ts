@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { describePortConformance, startPineconeTestServer } from "../testing/index.js";
 import type { PineconeTestMetric, PineconeTestServer } from "../testing/index.js";
 import { createPineconeSearchPort } from "./create-pinecone-search-port.js";
-import type { PineconeSearchPortOptions } from "./pinecone-search-port.js";
+import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 
 const test = { describe, it, beforeAll, afterAll };
 const embeddings = createOfflineEmbeddings();

@@ -6,7 +6,8 @@ import { afterEach } from "vitest";
 import { startPineconeTestServer } from "../testing/index.js";
 import type { PineconeTestServer, PineconeTestServerOptions } from "../testing/index.js";
 import { createPineconeSearchPort } from "./create-pinecone-search-port.js";
-import type { PineconeIndex, PineconeSearchPort, PineconeSearchPortOptions } from "./pinecone-search-port.js";
+import type { PineconeIndex, PineconeSearchPort } from "./pinecone-search-port.js";
+import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 
 /** The offline embedder every port of these tests uses. */
 export const embeddings = createOfflineEmbeddings();

@@ -1,6 +1,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
-import type { PineconeIndex, PineconeSearchPortOptions } from "./pinecone-search-port.js";
+import type { PineconeIndex } from "./pinecone-search-port.js";
+import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 import { readPineconeSettings } from "./read-pinecone-settings.js";
 
 const method = async () => ({});

@@ -1,2 +1,3 @@
 export { openLibsqlSearchPort, redactLibsqlUrl } from "./open-libsql-search-port.js";
-export type { LibsqlSearchPort, LibsqlSearchPortOptions } from "./open-libsql-search-port.js";
+export type { LibsqlSearchPort } from "./open-libsql-search-port.js";
+export type { LibsqlSearchPortOptions } from "./libsql-search-port-options.js";

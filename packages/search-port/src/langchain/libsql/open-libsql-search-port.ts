@@ -1,40 +1,15 @@
-import { errorMessage, parseOptions } from "@lookup-knowledge/core";
-import { z } from "zod";
-import { embeddingsSchema } from "../../internal/embeddings-schema.js";
-import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { ConfigurationError, errorMessage, parseOptions } from "@lookup-knowledge/core";
 import { importPeer } from "../../internal/import-peer.js";
 import { createVectorStoreSearchPort } from "../create-vector-store-search-port.js";
 import type { VectorStoreSearchPort } from "../vector-store-search-port.js";
 import { VectorStorePortError } from "../vector-store-port-error.js";
-
-export interface LibsqlSearchPortOptions {
-  /** `file:knowledge.db` (a local file), `:memory:`, or a `libsql://` URL of a remote database. */
-  url: string;
-  /** For a remote database; read it from the environment in your code. */
-  authToken?: string;
-  /** Embeds records and queries: any LangChain `Embeddings`. */
-  embeddings: EmbeddingsInterface;
-  /** The table of chunks (default `"vectors"`); created when missing. A plain identifier. */
-  table?: string;
-}
+import { libsqlSearchPortOptionsSchema } from "./libsql-search-port-options.js";
+import type { LibsqlSearchPortOptions } from "./libsql-search-port-options.js";
 
 /** A port over a libSQL table through LangChain's `LibSQLVectorStore`; `close` closes the database. */
 export interface LibsqlSearchPort extends VectorStoreSearchPort {
   close(): Promise<void>;
 }
-
-const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-const optionsSchema = z.object({
-  url: z
-    .string({ error: "expected a libSQL URL such as file:knowledge.db" })
-    .refine((url) => url.trim() !== "", { error: "expected a libSQL URL such as file:knowledge.db" }),
-  table: z
-    .string({ error: "expected a plain SQL identifier (letters, digits, _)" })
-    .regex(identifier, { error: "expected a plain SQL identifier (letters, digits, _)" })
-    .default("vectors"),
-  embeddings: embeddingsSchema,
-});
 
 /** A libSQL URL fit to show: user information and query values (an `authToken`) hidden. */
 export function redactLibsqlUrl(url: string): string {
@@ -42,13 +17,13 @@ export function redactLibsqlUrl(url: string): string {
 }
 
 /** The text with the URL's credentials, its query values and the token replaced by `***`. */
-function scrubSecrets(text: string, options: { url: string; authToken?: string }): string {
+function scrubSecrets(text: string, url: string, authToken: string | undefined): string {
   const secrets = new Set<string>();
-  const userInfo = /\/\/([^@/?#]*)@/.exec(options.url)?.[1];
+  const userInfo = /\/\/([^@/?#]*)@/.exec(url)?.[1];
   if (userInfo) for (const part of [userInfo, ...userInfo.split(":")]) if (part.length >= 3) secrets.add(part);
-  for (const [, value] of options.url.matchAll(/[?&][^=&#]+=([^&#]*)/g)) if (value && value.length >= 3) secrets.add(value);
-  if (options.authToken && options.authToken.length >= 3) secrets.add(options.authToken);
-  let scrubbed = text.split(options.url).join(redactLibsqlUrl(options.url));
+  for (const [, value] of url.matchAll(/[?&][^=&#]+=([^&#]*)/g)) if (value && value.length >= 3) secrets.add(value);
+  if (authToken && authToken.length >= 3) secrets.add(authToken);
+  let scrubbed = text.split(url).join(redactLibsqlUrl(url));
   for (const secret of [...secrets].sort((left, right) => right.length - left.length)) scrubbed = scrubbed.split(secret).join("***");
   return scrubbed;
 }
@@ -63,11 +38,15 @@ function scrubSecrets(text: string, options: { url: string; authToken?: string }
  * the dimension); a table made for another dimension is refused with an error naming both.
  */
 export async function openLibsqlSearchPort(options: LibsqlSearchPortOptions): Promise<LibsqlSearchPort> {
-  const { table, embeddings } = parseOptions(optionsSchema, options, "");
+  // By hand, before parseOptions: the refused value is never shown, it may be a token.
+  if (options?.authToken != null && typeof options.authToken !== "string") {
+    throw new ConfigurationError({ key: "authToken", value: "(hidden)", reason: "expected a string" });
+  }
+  const { url, authToken, table, embeddings } = parseOptions(libsqlSearchPortOptionsSchema, options, "");
   const { createClient } = await importPeer(() => import("@libsql/client"), "@libsql/client@^0.17.0");
   const { LibSQLVectorStore } = await importPeer(() => import("@langchain/community/vectorstores/libsql"), "@langchain/community@^1.1.29");
   const dimension = (await embeddings.embedQuery("dimension")).length;
-  const db = createClient({ url: options.url, ...(options.authToken === undefined ? {} : { authToken: options.authToken }) });
+  const db = createClient({ url, ...(authToken === undefined ? {} : { authToken }) });
   try {
     // No approximate vector index: the port's libSQL profile scans exactly (libSQL 0.17's
     // index loses rows after deletes), and the index would cost ~9 ms per inserted row.
@@ -90,7 +69,7 @@ export async function openLibsqlSearchPort(options: LibsqlSearchPortOptions): Pr
       store: "libsql",
       operation: "open",
       // Without the cause: the client's error can repeat the URL with its credentials.
-      message: `The libSQL database ${redactLibsqlUrl(options.url)} could not be opened: ${scrubSecrets(errorMessage(error), options)}`,
+      message: `The libSQL database ${redactLibsqlUrl(url)} could not be opened: ${scrubSecrets(errorMessage(error), url, authToken)}`,
     });
   }
   const port = createVectorStoreSearchPort({ vectorStore: new LibSQLVectorStore(embeddings, { db, table, column: "embedding" }) });
