@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Checks every published workspace package as a user would receive it: packs it with
 // `pnpm pack`, then
-//   1. every source map in the tarball (`*.js.map`, `*.d.ts.map`) points at files the tarball
+//   1. the tarball holds only what users need: no `*.tsbuildinfo`, no test files
+//      (`*.test.*`), no test fixtures (`*-test-fixtures*`), nothing under a `test` folder
+//      (`unwanted-packed-files.mjs`);
+//   2. every source map in the tarball (`*.js.map`, `*.d.ts.map`) points at files the tarball
 //      holds, so "go to definition" and stack traces land on real sources;
-//   2. `publint` finds no error in its package.json and files;
-//   3. `@arethetypeswrong/cli` finds no type-resolution problem for ESM and bundler users
+//   3. `publint` finds no error in its package.json and files;
+//   4. `@arethetypeswrong/cli` finds no type-resolution problem for ESM and bundler users
 //      (the packages are ESM only, so CommonJS `require` is out of scope).
 // Usage: node tooling/scripts/check-packages.mjs [package folder ...] (default: every
 // workspace package whose package.json is not private). Exits 1 on the first failed package.
@@ -13,6 +16,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join, normalize, posix, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { unwantedPackedFiles } from "./unwanted-packed-files.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -63,6 +67,9 @@ for (const folder of folders) {
     run("pnpm", ["pack", "--pack-destination", scratch], cwd);
     const tarball = readdirSync(scratch).find((file) => file.endsWith(".tgz"));
     if (tarball === undefined) throw new Error("pnpm pack wrote no tarball");
+    const unwanted = unwantedPackedFiles(run("tar", ["-tzf", join(scratch, tarball)], cwd).split("\n"));
+    if (unwanted.length > 0)
+      throw new Error(`files users do not need:\n  ${unwanted.map((file) => `${file.path} (${file.reason})`).join("\n  ")}`);
     run("tar", ["-xzf", join(scratch, tarball), "-C", scratch], cwd);
     const problems = checkSourceMaps(join(scratch, "package"));
     if (problems.length > 0) throw new Error(`source maps:\n  ${problems.slice(0, 10).join("\n  ")}`);

@@ -10,7 +10,7 @@ import {
   type WorkspaceImport,
 } from "./test/workspace-imports.js";
 
-// The fitness test of the layers (DESIGN.md, "imports only point downward"): packages import
+// The fitness test of the layers (ARCHITECTURE.md, "Imports only point down"): packages import
 // no app; apps/agent-tool (the library) imports no app; apps/mcp-server imports only the
 // library; apps/eval does not import apps/cli; and one workspace reaches another only through
 // its package name and the subpaths of its exports map, never by a path into its folder.
