@@ -2,11 +2,12 @@ import { countHelperChunks, denseScanHelper, detachWhenCollected } from "./dense
 import type { SharedScanTarget } from "./dense-scan-helper.js";
 import { instantiateDenseFuseKernel } from "./kernels/dense-fuse-kernel.js";
 import type { DenseFuse } from "./kernels/dense-fuse-kernel.js";
+import type { DenseFusionOptions } from "./dense-fusion-options.js";
 import { denseMatrixLayout } from "./dense-matrix-layout.js";
 import type { DenseMatrixLayout } from "./dense-matrix-layout.js";
 import { fuseDenseScores } from "./fuse-dense-scores.js";
-import type { FusedPassState } from "./fuse-dense-scores.js";
 import { fuseDenseScoresOnKernel } from "./fuse-dense-scores-on-kernel.js";
+import type { DenseFuseTarget } from "./fuse-dense-scores-on-kernel.js";
 import { instantiateInt8DotKernel, int8DotKernel, wasm } from "./kernels/int8-dot-kernel.js";
 import { quantiseQuery, scanInJavaScript } from "./quantise-vector.js";
 import { sharedWasmMemory } from "./kernels/shared-wasm-memory.js";
@@ -56,7 +57,8 @@ export class DenseMatrix {
   private readonly memory: WasmMemory | { buffer: ArrayBuffer };
   private readonly layout: DenseMatrixLayout;
   private readonly scan: Int8DotScan | undefined;
-  private readonly fuse: DenseFuse | undefined;
+  /** The fuse kernel on this matrix's memory, absent without WebAssembly. */
+  private readonly fuseTarget: DenseFuseTarget | undefined;
   /** Set when the memory is shared, so the helper thread can scan it too. */
   private readonly sharedTarget: SharedScanTarget | undefined;
 
@@ -86,7 +88,7 @@ export class DenseMatrix {
     if (shared !== undefined && kernel !== null && kernel !== undefined) {
       this.memory = shared;
       this.scan = instantiateInt8DotKernel(shared, { shared: true });
-      this.fuse = instantiateDenseFuseKernel(shared, { shared: true });
+      this.fuseTarget = fuseTargetOf(instantiateDenseFuseKernel(shared, { shared: true }), shared, this.layout);
       matrices += 1;
       const { queryOffset, rowsOffset, workerOutputOffset, doneOffset } = this.layout;
       const layout = { queryOffset, rowsOffset, workerOutputOffset, doneOffset, stride: this.stride, count };
@@ -96,7 +98,7 @@ export class DenseMatrix {
       const memory = new wasm.Memory({ initial: pages });
       this.memory = memory;
       this.scan = instantiateInt8DotKernel(memory);
-      this.fuse = instantiateDenseFuseKernel(memory);
+      this.fuseTarget = fuseTargetOf(instantiateDenseFuseKernel(memory), memory, this.layout);
     }
     this.inverseNorms = new Float32Array(this.memory.buffer, normsOffset, count);
   }
@@ -112,27 +114,19 @@ export class DenseMatrix {
   /**
    * The fused pass `fuseDenseScores` over rows `start..end - 1` of the last scan (`dots`, as
    * `scanInChunks` gives them to `each`), with the lexical scores of `lexicalScratch`, which it sets back to zero: in WebAssembly where the
-   * runtime has it (bit for bit the same values), else in JavaScript.
+   * runtime has it (bit for bit the same values), else in JavaScript. `fusion` is the search's,
+   * the same object for every range.
    */
-  fuseRows(
-    dots: Int32Array,
-    start: number,
-    end: number,
-    queryInverseNorm: number,
-    weight: number,
-    denseFloor: number,
-    best: FusedPassState,
-    offer: (slot: number, score: number, lexical: number, dense: number) => number,
-  ): void {
-    const fuse = this.fuse;
-    if (fuse === undefined) {
+  fuseRows(dots: Int32Array, start: number, end: number, queryInverseNorm: number, fusion: DenseFusionOptions): void {
+    const target = this.fuseTarget;
+    if (target === undefined) {
       const lexical = this.lexicalScratch();
-      fuseDenseScores(lexical, dots, this.inverseNorms, queryInverseNorm, weight, denseFloor, { start, end }, best, offer);
+      fuseDenseScores(lexical, dots, this.inverseNorms, queryInverseNorm, { start, end }, fusion);
       lexical.fill(0, start, end);
       return;
     }
     const range = { start, end };
-    fuseDenseScoresOnKernel(fuse, this.memory.buffer, this.layout, dots, range, queryInverseNorm, weight, denseFloor, best, offer);
+    fuseDenseScoresOnKernel(target, dots, queryInverseNorm, range, fusion);
   }
 
   /** Whether scans of this matrix can be split with the helper thread (its memory is shared). */
@@ -288,4 +282,13 @@ export class DenseMatrix {
     }
     return queryInverseNorm;
   }
+}
+
+/** The fuse kernel with the memory and layout it runs on, or undefined without the kernel. */
+function fuseTargetOf(
+  fuse: DenseFuse | undefined,
+  memory: { readonly buffer: ArrayBufferLike },
+  layout: DenseMatrixLayout,
+): DenseFuseTarget | undefined {
+  return fuse === undefined ? undefined : { fuse, memory, layout };
 }

@@ -118,13 +118,15 @@ describe("issue 14: the dense scan split with a helper thread", () => {
         matrix.lexicalScratch().set(lexical);
         const kept: Array<{ slot: number; score: number; lexical: number; dense: number }> = [];
         const best = freshFusedPass();
+        const offer = (slot: number, score: number, lexicalScore: number, dense: number) => {
+          kept.push({ slot, score, lexical: lexicalScore, dense });
+          kept.sort((left, right) => right.score - left.score || left.slot - right.slot);
+          kept.length = Math.min(kept.length, topK);
+          return kept.length < topK ? 0 : (kept[kept.length - 1] as { score: number }).score;
+        };
+        const fusion = { weight, denseFloor: floor, best, offer };
         matrix.scanInChunks(vector, undefined, (start, end, dots, queryInverseNorm) =>
-          matrix.fuseRows(dots, start, end, queryInverseNorm, weight, floor, best, (slot, score, lexicalScore, dense) => {
-            kept.push({ slot, score, lexical: lexicalScore, dense });
-            kept.sort((left, right) => right.score - left.score || left.slot - right.slot);
-            kept.length = Math.min(kept.length, topK);
-            return kept.length < topK ? 0 : (kept[kept.length - 1] as { score: number }).score;
-          }),
+          matrix.fuseRows(dots, start, end, queryInverseNorm, fusion),
         );
         expect(matrix.lexicalScratch().every((value) => value === 0)).toBe(true);
         return { kept, best: { lexical: best.lexical, dense: best.dense } };

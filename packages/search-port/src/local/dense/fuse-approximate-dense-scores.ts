@@ -1,7 +1,7 @@
 import { approximateDenseIndexOf } from "./approximate-dense-index.js";
 import type { DenseMatrix } from "./dense-matrix.js";
 import { denseScore } from "./dense-score.js";
-import type { FusedPassBest } from "./fuse-dense-scores.js";
+import type { DenseFusionOptions } from "./dense-fusion-options.js";
 import { topCandidates } from "./top-candidates.js";
 import { topIntegerCandidates } from "./top-integer-candidates.js";
 
@@ -12,6 +12,12 @@ export interface LexicalSide {
   touchedCount: number;
 }
 
+/** How many slots an approximate pass re-scores: `candidates` by estimated cosine, and the caller's heap size `limit` (`lexicalCandidates`). */
+export interface ApproximateDenseSize {
+  candidates: number;
+  limit: number;
+}
+
 /**
  * The approximate form of `fuseDenseScores` (option `approximateDense`): instead of the
  * exact dense score of every slot, the `candidates` slots with the best estimated cosine
@@ -20,24 +26,24 @@ export interface LexicalSide {
  * int8 dot product `DenseMatrix.dots` gives them) and their fused score by the same formula;
  * only those slots go on to `offer`. So every returned score is exact for its slot; what
  * the approximation can cost is a slot outside both lists that the exact pass would rank.
- * The best lexical score is over every touched slot; the best dense score over the re-scored ones.
+ * The best lexical score is over every touched slot; the best dense score over the re-scored
+ * ones: both, and the last bar, are left in `fusion.best` (`freshFusedPass` before), as the
+ * exact pass leaves them.
  */
 export function fuseApproximateDenseScores(
   vectors: DenseMatrix,
   query: ArrayLike<number>,
   { scores: lexical, touched, touchedCount }: LexicalSide,
-  weight: number,
-  denseFloor: number,
-  candidates: number,
-  limit: number,
-  offer: (slot: number, score: number, lexical: number, dense: number) => number,
-): FusedPassBest {
+  { candidates, limit }: ApproximateDenseSize,
+  fusion: DenseFusionOptions,
+): void {
+  const { weight, denseFloor, best, offer } = fusion;
   const { sketch, rescorer } = approximateDenseIndexOf(vectors);
   const estimates = sketch.estimate(query);
   const { lowest, highest } = sketch.range;
   const dense = topIntegerCandidates(estimates, candidates, lowest, highest);
   const lexicalWeight = 1 - weight;
-  let bestLexical = 0;
+  let bestLexical = best.lexical;
   for (let index = 0; index < touchedCount; index += 1) {
     const score = lexical[touched[index] as number] as number;
     if (score > bestLexical) bestLexical = score;
@@ -47,8 +53,8 @@ export function fuseApproximateDenseScores(
   const slots = union(dense, lexicalTop);
   const { dots, queryInverseNorm } = rescorer.dotsOf(query, slots);
   const inverseNorms = vectors.inverseNorms;
-  let bar = 0;
-  let bestDense = 0;
+  let bar = best.bar;
+  let bestDense = best.dense;
   for (let index = 0; index < slots.length; index += 1) {
     const slot = slots[index] as number;
     const lexicalScore = lexical[slot] as number;
@@ -59,7 +65,9 @@ export function fuseApproximateDenseScores(
     const score = lexicalWeight * lexicalScore + weight * denseValue;
     if (score > 0 && score >= bar) bar = offer(slot, score, lexicalScore, denseValue);
   }
-  return { lexical: bestLexical, dense: bestDense };
+  best.lexical = bestLexical;
+  best.dense = bestDense;
+  best.bar = bar;
 }
 
 /**

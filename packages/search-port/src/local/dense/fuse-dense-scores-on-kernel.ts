@@ -1,26 +1,31 @@
 import type { DenseFuse } from "./kernels/dense-fuse-kernel.js";
+import type { DenseFusionOptions } from "./dense-fusion-options.js";
 import type { DenseMatrixLayout } from "./dense-matrix-layout.js";
-import type { FusedPassState } from "./fuse-dense-scores.js";
+
+/** The fuse kernel and what it runs on: a matrix's memory, laid out as `layout`. Made once per matrix. */
+export interface DenseFuseTarget {
+  fuse: DenseFuse;
+  memory: { readonly buffer: ArrayBufferLike };
+  layout: DenseMatrixLayout;
+}
 
 /**
  * `fuseDenseScores` on the WebAssembly kernel `fuse`, bit for bit the same values: over rows
- * `start..end - 1` of the dot products `dots` (in `buffer`, a matrix's memory laid out as
- * `layout`), with the inverse norms and the lexical scores at their places in it. The
- * kernel writes up to `layout.candidateCapacity` candidates at a time, which go on to
- * `offer` when they still reach the bar.
+ * `start..end - 1` of the dot products `dots` (in the target's memory), with the inverse
+ * norms and the lexical scores at their places in it. The kernel writes up to
+ * `layout.candidateCapacity` candidates at a time, which go on to `offer` when they still
+ * reach the bar.
  */
 export function fuseDenseScoresOnKernel(
-  fuse: DenseFuse,
-  buffer: ArrayBufferLike,
-  layout: DenseMatrixLayout,
+  target: DenseFuseTarget,
   dots: Int32Array,
-  range: { start: number; end: number },
   queryInverseNorm: number,
-  weight: number,
-  denseFloor: number,
-  best: FusedPassState,
-  offer: (slot: number, score: number, lexical: number, dense: number) => number,
+  range: { start: number; end: number },
+  fusion: DenseFusionOptions,
 ): void {
+  const { fuse, layout } = target;
+  const buffer = target.memory.buffer;
+  const { weight, denseFloor, best, offer } = fusion;
   const { stateOffset, candidatesOffset, candidateCapacity } = layout;
   const { start, end } = range;
   const state = new Float64Array(buffer, stateOffset, 2);

@@ -25,18 +25,21 @@ describe("issue 14: the fused pass over the kernel's dot products", () => {
       // The caller's heap: the best topK (score desc, then id, here the slots in reverse); the bar is its worst score once full.
       const kept: Array<{ slot: number; score: number }> = [];
       const best = freshFusedPass();
+      const offer = (slot: number, score: number) => {
+        kept.push({ slot, score });
+        kept.sort((left, right) => right.score - left.score || right.slot - left.slot);
+        kept.length = Math.min(kept.length, topK);
+        return kept.length < topK ? 0 : (kept[kept.length - 1] as { score: number }).score;
+      };
+      // One options object for the whole pass, as a search makes it.
+      const fusion = { weight, denseFloor: floor, best, offer };
       // In ranges, out of order (as a chunked scan hands them over): the same slots are kept.
       const third = Math.floor(count / 3);
       for (const range of [
         { start: third, end: count },
         { start: 0, end: third },
       ]) {
-        fuseDenseScores(lexical, dots, inverseNorms, queryInverseNorm, weight, floor, range, best, (slot, score) => {
-          kept.push({ slot, score });
-          kept.sort((left, right) => right.score - left.score || right.slot - left.slot);
-          kept.length = Math.min(kept.length, topK);
-          return kept.length < topK ? 0 : (kept[kept.length - 1] as { score: number }).score;
-        });
+        fuseDenseScores(lexical, dots, inverseNorms, queryInverseNorm, range, fusion);
       }
       const all = Array.from({ length: count }, (_, slot) => {
         const cosine = new Float32Array([(dots[slot] as number) * (inverseNorms[slot] as number) * queryInverseNorm])[0] as number;

@@ -1,15 +1,5 @@
+import type { DenseFusionOptions, FusedPassState } from "./dense-fusion-options.js";
 import { denseScore } from "./dense-score.js";
-
-/** The best lexical and dense scores a fused pass saw, over every slot. */
-export interface FusedPassBest {
-  lexical: number;
-  dense: number;
-}
-
-/** The same across the ranges of a chunked pass, with the bar `offer` last returned. */
-export interface FusedPassState extends FusedPassBest {
-  bar: number;
-}
 
 /** The state of a fused pass before its first range: nothing seen, bar 0. */
 export function freshFusedPass(): FusedPassState {
@@ -20,7 +10,7 @@ export function freshFusedPass(): FusedPassState {
  * One tight pass over the slots `start..end - 1` of every slot's lexical score and the
  * kernel's dot products (`DenseMatrix.dots`): the dense score of each slot (`denseScore` of
  * its cosine), the fused score `(1 - weight) * lexical + weight * dense`, and the best of
- * each, kept in `best` across calls. A slot goes on to `offer` only when its fused score is
+ * each, kept in `fusion.best` across calls. A slot goes on to `offer` only when its fused score is
  * positive and at least the bar that `offer` last returned (`best.bar`, 0 at first), so the
  * caller's heap sees the few slots that can enter it. The ranges may come in any order (a
  * chunked scan, `DenseMatrix.scanInChunks`): the bar only rises, so a slot left out could
@@ -32,12 +22,10 @@ export function fuseDenseScores(
   dots: Int32Array,
   inverseNorms: Float32Array,
   queryInverseNorm: number,
-  weight: number,
-  denseFloor: number,
   range: { start: number; end: number },
-  best: FusedPassState,
-  offer: (slot: number, score: number, lexical: number, dense: number) => number,
+  fusion: DenseFusionOptions,
 ): void {
+  const { weight, denseFloor, best, offer } = fusion;
   const { start, end } = range;
   const lexicalWeight = 1 - weight;
   let bar = best.bar;

@@ -116,27 +116,28 @@ function rankAll(
   };
   if (vectors !== undefined && query.vector !== undefined && query.approximateCandidates !== undefined) {
     const candidates = Math.max(query.approximateCandidates, limit);
-    const best = fuseApproximateDenseScores(vectors, query.vector, lexicalPass(), weight, denseFloor, candidates, limit, offer);
-    bestLexical = best.lexical;
-    bestDense = best.dense;
+    const fusion = { weight, denseFloor, best: freshFusedPass(), offer };
+    fuseApproximateDenseScores(vectors, query.vector, lexicalPass(), { candidates, limit }, fusion);
+    bestLexical = fusion.best.lexical;
+    bestDense = fusion.best.dense;
   } else if (vectors !== undefined && query.vector !== undefined) {
     // Every slot, in tight passes over the kernel's dot products, chunk by chunk as the scan
     // (split with the helper thread on a large matrix) writes them; the lexical pass runs
     // while the helper scans. Only a slot that could enter the heap (or raise the scope's
     // best) goes on to `consider`.
     // The fused pass reads the lexical scores from the matrix's scratch and clears them.
-    const best = freshFusedPass();
+    const fusion = { weight, denseFloor, best: freshFusedPass(), offer };
     let lexicalSide: LexicalScores | undefined;
     vectors.scanInChunks(
       query.vector,
       () => {
         lexicalSide = lexicalPass(vectors.lexicalScratch());
       },
-      (start, end, dots, queryInverseNorm) => vectors.fuseRows(dots, start, end, queryInverseNorm, weight, denseFloor, best, offer),
+      (start, end, dots, queryInverseNorm) => vectors.fuseRows(dots, start, end, queryInverseNorm, fusion),
     );
     (lexicalSide as LexicalScores | undefined)?.markCleared();
-    bestLexical = best.lexical;
-    bestDense = best.dense;
+    bestLexical = fusion.best.lexical;
+    bestDense = fusion.best.dense;
   } else {
     const { scores: lexical, touched, touchedCount } = lexicalPass();
     for (let index = 0; index < touchedCount; index += 1) {
