@@ -1,6 +1,6 @@
 import { createPineconeFetch } from "./fetch-pinecone-records.js";
-import { createPineconeSearch } from "./search-pinecone.js";
-import { createPineconeWriter } from "./pinecone-writer.js";
+import { createPineconeSearch } from "./create-pinecone-search.js";
+import { createPineconeWriter } from "./create-pinecone-writer.js";
 import type { PineconeSearchPort } from "./pinecone-search-port.js";
 import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 import { readPineconeSettings } from "./read-pinecone-settings.js";
@@ -27,7 +27,7 @@ import { readPineconeSettings } from "./read-pinecone-settings.js";
  * returns them without a score (`fetch-pinecone-records.ts`). Each call is retried on 429, 5xx, connection failures and
  * timeouts, with backoff, and bounded; a 4xx fails at once with a `PineconePortError`.
  *
- * Bad options throw `ConfigurationError` naming the option (`batchSize`; `read-pinecone-settings.ts`). The search is in `search-pinecone.ts`, the writer in `pinecone-writer.ts`.
+ * Bad options throw `ConfigurationError` naming the option (`batchSize`; `read-pinecone-settings.ts`). The search is in `create-pinecone-search.ts`, the writer in `create-pinecone-writer.ts`.
  */
 export function createPineconeSearchPort(options: PineconeSearchPortOptions): PineconeSearchPort {
   const settings = readPineconeSettings(options);
