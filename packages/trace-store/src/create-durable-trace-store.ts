@@ -1,12 +1,10 @@
-import type { LookupKnowledgeError } from "@lookup-knowledge/core";
-import { asFlushError, createSpoolFlusher } from "./create-spool-flusher.js";
-import { createTraceDatabaseSession } from "./database/trace-database-session.js";
+import { closeDurableStoreParts } from "./close-durable-store-parts.js";
+import { createDurableStoreParts } from "./create-durable-store-parts.js";
+import { createQueryHashesForSearch } from "./create-query-hashes-for-search.js";
+import type { TraceDatabase } from "./database/trace-database.js";
 import type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 import { readDurableTraceStoreOptions, type DurableTraceStoreOptions } from "./durable-trace-store-options.js";
-import { hashQuery } from "./hash-query.js";
-import { resolveQueryHashKey } from "./query-storage.js";
-import { createTraceSpool } from "./spool/create-trace-spool.js";
-import { flushTraceSpool } from "./spool/flush-trace-spool.js";
+import { guardErrorHandler } from "./guard-error-handler.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 import { TraceStoreError } from "./trace-store-error.js";
 
@@ -29,46 +27,10 @@ export type { DurableTraceStoreOptions } from "./durable-trace-store-options.js"
 export function createDurableTraceStore(options: DurableTraceStoreOptions): DurableTraceStore {
   const settings = readDurableTraceStoreOptions(options);
   const { directory, database, location } = settings;
-  const report = (error: LookupKnowledgeError): void => {
-    try {
-      settings.onError(error);
-    } catch {
-      // The handler's own failure is not the store's.
-    }
-  };
-  const spool = createTraceSpool({
-    directory,
-    queryStorage: settings.queryStorage,
-    ...(settings.queryHashKey ? { queryHashKey: settings.queryHashKey } : {}),
-    ...(settings.fsync ? { fsync: settings.fsync } : {}),
-  });
-  const session = createTraceDatabaseSession({
-    target: {
-      ...(database ? { url: database.url } : { directory: settings.pgliteDirectory }),
-      lockWaitMs: settings.lockWaitMs,
-      ...(settings.connectTimeoutMs ? { connectTimeoutMs: settings.connectTimeoutMs } : {}),
-    },
-    idleCloseMs: settings.idleCloseMs,
-  });
-  const flusher = createSpoolFlusher({
-    directory,
-    location,
-    intervalMs: settings.flushIntervalMs,
-    afterRecords: settings.flushAfterRecords,
-    afterBytes: settings.flushAfterBytes,
-    appendedBytes: () => spool.appendedBytes,
-    flushSpool: (lockWaitMs) =>
-      flushTraceSpool({
-        directory,
-        batchSize: settings.batchSize,
-        lockWaitMs,
-        foreignWriterIdleMs: settings.foreignWriterIdleMs,
-        insert: (records: ToolInvocationRecord[]) => session.use((opened) => opened.insert(records)),
-        onSkipped: report,
-        onRejected: report,
-      }),
-    report,
-  });
+  const report = guardErrorHandler(settings.onError);
+  const parts = createDurableStoreParts(settings, report);
+  const { spool, session, flusher } = parts;
+  const queryHashes = createQueryHashesForSearch(directory, settings.queryHashKey);
   let closed = false;
 
   async function flush() {
@@ -78,14 +40,10 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
     return outcome;
   }
 
-  /** The key the records' query hashes were made with, read once (null: not read yet). */
-  let keyForSearch: string | undefined | null = null;
-  function queryHashes(text: string | undefined): string[] {
-    if (text === undefined || text === "") return [];
-    if (keyForSearch === null) {
-      keyForSearch = resolveQueryHashKey(directory, { ...(settings.queryHashKey ? { key: settings.queryHashKey } : {}), create: false });
-    }
-    return keyForSearch === undefined ? [] : [hashQuery(text, keyForSearch)];
+  /** Flushes, then runs `work` on the database: every read sees what was recorded before it. */
+  async function afterFlush<T>(work: (opened: TraceDatabase) => Promise<T>): Promise<T> {
+    await flush();
+    return session.use(work);
   }
 
   function append(invocation: ToolInvocationRecord): void {
@@ -124,36 +82,13 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
       const hashes = queryHashes(query.queryText);
       return session.use((opened) => opened.list({ ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) }));
     },
-    async get(id: string) {
-      await flush();
-      return session.use((opened) => opened.get(id));
-    },
-    async prune(olderThan: Date) {
-      await flush();
-      return session.use((opened) => opened.prune(olderThan));
-    },
-    async count() {
-      await flush();
-      return session.use((opened) => opened.count());
-    },
+    get: (id: string) => afterFlush((opened) => opened.get(id)),
+    prune: (olderThan: Date) => afterFlush((opened) => opened.prune(olderThan)),
+    count: () => afterFlush((opened) => opened.count()),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      session.cancelIdleClose();
-      await flusher.stop();
-      // The segment is flushed even when sealing it failed: it left the live set, so the
-      // flush takes it as finished.
-      try {
-        await spool.close();
-      } catch (error) {
-        report(asFlushError(error, location));
-      }
-      try {
-        await flusher.flush(settings.lockWaitMs);
-      } catch (error) {
-        report(asFlushError(error, location));
-      }
-      await session.close();
+      await closeDurableStoreParts(parts, { lockWaitMs: settings.lockWaitMs, location, report });
     },
   };
 }

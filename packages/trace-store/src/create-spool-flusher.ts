@@ -1,26 +1,13 @@
-import { LookupKnowledgeError } from "@lookup-knowledge/core";
-import { listSpoolSegments, liveSegments, spoolDirectory } from "./spool/spool-segment.js";
+import { asFlushError } from "./as-flush-error.js";
+import { somethingSpooled } from "./something-spooled.js";
 import type { TraceFlushReport } from "./spool/trace-flush-report.js";
+import type { SpoolFlusher } from "./spool-flusher.js";
+import type { SpoolFlusherOptions } from "./spool-flusher-options.js";
+import { initialSpoolFlusherState } from "./spool-flusher-state.js";
 import { TraceStoreError } from "./trace-store-error.js";
 
 /** The longest wait between two background flushes after failures. */
 const longestBackoffMs = 60_000;
-
-/** Moves a durable store's spooled records into its database: by hand, on a timer, or once enough was appended. */
-export interface SpoolFlusher {
-  /** Counts one record appended to the spool; starts a background flush once a bound is passed. */
-  appended(): void;
-  /** One flush, after the flushes before it; waits up to `lockWaitMs` for another process's flush lock. */
-  flush(lockWaitMs: number): Promise<TraceFlushReport>;
-  /** Starts a background flush now, whatever the bounds (unless one runs, an outage's backoff lasts, or it was stopped). */
-  makeRoom(): void;
-  /** Bytes this process appended that no flush has moved into the database yet (as far as it knows). */
-  unflushedBytes(): number;
-  /** A flush by hand went through: an outage the background flusher reported is over. */
-  recovered(): void;
-  /** Stops the background flusher and waits for the flush that is running. Never rejects. */
-  stop(): Promise<void>;
-}
 
 /**
  * The durable store's one flusher, a small state machine:
@@ -40,38 +27,8 @@ export interface SpoolFlusher {
  * Only the database can fail here: every record is already in the spool, so an outage
  * delays records and never loses one.
  */
-export function createSpoolFlusher(options: {
-  /** The trace folder. */
-  directory: string;
-  /** Shown in the error of a failed flush that is not a `LookupKnowledgeError`. */
-  location: string;
-  intervalMs: number;
-  afterRecords: number;
-  afterBytes: number;
-  /** `spool.appendedBytes`: the bytes appended to the spool so far. */
-  appendedBytes: () => number;
-  /** Runs `flushTraceSpool` once. */
-  flushSpool: (lockWaitMs: number) => Promise<TraceFlushReport>;
-  report: (error: LookupKnowledgeError) => void;
-}): SpoolFlusher {
-  const state = {
-    /** The last flush begun, settled or not: the next one runs after it. */
-    chain: Promise.resolve() as Promise<unknown>,
-    /** Records appended since the running flush (or, when none runs, the last one) began. */
-    appended: 0,
-    /** `appendedBytes()` when the last background flush began. */
-    bytesAtLastFlush: 0,
-    /** `appendedBytes()` when the last flush that went through began: what it moved is in the database. */
-    bytesFlushed: 0,
-    /** A background flush is running. */
-    running: false,
-    /** An outage was reported and has not ended. */
-    failing: false,
-    backoffMs: options.intervalMs,
-    /** No background flush starts before this time (ms since the epoch). */
-    nextAttemptAt: 0,
-    stopped: false,
-  };
+export function createSpoolFlusher(options: SpoolFlusherOptions): SpoolFlusher {
+  const state = initialSpoolFlusherState(options.intervalMs);
 
   function flush(lockWaitMs: number): Promise<TraceFlushReport> {
     const run = state.chain.then(async () => {
@@ -86,18 +43,8 @@ export function createSpoolFlusher(options: {
     return run;
   }
 
-  /** Whether a background flush has anything to do: own appends, or a segment not being written here. */
-  function somethingSpooled(): boolean {
-    if (state.appended > 0) return true;
-    try {
-      return listSpoolSegments(spoolDirectory(options.directory)).some((segment) => !liveSegments.has(segment.file));
-    } catch {
-      return false;
-    }
-  }
-
   function backgroundFlush(): void {
-    if (state.running || state.stopped || Date.now() < state.nextAttemptAt || !somethingSpooled()) return;
+    if (state.running || state.stopped || Date.now() < state.nextAttemptAt || !somethingSpooled(options.directory, state.appended)) return;
     state.running = true;
     state.bytesAtLastFlush = options.appendedBytes();
     flush(0)
@@ -151,15 +98,4 @@ export function createSpoolFlusher(options: {
       await state.chain;
     },
   };
-}
-
-/** A failed flush as the error reported: a library error as it is, anything else as `trace_database_unavailable`. */
-export function asFlushError(error: unknown, location: string): LookupKnowledgeError {
-  if (LookupKnowledgeError.isInstance(error)) return error;
-  return new TraceStoreError({
-    code: "trace_database_unavailable",
-    message: `Could not flush trace records into ${location}: ${(error as Error)?.message ?? String(error)}. They stay in the spool.`,
-    location,
-    cause: error,
-  });
 }
