@@ -115,6 +115,22 @@ describe("createLookupKnowledgeTool", () => {
     expect(port.calls).toBe(0);
   });
 
+  it("R2, issue 34: refuses an argument it does not take beside a good query, as the MCP server does", async () => {
+    const port = createScriptedSearchPort([refundHits]);
+    const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: port }));
+    const message = (await tool.invoke({
+      type: "tool_call",
+      id: "call-extra",
+      name: "lookup_knowledge",
+      args: { query: "refund", top_k: 3 },
+    })) as ToolMessage;
+    expect(message.status).toBe("error");
+    expect(String(message.content)).toBe(
+      'Invalid arguments for lookup_knowledge: Unknown argument "top_k". Call it with {"query": "<a question or keywords>"}.',
+    );
+    expect(port.calls).toBe(0);
+  });
+
   it("refuses bad plain arguments (not a tool call) by throwing", async () => {
     const port = createScriptedSearchPort([refundHits]);
     const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: port }));

@@ -2,9 +2,10 @@ import type { LookupResult, MetadataFilter } from "@lookup-knowledge/core";
 import { validateMetadataFilter } from "@lookup-knowledge/search-port";
 import { ToolMessage } from "@langchain/core/messages";
 import { tool, type StructuredTool } from "@langchain/core/tools";
-import { z } from "zod";
 import type { KnowledgeRetriever } from "./create-knowledge-retriever.js";
 import { lookupKnowledgeDescription } from "./lookup-knowledge-description.js";
+import { lookupKnowledgeInputSchema, lookupKnowledgeUsage } from "./lookup-knowledge-input-schema.js";
+import { parseToolArguments } from "./parse-tool-arguments.js";
 import { renderEvidenceContent } from "./render-evidence-content.js";
 
 export interface LookupKnowledgeToolOptions {
@@ -16,19 +17,13 @@ export interface LookupKnowledgeToolOptions {
   filter?: MetadataFilter;
 }
 
-export const lookupKnowledgeInputSchema = z.object({
-  query: z
-    .string()
-    .refine((query) => query.trim() !== "", "query must contain text")
-    .describe("What to look up: a question or keywords, in the user's language."),
-});
-
 /**
  * The explicit `lookup_knowledge` tool (R2) for LangChain agents. The content is the
  * packed evidence for the model; the artifact is the whole `LookupResult`
  * (`responseFormat: "content_and_artifact"`). A tool call with invalid arguments (a wrong
- * name, a blank or non-string query) is answered with one short error `ToolMessage` naming
- * the problem and the expected arguments, not LangChain's parsing exception and its stack;
+ * name, a blank or non-string query, an argument it does not take) is answered with one short
+ * error `ToolMessage` naming the problem (in the words of `parseToolArguments`, as the MCP
+ * server words it) and the expected arguments, not LangChain's parsing exception and its stack;
  * invoked with plain arguments, the tool throws instead. A failing search never throws. A
  * malformed bound filter is refused here, when the tool is created.
  */
@@ -53,13 +48,16 @@ export function createLookupKnowledgeTool(retriever: KnowledgeRetriever, options
   // An agent loop hands a thrown parsing error to the model whole, stack and local paths
   // included: a tool call with bad arguments gets a short error message of its own instead.
   created.invoke = (async (input: unknown, config?: unknown) => {
-    if (isToolCall(input) && !lookupKnowledgeInputSchema.safeParse(input.args).success) {
-      return new ToolMessage({
-        content: describeArgumentError(input.args, created.name),
-        tool_call_id: input.id ?? "",
-        name: created.name,
-        status: "error",
-      });
+    if (isToolCall(input)) {
+      const parsed = parseToolArguments(lookupKnowledgeInputSchema, input.args);
+      if (!parsed.success) {
+        return new ToolMessage({
+          content: `Invalid arguments for ${created.name}: ${parsed.problems}. ${lookupKnowledgeUsage("it")}`,
+          tool_call_id: input.id ?? "",
+          name: created.name,
+          status: "error",
+        });
+      }
     }
     return invoke(input as never, config as never);
   }) as typeof created.invoke;
@@ -68,23 +66,4 @@ export function createLookupKnowledgeTool(retriever: KnowledgeRetriever, options
 
 function isToolCall(input: unknown): input is { type: "tool_call"; id?: string; args: unknown } {
   return typeof input === "object" && input !== null && (input as { type?: unknown }).type === "tool_call";
-}
-
-/** One line: what is wrong with the arguments, and how to call the tool. Never echoes values. */
-function describeArgumentError(args: unknown, toolName: string): string {
-  const problems: string[] = [];
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    problems.push("the arguments must be an object");
-  } else {
-    const given = args as Record<string, unknown>;
-    if (!("query" in given) || given["query"] === undefined) problems.push("query is missing");
-    else if (typeof given["query"] !== "string") problems.push("query must be a string");
-    else problems.push("query must contain text");
-    const unknown = Object.keys(given).filter((key) => key !== "query");
-    if (unknown.length > 0) {
-      const names = unknown.slice(0, 5).map((key) => JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key));
-      problems.push(`unknown argument${unknown.length === 1 ? "" : "s"} ${names.join(", ")}${unknown.length > 5 ? ", ..." : ""}`);
-    }
-  }
-  return `Invalid arguments for ${toolName}: ${problems.join("; ")}. Call it with {"query": "<a question or keywords>"}.`;
 }

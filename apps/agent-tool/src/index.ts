@@ -8,8 +8,10 @@ export type {
   TelemetrySpanOptions,
   TelemetryTracer,
 } from "./telemetry/telemetry-tracer.js";
-export { createLookupKnowledgeTool, lookupKnowledgeInputSchema } from "./create-lookup-knowledge-tool.js";
+export { createLookupKnowledgeTool } from "./create-lookup-knowledge-tool.js";
 export type { LookupKnowledgeToolOptions } from "./create-lookup-knowledge-tool.js";
+export { createLookupKnowledgeInputSchema, lookupKnowledgeInputSchema } from "./lookup-knowledge-input-schema.js";
+export type { LookupKnowledgeInput, LookupKnowledgeInputOptions, LookupKnowledgeInputSchema } from "./lookup-knowledge-input-schema.js";
 export { createLangChainRetriever, lookupKnowledgeResultEvent } from "./create-langchain-retriever.js";
 export type { DocumentsWithResult, LangChainKnowledgeRetriever, LangChainRetrieverOptions } from "./create-langchain-retriever.js";
 export { lookupResultToDocuments } from "./lookup-result-to-documents.js";

@@ -60,7 +60,9 @@ describe("lookup-knowledge mcp", () => {
       expect(none.structuredContent).toMatchObject({ found: false, evidenceStatus: "no_evidence" });
       const bad = await client.callTool({ name: "lookup_knowledge", arguments: { query: "  ", limit: 3 } });
       expect(bad.isError).toBe(true);
-      expect(textOf(bad)).toBe('Unknown argument "limit". Call lookup_knowledge with {"query": "<a question or keywords>"}.');
+      expect(textOf(bad)).toBe(
+        'query must contain text; unknown argument "limit". Call lookup_knowledge with {"query": "<a question or keywords>"}.',
+      );
     } finally {
       await client.close();
     }

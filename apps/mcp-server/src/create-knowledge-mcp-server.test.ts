@@ -88,6 +88,20 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     expect(String(unknownTool)).toMatch(/Unknown tool "nope": this server has lookup_knowledge and fetch_evidence/);
   });
 
+  it('issue 34: a protocol error\'s message carries the code once (no "MCP error -32602: MCP error -32602:")', async () => {
+    await using client = await connectClient(options());
+    const unknownTool = await client.callTool({ name: "nope", arguments: {} }).catch((error: Error & { code?: number }) => error);
+    expect(unknownTool).toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Unknown tool "nope": this server has lookup_knowledge and fetch_evidence.',
+    });
+    const badCursor = await client.listResources({ cursor: "-3" }).catch((error: Error) => error);
+    expect(badCursor).toMatchObject({
+      code: -32602,
+      message: "MCP error -32602: Invalid cursor: pass the nextCursor of the previous page.",
+    });
+  });
+
   it("issue 12: a caller filter is taken only when the settings allow it, and the fixed filter always holds", async () => {
     await using open = await connectClient({ ...options(), settings: { callerFilter: true } });
     const { tools } = await open.listTools();

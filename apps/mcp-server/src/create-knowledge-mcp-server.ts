@@ -7,7 +7,7 @@ import {
   type LookupResult,
   type MetadataFilter,
 } from "@lookup-knowledge/core";
-import { escapeKnowledgeText, lookupKnowledgeDescription, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
+import { escapeKnowledgeText, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
 import { andFilters, canFetchRecords, validateMetadataFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
@@ -16,17 +16,17 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
-  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
-import { fetchEvidence, fetchEvidenceStructuredContentSchema, renderFetchedEvidence } from "./fetch-evidence.js";
-import { lookupStructuredContent, lookupStructuredContentSchema } from "./lookup-structured-content.js";
+import { fetchEvidence, renderFetchedEvidence } from "./fetch-evidence.js";
+import { fetchToolName, knowledgeMcpTools } from "./knowledge-mcp-tools.js";
+import { lookupStructuredContent } from "./lookup-structured-content.js";
 import { readMcpServerSettings, type McpServerSettings } from "./mcp-server-settings.js";
+import { protocolError } from "./protocol-error.js";
+import { readToolArguments } from "./read-tool-arguments.js";
 import { listSourceDocuments, readSourceDocument, SourceReadError } from "./source-documents.js";
-import { readArgumentObject, readTextArgument, ToolArgumentError } from "./tool-argument-error.js";
+import { ToolArgumentError } from "./tool-argument-error.js";
 
 const version = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
@@ -39,11 +39,6 @@ export interface KnowledgeMcpServerOptions {
   /** The `mcp` settings (`readMcpServerSettings` checks them): fixed filter, caller filters, limits, tool name. */
   settings?: Partial<McpServerSettings> | McpServerSettings;
 }
-
-const fetchToolName = "fetch_evidence";
-const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020-12" }) as Tool["outputSchema"] & object;
-const lookupOutputSchema = jsonSchema(lookupStructuredContentSchema);
-const fetchOutputSchema = jsonSchema(fetchEvidenceStructuredContentSchema);
 
 /**
  * The MCP server of a knowledge base: the tools `lookup_knowledge` (the same lookup, and the
@@ -66,65 +61,17 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Se
 export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptions): () => Server {
   const settings = readMcpServerSettings(options.settings ?? {});
   const { retriever, store } = options;
-  const lookupName = settings.toolName;
-  const lookupUsage = settings.callerFilter
-    ? `Call ${lookupName} with {"query": "<a question or keywords>"} and, optionally, {"filter": {"<field>": {"$eq": "<value>"}}}.`
-    : `Call ${lookupName} with {"query": "<a question or keywords>"}.`;
-  const fetchUsage = `Call ${fetchToolName} with {"document_id": "<a document_id from a ${lookupName} result>"}.`;
-
+  const { lookup: lookupTool, fetch: fetchTool } = knowledgeMcpTools(settings);
+  const lookupName = lookupTool.definition.name;
   // fetch_evidence needs a store that reads chunks back by id (the local index, Pinecone).
   const canFetch = canFetchRecords(store.port);
-  const allTools: Tool[] = [
-    {
-      name: lookupName,
-      title: "Look up knowledge",
-      description: settings.description ?? lookupKnowledgeDescription,
-      inputSchema: {
-        type: "object",
-        properties: {
-          query: {
-            type: "string",
-            minLength: 1,
-            maxLength: settings.maxQueryChars,
-            description: "What to look up: a question or keywords, in the user's language.",
-          },
-          ...(settings.callerFilter
-            ? {
-                filter: {
-                  type: "object",
-                  description: 'A filter on chunk metadata, Pinecone style: {"category": {"$eq": "billing"}}; $and / $or combine.',
-                },
-              }
-            : {}),
-        },
-        required: ["query"],
-        additionalProperties: false,
-      },
-      outputSchema: lookupOutputSchema,
-      annotations: { title: "Look up knowledge", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    {
-      name: fetchToolName,
-      title: "Fetch a whole chunk",
-      description: `Read the whole chunk a ${lookupName} result cites by its document_id, with the document_ids of the chunks before and after it.`,
-      inputSchema: {
-        type: "object",
-        properties: { document_id: { type: "string", minLength: 1, description: `A document_id from a ${lookupName} result.` } },
-        required: ["document_id"],
-        additionalProperties: false,
-      },
-      outputSchema: fetchOutputSchema,
-      annotations: { title: "Fetch a whole chunk", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-  ];
-  const tools = canFetch ? allTools : allTools.slice(0, 1);
+  const tools = canFetch ? [lookupTool.definition, fetchTool.definition] : [lookupTool.definition];
   const toolNames = tools.map((tool) => tool.name).join(" and ");
 
   async function lookup(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
-    const given = readArgumentObject(args, settings.callerFilter ? ["query", "filter"] : ["query"], lookupUsage);
-    const query = readTextArgument(given, "query", settings.maxQueryChars, lookupUsage);
-    let filter = settings.filter;
-    if (given["filter"] !== undefined) filter = andFilters(settings.filter, validateMetadataFilter(given["filter"]));
+    // The LangChain tool's schema and wording (`parseToolArguments`), under the server's settings.
+    const { query, filter: callerFilter } = readToolArguments(lookupTool.input, args, lookupTool.usage);
+    const filter = callerFilter === undefined ? settings.filter : andFilters(settings.filter, validateMetadataFilter(callerFilter));
     const result = await retriever.lookup(query, { ...(filter ? { filter } : {}), signal });
     return {
       content: [{ type: "text", text: renderEvidenceContent(result) }],
@@ -133,9 +80,7 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
   }
 
   async function fetch(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
-    const given = readArgumentObject(args, ["document_id"], fetchUsage);
-    // Ids are keys with some characters percent-encoded (up to 9 characters for one), so the cap is generous.
-    const documentId = readTextArgument(given, "document_id", 20_000, fetchUsage);
+    const { document_id: documentId } = readToolArguments(fetchTool.input, args, fetchTool.usage);
     const fetched = await fetchEvidence(store.port, documentId, settings.filter, lookupName, signal);
     return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], structuredContent: fetched };
   }
@@ -160,9 +105,9 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
         if (name === lookupName) return await lookup(args, extra.signal);
         if (name === fetchToolName && canFetch) return await fetch(args, extra.signal);
       } catch (error) {
-        return toolError(error, name === fetchToolName ? fetchUsage : lookupUsage);
+        return toolError(error, name === fetchToolName ? fetchTool.usage : lookupTool.usage);
       }
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${toolNames}.`);
+      throw protocolError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${toolNames}.`);
     });
     server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
       // Pages of `settings.resourcesPerPage`; the cursor is the offset of the next page.
@@ -170,7 +115,7 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
       const cursor = request.params?.cursor;
       const offset = cursor === undefined ? 0 : Number(cursor);
       if (!Number.isSafeInteger(offset) || offset < 0 || String(offset) !== (cursor ?? "0")) {
-        throw new McpError(ErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page.");
+        throw protocolError(ErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page.");
       }
       const documents = await listSourceDocuments(sources);
       const page = documents.slice(offset, offset + resourcePageSize);
@@ -193,8 +138,8 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
       } catch (error) {
         // -32002: the protocol's "resource not found".
         if (SourceReadError.isInstance(error))
-          throw new McpError(error.code === "source_not_found" ? -32002 : ErrorCode.InternalError, error.message);
-        throw new McpError(ErrorCode.InternalError, `The source document could not be read: ${errorMessage(error)}`);
+          throw protocolError(error.code === "source_not_found" ? -32002 : ErrorCode.InternalError, error.message);
+        throw protocolError(ErrorCode.InternalError, `The source document could not be read: ${errorMessage(error)}`);
       }
     });
     return server;

@@ -20,6 +20,16 @@ export const fetchEvidenceStructuredContentSchema = z.object({
 
 export type FetchEvidenceStructuredContent = z.infer<typeof fetchEvidenceStructuredContentSchema>;
 
+/**
+ * The arguments of `fetch_evidence`: one `document_id` with text in it (ids are keys with
+ * some characters percent-encoded, up to 9 characters for one, so the cap is generous).
+ */
+export function fetchEvidenceInputSchema(lookupName: string) {
+  return z.strictObject({
+    document_id: z.string().min(1).regex(/\S/, "must contain text").max(20_000).describe(`A document_id from a ${lookupName} result.`),
+  });
+}
+
 const keyPattern = /^([\s\S]+)#chunk-(\d{1,9})$/;
 
 /**
