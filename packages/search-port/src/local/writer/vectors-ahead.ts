@@ -1,5 +1,6 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { throwIfAborted } from "../../internal/abort.js";
+import { EmbeddingCalls } from "./embedding-calls.js";
 
 /** A record whose vector is wanted: its id and the text that is embedded. */
 export interface TextToEmbed {
@@ -50,44 +51,8 @@ export function createVectorsAhead(
   limit = vectorsAheadLimit,
   concurrency = vectorsAheadConcurrency,
 ): VectorsAhead {
+  const calls = new EmbeddingCalls(embeddings, concurrency);
   const started = new Map<string, Started>();
-  /** Calls asked ahead, waiting for one of the running ones to end. */
-  let waiting: Array<() => void> = [];
-  let running = 0;
-
-  /** One `embedDocuments` call; its rejection is handled wherever it is awaited. */
-  function ask(texts: string[]): Promise<unknown> {
-    let answer: Promise<unknown>;
-    try {
-      answer = Promise.resolve(embeddings.embedDocuments(texts));
-    } catch (error) {
-      answer = Promise.reject(error);
-    }
-    answer.catch(() => undefined);
-    return answer;
-  }
-
-  /** A call asked ahead: started now, or once fewer than `concurrency` run. */
-  function askAhead(texts: string[]): Promise<unknown> {
-    const answer = new Promise<unknown>((resolve, reject) => {
-      const go = (): void => {
-        running += 1;
-        const asked = ask(texts);
-        asked.then(resolve, reject);
-        asked.then(release, release);
-      };
-      if (running < concurrency) go();
-      else waiting.push(go);
-    });
-    answer.catch(() => undefined);
-    return answer;
-  }
-
-  function release(): void {
-    running -= 1;
-    waiting.shift()?.();
-  }
-
   return {
     start(entries) {
       const wanted = entries.filter((entry) => started.get(entry.id)?.text !== entry.text);
@@ -97,55 +62,69 @@ export function createVectorsAhead(
         if (started.size + wanted.length <= limit) break;
         started.delete(id);
       }
-      const batch = askAhead(wanted.map((entry) => entry.text));
+      const batch = calls.ahead(wanted.map((entry) => entry.text));
       for (const [position, entry] of wanted.entries()) started.set(entry.id, { text: entry.text, batch, position, count: wanted.length });
     },
 
     clear() {
       started.clear();
-      waiting = [];
+      calls.dropWaiting();
     },
 
-    async vectorsFor(entries, check, signal) {
-      const vectors = new Array<number[]>(entries.length);
-      const now: number[] = [];
-      const batches = new Map<Promise<unknown>, { count: number; uses: { position: number; index: number }[] }>();
-      entries.forEach((entry, index) => {
-        const ahead = started.get(entry.id);
-        if (ahead !== undefined) started.delete(entry.id);
-        if (ahead === undefined || ahead.text !== entry.text) {
-          now.push(index);
-          return;
-        }
-        const group = batches.get(ahead.batch) ?? { count: ahead.count, uses: [] };
-        group.uses.push({ position: ahead.position, index });
-        batches.set(ahead.batch, group);
-      });
-      const textsOf = (indexes: number[]): string[] => indexes.map((index) => (entries[index] as TextToEmbed).text);
-      const asked = now.length === 0 ? undefined : ask(textsOf(now));
-      const again: number[] = [];
-      for (const [batch, { count, uses }] of batches) {
-        let answer: number[][];
-        try {
-          answer = check(await batch, count);
-        } catch {
-          for (const use of uses) again.push(use.index);
-          continue;
-        }
-        for (const use of uses) vectors[use.index] = answer[use.position] as number[];
-      }
-      if (again.length > 0) throwIfAborted(signal);
-      const retried = again.length === 0 ? undefined : ask(textsOf(again));
-      const fill = async (indexes: number[], answer: Promise<unknown> | undefined): Promise<void> => {
-        if (answer === undefined) return;
-        const rows = check(await answer, indexes.length);
-        indexes.forEach((index, position) => {
-          vectors[index] = rows[position] as number[];
-        });
-      };
-      await fill(now, asked);
-      await fill(again, retried);
-      return vectors;
+    vectorsFor(entries, check, signal) {
+      return takeVectors(started, calls, entries, check, signal);
     },
   };
+}
+
+/**
+ * `VectorsAhead.vectorsFor`: the vectors of `entries`, those asked for ahead taken out of
+ * `started` (asked again when their call failed), the rest asked for now in one call.
+ */
+async function takeVectors(
+  started: Map<string, Started>,
+  calls: EmbeddingCalls,
+  entries: readonly TextToEmbed[],
+  check: (vectors: unknown, count: number) => number[][],
+  signal: AbortSignal | undefined,
+): Promise<number[][]> {
+  const vectors = new Array<number[]>(entries.length);
+  const now: number[] = [];
+  const batches = new Map<Promise<unknown>, { count: number; uses: { position: number; index: number }[] }>();
+  entries.forEach((entry, index) => {
+    const ahead = started.get(entry.id);
+    if (ahead !== undefined) started.delete(entry.id);
+    if (ahead === undefined || ahead.text !== entry.text) {
+      now.push(index);
+      return;
+    }
+    const group = batches.get(ahead.batch) ?? { count: ahead.count, uses: [] };
+    group.uses.push({ position: ahead.position, index });
+    batches.set(ahead.batch, group);
+  });
+  const textsOf = (indexes: number[]): string[] => indexes.map((index) => (entries[index] as TextToEmbed).text);
+  const asked = now.length === 0 ? undefined : calls.now(textsOf(now));
+  const again: number[] = [];
+  for (const [batch, { count, uses }] of batches) {
+    let answer: number[][];
+    try {
+      answer = check(await batch, count);
+    } catch {
+      for (const use of uses) again.push(use.index);
+      continue;
+    }
+    for (const use of uses) vectors[use.index] = answer[use.position] as number[];
+  }
+  if (again.length > 0) throwIfAborted(signal);
+  const retried = again.length === 0 ? undefined : calls.now(textsOf(again));
+  const fill = async (indexes: number[], answer: Promise<unknown> | undefined): Promise<void> => {
+    if (answer === undefined) return;
+    const rows = check(await answer, indexes.length);
+    indexes.forEach((index, position) => {
+      vectors[index] = rows[position] as number[];
+    });
+  };
+  await fill(now, asked);
+  await fill(again, retried);
+  return vectors;
 }
