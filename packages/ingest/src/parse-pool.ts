@@ -1,20 +1,13 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
-import { errorMessage } from "@lookup-knowledge/core";
 import { DocumentError } from "./document-error.js";
+import { giveParseJob } from "./give-parse-job.js";
+import type { ParseJob } from "./parse-job.js";
+import type { ParseSlot } from "./parse-slot.js";
+import { parseTimeLimitMs } from "./parse-time-limit.js";
 import type { ParsedDocument } from "./parsed-document.js";
 import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
-
-/** A message to a parse worker. */
-export interface ParseRequest {
-  id: number;
-  text: string;
-  source: string;
-}
-
-/** A parse worker's answer: the document, or why it was refused. */
-export type ParseResponse = { id: number; document: ParsedDocument } | { id: number; error: { reason: string } };
+import { startParseSlot } from "./start-parse-slot.js";
 
 /** Parses documents on worker threads, one document per worker at a time. */
 export interface ParsePool {
@@ -22,42 +15,6 @@ export interface ParsePool {
   parse(text: string, source: string): Promise<ParsedDocument>;
   /** Stops the workers; pending parses reject. */
   close(): Promise<void>;
-}
-
-/**
- * Markdown parsing allocates many short-lived objects; a young generation larger than
- * V8's default (semi-spaces of 32 MB instead of 16) makes a parse about a fifth faster.
- */
-const youngGenerationMb = 96;
-
-interface Job extends ParseRequest {
-  resolve: (document: ParsedDocument) => void;
-  reject: (error: unknown) => void;
-}
-
-/**
- * How long one file may take to parse: 30 s, plus 10 s per MB. Parsing does about 1 MB a
- * second per core, and bounded nesting keeps it near-linear, so only a pathological file
- * reaches this; its worker is stopped and the file skipped.
- */
-export function parseTimeLimitMs(textLength: number): number {
-  return 30_000 + Math.ceil(textLength / 100_000) * 1_000;
-}
-
-/** Why a file was skipped when its parse ran past `parseTimeLimitMs`. */
-export function parseTimeLimitReason(limitMs: number, textLength: number): string {
-  return `parsing took longer than ${formatSeconds(limitMs)} s, the limit for a file of ${textLength} characters`;
-}
-
-interface Slot {
-  worker: Worker;
-  job?: Job | undefined;
-  /** Stops the worker when its job takes longer than the time limit. */
-  timer?: NodeJS.Timeout;
-  /** Stops and replaces the worker, rejecting its job with the reason. */
-  fail?: (reason: string, timedOut?: boolean) => void;
-  /** Set once the worker failed, so its `error` and `exit` events replace it only once. */
-  dead?: boolean;
 }
 
 /**
@@ -73,72 +30,48 @@ export function createParsePool(
   const timeLimitMs = limits.timeLimitMs ?? parseTimeLimitMs;
   const script = new URL("./parse-worker.js", import.meta.url);
   if (script.protocol !== "file:" || !existsSync(fileURLToPath(script))) return undefined;
-  const queue: Job[] = [];
-  const slots: Slot[] = [];
+  const queue: ParseJob[] = [];
+  const slots: ParseSlot[] = [];
   let nextId = 0;
   let closed = false;
   /** Workers that died; past a few, the pool stops replacing them (a script that cannot load would crash forever). */
   let crashes = 0;
   let broken: string | undefined;
 
-  const start = (): Slot => {
-    const slot: Slot = {
-      worker: new Worker(script, { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } }),
-    };
-    slot.worker.on("message", (response: ParseResponse) => {
-      const job = slot.job;
-      if (job === undefined || job.id !== response.id) return;
-      slot.job = undefined;
-      clearTimeout(slot.timer);
-      if ("document" in response) job.resolve(response.document);
-      else job.reject(new DocumentError({ source: job.source, reason: response.error.reason }));
+  const start = (): ParseSlot => startParseSlot(script, options, { answered: () => pump(), failed, closed: () => closed });
+
+  /** Stops and replaces a failed worker, rejecting its job with the reason; past too many crashes, the pool is broken. */
+  function failed(slot: ParseSlot, reason: string, timedOut: boolean): void {
+    clearTimeout(slot.timer);
+    const job = slot.job;
+    slot.job = undefined;
+    const index = slots.indexOf(slot);
+    if (index !== -1) slots.splice(index, 1);
+    void slot.worker.terminate();
+    job?.reject(new DocumentError({ source: job.source, reason: timedOut ? reason : `the parser crashed (${reason})` }));
+    if (closed) return;
+    if (timedOut) {
+      slots.push(start());
       pump();
-    });
-    const fail = (reason: string, timedOut = false): void => {
-      if (slot.dead === true) return;
-      slot.dead = true;
-      clearTimeout(slot.timer);
-      const job = slot.job;
-      slot.job = undefined;
-      const index = slots.indexOf(slot);
-      if (index !== -1) slots.splice(index, 1);
-      void slot.worker.terminate();
-      job?.reject(new DocumentError({ source: job.source, reason: timedOut ? reason : `the parser crashed (${reason})` }));
-      if (closed) return;
-      if (timedOut) {
-        slots.push(start());
-        pump();
-        return;
-      }
-      crashes += 1;
-      if (crashes <= size + 2) {
-        slots.push(start());
-        pump();
-      } else if (slots.length === 0) {
-        broken = reason;
-        for (const queued of queue.splice(0))
-          queued.reject(new DocumentError({ source: queued.source, reason: `the parser crashed (${reason})` }));
-      }
-    };
-    slot.fail = fail;
-    slot.worker.on("error", (error) => fail(errorMessage(error)));
-    slot.worker.on("exit", (code) => {
-      if (!closed) fail(`worker exited with code ${code}`);
-    });
-    return slot;
-  };
+      return;
+    }
+    crashes += 1;
+    if (crashes <= size + 2) {
+      slots.push(start());
+      pump();
+    } else if (slots.length === 0) {
+      broken = reason;
+      for (const queued of queue.splice(0))
+        queued.reject(new DocumentError({ source: queued.source, reason: `the parser crashed (${reason})` }));
+    }
+  }
 
   const pump = (): void => {
     for (const slot of slots) {
       if (slot.job !== undefined) continue;
       const job = queue.shift();
       if (job === undefined) return;
-      slot.job = job;
-      const limit = timeLimitMs(job.text.length);
-      slot.timer = setTimeout(() => slot.fail?.(parseTimeLimitReason(limit, job.text.length), true), limit);
-      slot.timer.unref();
-      const request: ParseRequest = { id: job.id, text: job.text, source: job.source };
-      slot.worker.postMessage(request);
+      giveParseJob(slot, job, timeLimitMs);
     }
   };
 
@@ -166,8 +99,4 @@ export function createParsePool(
       );
     },
   };
-}
-
-function formatSeconds(milliseconds: number): string {
-  return String(Math.round(milliseconds / 100) / 10);
 }
