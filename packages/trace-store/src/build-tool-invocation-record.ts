@@ -58,6 +58,31 @@ export function buildToolInvocationRecord(input: {
   const { result } = input;
   const trace = result.retrievalTrace;
   const blocks: readonly EvidenceBlock[] = result.evidenceBlocks;
+  const fallbackReason = trace.fallbackReason ?? null;
+  const retrievalDetails = summarizeRetrieval(result, maxQueryLength);
+
+  return {
+    id: input.id ?? randomUUID(),
+    toolName: input.toolName ?? "lookup_knowledge",
+    query: cut(trace.query.received, maxQueryLength),
+    transformedQuery: trace.query.transformed,
+    createdAt: isoTime(input.startedAt),
+    durationMs: finiteOrZero(input.durationMs),
+    found: result.found,
+    evidenceStatus: result.evidenceStatus,
+    retrievalLayer: trace.retrievalLayer,
+    fallbackReason,
+    candidateCount: trace.candidateCount,
+    evidenceCount: blocks.length,
+    error: input.error === undefined ? null : cut(input.error, errorLength),
+    retrievalDetails,
+  };
+}
+
+/** The retrieval details of a record: copies of the trace's hints, attempts, rerank and context pack sources, and evidence summaries. */
+function summarizeRetrieval(result: LookupResult, maxQueryLength: number): RetrievalDetails {
+  const trace = result.retrievalTrace;
+  const blocks: readonly EvidenceBlock[] = result.evidenceBlocks;
   const packedBlocks = new Map((result.found ? result.contextPack.blocks : []).map((block) => [block.evidenceKey, block]));
   const fallbackReason = trace.fallbackReason ?? null;
 
@@ -104,23 +129,7 @@ export function buildToolInvocationRecord(input: {
       truncated: [...summary.truncated],
     };
   }
-
-  return {
-    id: input.id ?? randomUUID(),
-    toolName: input.toolName ?? "lookup_knowledge",
-    query: cut(trace.query.received, maxQueryLength),
-    transformedQuery: trace.query.transformed,
-    createdAt: isoTime(input.startedAt),
-    durationMs: finiteOrZero(input.durationMs),
-    found: result.found,
-    evidenceStatus: result.evidenceStatus,
-    retrievalLayer: trace.retrievalLayer,
-    fallbackReason,
-    candidateCount: trace.candidateCount,
-    evidenceCount: blocks.length,
-    error: input.error === undefined ? null : cut(input.error, errorLength),
-    retrievalDetails,
-  };
+  return retrievalDetails;
 }
 
 /** Longest model name kept. */
