@@ -14,6 +14,13 @@ export interface PlaygroundRun {
   result: LookupResult;
 }
 
+/** The answer of `POST /api/compare`: the run under A, the run under B, and how each block changed between them. */
+export interface PlaygroundComparison {
+  a: PlaygroundRun;
+  b: PlaygroundRun;
+  changes: BlockChange[];
+}
+
 /**
  * Runs `query` on a retriever of its own, built over the knowledge base's search port and
  * L0 index with the overridden configuration: no trace store (a playground lookup is not
@@ -44,7 +51,7 @@ export function playgroundRetriever(knowledgeBase: KnowledgeBase, config: RagCon
 export async function comparePlaygroundLookups(
   knowledgeBase: KnowledgeBase,
   input: { query?: unknown; filter?: unknown; a?: unknown; b?: unknown },
-): Promise<{ a: PlaygroundRun; b: PlaygroundRun; changes: BlockChange[] }> {
+): Promise<PlaygroundComparison> {
   const a = await runPlaygroundLookup(knowledgeBase, { query: input.query, filter: input.filter, config: input.a });
   const b = await runPlaygroundLookup(knowledgeBase, { query: input.query, filter: input.filter, config: input.b });
   return { a, b, changes: compareLookups(a.result, b.result) };

@@ -2,10 +2,9 @@ import { decodePathPart } from "./decode-path-part.js";
 import { readOnlyPort } from "./read-only-port.js";
 import type { IncomingMessage } from "node:http";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
-import { fallbackReasons } from "@lookup-knowledge/core";
 import { runCalibration } from "./calibration-api.js";
 import { InspectorRequestError } from "./inspector-request-error.js";
-import { flatRagConfig, ragConfigKeys } from "./override-rag-config.js";
+import { readInspectorInfo } from "./info-api.js";
 import { comparePlaygroundLookups, runPlaygroundLookup } from "./playground-api.js";
 import { readJsonBody } from "./read-json-body.js";
 import { searchSources } from "./sources-api.js";
@@ -23,23 +22,16 @@ export interface ApiContext {
   redact: (text: string) => string;
 }
 
-/** Answers one `/api/` request with the JSON body to send; the README's "HTTP API" lists each endpoint. */
+/**
+ * Answers one `/api/` request with the body to send as JSON; the README's "HTTP API" lists each
+ * endpoint, and `InspectorApi` what each one answers.
+ */
 export async function routeApiRequest(context: ApiContext, request: IncomingMessage, url: URL): Promise<unknown> {
   const route = `${request.method} ${url.pathname}`;
   const { knowledgeBase } = context;
   switch (route) {
     case "GET /api/info":
-      return {
-        store: context.storeDescription,
-        documents: knowledgeBase.documents,
-        l0Entries: knowledgeBase.l0Index.size,
-        config: flatRagConfig(knowledgeBase.retriever.config),
-        ragKeys: ragConfigKeys,
-        queryStorage: context.queryIsHash ? "hash" : "text",
-        traces: (await context.traces.current()) !== undefined,
-        // What the Traces view's reason filter offers: the values `reason` accepts.
-        fallbackReasons,
-      };
+      return readInspectorInfo(context);
     case "GET /api/traces":
       return listTraces(await requireTraces(context), url.searchParams, { queryIsHash: context.queryIsHash });
     case "GET /api/sources":

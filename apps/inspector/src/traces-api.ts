@@ -24,6 +24,25 @@ export interface TraceRow {
   durationMs: number;
 }
 
+/** The answer of `GET /api/traces`: one page of rows, and whether a later page has more. */
+export interface TracePage {
+  records: TraceRow[];
+  /** From 1. */
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+}
+
+/**
+ * The answer of `GET /api/traces/:id`: the record as stored (errors redacted), whether its query
+ * fields hold a keyed hash, and per evidence block the content the model read when the index
+ * can give it back.
+ */
+export interface TraceDetail extends StoredToolInvocation {
+  queryIsHash: boolean;
+  modelContent: ModelContent[];
+}
+
 /** The most rows one page holds, and the deepest a page may reach. */
 const maxPageSize = 200;
 const maxDepth = 10_000;
@@ -36,7 +55,7 @@ export async function listTraces(
   reader: TraceReader,
   parameters: URLSearchParams,
   options: { queryIsHash: boolean; now?: Date },
-): Promise<{ records: TraceRow[]; page: number; pageSize: number; hasMore: boolean }> {
+): Promise<TracePage> {
   const page = wholeNumber(parameters, "page", 1, 1, maxDepth);
   const pageSize = wholeNumber(parameters, "pageSize", 20, 1, maxPageSize);
   if (page * pageSize > maxDepth) {
@@ -72,7 +91,7 @@ export async function getTrace(
   reader: TraceReader,
   id: string,
   options: { queryIsHash: boolean; redact: (text: string) => string; port: ReadOnlyPort },
-): Promise<StoredToolInvocation & { queryIsHash: boolean; modelContent: ModelContent[] }> {
+): Promise<TraceDetail> {
   const record = await reader.get(id);
   if (!record) {
     throw new InspectorRequestError({

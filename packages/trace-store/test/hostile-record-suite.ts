@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LookupKnowledgeError } from "@lookup-knowledge/core";
@@ -9,9 +9,9 @@ import type { DatabaseTarget } from "./database-targets.js";
 import { makeRecord, window } from "./make-record.js";
 
 /**
- * Records whose text Postgres `text` and `jsonb` cannot hold, and records the database
- * refuses, against each real database: they are stored sanitised or quarantined, and
- * never block the records after them (R29).
+ * Records whose text Postgres `text` and `jsonb` cannot hold, records the database refuses,
+ * and records a later version wrote, against each real database: they are stored sanitised,
+ * quarantined or read as this version can, and never block the records after them (R29).
  */
 export function defineHostileRecordSuite(name: string, makeTarget: () => Promise<DatabaseTarget>): void {
   describe(`hostile trace records on ${name}`, () => {
@@ -120,6 +120,33 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
       await store.record(makeRecord(7, base));
       expect(await store.flush()).toMatchObject({ flushed: 1, inserted: 1 });
       expect(errors).toHaveLength(1);
+    });
+
+    it("R29: a stored attempt whose outcome this version does not know (a later writer's) is stored, then read as error saying what was stored", async () => {
+      const errors: LookupKnowledgeError[] = [];
+      const store = open(errors);
+      const { base, since, until } = window(2404);
+      const known = makeRecord(0, base);
+      const [first, ...others] = known.retrievalDetails.attempts;
+      const later = { ...known, id: `${known.id}-later` };
+      await store.record(known); // makes the spool folder
+      // What a later version appends to the shared spool: an outcome core does not define here.
+      const line = JSON.stringify({
+        ...later,
+        retrievalDetails: { ...later.retrievalDetails, attempts: [{ ...first, outcome: "timed_out" }, ...others] },
+      });
+      writeFileSync(join(store.directory, "spool", "000000000000001-1-ab-000001.jsonl"), `${line}\n`);
+      expect(await store.flush()).toMatchObject({ inserted: 2, skipped: [], quarantined: 0 });
+      const read = await store.get(later.id);
+      expect(read?.retrievalDetails.attempts[0]).toEqual({
+        ...first,
+        outcome: "error",
+        error: 'the stored outcome "timed_out" is not one of usable, no_candidates, no_evidence, low_quality, error',
+      });
+      expect(read?.retrievalDetails.attempts.slice(1)).toEqual(others);
+      const listed = await store.list({ since, until });
+      expect(listed.map((record) => record.retrievalDetails.attempts[0]?.outcome).sort()).toEqual(["error", first?.outcome]);
+      expect(errors).toEqual([]);
     });
 
     it("R29: a 1 MB query with a NUL byte neither blocks the flush nor puts its text into the error", async () => {

@@ -140,7 +140,7 @@ export function ScoreBreakdown({ entries }: { entries: RerankEntry[] }) {
               {entry.boosts.length === 0
                 ? "none"
                 : entry.boosts.map((boost, index) => (
-                    <div key={`${boost.signal}-${index}`} data-testid="boost" title={boost.reason ?? ""}>
+                    <div key={`${boost.signal}-${index}`} data-testid="boost" title={"reason" in boost ? boost.reason : ""}>
                       {boost.signal} {boost.amount >= 0 ? "+" : ""}
                       {score(boost.amount)}
                     </div>

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { parseFilterLines, postJson } from "./api.js";
 import { AttemptsTable, HintsList, ScoreBreakdown, SourceLists } from "./lookup-parts.js";
 import { ConfigForm, type Overrides, QueryFields } from "./lookup-form.js";
-import type { BlockChange, Info, PlaygroundRun } from "./types.js";
+import type { BlockChange, Info, PlaygroundComparison, PlaygroundRun } from "./types.js";
 
 /** The Playground: a query with overrides of any rag.* key and a filter; optionally configurations A and B side by side. */
 export function PlaygroundView({ info, initialQuery = "" }: { info: Info; initialQuery?: string }) {
@@ -24,7 +24,7 @@ export function PlaygroundView({ info, initialQuery = "" }: { info: Info; initia
       const base = { query, ...(parsedFilter ? { filter: parsedFilter } : {}) };
       setRuns(
         compare
-          ? await postJson("/api/compare", { ...base, a, b })
+          ? await postJson<PlaygroundComparison>("/api/compare", { ...base, a, b })
           : { a: await postJson<PlaygroundRun>("/api/lookup", { ...base, config: a }) },
       );
     } catch (failure) {
@@ -110,8 +110,9 @@ function RunView({ title, run }: { title: string; run: PlaygroundRun }) {
       <h4>Attempts</h4>
       <AttemptsTable attempts={result.retrievalTrace.attempts} referenceThreshold={result.retrievalTrace.referenceThreshold} />
       <h4>Score breakdown</h4>
-      <ScoreBreakdown entries={result.rerankTrace?.entries ?? []} />
-      {result.contextPack ? (
+      {/* Only a lookup that found evidence has a rerank trace and a context pack. */}
+      <ScoreBreakdown entries={result.found ? result.rerankTrace.entries : []} />
+      {result.found ? (
         <>
           <h4>What the model reads</h4>
           {result.contextPack.blocks.map((block) => (

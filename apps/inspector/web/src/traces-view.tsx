@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { getJson } from "./api.js";
-import type { TraceRow } from "./types.js";
+import type { TracePage } from "./types.js";
 
 const reasons = ["filtered_vector_no_evidence", "filtered_vector_low_quality", "filtered_vector_error"];
 
@@ -16,7 +16,7 @@ export function TracesView() {
   const [draft, setDraft] = useState<Filters>({ since: "", noEvidence: false, reason: "", query: "" });
   const [filters, setFilters] = useState<Filters>(draft);
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ records: TraceRow[]; hasMore: boolean } | undefined>();
+  const [data, setData] = useState<TracePage | undefined>();
   const [error, setError] = useState<string | undefined>();
 
   useEffect(() => {
@@ -28,7 +28,7 @@ export function TracesView() {
     setError(undefined);
     // Only the answer to the latest filters and page is shown: a late one for earlier ones is dropped.
     let current = true;
-    getJson<{ records: TraceRow[]; hasMore: boolean }>(`/api/traces?${parameters}`).then(
+    getJson<TracePage>(`/api/traces?${parameters}`).then(
       (answer) => current && setData(answer),
       (failure: Error) => current && setError(failure.message),
     );

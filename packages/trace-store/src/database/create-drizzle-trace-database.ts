@@ -4,6 +4,7 @@ import type { ToolInvocationRecord } from "../tool-invocation-record.js";
 import type { StoredToolInvocation } from "./stored-tool-invocation.js";
 import type { TraceDatabase, TraceDatabaseDriver } from "./trace-database.js";
 import type { TraceQuery } from "./trace-query.js";
+import { readStoredAttempts } from "./read-stored-attempts.js";
 import { sanitizeToolInvocationRecord } from "./sanitize-tool-invocation-record.js";
 import { toolInvocationTable as table } from "./tool-invocation-table.js";
 
@@ -138,7 +139,7 @@ function fromRow(row: typeof table.$inferSelect): StoredToolInvocation {
     candidateCount: row.candidateCount,
     evidenceCount: row.evidenceCount,
     error: row.error,
-    retrievalDetails: row.retrievalDetails,
+    retrievalDetails: { ...row.retrievalDetails, attempts: readStoredAttempts(row.retrievalDetails.attempts) },
     recordedAt: row.recordedAt ? row.recordedAt.toISOString() : null,
   };
 }

@@ -1,0 +1,41 @@
+import type { AttemptOutcome } from "@lookup-knowledge/core";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { AttemptSummary } from "../attempt-summary.js";
+import { attemptOutcomes } from "../attempt-outcomes.js";
+import { readStoredAttempts } from "./read-stored-attempts.js";
+
+const stored = { attempt: 1, candidateCount: 3, evidenceCount: 2, rejectedHits: 0, durationMs: 12 };
+
+describe("readStoredAttempts", () => {
+  it("issue 34: an attempt summary's outcome is core's AttemptOutcome, not any string", () => {
+    expectTypeOf<AttemptSummary["outcome"]>().toEqualTypeOf<AttemptOutcome>();
+    expect([...attemptOutcomes].sort()).toEqual(["error", "low_quality", "no_candidates", "no_evidence", "usable"]);
+  });
+
+  it("R27: attempts whose outcomes core knows come back as they were stored", () => {
+    const attempts = attemptOutcomes.map((outcome, index) => ({ ...stored, attempt: index + 1, outcome }));
+    const read = readStoredAttempts(attempts);
+    expect(read).toEqual(attempts);
+    for (const [index, attempt] of read.entries()) expect(attempt).toBe(attempts[index]);
+  });
+
+  it("R29: an outcome this version does not know is read as error, saying what was stored; the other fields are kept", () => {
+    const [later, hostile, missing, failed] = readStoredAttempts([
+      { ...stored, outcome: "timed_out", topScore: 0.4 },
+      { ...stored, outcome: 7 },
+      { ...stored },
+      { ...stored, outcome: "gave_up", error: "search_failed: the port was down" },
+    ]);
+    expect(later).toEqual({
+      ...stored,
+      topScore: 0.4,
+      outcome: "error",
+      error: 'the stored outcome "timed_out" is not one of usable, no_candidates, no_evidence, low_quality, error',
+    });
+    expect(hostile?.error).toBe("the stored outcome 7 is not one of usable, no_candidates, no_evidence, low_quality, error");
+    expect(missing).toMatchObject({ outcome: "error", error: expect.stringContaining("the stored outcome undefined") });
+    expect(failed?.error).toBe(
+      'search_failed: the port was down (the stored outcome "gave_up" is not one of usable, no_candidates, no_evidence, low_quality, error)',
+    );
+  });
+});
