@@ -1,4 +1,16 @@
-import { section, signedLeb, unsignedLeb, wasmName as name } from "./wasm-bytes.js";
+import {
+  i32,
+  i32Const,
+  kernelModule,
+  localGet,
+  localSet,
+  localTee,
+  memoryLimits,
+  simdOperation,
+  unsignedLeb,
+  v128,
+  v128Splat,
+} from "./wasm-bytes.js";
 
 /**
  * A tiny WebAssembly module (SIMD128) that computes, for `count` int8 vectors of `blocks`
@@ -16,129 +28,91 @@ import { section, signedLeb, unsignedLeb, wasmName as name } from "./wasm-bytes.
  * scan rows of the same memory (`dense-scan-helper.ts`).
  */
 export function int8DotKernelBytes(options: { shared?: boolean } = {}): Uint8Array<ArrayBuffer> {
-  const i32 = 0x7f;
-  const v128 = 0x7b;
-  const simd = 0xfd;
-  const localGet = (index: number) => [0x20, index];
-  const localSet = (index: number) => [0x21, index];
-  const localTee = (index: number) => [0x22, index];
-  const i32Const = (value: number) => [0x41, ...signedLeb(value)];
-  const i32Add = [0x6a];
-  const i32Sub = [0x6b];
-  const v128Load = (offset: number) => [simd, 0x00, 0x00, ...unsignedLeb(offset)];
-  const extendLow = [simd, ...unsignedLeb(0x87)];
-  const extendHigh = [simd, ...unsignedLeb(0x88)];
-  const dot = [simd, ...unsignedLeb(0xba)];
-  const add = [simd, ...unsignedLeb(0xae)];
-  const lane = (index: number) => [simd, ...unsignedLeb(0x1b), index];
-  // Parameters: 0 query, 1 vectors, 2 blocks, 3 count, 4 output. Locals: 5 block counter,
-  // 6 query cursor (i32); 7 accumulator, 8 current block (v128).
   const body = [
     0x02,
     0x40, // block
-    ...localGet(3),
+    ...localGet(count),
     0x45,
     0x0d,
     0x00, // count == 0: done
     0x03,
     0x40, // loop over vectors
-    simd,
-    ...unsignedLeb(0x0c),
-    ...new Array<number>(16).fill(0),
-    ...localSet(7),
-    ...localGet(0),
-    ...localSet(6),
-    ...localGet(2),
-    ...localSet(5),
+    ...startVector,
     0x03,
     0x40, // loop over blocks
-    ...localGet(1),
-    ...v128Load(0),
-    ...localSet(8),
-    ...localGet(7),
-    ...localGet(8),
-    ...extendLow,
-    ...localGet(6),
-    ...v128Load(0),
-    ...dot,
-    ...add,
-    ...localGet(8),
-    ...extendHigh,
-    ...localGet(6),
-    ...v128Load(16),
-    ...dot,
-    ...add,
-    ...localSet(7),
-    ...localGet(1),
-    ...i32Const(16),
-    ...i32Add,
-    ...localSet(1),
-    ...localGet(6),
-    ...i32Const(32),
-    ...i32Add,
-    ...localSet(6),
-    ...localGet(5),
-    ...i32Const(1),
-    ...i32Sub,
-    ...localTee(5),
+    ...blockProducts,
+    ...nextBlock,
     0x0d,
     0x00,
     0x0b, // end blocks
-    ...localGet(4),
-    ...localGet(7),
-    ...lane(0),
-    ...localGet(7),
-    ...lane(1),
-    ...i32Add,
-    ...localGet(7),
-    ...lane(2),
-    ...i32Add,
-    ...localGet(7),
-    ...lane(3),
-    ...i32Add,
-    0x36,
-    0x02,
-    0x00, // i32.store
-    ...localGet(4),
-    ...i32Const(4),
-    ...i32Add,
-    ...localSet(4),
-    ...localGet(3),
-    ...i32Const(1),
-    ...i32Sub,
-    ...localTee(3),
+    ...storeDot,
+    ...nextVector,
     0x0d,
     0x00,
     0x0b, // end vectors
     0x0b, // end block
     0x0b, // end function
   ];
-  const locals = [0x02, 0x02, i32, 0x02, v128];
-  const functionBody = [...locals, ...body];
-  const bytes = [
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
-    ...section(1, [0x01, 0x60, 0x05, i32, i32, i32, i32, i32, 0x00]),
-    // Limits: minimum one page; shared memories must also declare a maximum (65536 pages).
-    ...section(2, [
-      0x01,
-      ...name("env"),
-      ...name("memory"),
-      0x02,
-      ...(options.shared === true ? [0x03, 0x01, ...unsignedLeb(65_536)] : [0x00, 0x01]),
-    ]),
-    ...section(3, [0x01, 0x00]),
-    ...section(7, [0x01, ...name("scan"), 0x00, 0x00]),
-    ...section(10, [0x01, ...unsignedLeb(functionBody.length), ...functionBody]),
-  ];
-  return Uint8Array.from(bytes);
+  return kernelModule(
+    { parameters: [i32, i32, i32, i32, i32], results: [], exportName: "scan", locals: [0x02, 0x02, i32, 0x02, v128], body },
+    memoryLimits(options.shared === true),
+  );
 }
+
+// The indices of the function's parameters: query, vectors, blocks, count, output (i32).
+// Then of its locals: block counter, query cursor (i32); accumulator, current block (v128).
+const [query, vectors, blocks, count, output] = [0, 1, 2, 3, 4];
+const [blockCounter, queryCursor, accumulator, block] = [5, 6, 7, 8];
+
+const i32Add = [0x6a];
+const i32Sub = [0x6b];
+const v128Load = (offset: number) => [0xfd, 0x00, 0x00, ...unsignedLeb(offset)];
+const extendLow = simdOperation(0x87);
+const extendHigh = simdOperation(0x88);
+const dot = simdOperation(0xba);
+const add = simdOperation(0xae);
+const lane = (index: number) => [...simdOperation(0x1b), index];
+
+/** A vector's start: the accumulator at zero, the query cursor at the query, every block to go. */
+const startVector = [
+  ...[...v128Splat(0), ...localSet(accumulator)],
+  ...[...localGet(query), ...localSet(queryCursor)],
+  ...[...localGet(blocks), ...localSet(blockCounter)],
+];
+
+/** One 16-byte block, sign-extended to two int16x8 halves, dotted with its 16 query values into the accumulator. */
+const blockProducts = [
+  ...[...localGet(vectors), ...v128Load(0), ...localSet(block)],
+  ...localGet(accumulator),
+  ...[...localGet(block), ...extendLow, ...localGet(queryCursor), ...v128Load(0), ...dot, ...add],
+  ...[...localGet(block), ...extendHigh, ...localGet(queryCursor), ...v128Load(16), ...dot, ...add],
+  ...localSet(accumulator),
+];
+
+/** On to the next block (16 bytes of the vector, 32 of the query); leaves the blocks still to go. */
+const nextBlock = [
+  ...[...localGet(vectors), ...i32Const(16), ...i32Add, ...localSet(vectors)],
+  ...[...localGet(queryCursor), ...i32Const(32), ...i32Add, ...localSet(queryCursor)],
+  ...[...localGet(blockCounter), ...i32Const(1), ...i32Sub, ...localTee(blockCounter)],
+];
+
+/** The accumulator's four lanes summed, stored as the vector's int32 at `output`. */
+const storeDot = [
+  ...localGet(output),
+  ...[...localGet(accumulator), ...lane(0)],
+  ...[...localGet(accumulator), ...lane(1), ...i32Add],
+  ...[...localGet(accumulator), ...lane(2), ...i32Add],
+  ...[...localGet(accumulator), ...lane(3), ...i32Add],
+  0x36,
+  0x02,
+  0x00, // i32.store
+];
+
+/** On to the next vector's output; leaves the vectors still to go. */
+const nextVector = [
+  ...[...localGet(output), ...i32Const(4), ...i32Add, ...localSet(output)],
+  ...[...localGet(count), ...i32Const(1), ...i32Sub, ...localTee(count)],
+];
 
 export type Int8DotScan = (query: number, vectors: number, blocks: number, count: number, output: number) => void;
 

@@ -1,6 +1,18 @@
 import { wasm } from "./int8-dot-kernel.js";
 import type { WasmMemory, WasmModule } from "./int8-dot-kernel.js";
-import { section, signedLeb, unsignedLeb, wasmName as name } from "./wasm-bytes.js";
+import {
+  i32,
+  i32Const,
+  kernelModule,
+  localGet,
+  localSet,
+  localTee,
+  memoryLimits,
+  simdOperation,
+  unsignedLeb,
+  v128,
+  v128Splat,
+} from "./wasm-bytes.js";
 
 /**
  * A tiny WebAssembly module (SIMD128) that scores one-bit row codes against a query by
@@ -19,144 +31,111 @@ import { section, signedLeb, unsignedLeb, wasmName as name } from "./wasm-bytes.
  * `nibble-table-kernel.test.ts` checks it against plain JS.
  */
 export function nibbleTableKernelBytes(): Uint8Array<ArrayBuffer> {
-  const i32 = 0x7f;
-  const v128 = 0x7b;
-  const simd = 0xfd;
-  const op = (code: number) => [simd, ...unsignedLeb(code)];
-  const get = (index: number) => [0x20, index];
-  const set = (index: number) => [0x21, index];
-  const tee = (index: number) => [0x22, index];
-  const i32Const = (value: number) => [0x41, ...signedLeb(value)];
-  const i32Add = [0x6a];
-  const i32Sub = [0x6b];
-  const load = (offset: number) => [simd, 0x00, 0x00, ...unsignedLeb(offset)];
-  const store = (offset: number) => [simd, 0x0b, 0x00, ...unsignedLeb(offset)];
-  const constant = (byte: number) => [simd, ...unsignedLeb(0x0c), ...new Array<number>(16).fill(byte)];
-  const and = op(0x4e);
-  const swizzle = op(0x0e);
-  const add8 = op(0x6e);
-  const shiftRight16 = op(0x8d);
-  const add16 = op(0x8e);
-  const widenLow8 = op(0x87);
-  const widenHigh8 = op(0x88);
-  const widenLow16 = op(0xa7);
-  const widenHigh16 = op(0xa8);
-  // Parameters: 0 tables, 1 codes, 2 quads, 3 groups, 4 output. Locals (i32): 5 quad counter,
-  // 6 tables cursor. Locals (v128): 7..10 int16 sums of rows 0-7, 8-15, 16-23, 24-31;
-  // 11, 12 int8 sums of a quad for rows 0-15 and 16-31; 13 the nibble's codes; 14 its
-  // table; 15 the mask 0x0f.
-  const nibble = (k: number) => [
-    ...get(6),
-    ...load(16 * k),
-    ...tee(14),
-    ...get(1),
-    ...load(16 * k),
-    ...tee(13),
-    ...get(15),
-    ...and,
-    ...swizzle,
-    ...(k === 0 ? [] : [...get(11), ...add8]),
-    ...set(11),
-    ...get(14),
-    ...get(13),
-    ...i32Const(4),
-    ...shiftRight16,
-    ...get(15),
-    ...and,
-    ...swizzle,
-    ...(k === 0 ? [] : [...get(12), ...add8]),
-    ...set(12),
-  ];
-  const accumulate = (local: number, sum: number, widen: number[]) => [...get(local), ...get(sum), ...widen, ...add16, ...set(local)];
-  const emit = (local: number, offset: number) => [
-    ...get(4),
-    ...get(local),
-    ...widenLow16,
-    ...store(offset),
-    ...get(4),
-    ...get(local),
-    ...widenHigh16,
-    ...store(offset + 16),
-  ];
-  const zero = [7, 8, 9, 10].flatMap((local) => [...constant(0), ...set(local)]);
   const body = [
-    ...constant(0x0f),
-    ...set(15),
+    ...[...v128Splat(0x0f), ...localSet(mask)],
     0x02,
     0x40, // block
-    ...get(3),
+    ...localGet(groups),
     0x45,
     0x0d,
     0x00, // groups == 0: done
     0x03,
     0x40, // loop over groups
-    ...zero,
-    ...get(0),
-    ...set(6),
-    ...get(2),
-    ...set(5),
+    ...startGroup,
     0x03,
     0x40, // loop over quads
-    ...nibble(0),
-    ...nibble(1),
-    ...nibble(2),
-    ...nibble(3),
-    ...accumulate(7, 11, widenLow8),
-    ...accumulate(8, 11, widenHigh8),
-    ...accumulate(9, 12, widenLow8),
-    ...accumulate(10, 12, widenHigh8),
-    ...get(1),
-    ...i32Const(64),
-    ...i32Add,
-    ...set(1),
-    ...get(6),
-    ...i32Const(64),
-    ...i32Add,
-    ...set(6),
-    ...get(5),
-    ...i32Const(1),
-    ...i32Sub,
-    ...tee(5),
+    ...[...nibble(0), ...nibble(1), ...nibble(2), ...nibble(3)],
+    ...accumulateQuad,
+    ...nextQuad,
     0x0d,
     0x00,
     0x0b, // end quads
-    ...emit(7, 0),
-    ...emit(8, 32),
-    ...emit(9, 64),
-    ...emit(10, 96),
-    ...get(4),
-    ...i32Const(128),
-    ...i32Add,
-    ...set(4),
-    ...get(3),
-    ...i32Const(1),
-    ...i32Sub,
-    ...tee(3),
+    ...[...emit(rows0To7, 0), ...emit(rows8To15, 32), ...emit(rows16To23, 64), ...emit(rows24To31, 96)],
+    ...nextGroup,
     0x0d,
     0x00,
     0x0b, // end groups
     0x0b, // end block
     0x0b, // end function
   ];
-  const locals = [0x02, 0x02, i32, 0x09, v128];
-  const functionBody = [...locals, ...body];
-  const bytes = [
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
-    ...section(1, [0x01, 0x60, 0x05, i32, i32, i32, i32, i32, 0x00]),
-    ...section(2, [0x01, ...name("env"), ...name("memory"), 0x02, 0x00, 0x01]),
-    ...section(3, [0x01, 0x00]),
-    ...section(7, [0x01, ...name("scan"), 0x00, 0x00]),
-    ...section(10, [0x01, ...unsignedLeb(functionBody.length), ...functionBody]),
-  ];
-  return Uint8Array.from(bytes);
+  return kernelModule(
+    { parameters: [i32, i32, i32, i32, i32], results: [], exportName: "scan", locals: [0x02, 0x02, i32, 0x09, v128], body },
+    memoryLimits(false),
+  );
 }
+
+// The indices of the function's parameters: tables, codes, quads, groups, output (i32).
+// Then of its locals: the quad counter, the tables cursor (i32); the int16 sums of rows 0-7,
+// 8-15, 16-23, 24-31; the int8 sums of a quad for rows 0-15 and 16-31; the nibble's codes;
+// its table; the mask 0x0f (v128).
+const [tables, codes, quads, groups, output] = [0, 1, 2, 3, 4];
+const [quadCounter, tablesCursor, rows0To7, rows8To15, rows16To23, rows24To31] = [5, 6, 7, 8, 9, 10];
+const [quadLow, quadHigh, nibbleCodes, nibbleTable, mask] = [11, 12, 13, 14, 15];
+
+const i32Add = [0x6a];
+const i32Sub = [0x6b];
+const load = (offset: number) => [0xfd, 0x00, 0x00, ...unsignedLeb(offset)];
+const store = (offset: number) => [0xfd, 0x0b, 0x00, ...unsignedLeb(offset)];
+const and = simdOperation(0x4e);
+const swizzle = simdOperation(0x0e);
+const add8 = simdOperation(0x6e);
+const shiftRight16 = simdOperation(0x8d);
+const add16 = simdOperation(0x8e);
+const widenLow8 = simdOperation(0x87);
+const widenHigh8 = simdOperation(0x88);
+const widenLow16 = simdOperation(0xa7);
+const widenHigh16 = simdOperation(0xa8);
+
+/** A group's start: its int16 sums at zero, the tables cursor at the first table, every quad to go. */
+const startGroup = [
+  ...[rows0To7, rows8To15, rows16To23, rows24To31].flatMap((local) => [...v128Splat(0), ...localSet(local)]),
+  ...[...localGet(tables), ...localSet(tablesCursor)],
+  ...[...localGet(quads), ...localSet(quadCounter)],
+];
+
+/** Nibble `k` of the quad: the table looked up with the low and the high halves of its codes, added to the quad's int8 sums (set by the first). */
+const nibble = (k: number) => [
+  ...[...localGet(tablesCursor), ...load(16 * k), ...localTee(nibbleTable)],
+  ...[...localGet(codes), ...load(16 * k), ...localTee(nibbleCodes), ...localGet(mask), ...and, ...swizzle],
+  ...(k === 0 ? [] : [...localGet(quadLow), ...add8]),
+  ...localSet(quadLow),
+  ...localGet(nibbleTable),
+  ...[...localGet(nibbleCodes), ...i32Const(4), ...shiftRight16, ...localGet(mask), ...and, ...swizzle],
+  ...(k === 0 ? [] : [...localGet(quadHigh), ...add8]),
+  ...localSet(quadHigh),
+];
+
+/** The int16 sums `local` plus the `widen`ed half of the int8 sums `sum`. */
+const accumulate = (local: number, sum: number, widen: number[]) => [
+  ...[...localGet(local), ...localGet(sum), ...widen, ...add16, ...localSet(local)],
+];
+
+/** The quad's int8 sums into the group's int16 sums. */
+const accumulateQuad = [
+  ...accumulate(rows0To7, quadLow, widenLow8),
+  ...accumulate(rows8To15, quadLow, widenHigh8),
+  ...accumulate(rows16To23, quadHigh, widenLow8),
+  ...accumulate(rows24To31, quadHigh, widenHigh8),
+];
+
+/** On to the next quad (64 bytes of codes and of tables); leaves the quads still to go. */
+const nextQuad = [
+  ...[...localGet(codes), ...i32Const(64), ...i32Add, ...localSet(codes)],
+  ...[...localGet(tablesCursor), ...i32Const(64), ...i32Add, ...localSet(tablesCursor)],
+  ...[...localGet(quadCounter), ...i32Const(1), ...i32Sub, ...localTee(quadCounter)],
+];
+
+/** The eight int16 sums `local`, widened to int32, stored from `output + offset`. */
+const emit = (local: number, offset: number) => [
+  ...[...localGet(output), ...localGet(local), ...widenLow16, ...store(offset)],
+  ...[...localGet(output), ...localGet(local), ...widenHigh16, ...store(offset + 16)],
+];
+
+/** On to the next group's output (32 int32); leaves the groups still to go. */
+const nextGroup = [
+  ...[...localGet(output), ...i32Const(128), ...i32Add, ...localSet(output)],
+  ...[...localGet(groups), ...i32Const(1), ...i32Sub, ...localTee(groups)],
+];
 
 export type NibbleTableScan = (tables: number, codes: number, quads: number, groups: number, output: number) => void;
 
