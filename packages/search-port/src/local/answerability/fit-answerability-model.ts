@@ -37,31 +37,7 @@ export interface FitAnswerabilityOptions {
 export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[], options: FitAnswerabilityOptions): AnswerabilityModel {
   const names = [...(options.signals ?? fittedSignalNames)];
   const penalty = options.penalty ?? 1;
-  const positives = examples.filter((example) => example.answerable).length;
-  if (positives < 2 || examples.length - positives < 2) {
-    throw new LookupKnowledgeError<SearchPortErrorCode>({
-      code: "invalid_argument",
-      message: `fitting the answerability model needs at least 2 answerable and 2 unanswerable examples, got ${positives} and ${examples.length - positives}`,
-    });
-  }
-  examples.forEach((example, index) => {
-    const weight = example.weight ?? 1;
-    if (!Number.isFinite(weight) || weight <= 0) {
-      throw new LookupKnowledgeError<SearchPortErrorCode>({
-        code: "invalid_argument",
-        message: `example ${index}: weight ${String(weight)} is not a finite number above 0`,
-      });
-    }
-    for (const name of names) {
-      const value = example.signals?.[name];
-      if (typeof value !== "number" || !Number.isFinite(value)) {
-        throw new LookupKnowledgeError<SearchPortErrorCode>({
-          code: "invalid_argument",
-          message: `example ${index}: signal ${name} is ${String(value)}, not a finite number`,
-        });
-      }
-    }
-  });
+  checkExamples(examples, names);
   // The model's inputs: each signal, then each product of two when asked for.
   const pairs = options.interactions === true ? interactionPairs(names) : [];
   const features: Array<(signals: Readonly<AnswerabilitySignals>) => number> = [
@@ -74,44 +50,9 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
   ];
   const values = examples.map((example) => features.map((feature) => feature(example.signals)));
   const weights = examples.map((example) => example.weight ?? 1);
-  const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
-  // Standardise so the penalty treats every signal alike; a signal that barely varies in the
-  // examples is divided by at least `minimumScale`, so the penalty keeps its weight small
-  // instead of letting it grow huge on noise.
-  const means = features.map(
-    (_, column) => values.reduce((sum, row, index) => sum + (weights[index] as number) * (row[column] as number), 0) / totalWeight,
-  );
-  const scales = features.map((_, column) => {
-    const variance =
-      values.reduce((sum, row, index) => sum + (weights[index] as number) * ((row[column] as number) - (means[column] as number)) ** 2, 0) /
-      totalWeight;
-    return Math.max(Math.sqrt(variance), minimumScale);
-  });
-  const rows = values.map((row) => [1, ...row.map((value, column) => (value - (means[column] as number)) / (scales[column] as number))]);
-  const size = features.length + 1;
-  let beta = new Array<number>(size).fill(0);
-  for (let step = 0; step < 50; step += 1) {
-    const gradient = new Array<number>(size).fill(0);
-    const hessian = Array.from({ length: size }, () => new Array<number>(size).fill(0));
-    rows.forEach((row, index) => {
-      const probability = sigmoid(dot(beta, row));
-      const weight = weights[index] as number;
-      const residual = ((examples[index] as AnswerabilityExample).answerable ? 1 : 0) - probability;
-      const curvature = weight * probability * (1 - probability);
-      for (let i = 0; i < size; i += 1) {
-        gradient[i] = (gradient[i] as number) + weight * residual * (row[i] as number);
-        const hessianRow = hessian[i] as number[];
-        for (let j = 0; j < size; j += 1) hessianRow[j] = (hessianRow[j] as number) + curvature * (row[i] as number) * (row[j] as number);
-      }
-    });
-    for (let i = 1; i < size; i += 1) {
-      gradient[i] = (gradient[i] as number) - penalty * (beta[i] as number);
-      (hessian[i] as number[])[i] = ((hessian[i] as number[])[i] as number) + penalty;
-    }
-    const delta = solve(hessian, gradient);
-    beta = beta.map((value, index) => value + (delta[index] as number));
-    if (Math.max(...delta.map(Math.abs)) < 1e-9) break;
-  }
+  const { rows, means, scales } = standardise(values, weights);
+  const labels = examples.map((example) => (example.answerable ? 1 : 0));
+  const beta = newtonFit(rows, weights, labels, penalty);
   // Back to raw signals: z = b0 + sum(b_i * (x_i - mean_i) / scale_i).
   const raw: Partial<Record<AnswerabilitySignalName, number>> = {};
   const products: Partial<Record<InteractionName, number>> = {};
@@ -139,6 +80,91 @@ export function fitAnswerabilityModel(examples: readonly AnswerabilityExample[],
     ...(pairs.length > 0 ? { interactions: products } : {}),
     ...(options.fittedOn === undefined ? {} : { fittedOn: options.fittedOn }),
   };
+}
+
+/** Refuses fewer than two examples of either label, a weight that is not a finite number above 0, and a signal of `names` that is not a finite number. */
+function checkExamples(examples: readonly AnswerabilityExample[], names: readonly AnswerabilitySignalName[]): void {
+  const positives = examples.filter((example) => example.answerable).length;
+  if (positives < 2 || examples.length - positives < 2) {
+    throw new LookupKnowledgeError<SearchPortErrorCode>({
+      code: "invalid_argument",
+      message: `fitting the answerability model needs at least 2 answerable and 2 unanswerable examples, got ${positives} and ${examples.length - positives}`,
+    });
+  }
+  examples.forEach((example, index) => {
+    const weight = example.weight ?? 1;
+    if (!Number.isFinite(weight) || weight <= 0) {
+      throw new LookupKnowledgeError<SearchPortErrorCode>({
+        code: "invalid_argument",
+        message: `example ${index}: weight ${String(weight)} is not a finite number above 0`,
+      });
+    }
+    for (const name of names) {
+      const value = example.signals?.[name];
+      if (typeof value !== "number" || !Number.isFinite(value)) {
+        throw new LookupKnowledgeError<SearchPortErrorCode>({
+          code: "invalid_argument",
+          message: `example ${index}: signal ${name} is ${String(value)}, not a finite number`,
+        });
+      }
+    }
+  });
+}
+
+/**
+ * The examples' feature `values` standardised by their weighted means and spreads, each row
+ * led by a 1 (the bias). Standardised so the penalty treats every signal alike; a signal
+ * that barely varies in the examples is divided by at least `minimumScale`, so the penalty
+ * keeps its weight small instead of letting it grow huge on noise.
+ */
+function standardise(values: number[][], weights: number[]): { rows: number[][]; means: number[]; scales: number[] } {
+  const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
+  const columns = (values[0] as number[]).length;
+  const means = Array.from(
+    { length: columns },
+    (_, column) => values.reduce((sum, row, index) => sum + (weights[index] as number) * (row[column] as number), 0) / totalWeight,
+  );
+  const scales = Array.from({ length: columns }, (_, column) => {
+    const variance =
+      values.reduce((sum, row, index) => sum + (weights[index] as number) * ((row[column] as number) - (means[column] as number)) ** 2, 0) /
+      totalWeight;
+    return Math.max(Math.sqrt(variance), minimumScale);
+  });
+  const rows = values.map((row) => [1, ...row.map((value, column) => (value - (means[column] as number)) / (scales[column] as number))]);
+  return { rows, means, scales };
+}
+
+/**
+ * The parameters (bias first) that maximise the weighted, penalised likelihood of `labels`
+ * (1 answerable, 0 not) given the standardised `rows`: Newton's method from zero, at most 50
+ * steps, until no parameter moves by 1e-9. The bias is not penalised.
+ */
+function newtonFit(rows: number[][], weights: number[], labels: number[], penalty: number): number[] {
+  const size = (rows[0] as number[]).length;
+  let beta = new Array<number>(size).fill(0);
+  for (let step = 0; step < 50; step += 1) {
+    const gradient = new Array<number>(size).fill(0);
+    const hessian = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+    rows.forEach((row, index) => {
+      const probability = sigmoid(dot(beta, row));
+      const weight = weights[index] as number;
+      const residual = (labels[index] as number) - probability;
+      const curvature = weight * probability * (1 - probability);
+      for (let i = 0; i < size; i += 1) {
+        gradient[i] = (gradient[i] as number) + weight * residual * (row[i] as number);
+        const hessianRow = hessian[i] as number[];
+        for (let j = 0; j < size; j += 1) hessianRow[j] = (hessianRow[j] as number) + curvature * (row[i] as number) * (row[j] as number);
+      }
+    });
+    for (let i = 1; i < size; i += 1) {
+      gradient[i] = (gradient[i] as number) - penalty * (beta[i] as number);
+      (hessian[i] as number[])[i] = ((hessian[i] as number[])[i] as number) + penalty;
+    }
+    const delta = solve(hessian, gradient);
+    beta = beta.map((value, index) => value + (delta[index] as number));
+    if (Math.max(...delta.map(Math.abs)) < 1e-9) break;
+  }
+  return beta;
 }
 
 function sigmoid(z: number): number {
