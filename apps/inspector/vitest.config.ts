@@ -1,3 +1,4 @@
 import { packageTestConfig } from "@lookup-knowledge/vitest-config";
 
-export default packageTestConfig();
+// The page's own unit tests (web/src) run here too; its browser tests are src/*.browser.test.ts.
+export default packageTestConfig({ test: { include: ["web/src/**/*.test.ts"] } });

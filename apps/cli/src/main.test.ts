@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import type { LookupResult } from "@lookup-knowledge/core";
+import { type LookupResult, parseFilterPairs } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleKnowledgeBase as knowledgeBase, runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
 
@@ -75,6 +75,25 @@ describe("the lookup-knowledge CLI", () => {
       expect(JSON.stringify(attempt.filter)).toContain('"category":{"$eq":"security"}');
     }
     for (const block of result.evidenceBlocks) expect(block.source.startsWith("security/")).toBe(true);
+  });
+
+  it("issue 34: --filter reads key=value with core's parseFilterPairs, the inspector page's parser: year=2024 is the number or the string", async () => {
+    const { stdout } = await lookupKnowledge(
+      cwd,
+      "query",
+      "--json",
+      "--filter",
+      "year=2024",
+      "--filter",
+      " category = security ",
+      "Who can approve a partial refund on a paid invoice?",
+    );
+    const sent = { $and: [{ year: { $in: [2024, "2024"] } }, { category: { $eq: "security" } }] };
+    // The filter the page's lines "year=2024" and "category = security" make (apps/inspector/web/src/api.test.ts).
+    expect(parseFilterPairs(["year=2024", " category = security "])).toEqual(sent);
+    const result = JSON.parse(stdout) as LookupResult;
+    expect(result.retrievalTrace.attempts.length).toBeGreaterThan(0);
+    for (const attempt of result.retrievalTrace.attempts) expect(JSON.stringify(attempt.filter)).toContain(JSON.stringify(sent.$and[0]));
   });
 
   it("R11: an out-of-scope question prints found=false and the message", async () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { LookupKnowledgeError, fallbackReasons } from "@lookup-knowledge/core";
+import { LookupKnowledgeError, fallbackReasons, parseFilterPairs } from "@lookup-knowledge/core";
 import { Command, Option } from "commander";
 import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/format";
 import { storeKinds } from "@lookup-knowledge/agent-tool/store-settings";
@@ -8,7 +8,6 @@ import type { McpCommandOptions } from "./mcp-command.js";
 import type { InspectCommandOptions } from "./inspect-command.js";
 import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
-import { parseFilterOptions } from "./parse-filter-option.js";
 import { parseCountOption, parseTimeOption } from "./parse-time-option.js";
 import { unmatchedFilterNote } from "./unmatched-filter-note.js";
 import { redactSecrets } from "./redact-secrets.js";
@@ -76,7 +75,7 @@ program
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
     const { withLookupKnowledgeBase } = await import("./with-lookup-knowledge-base.js");
     const config = await cliConfig();
-    const filter = parseFilterOptions(options.filter);
+    const filter = parseFilterPairs(options.filter, filterOptionName);
     await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
       const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
       const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
@@ -98,7 +97,7 @@ program
   .action(async (text: string, options: { expect?: string; json?: boolean; filter: string[] }) => {
     const { runExplainCommand } = await import("./explain-command.js");
     const config = await cliConfig();
-    const filter = parseFilterOptions(options.filter);
+    const filter = parseFilterPairs(options.filter, filterOptionName);
     console.log(
       await runExplainCommand(config, text, {
         ...(options.expect === undefined ? {} : { expect: options.expect }),
@@ -263,6 +262,11 @@ function globalOptions(): { configFile?: string; dataDirectory?: string; store?:
 /** A warning on stderr, one line, with control characters neutralised (it may quote a question or calibration file). */
 function warn(message: string): void {
   console.error(`lookup-knowledge: warning: ${printable(redactSecrets(message))}`);
+}
+
+/** How a refused `--filter` is named: `--filter[0]` is the first one given. */
+function filterOptionName(index: number): string {
+  return `--filter[${index}]`;
 }
 
 function collect(value: string, previous: string[]): string[] {

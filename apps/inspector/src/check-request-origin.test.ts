@@ -1,29 +1,42 @@
 import type { IncomingMessage } from "node:http";
+import { createHostOriginGuard } from "@lookup-knowledge/agent-tool/http";
 import { describe, expect, it } from "vitest";
-import { allowedHosts, checkRequestOrigin } from "./check-request-origin.js";
+import { checkRequestOrigin } from "./check-request-origin.js";
 
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+const refusal = (headers: Record<string, string>, guard = createHostOriginGuard({ host: "127.0.0.1", port: 4555 })) => {
+  try {
+    checkRequestOrigin(request(headers), guard);
+    return undefined;
+  } catch (error) {
+    const { status, code, message } = error as { status: number; code: string; message: string };
+    return { status, code, message };
+  }
+};
 
 describe("issue 13: the inspector's Host and Origin check", () => {
-  it("issue 13: a loopback bind allows the loopback names only; a named address only itself", () => {
-    expect([...allowedHosts("127.0.0.1", 4555)].sort()).toEqual(["127.0.0.1:4555", "[::1]:4555", "localhost:4555"]);
-    expect([...allowedHosts("192.168.1.20", 80)]).toEqual(["192.168.1.20:80"]);
-  });
-
-  it("issue 13: a wildcard bind allows this machine's addresses, not any name", () => {
-    const hosts = allowedHosts("0.0.0.0", 4555, {
-      eth0: [{ address: "10.0.0.5", family: "IPv4", netmask: "255.0.0.0", mac: "00:00:00:00:00:00", internal: false, cidr: "10.0.0.5/8" }],
+  it("issue 34: a Host the shared policy refuses is 421 host_not_allowed, naming the Host and the accepted ones", () => {
+    expect(refusal({ host: "attacker.example:4555" })).toEqual({
+      status: 421,
+      code: "host_not_allowed",
+      message:
+        'The Host header "attacker.example:4555" is not this inspector\'s address (expected one of localhost:4555, 127.x.y.z:4555, [::1]:4555).',
     });
-    expect(hosts.has("10.0.0.5:4555")).toBe(true);
-    expect(hosts.has("localhost:4555")).toBe(true);
-    expect(() => checkRequestOrigin(request({ host: "attacker.example:4555" }), hosts)).toThrow(/not this inspector's address/);
+    expect(refusal({})?.message).toMatch(/^The Host header "" is not/);
+    expect(refusal({ host: "127.0.0.1:4556" })?.code).toBe("host_not_allowed");
+    const wildcard = createHostOriginGuard({ host: "0.0.0.0", port: 4555, machine: { addresses: ["10.0.0.5"], hostname: "box" } });
+    expect(refusal({ host: "10.0.0.5:4555" }, wildcard)).toBeUndefined();
+    expect(refusal({ host: "attacker.example:4555" }, wildcard)?.status).toBe(421);
   });
 
-  it("issue 13: no Host, another port, or a page of another origin is refused", () => {
-    const hosts = allowedHosts("127.0.0.1", 4555);
-    expect(() => checkRequestOrigin(request({}), hosts)).toThrow(/Host header ""/);
-    expect(() => checkRequestOrigin(request({ host: "127.0.0.1:4556" }), hosts)).toThrow(/not this inspector's address/);
-    expect(() => checkRequestOrigin(request({ host: "127.0.0.1:4555", origin: "http://localhost:4555" }), hosts)).toThrow(/are refused/);
-    expect(() => checkRequestOrigin(request({ host: "127.0.0.1:4555", origin: "http://127.0.0.1:4555" }), hosts)).not.toThrow();
+  it("issue 34: an Origin the shared policy refuses is 403 origin_not_allowed; a page of this server under another loopback name passes", () => {
+    expect(refusal({ host: "127.0.0.1:4555", origin: "http://attacker.example" })).toEqual({
+      status: 403,
+      code: "origin_not_allowed",
+      message: 'Requests from pages of "http://attacker.example" are refused: only the inspector\'s own page may call its API.',
+    });
+    expect(refusal({ host: "127.0.0.1:4555", origin: "http://localhost:4556" })?.code).toBe("origin_not_allowed");
+    expect(refusal({ host: "127.0.0.1:4555", origin: "http://127.0.0.1:4555" })).toBeUndefined();
+    expect(refusal({ host: "127.0.0.1:4555", origin: "http://localhost:4555" })).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
+import { createHostOriginGuard } from "@lookup-knowledge/agent-tool/http";
 import { describe, expect, it } from "vitest";
 import { InspectorListenError } from "./inspector-listen-error.js";
 import { serveInspector } from "./serve-inspector.js";
@@ -79,6 +80,28 @@ describe("issue 13: the inspector's security checks on the ingested example base
       expect({ path, status: await raw(path) }).toEqual({ path, status: 404 });
     }
     expect(await raw("/assets/%E0%A4%A.js")).toBe(400);
+  });
+
+  it("issue 34: its Host and Origin answers are the shared policy's (createHostOriginGuard), as the MCP server's are", async () => {
+    const url = new URL("/api/info", base.current.server.url).href;
+    const port = Number(new URL(base.current.server.url).port);
+    const guard = createHostOriginGuard({ host: "127.0.0.1", port });
+    const cases = [
+      { host: `127.0.0.2:${port}` },
+      { host: `[::1]:${port}`, origin: `http://localhost:${port}` },
+      { host: `127.0.0.1:${port}`, origin: `http://127.0.0.3:${port}` },
+      { host: `localhost:${port + 1}` },
+      { host: `localhost.:${port}` },
+      { host: `127.0.0.1:${port}`, origin: `https://127.0.0.1:${port}` },
+      { host: `127.0.0.1:${port}`, origin: "null" },
+    ];
+    for (const headers of cases) {
+      const verdict = guard.check(headers);
+      const expected = verdict.allowed ? 200 : verdict.header === "host" ? 421 : 403;
+      expect({ headers, status: (await call(url, { headers })).status }).toEqual({ headers, status: expected });
+    }
+    // A server on 127.0.0.1 answers to every 127.x.y.z name (the inspector's own guard took 127.0.0.1 only).
+    expect(guard.check({ host: `127.0.0.2:${port}` }).allowed).toBe(true);
   });
 
   it("issue 13: a port in use is refused with InspectorListenError (inspector_listen_failed) naming host and port, and what to do", async () => {

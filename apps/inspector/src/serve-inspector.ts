@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import { createHostOriginGuard } from "@lookup-knowledge/agent-tool/http";
 import type { KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
-import { allowedHosts, checkRequestOrigin } from "./check-request-origin.js";
+import { checkRequestOrigin } from "./check-request-origin.js";
 import { InspectorListenError } from "./inspector-listen-error.js";
 import { InspectorRequestError } from "./inspector-request-error.js";
 import { routeApiRequest } from "./route-api-request.js";
@@ -39,12 +40,15 @@ export interface InspectorServer {
 
 /**
  * Serves the inspector page and its `/api/` endpoints over Node's `http` until `close`.
- * Every request must name this server in its Host header (and, from a browser, come from its
- * own page); the API never writes to the index.
+ * Every request must name this server in its Host header and, from a browser, come from a
+ * page of this server (the Host and Origin policy of `createHostOriginGuard`, shared with the
+ * MCP server); the API never writes to the index.
  */
 export async function serveInspector(options: InspectorOptions): Promise<InspectorServer> {
   const host = options.host ?? "127.0.0.1";
-  let hosts = new Set<string>();
+  const wanted = options.port ?? 4555;
+  // The port is known once listening (0 picks one): until then, the port asked for.
+  let guard = createHostOriginGuard({ host, port: wanted });
   const context = {
     knowledgeBase: options.knowledgeBase,
     traces: lazyTraceReader(options.traces),
@@ -56,7 +60,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     handle(request, response).catch((error: unknown) => answerError(response, error, context.redact));
   });
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    checkRequestOrigin(request, hosts);
+    checkRequestOrigin(request, guard);
     const url = new URL(request.url ?? "/", "http://inspector.invalid");
     if (url.pathname.startsWith("/api/")) {
       const body = await routeApiRequest(context, request, url);
@@ -75,7 +79,6 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
       throw new InspectorRequestError({ status: 404, code: "not_found", message: `Nothing at ${url.pathname}.` });
     }
   }
-  const wanted = options.port ?? 4555;
   try {
     await new Promise<void>((resolve, reject) => {
       const failed = (error: NodeJS.ErrnoException) => reject(new InspectorListenError({ host, port: wanted, cause: error }));
@@ -90,7 +93,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  hosts = allowedHosts(host, port);
+  guard = createHostOriginGuard({ host, port });
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/`,

@@ -1,13 +1,11 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { hostname, networkInterfaces } from "node:os";
+import { createHostOriginGuard, type HostOriginGuard } from "@lookup-knowledge/agent-tool/http";
 
-/** Who may call the HTTP server: the Host and Origin values it accepts, and its bearer token. */
+/** Who may call the HTTP server: the Host and Origin guard, and its bearer token. */
 export interface HttpAccess {
-  /** Host header values accepted (`127.0.0.1:3333`), lower case. */
-  hosts: ReadonlySet<string>;
-  /** Origin header values accepted (`http://localhost:3333`), lower case; a request without Origin is accepted. */
-  origins: ReadonlySet<string>;
+  /** The Host and Origin policy shared with the inspector (`@lookup-knowledge/agent-tool/http`). */
+  guard: HostOriginGuard;
   token?: string;
 }
 
@@ -18,15 +16,10 @@ export interface Refusal {
   headers?: Record<string, string>;
 }
 
-const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
-
 /**
- * The Host and Origin values a server bound to `host:port` accepts (against DNS rebinding):
- * on a loopback address, the loopback names with the port; on another address, that address
- * with the port; on every address (`0.0.0.0`, `::`), the loopback names, this machine's
- * interface addresses and its host name; plus the ones given. A web page on another site
- * cannot reach the server through a name of its own that resolves here: its requests carry
- * that name, and an address literal is no rebinding.
+ * Who may call a server bound to `host:port`: the Host and Origin values of the policy every
+ * lookup-knowledge HTTP server applies (`createHostOriginGuard`, against DNS rebinding), plus
+ * the ones given, and the token when there is one.
  */
 export function httpAccess(options: {
   host: string;
@@ -35,45 +28,17 @@ export function httpAccess(options: {
   allowedOrigins?: readonly string[];
   token?: string;
 }): HttpAccess {
-  const names = isLoopback(options.host)
-    ? [...loopbackNames, bracketed(options.host)]
-    : isUnspecified(options.host)
-      ? [...loopbackNames, bracketed(options.host), ...interfaceAddresses(), hostname()]
-      : [bracketed(options.host)];
-  const hosts = new Set(names.map((name) => `${name}:${options.port}`.toLowerCase()));
-  for (const host of options.allowedHosts ?? []) hosts.add(host.toLowerCase());
-  const origins = new Set([...hosts].map((host) => `http://${host}`));
-  for (const origin of options.allowedOrigins ?? []) origins.add(origin.toLowerCase().replace(/\/$/, ""));
-  return { hosts, origins, ...(options.token ? { token: options.token } : {}) };
-}
-
-function bracketed(host: string): string {
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-}
-
-function isUnspecified(host: string): boolean {
-  return host === "0.0.0.0" || host === "::" || host === "[::]";
-}
-
-function interfaceAddresses(): string[] {
-  return Object.values(networkInterfaces()).flatMap((entries) =>
-    (entries ?? []).map((entry) => bracketed(entry.address.split("%")[0] as string)),
-  );
-}
-
-export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  const { token, ...bound } = options;
+  return { guard: createHostOriginGuard(bound), ...(token ? { token } : {}) };
 }
 
 /** Why `request` is refused before it reaches the MCP transport, or undefined when it may pass. */
 export function checkHttpRequest(request: IncomingMessage, access: HttpAccess, path: string): Refusal | undefined {
-  const host = (request.headers.host ?? "").toLowerCase();
-  if (!access.hosts.has(host)) {
-    return { status: 403, message: "Forbidden: this server does not answer to that Host name (DNS rebinding protection)." };
-  }
-  const origin = request.headers.origin;
-  if (origin !== undefined && !access.origins.has(origin.toLowerCase())) {
-    return { status: 403, message: "Forbidden: requests from that Origin are not accepted." };
+  const verdict = access.guard.check(request.headers);
+  if (!verdict.allowed) {
+    return verdict.header === "host"
+      ? { status: 403, message: "Forbidden: this server does not answer to that Host name (DNS rebinding protection)." }
+      : { status: 403, message: "Forbidden: requests from that Origin are not accepted." };
   }
   const url = new URL(request.url ?? "/", "http://server");
   if (url.pathname !== path) return { status: 404, message: `Not found: the MCP endpoint is ${path}.` };

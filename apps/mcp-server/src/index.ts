@@ -9,4 +9,5 @@ export { sourceUri, sourceUriPrefix } from "./source-documents.js";
 export { serveMcpHttp } from "./serve-mcp-http.js";
 export type { McpHttpOptions, McpHttpServer } from "./serve-mcp-http.js";
 export { serveMcpStdio } from "./serve-mcp-stdio.js";
-export { isLoopback } from "./check-http-request.js";
+// The loopback test of the Host and Origin policy (`@lookup-knowledge/agent-tool/http`), under its earlier name.
+export { isLoopbackHost as isLoopback } from "@lookup-knowledge/agent-tool/http";

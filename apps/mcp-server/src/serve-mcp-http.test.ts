@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { createHostOriginGuard } from "@lookup-knowledge/agent-tool/http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
@@ -91,6 +92,27 @@ describe("serveMcpHttp (Streamable HTTP on loopback, stateless)", () => {
     const garbage = await rawRequest(server.url, { headers: jsonHeaders, body: "{not json" });
     expect(garbage.status).toBe(400);
     expect(JSON.parse(garbage.body).error).toMatchObject({ code: -32700 });
+  });
+
+  it("issue 34: its Host and Origin answers are the shared policy's (createHostOriginGuard), allowed origins included", async () => {
+    await using server = await serve({ allowedOrigins: ["https://app.example.com"] });
+    const port = Number(new URL(server.url).port);
+    const guard = createHostOriginGuard({ host: "127.0.0.1", port, allowedOrigins: ["https://app.example.com"] });
+    const cases = [
+      { host: `127.0.0.2:${port}` },
+      { host: `[::1]:${port}`, origin: `http://localhost:${port}` },
+      { host: `localhost:${port + 1}` },
+      { host: `app.localhost:${port}` },
+      { host: `127.0.0.1:${port}`, origin: "https://app.example.com" },
+      { host: `127.0.0.1:${port}`, origin: `https://localhost:${port}` },
+      { host: `127.0.0.1:${port}`, origin: "null" },
+    ];
+    for (const headers of cases) {
+      const answer = await rawRequest(server.url, { headers: { ...jsonHeaders, ...headers }, body: initialize });
+      expect({ headers, status: answer.status }).toEqual({ headers, status: guard.check(headers).allowed ? 200 : 403 });
+    }
+    // A loopback server answers to every 127.x.y.z name (the MCP server's own guard took 127.0.0.1 only).
+    expect(guard.check({ host: `127.0.0.2:${port}` }).allowed).toBe(true);
   });
 
   it("issue 12: a body over the limit is answered 413, declared or streamed", async () => {

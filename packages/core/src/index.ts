@@ -15,6 +15,7 @@ export type { EvidenceBlock, RetrievalLayer } from "./evidence-block.js";
 export { parseOptions } from "./parse-options.js";
 export { fallbackReasons, isFallbackReason } from "./fallback-reasons.js";
 export { parsePointInTime, pointInTimeForms } from "./parse-point-in-time.js";
+export { parseFilterPairs } from "./parse-filter-pairs.js";
 export { evidenceKey, readChunkIndex, readDocId } from "./evidence-key.js";
 export { emptyL0Hints, hasL0Hints } from "./l0-hints.js";
 export type { KnowledgeEntry, L0EntryMatch, L0Hints, L0MatchField } from "./l0-hints.js";

@@ -1,4 +1,5 @@
 // The page's calls to the inspector's /api/ endpoints (same origin; JSON in, JSON out).
+import { type MetadataFilter, parseFilterPairs } from "@lookup-knowledge/core";
 
 export class ApiError extends Error {}
 
@@ -21,17 +22,19 @@ export function score(value: number | undefined | null): string {
   return value === undefined || value === null ? "-" : value.toFixed(3);
 }
 
-/** `key=value` lines into a filter object (a number also matches as a number, as `--filter` does). */
-export function parseFilterLines(text: string): Record<string, string | number | boolean> | undefined {
-  const filter: Record<string, string | number | boolean> = {};
-  for (const line of text.split("\n")) {
-    const trimmed = line.trim();
-    if (trimmed === "") continue;
-    const at = trimmed.indexOf("=");
-    if (at <= 0) throw new ApiError(`filter line ${JSON.stringify(trimmed)}: expected key=value`);
-    const value = trimmed.slice(at + 1).trim();
-    filter[trimmed.slice(0, at).trim()] =
-      value === "true" ? true : value === "false" ? false : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-  }
-  return Object.keys(filter).length === 0 ? undefined : filter;
+/**
+ * The filter field's `key=value` lines (blank ones skipped) as the request's filter, read as
+ * the CLI reads `--filter`: one parser, `parseFilterPairs` of `@lookup-knowledge/core`
+ * (`year=2024` matches the number or the string). A bad line throws `InvalidFilterError`
+ * naming its line number.
+ */
+export function parseFilterLines(text: string): MetadataFilter | undefined {
+  const lines = text
+    .split("\n")
+    .map((line, index) => ({ pair: line.trim(), number: index + 1 }))
+    .filter(({ pair }) => pair !== "");
+  return parseFilterPairs(
+    lines.map(({ pair }) => pair),
+    (index) => `filter line ${lines[index]?.number ?? index + 1}`,
+  );
 }
