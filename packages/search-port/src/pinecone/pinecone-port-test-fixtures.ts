@@ -1,5 +1,6 @@
 // Test fixtures shared by the create-pinecone-search-port*.test.ts files (not built, not shipped):
 // the local Pinecone-speaking server, the real client pointed at it, and a port on its "docs" namespace.
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { Pinecone } from "@pinecone-database/pinecone";
 import { afterEach } from "vitest";
@@ -45,3 +46,12 @@ export function portOn(server: PineconeTestServer, options: Partial<PineconeSear
 
 /** How many requests the server received on `path`. */
 export const requestsTo = (server: PineconeTestServer, path: string) => server.requests.filter((request) => request.path === path).length;
+
+/** An index whose methods answer nothing, and embeddings of one number: for tests that only read options. */
+export const idleIndex = Object.fromEntries(
+  ["query", "fetch", "upsert", "deleteMany", "listPaginated", "describeIndexStats", "searchRecords", "upsertRecords"].map((name) => [
+    name,
+    async () => ({}),
+  ]),
+) as unknown as PineconeIndex;
+export const oneNumberEmbeddings = { embedQuery: async () => [1], embedDocuments: async () => [[1]] } as unknown as EmbeddingsInterface;

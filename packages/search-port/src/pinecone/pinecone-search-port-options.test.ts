@@ -1,25 +1,14 @@
-import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import { normalizePineconeScore } from "./normalize-pinecone-score.js";
 import { pineconeConnectionOptionsSchema } from "./pinecone-connection-options.js";
 import type { PineconeConnectionOptions } from "./pinecone-connection-options.js";
-import type { PineconeIndex } from "./pinecone-search-port.js";
+import { idleIndex, oneNumberEmbeddings } from "./pinecone-port-test-fixtures.js";
 import { pineconeSearchPortOptionsSchema } from "./pinecone-search-port-options.js";
 import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 
-const method = async () => ({});
-const index = {
-  query: method,
-  fetch: method,
-  upsert: method,
-  deleteMany: method,
-  listPaginated: method,
-  describeIndexStats: method,
-  searchRecords: method,
-  upsertRecords: method,
-} as unknown as PineconeIndex;
-const embeddings = { embedQuery: async () => [1], embedDocuments: async () => [[1]] } as unknown as EmbeddingsInterface;
+const index = idleIndex;
+const embeddings = oneNumberEmbeddings;
 
 describe("pineconeSearchPortOptionsSchema", () => {
   it("takes exactly the documented options: its input type is PineconeSearchPortOptions, property by property (a new, dropped or retyped option fails the type check)", () => {

@@ -1,21 +1,10 @@
-import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
-import type { PineconeIndex } from "./pinecone-search-port.js";
+import { idleIndex, oneNumberEmbeddings } from "./pinecone-port-test-fixtures.js";
 import type { PineconeSearchPortOptions } from "./pinecone-search-port-options.js";
 import { readPineconeSettings } from "./read-pinecone-settings.js";
 
-const method = async () => ({});
-const index = {
-  query: method,
-  fetch: method,
-  upsert: method,
-  deleteMany: method,
-  listPaginated: method,
-  describeIndexStats: method,
-  searchRecords: method,
-  upsertRecords: method,
-} as unknown as PineconeIndex;
-const embeddings = { embedQuery: async () => [1], embedDocuments: async () => [[1]] } as unknown as EmbeddingsInterface;
+const index = idleIndex;
+const embeddings = oneNumberEmbeddings;
 
 describe("readPineconeSettings", () => {
   it("fills in the defaults of a dense port", () => {
