@@ -23,7 +23,7 @@ import {
  * 16-byte block is sign-extended to two int16x8 halves and multiplied with
  * `i32x4.dot_i16x8_s`, so 16 products cost a handful of instructions. The module imports
  * its memory as `env.memory`. It is assembled here, byte by byte, so the package ships no
- * binary and needs no toolchain; `int8-dot-kernel.test.ts` checks it against plain JS.
+ * binary and needs no toolchain; `dense-matrix.test.ts` checks it against plain JS.
  * With `shared`, the imported memory is a shared one (up to 4 GiB), so a worker thread can
  * scan rows of the same memory (`dense-scan-helper.ts`).
  */
