@@ -13,10 +13,10 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { emptySnapshot } from "../dist/local/index-snapshot.js";
-import { mergeSnapshot } from "../dist/local/merge-snapshot.js";
-import { PendingChanges } from "../dist/local/pending-changes.js";
-import { searchSnapshot } from "../dist/local/search-snapshot.js";
+import { emptySnapshot } from "../dist/local/snapshot/index-snapshot.js";
+import { mergeSnapshot } from "../dist/local/snapshot/merge-snapshot.js";
+import { PendingChanges } from "../dist/local/snapshot/pending-changes.js";
+import { searchSnapshot } from "../dist/local/reader/search-snapshot.js";
 import { lexicalTerms } from "@lookup-knowledge/text";
 
 const tokenize = (text, mode) => lexicalTerms(text, { cjk: mode });
@@ -87,7 +87,7 @@ function build(mode) {
 
 function topScores(snapshot, mode, queries) {
   return queries.map(
-    (query) => searchSnapshot(snapshot, { terms: tokenize(query, mode), denseWeight: 0, topK: 1, minScore: 0 }, 0)[0]?.score ?? 0,
+    (query) => searchSnapshot(snapshot, { terms: tokenize(query, mode), denseWeight: 0, topK: 1, minScore: 0 }, 0).slots[0]?.score ?? 0,
   );
 }
 
@@ -107,7 +107,7 @@ function evaluate(snapshot, mode, field) {
   let first = 0;
   let top10 = 0;
   for (const [slot, page] of pages.entries()) {
-    const hits = searchSnapshot(snapshot, { terms: tokenize(page[field], mode), denseWeight: 0, topK: 10, minScore: 0 }, 0);
+    const hits = searchSnapshot(snapshot, { terms: tokenize(page[field], mode), denseWeight: 0, topK: 10, minScore: 0 }, 0).slots;
     const rank = hits.findIndex((hit) => hit.slot === slot);
     if (rank >= 0) {
       reciprocal += 1 / (rank + 1);
@@ -132,7 +132,7 @@ for (const mode of ["bigrams", "words", "words+bigrams"]) {
   for (const field of ["title", "summary"]) {
     const result = evaluate(snapshot, mode, field);
     console.log(
-      `| ${mode} | ${field} | ${result.mrr10.toFixed(3)} | ${result.success1.toFixed(3)} | ${result.success10.toFixed(3)} | ${indexMs.toFixed(0)} | ${snapshot.lexical.terms.length} |`,
+      `| ${mode} | ${field} | ${result.mrr10.toFixed(3)} | ${result.success1.toFixed(3)} | ${result.success10.toFixed(3)} | ${indexMs.toFixed(0)} | ${snapshot.lexicon.termCount} |`,
     );
   }
   const inScope = topScores(

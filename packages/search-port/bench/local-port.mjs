@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { DenseMatrix, quantiseVector } from "../dist/local/dense-matrix.js";
+import { DenseMatrix, quantiseVector } from "../dist/local/dense/dense-matrix.js";
 import {
   defaultAnswerabilityModel,
   defaultCjkDenseWeight,
