@@ -64,6 +64,10 @@ describe("parseOptions", () => {
     expect(parseOptions(schema, { limit: null, weights: { latin: 0.5 } }, "openThing")).toEqual({ weights: { latin: 0.5 } });
     const nullable = z.strictObject({ limit: z.number().nullable().optional() });
     expect(parseOptions(nullable, { limit: null }, "openThing")).toEqual({ limit: null });
+    // An option refused beside a null one is the one named; a null where a value is needed is named.
+    expect(refusal({ limit: null, weights: { latin: 7 } }).key).toBe("openThing.weights.latin");
+    const required = z.strictObject({ name: z.string(), limit: z.number().optional() });
+    expect(() => parseOptions(required, { name: null, limit: null }, "openThing")).toThrow(/openThing\.name=null: /);
     // Deeper down, null is still a value to check.
     expect(refusal({ weights: { latin: null } }).key).toBe("openThing.weights.latin");
   });
