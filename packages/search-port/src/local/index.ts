@@ -4,13 +4,8 @@ export { EmbedderMismatchError } from "./errors/embedder-mismatch-error.js";
 export { IndexLockedError } from "./errors/index-locked-error.js";
 export { IndexNotFoundError } from "./errors/index-not-found-error.js";
 export type { RefreshError } from "./reader/reader-refresh.js";
-export type {
-  CommittedIndexSummary,
-  EmbedderIdentity,
-  LocalIndexStats,
-  LocalSearchPort,
-  LocalSearchPortOptions,
-} from "./port/local-search-port.js";
+export type { CommittedIndexSummary, EmbedderIdentity, LocalIndexStats, LocalSearchPort } from "./port/local-search-port.js";
+export type { LocalSearchPortOptions } from "./port/local-search-port-options.js";
 export {
   answerabilityModelName,
   interactionPairs,
@@ -30,7 +25,7 @@ export {
   defaultDenseFloor,
   defaultDenseWeight,
   defaultMinScore,
-} from "./port/read-local-port-settings.js";
+} from "./port/local-search-port-options.js";
 export { queryDenseWeight, type DenseWeights } from "./dense/query-dense-weight.js";
 /** The terms the index holds and queries are analysed into: `lexicalTerms` of `@lookup-knowledge/text`. */
 export { lexicalTerms as tokenize } from "@lookup-knowledge/text";

@@ -1,9 +1,10 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
-import type { LocalSearchPortOptions } from "./port/local-search-port.js";
+import type { LocalSearchPortOptions } from "./port/local-search-port-options.js";
 import { build, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
-import { defaultApproximateCandidates, readLocalPortSettings } from "./port/read-local-port-settings.js";
+import { defaultApproximateCandidates } from "./port/local-search-port-options.js";
+import { readLocalPortSettings } from "./port/read-local-port-settings.js";
 import { random } from "./test/seeded-random-test-fixtures.js";
 
 useIndexFolder();

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { CorruptIndexError } from "./errors/corrupt-index-error.js";
-import type { LocalSearchPort, LocalSearchPortOptions } from "./port/local-search-port.js";
+import type { LocalSearchPort } from "./port/local-search-port.js";
+import type { LocalSearchPortOptions } from "./port/local-search-port-options.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
 
 const records: KnowledgeRecord[] = [

@@ -1,14 +1,9 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultAnswerabilityModel } from "../answerability/default-answerability-model.js";
-import type { LocalSearchPortOptions } from "./local-search-port.js";
-import {
-  defaultCjkDenseWeight,
-  defaultDenseFloor,
-  defaultDenseWeight,
-  defaultMinScore,
-  readLocalPortSettings,
-} from "./read-local-port-settings.js";
+import { defaultCjkDenseWeight, defaultDenseFloor, defaultDenseWeight, defaultMinScore } from "./local-search-port-options.js";
+import type { LocalSearchPortOptions } from "./local-search-port-options.js";
+import { readLocalPortSettings } from "./read-local-port-settings.js";
 
 const identity = { id: "test/hash", version: "1", dimension: 4 };
 const embeddings = { identity, embedQuery: async () => [1, 0, 0, 0], embedDocuments: async () => [[1, 0, 0, 0]] };
@@ -66,6 +61,18 @@ describe("readLocalPortSettings", () => {
   ])("a bad option %j names its key %s and the reason", (options, key, reason) => {
     expect(() => readLocalPortSettings({ directory: "index", ...options } as LocalSearchPortOptions)).toThrow(
       expect.objectContaining({ name: "ConfigurationError", key, message: expect.stringMatching(reason) }),
+    );
+  });
+
+  it("reads an option given as null as not given, and names the bad option beside it", () => {
+    const nulls = { directory: "index", answerability: null, approximateDense: null, denseWeight: null };
+    expect(readLocalPortSettings(nulls as never)).toMatchObject({
+      answerability: defaultAnswerabilityModel,
+      approximateCandidates: undefined,
+      denseWeight: defaultDenseWeight,
+    });
+    expect(() => readLocalPortSettings({ ...nulls, embedder: { ...identity, id: "" } } as never)).toThrow(
+      expect.objectContaining({ name: "ConfigurationError", key: "embedder" }),
     );
   });
 

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { afterEach, beforeEach } from "vitest";
 import type { KnowledgeRecord } from "../../knowledge-record.js";
-import type { LocalSearchPort, LocalSearchPortOptions } from "../port/local-search-port.js";
+import type { LocalSearchPort } from "../port/local-search-port.js";
+import type { LocalSearchPortOptions } from "../port/local-search-port-options.js";
 import { openLocalSearchPort } from "../open-local-search-port.js";
 
 /**
