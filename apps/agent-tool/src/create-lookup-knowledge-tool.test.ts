@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
+import { ToolInputParsingException } from "@langchain/core/tools";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import { CorruptIndexError } from "@lookup-knowledge/search-port/local";
@@ -126,7 +127,7 @@ describe("createLookupKnowledgeTool", () => {
     })) as ToolMessage;
     expect(message.status).toBe("error");
     expect(String(message.content)).toBe(
-      'Invalid arguments for lookup_knowledge: Unknown argument "top_k". Call it with {"query": "<a question or keywords>"}.',
+      'Invalid arguments for lookup_knowledge: Unknown argument "top_k". Call it again with only these arguments: {"query": "<a question or keywords>"}.',
     );
     expect(port.calls).toBe(0);
   });
@@ -135,6 +136,15 @@ describe("createLookupKnowledgeTool", () => {
     const port = createScriptedSearchPort([refundHits]);
     const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: port }));
     await expect(tool.invoke({ query: "   " })).rejects.toThrow(/query/);
+    expect(port.calls).toBe(0);
+  });
+
+  it("issue 34: refuses plain arguments with one it does not take by throwing LangChain's ToolInputParsingException", async () => {
+    const port = createScriptedSearchPort([refundHits]);
+    const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: port }));
+    const invoked = tool.invoke({ query: "refund", top_k: 3 });
+    await expect(invoked).rejects.toBeInstanceOf(ToolInputParsingException);
+    await expect(invoked).rejects.toThrow(/top_k/);
     expect(port.calls).toBe(0);
   });
 });
@@ -195,7 +205,7 @@ describe("lookup_knowledge in a real LangChain agent loop", () => {
     expect(toolMessage?.tool_call_id).toBe("call-wrong-name");
     const content = String(toolMessage?.content);
     expect(content).toBe(
-      'Invalid arguments for lookup_knowledge: query is missing; unknown argument "q". Call it with {"query": "<a question or keywords>"}.',
+      'Invalid arguments for lookup_knowledge: query is missing; unknown argument "q". Call it again with only these arguments: {"query": "<a question or keywords>"}.',
     );
     expect(content).not.toMatch(/node_modules|\n\s+at |ToolInputParsingException/);
     // The model read that message on its next turn, and nothing was looked up.

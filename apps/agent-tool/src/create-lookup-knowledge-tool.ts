@@ -23,9 +23,11 @@ export interface LookupKnowledgeToolOptions {
  * (`responseFormat: "content_and_artifact"`). A tool call with invalid arguments (a wrong
  * name, a blank or non-string query, an argument it does not take) is answered with one short
  * error `ToolMessage` naming the problem (in the words of `parseToolArguments`, as the MCP
- * server words it) and the expected arguments, not LangChain's parsing exception and its stack;
- * invoked with plain arguments, the tool throws instead. A failing search never throws. A
- * malformed bound filter is refused here, when the tool is created.
+ * server words it) and the arguments to call it again with (only those), not LangChain's
+ * parsing exception and its stack; invoked with plain arguments that do not fit (an unknown one
+ * beside a good query included), the tool throws LangChain's `ToolInputParsingException`
+ * instead. A failing search never throws. A malformed bound filter is refused here, when the
+ * tool is created.
  */
 export function createLookupKnowledgeTool(retriever: KnowledgeRetriever, options: LookupKnowledgeToolOptions = {}): StructuredTool {
   const filter = options.filter === undefined ? undefined : validateMetadataFilter(options.filter);

@@ -21,9 +21,9 @@ export type LookupKnowledgeInput = z.output<LookupKnowledgeInputSchema>;
 
 /**
  * The input contract of `lookup_knowledge`, once for every face: the LangChain tool's schema,
- * and (through `z.toJSONSchema`) the MCP tool's `inputSchema`. A strict object: an argument it
- * does not name is refused. The query needs text (not only spaces); the descriptions are what
- * the model reads about each argument.
+ * and (through `z.toJSONSchema`, in the portable subset the MCP server lists) the MCP tool's
+ * `inputSchema`. A strict object: an argument it does not name is refused. The query needs text
+ * (not only spaces); the descriptions are what the model reads about each argument.
  */
 export function createLookupKnowledgeInputSchema(options: LookupKnowledgeInputOptions = {}): LookupKnowledgeInputSchema {
   const text = z.string().min(1).regex(/\S/, "must contain text");
@@ -37,10 +37,13 @@ export function createLookupKnowledgeInputSchema(options: LookupKnowledgeInputOp
 export const lookupKnowledgeInputSchema = createLookupKnowledgeInputSchema();
 
 /**
- * How to call the tool, for the end of an argument error: `Call it with {"query": "<a question
- * or keywords>"}.` (`callee` is `it` or the tool's name).
+ * How to call the tool again, for the end of an argument error: `Call it again with only these
+ * arguments: {"query": "<a question or keywords>"}.` (`callee` is `it` or the tool's name). It
+ * names every argument the tool takes, so a model that sent one more (`top_k`) leaves it out.
  */
 export function lookupKnowledgeUsage(callee: string, options: Pick<LookupKnowledgeInputOptions, "callerFilter"> = {}): string {
-  const filter = options.callerFilter ? ' and, optionally, {"filter": {"<field>": {"$eq": "<value>"}}}' : "";
-  return `Call ${callee} with {"query": "<a question or keywords>"}${filter}.`;
+  const args = options.callerFilter
+    ? '{"query": "<a question or keywords>", "filter": {"<field>": {"$eq": "<value>"}}} (filter is optional)'
+    : '{"query": "<a question or keywords>"}';
+  return `Call ${callee} again with only these arguments: ${args}.`;
 }

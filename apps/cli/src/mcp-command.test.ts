@@ -61,7 +61,7 @@ describe("lookup-knowledge mcp", () => {
       const bad = await client.callTool({ name: "lookup_knowledge", arguments: { query: "  ", limit: 3 } });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toBe(
-        'query must contain text; unknown argument "limit". Call lookup_knowledge with {"query": "<a question or keywords>"}.',
+        'query must contain text; unknown argument "limit". Call lookup_knowledge again with only these arguments: {"query": "<a question or keywords>"}.',
       );
     } finally {
       await client.close();

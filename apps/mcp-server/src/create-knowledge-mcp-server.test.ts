@@ -78,7 +78,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
       expect(text.split("\n")).toHaveLength(1);
       return text;
     };
-    expect(await call({ query: "   " })).toMatch(/^query must contain text\. Call lookup_knowledge with/);
+    expect(await call({ query: "   " })).toMatch(/^query must contain text\. Call lookup_knowledge again with only these arguments: /);
     expect(await call({})).toMatch(/^query is missing\./);
     expect(await call({ query: 42 })).toMatch(/^query must be a string\./);
     expect(await call({ query: "refund", extra: 1, filter: {} })).toMatch(/^Unknown arguments "extra", "filter"\./);
@@ -168,7 +168,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
       expect(textOf(unknown)).toMatch(/^Unknown document_id ".*": pass a document_id from a lookup_knowledge result/);
     }
     const missing = await client.callTool({ name: "fetch_evidence", arguments: {} });
-    expect(textOf(missing)).toMatch(/^document_id is missing\. Call fetch_evidence with/);
+    expect(textOf(missing)).toMatch(/^document_id is missing\. Call fetch_evidence again with only these arguments: /);
   });
 
   it("issue 12: under a fixed filter, fetch_evidence and the resources hide what the filter excludes", async () => {
@@ -249,7 +249,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     const result = await client.callTool({ name: "lookup_knowledge", arguments: { query: "\u200b\u200d\u0007" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(
-      /^query must contain text \(it holds only spaces, control or invisible characters\)\. Call lookup_knowledge with/,
+      /^query must contain text \(it holds only spaces, control or invisible characters\)\. Call lookup_knowledge again with only these arguments: /,
     );
   });
 

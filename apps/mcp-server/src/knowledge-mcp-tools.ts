@@ -18,17 +18,40 @@ export interface KnowledgeMcpTool<Schema extends z.ZodType = z.ZodType> {
 
 export const fetchToolName = "fetch_evidence";
 
+/** An output schema as the content goes out: JSON Schema 2020-12, the protocol's default dialect. */
+function toolOutputJsonSchema(schema: z.ZodType): Tool["outputSchema"] & object {
+  return z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Tool["outputSchema"] & object;
+}
+
 /**
- * A zod schema as a tool's declared JSON Schema (2020-12, the protocol's default dialect): an
- * input schema as the arguments come in, an output schema as the content goes out.
+ * An input schema as the arguments come in, in the subset of JSON Schema that model providers'
+ * function-calling schemas take, since many clients hand it to the model as it is: `type`,
+ * `properties`, `required`, `additionalProperties: false`, `description`, `minLength`,
+ * `maxLength`. Left out, while the arguments are still parsed with the whole zod schema:
+ * `$schema` (2020-12 is the protocol's default; Gemini refuses the key), a record's
+ * `propertyNames` and `additionalProperties: {}` (a `filter` is `{type: "object"}`: Gemini
+ * refuses `propertyNames`), and every `pattern` (the query's non-blank check, `\S`: grammar
+ * builders for constrained decoding refuse an unanchored pattern or anchor it into "one
+ * character"; `minLength: 1` stays, and a blank query is refused with a sentence saying so).
  */
-function toolJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
-  return z.toJSONSchema(schema, { target: "draft-2020-12", io }) as Tool["inputSchema"];
+function toolInputJsonSchema(schema: z.ZodType): Tool["inputSchema"] {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io: "input",
+    override: ({ zodSchema, jsonSchema }) => {
+      delete jsonSchema.pattern;
+      if (zodSchema._zod.def.type === "record") {
+        delete jsonSchema.propertyNames;
+        delete jsonSchema.additionalProperties;
+      }
+    },
+  });
+  return json as Tool["inputSchema"];
 }
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const lookupOutputSchema = toolJsonSchema(lookupStructuredContentSchema, "output");
-const fetchOutputSchema = toolJsonSchema(fetchEvidenceStructuredContentSchema, "output");
+const lookupOutputSchema = toolOutputJsonSchema(lookupStructuredContentSchema);
+const fetchOutputSchema = toolOutputJsonSchema(fetchEvidenceStructuredContentSchema);
 
 /**
  * The server's tools under its settings: `lookup_knowledge` (or its configured name), whose
@@ -44,7 +67,7 @@ export function knowledgeMcpTools(settings: McpServerSettings) {
       name: lookupName,
       title: "Look up knowledge",
       description: settings.description ?? lookupKnowledgeDescription,
-      inputSchema: toolJsonSchema(lookupInput, "input"),
+      inputSchema: toolInputJsonSchema(lookupInput),
       outputSchema: lookupOutputSchema,
       annotations: { title: "Look up knowledge", ...readOnly },
     },
@@ -56,12 +79,12 @@ export function knowledgeMcpTools(settings: McpServerSettings) {
       name: fetchToolName,
       title: "Fetch a whole chunk",
       description: `Read the whole chunk a ${lookupName} result cites by its document_id, with the document_ids of the chunks before and after it.`,
-      inputSchema: toolJsonSchema(fetchInput, "input"),
+      inputSchema: toolInputJsonSchema(fetchInput),
       outputSchema: fetchOutputSchema,
       annotations: { title: "Fetch a whole chunk", ...readOnly },
     },
     input: fetchInput,
-    usage: `Call ${fetchToolName} with {"document_id": "<a document_id from a ${lookupName} result>"}.`,
+    usage: `Call ${fetchToolName} again with only these arguments: {"document_id": "<a document_id from a ${lookupName} result>"}.`,
   };
   return { lookup, fetch };
 }
