@@ -1,6 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
-import { createHostOriginGuard } from "@lookup-knowledge/agent-tool/http";
+import { hostname, networkInterfaces } from "node:os";
+import { isLoopbackHost } from "@lookup-knowledge/agent-tool/http";
 import { describe, expect, it } from "vitest";
 import { InspectorListenError } from "./inspector-listen-error.js";
 import { serveInspector } from "./serve-inspector.js";
@@ -82,26 +83,74 @@ describe("issue 13: the inspector's security checks on the ingested example base
     expect(await raw("/assets/%E0%A4%A.js")).toBe(400);
   });
 
-  it("issue 34: its Host and Origin answers are the shared policy's (createHostOriginGuard), as the MCP server's are", async () => {
+  it("issue 34: Host and Origin: the loopback names and any 127.x.y.z as Host, only localhost, 127.0.0.1 and [::1] as Origin", async () => {
     const url = new URL("/api/info", base.current.server.url).href;
     const port = Number(new URL(base.current.server.url).port);
-    const guard = createHostOriginGuard({ host: "127.0.0.1", port });
-    const cases = [
-      { host: `127.0.0.2:${port}` },
-      { host: `[::1]:${port}`, origin: `http://localhost:${port}` },
-      { host: `127.0.0.1:${port}`, origin: `http://127.0.0.3:${port}` },
-      { host: `localhost:${port + 1}` },
-      { host: `localhost.:${port}` },
-      { host: `127.0.0.1:${port}`, origin: `https://127.0.0.1:${port}` },
-      { host: `127.0.0.1:${port}`, origin: "null" },
+    // [headers, status]: 200 answered, 421 host_not_allowed, 403 origin_not_allowed. The server is bound to 127.0.0.1.
+    const cases: Array<[Record<string, string>, number]> = [
+      [{ host: `127.0.0.1:${port}` }, 200],
+      [{ host: `localhost:${port}` }, 200],
+      [{ host: `[::1]:${port}` }, 200],
+      [{ host: `127.0.0.2:${port}` }, 200],
+      [{ host: `[::1]:${port}`, origin: `http://localhost:${port}` }, 200],
+      [{ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` }, 200],
+      [{ host: `127.0.0.2:${port}`, origin: `http://[::1]:${port}` }, 200],
+      [{ host: `evil.example:${port}` }, 421],
+      [{ host: `evil.example:${port}`, origin: `http://evil.example:${port}` }, 421],
+      [{ host: `localhost.:${port}` }, 421],
+      [{ host: `app.localhost:${port}` }, 421],
+      [{ host: `localhost:${port + 1}` }, 421],
+      [{ host: `127.1:${port}` }, 421],
+      [{ host: `127.0.0.1:${port}`, origin: `http://127.9.9.9:${port}` }, 403],
+      [{ host: `127.0.0.2:${port}`, origin: `http://127.0.0.2:${port}` }, 403],
+      [{ host: `127.0.0.1:${port}`, origin: `https://localhost:${port}` }, 403],
+      [{ host: `127.0.0.1:${port}`, origin: `https://127.0.0.1:${port}` }, 403],
+      [{ host: `127.0.0.1:${port}`, origin: `http://evil.example:${port}` }, 403],
+      [{ host: `127.0.0.1:${port}`, origin: `http://localhost.:${port}` }, 403],
+      [{ host: `127.0.0.1:${port}`, origin: `http://localhost:${port + 1}` }, 403],
+      [{ host: `127.0.0.1:${port}`, origin: "null" }, 403],
     ];
-    for (const headers of cases) {
-      const verdict = guard.check(headers);
-      const expected = verdict.allowed ? 200 : verdict.header === "host" ? 421 : 403;
-      expect({ headers, status: (await call(url, { headers })).status }).toEqual({ headers, status: expected });
+    for (const [headers, status] of cases) {
+      const answer = await call(url, { headers });
+      expect({ headers, status: answer.status }).toEqual({ headers, status });
+      if (status !== 200) {
+        expect({ headers, code: JSON.parse(answer.body).error.code }).toEqual({
+          headers,
+          code: status === 421 ? "host_not_allowed" : "origin_not_allowed",
+        });
+      }
     }
-    // A server on 127.0.0.1 answers to every 127.x.y.z name (the inspector's own guard took 127.0.0.1 only).
-    expect(guard.check({ host: `127.0.0.2:${port}` }).allowed).toBe(true);
+  });
+
+  it("issue 34: bound to every address, it answers to this machine's addresses, not its host name, and its 421 names neither", async (context) => {
+    const external = Object.values(networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .find((entry) => !entry.internal && entry.family === "IPv4");
+    if (external === undefined) {
+      context.skip("this machine has no non-internal IPv4 address (os.networkInterfaces()) to call a wildcard-bound inspector on");
+      return;
+    }
+    const server = await serveInspector({ knowledgeBase: base.current.knowledgeBase, host: "0.0.0.0", port: 0 });
+    try {
+      const port = Number(new URL(server.url).port);
+      const url = `http://127.0.0.1:${port}/api/info`;
+      // The machine's name, looked up by DNS, mDNS or LLMNR: refused (a name "localhost" would be the loopback one).
+      const name = isLoopbackHost(hostname()) ? "build-box" : hostname().toLowerCase();
+      expect((await call(url, { headers: { host: `${external.address}:${port}` } })).status).toBe(200);
+      expect((await call(url, { headers: { host: `localhost:${port}`, origin: `http://${external.address}:${port}` } })).status).toBe(200);
+      expect((await call(url, { headers: { host: `127.0.0.1:${port}`, origin: `http://${name}:${port}` } })).status).toBe(403);
+      for (const host of [`${name}:${port}`, `evil.example:${port}`]) {
+        const refused = await call(url, { headers: { host } });
+        expect({ host, status: refused.status }).toEqual({ host, status: 421 });
+        const message: string = JSON.parse(refused.body).error.message;
+        expect(message).toBe(
+          `The Host header ${JSON.stringify(host)} is not this inspector's address (use localhost:${port}, 127.0.0.1:${port} or [::1]:${port}, or the address it was started on).`,
+        );
+        expect(message).not.toContain(external.address);
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it("issue 13: a port in use is refused with InspectorListenError (inspector_listen_failed) naming host and port, and what to do", async () => {

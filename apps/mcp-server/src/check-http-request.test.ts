@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { hostname, networkInterfaces } from "node:os";
+import { isLoopbackHost } from "@lookup-knowledge/agent-tool/http";
 import { describe, expect, it } from "vitest";
 import { checkHttpRequest, httpAccess } from "./check-http-request.js";
 import { readMcpServerSettings } from "./mcp-server-settings.js";
@@ -28,15 +29,25 @@ describe("checkHttpRequest (DNS rebinding protection, token, method)", () => {
     expect(checkHttpRequest(request({ host, origin: "null" }), access, "/mcp")?.status).toBe(403);
   });
 
-  it("issue 12: bound to every address, it answers to this machine's addresses and name, not to other names", () => {
+  it("issue 12: bound to every address, it answers to this machine's addresses; its host name only through allowedHosts", (context) => {
+    const external = Object.values(networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .find((entry) => !entry.internal && entry.family === "IPv4");
+    if (external === undefined) {
+      context.skip("this machine has no non-internal IPv4 address (os.networkInterfaces()) to look for");
+      return;
+    }
+    // The machine's name is looked up by DNS, mDNS or LLMNR, so a rebinding page can use it.
+    const name = isLoopbackHost(hostname()) ? "build-box" : hostname().toLowerCase();
     const access = httpAccess({ host: "0.0.0.0", port: 8080, allowedHosts: ["kb.internal:8080"] });
-    const address = Object.values(networkInterfaces())
-      .flat()
-      .find((entry) => entry?.family === "IPv4")?.address as string;
-    for (const host of [`${address}:8080`, `${hostname()}:8080`, "localhost:8080", "kb.internal:8080"]) {
+    for (const host of [`${external.address}:8080`, "localhost:8080", "kb.internal:8080"]) {
       expect(checkHttpRequest(request({ host }), access, "/mcp")).toBeUndefined();
     }
-    expect(checkHttpRequest(request({ host: "attacker.example:8080" }), access, "/mcp")?.status).toBe(403);
+    for (const host of [`${name}:8080`, "attacker.example:8080"]) {
+      expect({ host, status: checkHttpRequest(request({ host }), access, "/mcp")?.status }).toEqual({ host, status: 403 });
+    }
+    const named = httpAccess({ host: "0.0.0.0", port: 8080, allowedHosts: [`${name}:8080`] });
+    expect(checkHttpRequest(request({ host: `${name}:8080`, origin: `http://${name}:8080` }), named, "/mcp")).toBeUndefined();
   });
 
   it("issue 12: a token is checked as a bearer, and only POST reaches the transport", () => {

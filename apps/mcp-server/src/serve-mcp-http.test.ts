@@ -1,5 +1,4 @@
 import { request as httpRequest } from "node:http";
-import { createHostOriginGuard } from "@lookup-knowledge/agent-tool/http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
@@ -94,25 +93,39 @@ describe("serveMcpHttp (Streamable HTTP on loopback, stateless)", () => {
     expect(JSON.parse(garbage.body).error).toMatchObject({ code: -32700 });
   });
 
-  it("issue 34: its Host and Origin answers are the shared policy's (createHostOriginGuard), allowed origins included", async () => {
+  it("issue 34: Host and Origin: the loopback names and any 127.x.y.z as Host, only localhost, 127.0.0.1, [::1] and allowed origins as Origin", async () => {
     await using server = await serve({ allowedOrigins: ["https://app.example.com"] });
     const port = Number(new URL(server.url).port);
-    const guard = createHostOriginGuard({ host: "127.0.0.1", port, allowedOrigins: ["https://app.example.com"] });
-    const cases = [
-      { host: `127.0.0.2:${port}` },
-      { host: `[::1]:${port}`, origin: `http://localhost:${port}` },
-      { host: `localhost:${port + 1}` },
-      { host: `app.localhost:${port}` },
-      { host: `127.0.0.1:${port}`, origin: "https://app.example.com" },
-      { host: `127.0.0.1:${port}`, origin: `https://localhost:${port}` },
-      { host: `127.0.0.1:${port}`, origin: "null" },
+    // [headers, status, the header refused]: 200 answered, 403 refused. The server is bound to 127.0.0.1.
+    const cases: Array<[Record<string, string>, 200] | [Record<string, string>, 403, "Host" | "Origin"]> = [
+      [{ host: `127.0.0.1:${port}` }, 200],
+      [{ host: `localhost:${port}` }, 200],
+      [{ host: `127.0.0.2:${port}` }, 200],
+      [{ host: `[::1]:${port}`, origin: `http://localhost:${port}` }, 200],
+      [{ host: `127.0.0.1:${port}`, origin: `http://[::1]:${port}` }, 200],
+      [{ host: `127.0.0.1:${port}`, origin: "https://app.example.com" }, 200],
+      [{ host: `evil.example:${port}` }, 403, "Host"],
+      [{ host: `evil.example:${port}`, origin: `http://evil.example:${port}` }, 403, "Host"],
+      [{ host: `localhost.:${port}` }, 403, "Host"],
+      [{ host: `app.localhost:${port}` }, 403, "Host"],
+      [{ host: `localhost:${port + 1}` }, 403, "Host"],
+      [{ host: `127.0.0.1:${port}`, origin: `http://127.9.9.9:${port}` }, 403, "Origin"],
+      [{ host: `127.0.0.2:${port}`, origin: `http://127.0.0.2:${port}` }, 403, "Origin"],
+      [{ host: `127.0.0.1:${port}`, origin: `https://localhost:${port}` }, 403, "Origin"],
+      [{ host: `127.0.0.1:${port}`, origin: `http://evil.example:${port}` }, 403, "Origin"],
+      [{ host: `127.0.0.1:${port}`, origin: "https://app.example.com.evil" }, 403, "Origin"],
+      [{ host: `127.0.0.1:${port}`, origin: "null" }, 403, "Origin"],
     ];
-    for (const headers of cases) {
+    const messages = {
+      Host: "Forbidden: this server does not answer to that Host name (DNS rebinding protection).",
+      Origin: "Forbidden: requests from that Origin are not accepted.",
+    };
+    for (const [headers, status, refused] of cases) {
       const answer = await rawRequest(server.url, { headers: { ...jsonHeaders, ...headers }, body: initialize });
-      expect({ headers, status: answer.status }).toEqual({ headers, status: guard.check(headers).allowed ? 200 : 403 });
+      expect({ headers, status: answer.status }).toEqual({ headers, status });
+      if (refused !== undefined)
+        expect({ headers, message: JSON.parse(answer.body).error.message }).toEqual({ headers, message: messages[refused] });
     }
-    // A loopback server answers to every 127.x.y.z name (the MCP server's own guard took 127.0.0.1 only).
-    expect(guard.check({ host: `127.0.0.2:${port}` }).allowed).toBe(true);
   });
 
   it("issue 12: a body over the limit is answered 413, declared or streamed", async () => {

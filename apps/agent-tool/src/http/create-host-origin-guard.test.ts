@@ -1,9 +1,11 @@
+import { hostname, networkInterfaces } from "node:os";
 import { describe, expect, it } from "vitest";
 import { createHostOriginGuard, type HostOriginGuardOptions, type HostOriginHeaders } from "./create-host-origin-guard.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
 
-const machine = { addresses: ["127.0.0.1", "::1", "10.0.0.5", "fe80::1%eth0"], hostname: "Build-Box" };
+const interfaceAddresses = ["127.0.0.1", "::1", "10.0.0.5", "fe80::1%eth0"];
 const loopback: HostOriginGuardOptions = { host: "127.0.0.1", port: 4555 };
+const wildcard: HostOriginGuardOptions = { host: "0.0.0.0", port: 8080, interfaceAddresses };
 
 /** [bound to, headers, "allowed" or the header refused]: the policy, case by case. */
 const cases: Array<[HostOriginGuardOptions, HostOriginHeaders, "allowed" | "host" | "origin"]> = [
@@ -39,17 +41,20 @@ const cases: Array<[HostOriginGuardOptions, HostOriginHeaders, "allowed" | "host
   [loopback, { host: "user@localhost:4555" }, "host"],
   [loopback, { host: "10.0.0.5:4555" }, "host"],
   [loopback, { host: "localhost:99999" }, "host"],
-  // Bound to every address: this machine's addresses and name too, never any other name.
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "10.0.0.5:8080" }, "allowed"],
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "build-box:8080" }, "allowed"],
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "[fe80::1]:8080" }, "allowed"],
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "localhost:8080" }, "allowed"],
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "0.0.0.0:8080" }, "allowed"],
-  [{ host: "::", port: 8080, machine }, { host: "127.0.0.3:8080" }, "allowed"],
-  [{ host: "::", port: 8080, machine }, { host: "10.0.0.5:8080" }, "allowed"],
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "attacker.example:8080" }, "host"],
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "10.0.0.6:8080" }, "host"],
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "10.0.0.5:8081" }, "host"],
+  // Bound to every address: this machine's interface addresses too, never a name (its host name included).
+  [wildcard, { host: "10.0.0.5:8080" }, "allowed"],
+  [wildcard, { host: "[fe80::1]:8080" }, "allowed"],
+  [wildcard, { host: "localhost:8080" }, "allowed"],
+  [wildcard, { host: "0.0.0.0:8080" }, "allowed"],
+  [{ ...wildcard, host: "::" }, { host: "127.0.0.3:8080" }, "allowed"],
+  [{ ...wildcard, host: "::" }, { host: "10.0.0.5:8080" }, "allowed"],
+  [{ ...wildcard, host: "::" }, { host: "[::]:8080" }, "allowed"],
+  [wildcard, { host: "build-box:8080" }, "host"],
+  [wildcard, { host: "build-box.local:8080" }, "host"],
+  [wildcard, { host: "attacker.example:8080" }, "host"],
+  [wildcard, { host: "10.0.0.6:8080" }, "host"],
+  [wildcard, { host: "10.0.0.5:8081" }, "host"],
+  [{ ...wildcard, interfaceAddresses: [] }, { host: "10.0.0.5:8080" }, "host"],
   // Bound to one other address or name: that one only, not the loopback names.
   [{ host: "192.168.1.20", port: 80 }, { host: "192.168.1.20" }, "allowed"],
   [{ host: "192.168.1.20", port: 80 }, { host: "192.168.1.20:80" }, "allowed"],
@@ -60,19 +65,42 @@ const cases: Array<[HostOriginGuardOptions, HostOriginHeaders, "allowed" | "host
   // allowedHosts: as given, port included, whatever the bind.
   [{ ...loopback, allowedHosts: ["KB.internal:443"] }, { host: "kb.internal:443" }, "allowed"],
   [{ ...loopback, allowedHosts: ["kb.internal:443"] }, { host: "kb.internal:4555" }, "host"],
-  // Origin: none passes; else http:// and an accepted Host value, or an allowed origin.
+  [{ ...wildcard, allowedHosts: ["Build-Box:8080"] }, { host: "build-box:8080" }, "allowed"],
+  // Origin: none passes; else http:// and, with the port, localhost, 127.0.0.1, [::1] (loopback
+  // and wildcard binds) or the bound address (a wildcard's: its interface addresses), an
+  // allowedHosts entry, or an allowed origin. Not any other 127.x.y.z: another server may hold it.
   [loopback, { host: "127.0.0.1:4555", origin: "http://127.0.0.1:4555" }, "allowed"],
   [loopback, { host: "127.0.0.1:4555", origin: "http://localhost:4555" }, "allowed"],
   [loopback, { host: "localhost:4555", origin: "http://[::1]:4555" }, "allowed"],
   [loopback, { host: "127.0.0.1:4555", origin: "HTTP://LOCALHOST:4555" }, "allowed"],
+  [loopback, { host: "127.0.0.2:4555", origin: "http://127.0.0.1:4555" }, "allowed"],
+  [loopback, { host: "127.0.0.1:4555", origin: "http://127.9.9.9:4555" }, "origin"],
+  [loopback, { host: "127.0.0.2:4555", origin: "http://127.0.0.2:4555" }, "origin"],
   [loopback, { host: "127.0.0.1:4555", origin: "http://attacker.example" }, "origin"],
   [loopback, { host: "127.0.0.1:4555", origin: "http://attacker.example:4555" }, "origin"],
   [loopback, { host: "127.0.0.1:4555", origin: "https://localhost:4555" }, "origin"],
   [loopback, { host: "127.0.0.1:4555", origin: "http://localhost:5173" }, "origin"],
+  [loopback, { host: "127.0.0.1:4555", origin: "http://localhost.:4555" }, "origin"],
   [loopback, { host: "127.0.0.1:4555", origin: "http://localhost:4555.attacker.example" }, "origin"],
   [loopback, { host: "127.0.0.1:4555", origin: "http://localhost:4555/" }, "origin"],
+  [loopback, { host: "127.0.0.1:4555", origin: "http://user@localhost:4555" }, "origin"],
   [loopback, { host: "127.0.0.1:4555", origin: "null" }, "origin"],
   [loopback, { host: "127.0.0.1:4555", origin: "" }, "origin"],
+  [{ host: "127.0.0.2", port: 4555 }, { host: "127.0.0.2:4555", origin: "http://127.0.0.2:4555" }, "allowed"],
+  [{ host: "127.0.0.2", port: 4555 }, { host: "127.0.0.2:4555", origin: "http://127.0.0.1:4555" }, "allowed"],
+  [{ host: "127.0.0.2", port: 4555 }, { host: "127.0.0.2:4555", origin: "http://127.0.0.3:4555" }, "origin"],
+  [{ host: "127.0.0.1", port: 80 }, { host: "localhost", origin: "http://localhost" }, "allowed"],
+  [{ host: "192.168.1.20", port: 80 }, { host: "192.168.1.20", origin: "http://192.168.1.20" }, "allowed"],
+  [{ host: "192.168.1.20", port: 80 }, { host: "192.168.1.20", origin: "http://localhost" }, "origin"],
+  [{ host: "KB.lan", port: 3333 }, { host: "kb.lan:3333", origin: "http://kb.lan:3333" }, "allowed"],
+  [wildcard, { host: "10.0.0.5:8080", origin: "http://10.0.0.5:8080" }, "allowed"],
+  [wildcard, { host: "10.0.0.5:8080", origin: "http://[fe80::1]:8080" }, "allowed"],
+  [wildcard, { host: "localhost:8080", origin: "http://0.0.0.0:8080" }, "allowed"],
+  [wildcard, { host: "localhost:8080", origin: "http://127.0.0.1:8080" }, "allowed"],
+  [wildcard, { host: "127.0.0.3:8080", origin: "http://127.0.0.3:8080" }, "origin"],
+  [wildcard, { host: "10.0.0.5:8080", origin: "http://build-box:8080" }, "origin"],
+  [wildcard, { host: "10.0.0.5:8080", origin: "http://10.0.0.6:8080" }, "origin"],
+  [{ ...wildcard, allowedHosts: ["build-box:8080"] }, { host: "build-box:8080", origin: "http://build-box:8080" }, "allowed"],
   [{ ...loopback, allowedOrigins: ["https://App.example.com/"] }, { host: "127.0.0.1:4555", origin: "https://app.example.com" }, "allowed"],
   [
     { ...loopback, allowedOrigins: ["https://app.example.com"] },
@@ -80,7 +108,7 @@ const cases: Array<[HostOriginGuardOptions, HostOriginHeaders, "allowed" | "host
     "origin",
   ],
   [{ ...loopback, allowedHosts: ["kb.internal:4555"] }, { host: "127.0.0.1:4555", origin: "http://kb.internal:4555" }, "allowed"],
-  [{ host: "0.0.0.0", port: 8080, machine }, { host: "10.0.0.5:8080", origin: "http://build-box:8080" }, "allowed"],
+  [{ ...loopback, allowedHosts: ["kb.internal:4555"] }, { host: "127.0.0.1:4555", origin: "https://kb.internal:4555" }, "origin"],
   // The Host is checked first: a foreign Host is refused as such whatever the Origin.
   [loopback, { host: "attacker.example:4555", origin: "http://attacker.example:4555" }, "host"],
 ];
@@ -97,25 +125,43 @@ describe("createHostOriginGuard: the one Host and Origin policy of the HTTP serv
     expect(guard.check({ host: "127.0.0.1:4555", origin: "null" })).toEqual({ allowed: false, header: "origin", value: "null" });
   });
 
-  it("issue 34: acceptedHosts lists what the guard accepts, for messages", () => {
-    expect(createHostOriginGuard(loopback).acceptedHosts).toEqual(["localhost:4555", "127.x.y.z:4555", "[::1]:4555"]);
-    expect(createHostOriginGuard({ host: "192.168.1.20", port: 80, allowedHosts: ["kb.internal:8080"] }).acceptedHosts).toEqual([
-      "192.168.1.20:80",
-      "kb.internal:8080",
+  it("issue 34: loopbackHosts, all a refusal message may name, are the three loopback names, never an address or name of this machine", () => {
+    expect(createHostOriginGuard(loopback).loopbackHosts).toEqual(["localhost:4555", "127.0.0.1:4555", "[::1]:4555"]);
+    expect(createHostOriginGuard({ host: "127.0.0.2", port: 4555 }).loopbackHosts).toEqual([
+      "localhost:4555",
+      "127.0.0.1:4555",
+      "[::1]:4555",
     ]);
-    expect(createHostOriginGuard({ host: "0.0.0.0", port: 8080, machine }).acceptedHosts).toEqual([
+    expect(createHostOriginGuard({ ...wildcard, allowedHosts: ["build-box:8080"] }).loopbackHosts).toEqual([
       "localhost:8080",
-      "127.x.y.z:8080",
+      "127.0.0.1:8080",
       "[::1]:8080",
-      "0.0.0.0:8080",
-      "10.0.0.5:8080",
-      "[fe80::1]:8080",
-      "build-box:8080",
     ]);
+    expect(createHostOriginGuard({ host: "192.168.1.20", port: 80, allowedHosts: ["kb.internal:8080"] }).loopbackHosts).toEqual([]);
   });
 
-  it("issue 34: without a machine given, a wildcard bind reads this machine's addresses", () => {
-    expect(createHostOriginGuard({ host: "0.0.0.0", port: 8080 }).acceptedHosts.length).toBeGreaterThan(4);
+  it("issue 34: without interfaceAddresses given, a wildcard bind reads this machine's addresses, and never takes its host name", (context) => {
+    const external = Object.values(networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .find((entry) => !entry.internal);
+    if (external === undefined) {
+      context.skip("this machine has no non-internal network interface address (os.networkInterfaces()), so none can be looked for");
+      return;
+    }
+    const name = external.family === "IPv6" ? `[${external.address.split("%")[0]}]` : external.address;
+    const guard = createHostOriginGuard({ host: "0.0.0.0", port: 8080 });
+    expect(guard.check({ host: `${name}:8080`, origin: `http://${name}:8080` })).toEqual({ allowed: true });
+    // The same address, not read from this machine, is refused: the one above was read.
+    expect(createHostOriginGuard({ host: "0.0.0.0", port: 8080, interfaceAddresses: [] }).check({ host: `${name}:8080` }).allowed).toBe(
+      false,
+    );
+    const machineName = hostname().toLowerCase();
+    // A host name is looked up by DNS, mDNS or LLMNR: accepted only when given in allowedHosts.
+    if (!isLoopbackHost(machineName) && /^[a-z0-9._-]*[a-z_-][a-z0-9._-]*$/.test(machineName)) {
+      expect(guard.check({ host: `${machineName}:8080` })).toEqual({ allowed: false, header: "host", value: `${machineName}:8080` });
+      const named = createHostOriginGuard({ host: "0.0.0.0", port: 8080, allowedHosts: [`${machineName}:8080`] });
+      expect(named.check({ host: `${machineName}:8080` })).toEqual({ allowed: true });
+    }
   });
 
   it("issue 34: an allowedHosts entry that is not host:port is refused, naming the key", () => {

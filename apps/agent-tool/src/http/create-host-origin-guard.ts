@@ -1,4 +1,4 @@
-import { hostname, networkInterfaces } from "node:os";
+import { networkInterfaces } from "node:os";
 import { ConfigurationError } from "@lookup-knowledge/core";
 import { isLoopbackHost } from "./is-loopback-host.js";
 
@@ -8,12 +8,16 @@ export interface HostOriginGuardOptions {
   host: string;
   /** The port it listens on: the real one, read after `listen` when 0 was asked for. */
   port: number;
-  /** Host values accepted besides the policy's, as `host:port` (a name behind a proxy: `kb.internal:3333`). */
+  /**
+   * Host values accepted besides the policy's, as `host:port` (a name behind a proxy:
+   * `kb.internal:3333`; this machine's host name, which the policy never accepts by itself).
+   * An Origin of `http://` and one of them is accepted too.
+   */
   allowedHosts?: readonly string[];
   /** Origins accepted besides the policy's, such as `https://app.example.com` (a trailing `/` is ignored). */
   allowedOrigins?: readonly string[];
-  /** This machine's addresses and host name, used for a wildcard bind; default: read from `node:os` when the guard is made. */
-  machine?: { addresses: readonly string[]; hostname: string };
+  /** This machine's interface addresses, used for a wildcard bind; default: read from `node:os` when the guard is made. */
+  interfaceAddresses?: readonly string[];
 }
 
 /** The headers the guard reads (Node's `IncomingHttpHeaders` fits). */
@@ -28,8 +32,14 @@ export type HostOriginVerdict = { allowed: true } | { allowed: false; header: "h
 /** One server's Host and Origin check. */
 export interface HostOriginGuard {
   check(headers: HostOriginHeaders): HostOriginVerdict;
-  /** The Host values accepted, for messages: `localhost:4555`, `127.x.y.z:4555` (any address of 127.0.0.0/8), `[::1]:4555`, ... */
-  readonly acceptedHosts: readonly string[];
+  /**
+   * What a refusal message may name: `localhost:4555`, `127.0.0.1:4555` and `[::1]:4555` when
+   * the server answers to the loopback names (bound to a loopback address or to every address),
+   * none when it is bound to one other address. Never the bound address, this machine's
+   * interface addresses or names, nor `allowedHosts`: a message goes to any client, which
+   * would learn them from a wrong Host.
+   */
+  readonly loopbackHosts: readonly string[];
 }
 
 /**
@@ -37,41 +47,52 @@ export interface HostOriginGuard {
  * inspector), against DNS rebinding and pages of other sites. A web page on another site can
  * make a browser send requests to this machine, and can make its own DNS name resolve to
  * 127.0.0.1 (rebinding); its requests then carry that name in their Host header and its
- * origin in their Origin header. The trust boundary is this machine: a program running here
- * can call the server directly anyway, so names that always mean this machine are accepted,
- * names a DNS server could answer for are not.
+ * origin in their Origin header. So the policy accepts, by itself, no name that DNS (or mDNS,
+ * LLMNR) answers for: only `localhost` and IP address literals, which no DNS answer can
+ * rebind. Any other name is accepted only when the operator gives it: the name the server is
+ * bound to, or `allowedHosts`. This machine's host name is such a name.
  *
  * - **Host** must be present and name the server with its port (`name:port`; a Host without
  *   a port means port 80, as browsers send it). Case is ignored. The names accepted:
- *   - bound to a loopback address (any of 127.0.0.0/8, `::1`, `localhost`): the loopback
- *     names `localhost`, `[::1]` and every 127.x.y.z address written in four decimal parts.
- *     Other spellings (`127.1`, `localhost.`, `app.localhost`) are refused;
- *   - bound to every address (`0.0.0.0`, `::`): the loopback names, that address, this
- *     machine's interface addresses (read when the guard is made; IPv6 in brackets, without
- *     a zone) and its host name;
+ *   - bound to a loopback address (any of 127.0.0.0/8, `::1`, `localhost`): `localhost`,
+ *     `[::1]` and every 127.x.y.z address written in four decimal parts (an address literal
+ *     cannot be rebound, and each reaches this machine). Other spellings (`127.1`,
+ *     `localhost.`, `app.localhost`) are refused;
+ *   - bound to every address (`0.0.0.0`, `::`): the same loopback names, that address
+ *     (`0.0.0.0`, `[::]`) and this machine's interface addresses (read when the guard is
+ *     made; IPv6 in brackets, without a zone). Not the host name: put it in `allowedHosts`;
  *   - bound to one other address or name (`192.168.1.20`, `kb.lan`): that one only, not the
  *     loopback names (no request to them can reach it);
  *   - and, whatever the bind, the `allowedHosts` given (`host:port`, port included).
  * - **Origin**: a request without one passes (command-line clients, and browsers on
- *   same-origin navigations). One that is sent must be `http://` followed by a Host value
- *   accepted above (a page this server could have served under one of its names), or be one of
- *   `allowedOrigins`. `null` (sandboxed frames, `file:` pages), `https://` origins of the same
- *   names and other ports are refused.
+ *   same-origin navigations). One that is sent must be `http://` followed by, with the
+ *   server's port (none for port 80):
+ *   - `localhost`, `127.0.0.1` or `[::1]` when bound to a loopback address or to every address;
+ *   - the bound address or name (`127.0.0.2`, `0.0.0.0`, `192.168.1.20`, `kb.lan`), and on a
+ *     wildcard bind each interface address, the addresses it is bound to;
+ *   or be `http://` and an `allowedHosts` entry, or one of `allowedOrigins`. Other 127.x.y.z
+ *   addresses are refused as origins, though accepted as Hosts: another server on this
+ *   machine can listen on `127.9.9.9` with the same port, and its pages must not call this one.
+ *   `null` (sandboxed frames, `file:` pages), `https://` origins of the same names, other ports
+ *   and other sites are refused.
  *
  * The guard says what it refused; each server answers in its own form (the MCP server 403
- * with a JSON-RPC error, the inspector 421 for the Host and 403 for the Origin).
+ * with a JSON-RPC error, the inspector 421 for the Host and 403 for the Origin), naming at
+ * most `loopbackHosts`.
  */
 export function createHostOriginGuard(options: HostOriginGuardOptions): HostOriginGuard {
   const bound = bracketed(options.host.toLowerCase());
   const wildcard = bound === "0.0.0.0" || bound === "[::]";
   const loopback = wildcard || isLoopbackHost(bound);
-  const names = new Set<string>(isLoopbackHost(bound) ? [] : [bound]);
+  // The addresses the server is bound to, besides the loopback names: Hosts and Origins.
+  const boundNames = new Set<string>([bound]);
   if (wildcard) {
-    const machine = options.machine ?? readMachine();
-    for (const address of machine.addresses) names.add(bracketed((address.split("%")[0] ?? "").toLowerCase()));
-    names.add(machine.hostname.toLowerCase());
-    for (const name of names) if (isLoopbackHost(name)) names.delete(name);
+    for (const address of options.interfaceAddresses ?? readInterfaceAddresses()) {
+      boundNames.add(bracketed((address.split("%")[0] ?? "").toLowerCase()));
+    }
   }
+  const loopbackNames = loopback ? ["localhost", "127.0.0.1", "[::1]"] : [];
+  const originNames = new Set([...loopbackNames, ...boundNames]);
   const extraHosts = new Set((options.allowedHosts ?? []).map((value) => authorityKey(value, "allowedHosts")));
   const extraOrigins = new Set((options.allowedOrigins ?? []).map((value) => value.toLowerCase().replace(/\/$/, "")));
 
@@ -79,16 +100,19 @@ export function createHostOriginGuard(options: HostOriginGuardOptions): HostOrig
     const authority = parseAuthority(value);
     if (authority === undefined) return false;
     if (extraHosts.has(`${authority.name}:${authority.port}`)) return true;
-    return authority.port === options.port && (names.has(authority.name) || (loopback && isLoopbackHost(authority.name)));
+    return authority.port === options.port && (boundNames.has(authority.name) || (loopback && isLoopbackHost(authority.name)));
   };
   const originAccepted = (value: string): boolean => {
     const origin = value.toLowerCase();
-    return extraOrigins.has(origin) || (origin.startsWith("http://") && hostAccepted(origin.slice("http://".length)));
+    if (extraOrigins.has(origin)) return true;
+    const authority = origin.startsWith("http://") ? parseAuthority(origin.slice("http://".length)) : undefined;
+    if (authority === undefined) return false;
+    if (extraHosts.has(`${authority.name}:${authority.port}`)) return true;
+    return authority.port === options.port && originNames.has(authority.name);
   };
 
-  const loopbackNames = loopback ? ["localhost", "127.x.y.z", "[::1]"] : [];
   return {
-    acceptedHosts: [...[...loopbackNames, ...names].map((name) => `${name}:${options.port}`), ...extraHosts],
+    loopbackHosts: loopbackNames.map((name) => `${name}:${options.port}`),
     check(headers) {
       const host = headers.host ?? "";
       if (!hostAccepted(host)) return { allowed: false, header: "host", value: host };
@@ -118,7 +142,6 @@ function bracketed(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
-function readMachine(): { addresses: string[]; hostname: string } {
-  const addresses = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
-  return { addresses, hostname: hostname() };
+function readInterfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
 }

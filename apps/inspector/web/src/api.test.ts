@@ -35,5 +35,9 @@ describe("issue 34: the page's filter lines", () => {
     expect(InvalidFilterError.isInstance(refused)).toBe(true);
     expect((refused as Error).message).toBe('Invalid metadata filter at filter line 3: expected key=value, got "year"');
     expect(() => parseFilterLines("$or=1")).toThrow(/filter line 1: field names may not start with "\$"/);
+    // An empty value is refused too (the page's parser before this one sent { year: "" }).
+    expect(() => parseFilterLines("category=billing\nyear= ")).toThrow(
+      'Invalid metadata filter at filter line 2: expected key=value, got "year="',
+    );
   });
 });
