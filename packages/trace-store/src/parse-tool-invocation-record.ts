@@ -2,8 +2,11 @@ import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 
 /**
  * Reads one spooled record: the parsed record, or why the text is not one. Checks the
- * fields the database needs; `retrievalDetails` must be an object, and its
- * `referenceThreshold`, when present (older records lack it), a number from 0 to 1.
+ * fields the database needs; `retrievalDetails` must be an object, its `attempts` a list of
+ * objects (every version wrote one; the first entry that is not an object is named), and its
+ * `referenceThreshold`, when present (older records lack it), a number from 0 to 1. An
+ * attempt's fields are not checked: an outcome a later version added is read as `error` when
+ * the record is read back (`readStoredAttempts`).
  */
 export function parseToolInvocationRecord(text: string): { record: ToolInvocationRecord } | { reason: string } {
   let value: unknown;
@@ -33,16 +36,28 @@ export function parseToolInvocationRecord(text: string): { record: ToolInvocatio
   expect("candidateCount", isCount, "a count");
   expect("evidenceCount", isCount, "a count");
   expect("error", (entry) => entry === null || typeof entry === "string", "a string or null");
-  expect("retrievalDetails", (entry) => typeof entry === "object" && entry !== null && !Array.isArray(entry), "an object");
-  const details = record.retrievalDetails as Record<string, unknown> | undefined;
-  if (typeof details === "object" && details !== null && !Array.isArray(details) && "referenceThreshold" in details) {
-    const threshold = details.referenceThreshold;
-    if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
-      problems.push(`retrievalDetails.referenceThreshold is not a number from 0 to 1 (${describeValue(threshold)})`);
+  expect("retrievalDetails", isObject, "an object");
+  const details = record.retrievalDetails;
+  if (isObject(details)) {
+    if ("referenceThreshold" in details) {
+      const threshold = details.referenceThreshold;
+      if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+        problems.push(`retrievalDetails.referenceThreshold is not a number from 0 to 1 (${describeValue(threshold)})`);
+      }
+    }
+    const attempts = details.attempts;
+    if (!Array.isArray(attempts)) problems.push(`retrievalDetails.attempts is not a list (${describeValue(attempts)})`);
+    else {
+      const index = attempts.findIndex((attempt) => !isObject(attempt));
+      if (index !== -1) problems.push(`retrievalDetails.attempts.${index} is not an object (${describeValue(attempts[index])})`);
     }
   }
   if (problems.length > 0) return { reason: problems.join("; ") };
   return { record: value as ToolInvocationRecord };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A short, printable rendering of a refused value for the reason. */

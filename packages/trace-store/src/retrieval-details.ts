@@ -48,4 +48,11 @@ export interface RetrievalDetails {
    * the paths of the fields whose text was changed (each such character became U+FFFD).
    */
   sanitizedFields?: string[];
+  /**
+   * Set on a record read back from the database when part of its row could not be read as
+   * this version writes it (a row of another writer, a hand edit): per repair, the field, what
+   * was stored and how it was read (`retrievalDetails.attempts is missing; read as []`). An
+   * attempt that is not one says so in its own `error` instead. Never written by this version.
+   */
+  readNotes?: string[];
 }

@@ -5,13 +5,19 @@ import type { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDurableTraceStore, type DurableTraceStoreOptions } from "../src/create-durable-trace-store.js";
 import type { DurableTraceStore } from "../src/durable-trace-store.js";
+import { traceMigrationsFolder } from "../src/database/trace-migrations-folder.js";
 import type { DatabaseTarget } from "./database-targets.js";
 import { makeRecord, window } from "./make-record.js";
+
+/** How many migrations the package has: a database at all of them has the current schema. */
+const migrationCount = (JSON.parse(readFileSync(join(traceMigrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] })
+  .entries.length;
 
 /**
  * Records whose text Postgres `text` and `jsonb` cannot hold, records the database refuses,
  * and records a later version wrote, against each real database: they are stored sanitised,
- * quarantined or read as this version can, and never block the records after them (R29).
+ * quarantined or read as this version can, and never block the records after them (R29). A
+ * row another writer put in the table is read whole, however odd its `retrievalDetails`.
  */
 export function defineHostileRecordSuite(name: string, makeTarget: () => Promise<DatabaseTarget>): void {
   describe(`hostile trace records on ${name}`, () => {
@@ -146,6 +152,167 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
       expect(read?.retrievalDetails.attempts.slice(1)).toEqual(others);
       const listed = await store.list({ since, until });
       expect(listed.map((record) => record.retrievalDetails.attempts[0]?.outcome).sort()).toEqual(["error", first?.outcome]);
+      expect(errors).toEqual([]);
+    });
+
+    it("R29: a spooled record whose retrievalDetails.attempts is missing, not a list, or holds an entry that is not an object is skipped and kept in rejected.jsonl; the records around it are stored and listed", async () => {
+      const errors: LookupKnowledgeError[] = [];
+      const store = open(errors);
+      const { base, since, until } = window(2405);
+      const known = makeRecord(0, base);
+      const [first] = known.retrievalDetails.attempts;
+      await store.record(known); // makes the spool folder
+      const odd = (suffix: string, retrievalDetails: unknown): string =>
+        JSON.stringify({ ...known, id: `${known.id}-${suffix}`, retrievalDetails });
+      // What another writer, a hand edit or an older version could leave in the shared spool.
+      const lines = [
+        odd("missing", { evidence: [] }),
+        odd("text", { ...known.retrievalDetails, attempts: "none" }),
+        odd("null", { ...known.retrievalDetails, attempts: [first, null] }),
+        odd("number", { ...known.retrievalDetails, attempts: [7] }),
+        odd("list", { ...known.retrievalDetails, attempts: [[first]] }),
+        JSON.stringify(makeRecord(1, base)),
+      ];
+      writeFileSync(join(store.directory, "spool", "000000000000001-1-ab-000001.jsonl"), `${lines.join("\n")}\n`);
+      const report = await store.flush();
+      expect(report).toMatchObject({ flushed: 2, inserted: 2, quarantined: 0 });
+      expect(report.skipped.map((line) => line.reason)).toEqual([
+        "retrievalDetails.attempts is not a list (undefined)",
+        'retrievalDetails.attempts is not a list ("none")',
+        "retrievalDetails.attempts.1 is not an object (null)",
+        "retrievalDetails.attempts.0 is not an object (7)",
+        `retrievalDetails.attempts.0 is not an object (${JSON.stringify([first]).slice(0, 39)}…)`,
+      ]);
+      expect((await store.list({ since, until })).map((record) => record.id).sort()).toEqual([known.id, makeRecord(1, base).id]);
+      expect(await store.get(`${known.id}-missing`)).toBeUndefined();
+      const rejected = readFileSync(join(store.directory, "spool", "rejected.jsonl"), "utf8")
+        .trim()
+        .split("\n");
+      expect(rejected.map((line) => (JSON.parse(line) as { text?: string }).text)).toEqual(lines.slice(0, 5));
+      expect(errors.map((error) => error.code)).toEqual(Array(5).fill("trace_spool_line_skipped"));
+    });
+
+    it("R29: rows already in the database whose retrievalDetails, attempts or times are not what this version writes are listed and read, each repair named; the good rows around them too", async () => {
+      const errors: LookupKnowledgeError[] = [];
+      const { base, since, until } = window(2406);
+      const known = makeRecord(0, base);
+      const [first] = known.retrievalDetails.attempts;
+      const id = (suffix: string): string => `${known.id}-${suffix}`;
+      // Rows another writer or a hand edit put straight into the table: no spool line, no parser.
+      const rows: Array<{ id: string; details: unknown; columns?: Record<string, string> }> = [
+        { id: known.id, details: known.retrievalDetails },
+        { id: id("missing"), details: { evidence: [] } },
+        { id: id("text"), details: { ...known.retrievalDetails, attempts: "none" } },
+        { id: id("object"), details: { ...known.retrievalDetails, attempts: { 1: first } } },
+        { id: id("entries"), details: { ...known.retrievalDetails, attempts: [first, null, 7, "x", [first]] } },
+        { id: id("null-details"), details: null },
+        { id: id("list-details"), details: [] },
+        // Times JavaScript cannot hold; `recorded_at` is set below.
+        { id: id("times"), details: known.retrievalDetails, columns: { createdAt: "infinity" } },
+        {
+          id: id("columns"),
+          details: known.retrievalDetails,
+          // Values of a later version: text columns, so read as stored (wrong only in type).
+          columns: { evidenceStatus: "maybe", retrievalLayer: "L9", fallbackReason: "later_reason" },
+        },
+      ];
+      const database = await target.openAtMigration(migrationCount);
+      try {
+        for (const [index, row] of rows.entries()) {
+          const record = { ...known, id: row.id, createdAt: new Date(base.getTime() + index * 1000).toISOString(), ...row.columns };
+          await database.sql(
+            `insert into tool_invocation (id, tool_name, query, transformed_query, created_at, duration_ms, found, evidence_status,
+               retrieval_layer, fallback_reason, candidate_count, evidence_count, error, retrieval_details)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)`,
+            [
+              record.id,
+              record.toolName,
+              record.query,
+              record.transformedQuery,
+              record.createdAt,
+              record.durationMs,
+              record.found,
+              record.evidenceStatus,
+              record.retrievalLayer,
+              record.fallbackReason,
+              record.candidateCount,
+              record.evidenceCount,
+              record.error,
+              JSON.stringify(row.details),
+            ],
+          );
+        }
+        await database.sql("update tool_invocation set recorded_at = '-infinity' where id = $1", [id("times")]);
+      } finally {
+        await database.close();
+      }
+      const store = open(errors, database.storeOptions);
+      // The whole table, newest first, as the inspector's Traces view asks for it: `infinity` sorts first.
+      const all = await store.list();
+      const inWindow = rows.map((row) => row.id).filter((each) => each !== id("times"));
+      expect(all.map((record) => record.id)).toEqual([id("times"), ...[...inWindow].reverse()]);
+      const listed = await store.list({ since, until });
+      expect(listed.map((record) => record.id).sort()).toEqual([...inWindow].sort());
+      expect((await store.get(known.id))?.retrievalDetails).toEqual(known.retrievalDetails);
+
+      const missing = await store.get(id("missing"));
+      expect(missing?.retrievalDetails).toEqual({
+        evidence: [],
+        attempts: [],
+        readNotes: ["retrievalDetails.attempts is missing; read as []"],
+      });
+      for (const [suffix, stored] of [
+        ["text", '"none"'],
+        ["object", "object"],
+      ] as const) {
+        const read = await store.get(id(suffix));
+        expect(read?.retrievalDetails).toEqual({
+          ...known.retrievalDetails,
+          attempts: [],
+          readNotes: [`retrievalDetails.attempts is not a list (the stored value is ${stored}); read as []`],
+        });
+      }
+      const entries = await store.get(id("entries"));
+      const broken = (attempt: number, stored: string) => ({
+        attempt,
+        outcome: "error",
+        candidateCount: 0,
+        evidenceCount: 0,
+        rejectedHits: 0,
+        durationMs: 0,
+        error: `the stored attempt ${stored} is not an object`,
+      });
+      expect(entries?.retrievalDetails.attempts).toEqual([
+        first,
+        broken(2, "null"),
+        broken(3, "7"),
+        broken(4, '"x"'),
+        broken(5, "array(1)"),
+      ]);
+      expect(entries?.retrievalDetails).not.toHaveProperty("readNotes");
+      for (const [suffix, stored] of [
+        ["null-details", "null"],
+        ["list-details", "array(0)"],
+      ] as const) {
+        expect((await store.get(id(suffix)))?.retrievalDetails).toEqual({
+          attempts: [],
+          readNotes: [`retrievalDetails is not an object (the stored value is ${stored}); read as { attempts: [] }`],
+        });
+      }
+      const times = await store.get(id("times"));
+      expect(times).toMatchObject({ createdAt: "Invalid Date", recordedAt: null });
+      expect(times?.retrievalDetails).toEqual({
+        ...known.retrievalDetails,
+        readNotes: [
+          'createdAt is not a time this version can read; read as "Invalid Date"',
+          "recordedAt is not a time this version can read; read as null",
+        ],
+      });
+      const columns = await store.get(id("columns"));
+      expect(columns).toMatchObject({ evidenceStatus: "maybe", retrievalLayer: "L9", fallbackReason: "later_reason" });
+      expect(columns?.retrievalDetails).toEqual(known.retrievalDetails);
+      // The list reads the rows as get does.
+      for (const record of all) expect(record).toEqual(await store.get(record.id));
       expect(errors).toEqual([]);
     });
 

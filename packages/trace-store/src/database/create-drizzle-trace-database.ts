@@ -4,11 +4,13 @@ import type { ToolInvocationRecord } from "../tool-invocation-record.js";
 import type { StoredToolInvocation } from "./stored-tool-invocation.js";
 import type { TraceDatabase, TraceDatabaseDriver } from "./trace-database.js";
 import type { TraceQuery } from "./trace-query.js";
-import { readStoredAttempts } from "./read-stored-attempts.js";
+import { readStoredDetails } from "./read-stored-details.js";
 import { sanitizeToolInvocationRecord } from "./sanitize-tool-invocation-record.js";
 import { toolInvocationTable as table } from "./tool-invocation-table.js";
 
 const defaultLimit = 50;
+/** What `createdAt` reads when the stored time is not one JavaScript can hold. */
+const invalidTime = "Invalid Date";
 
 /** Which statement failed: only the insert of records can have its data refused (`trace_record_rejected`). */
 export type TraceStatement = "insert" | "other";
@@ -124,13 +126,26 @@ function toRow(record: ToolInvocationRecord): typeof table.$inferInsert {
   };
 }
 
+/**
+ * A row as a record; no row of another writer or a hand edit makes the read throw (R29).
+ * `retrieval_details` is read by `readStoredDetails`. A time JavaScript cannot hold (Postgres's
+ * `infinity`, a date BC) is read as `Invalid Date` (`created_at`) or null (`recorded_at`),
+ * named in `readNotes`. `evidence_status`, `retrieval_layer` and `fallback_reason` are text
+ * columns read as stored: a value of a later version is a string outside the union (wrong in
+ * type only; nothing here looks it up).
+ */
 function fromRow(row: typeof table.$inferSelect): StoredToolInvocation {
+  const notes: string[] = [];
+  const createdAt = isoTime(row.createdAt);
+  if (createdAt === undefined) notes.push(`createdAt is not a time this version can read; read as "${invalidTime}"`);
+  const recordedAt = row.recordedAt ? isoTime(row.recordedAt) : null;
+  if (recordedAt === undefined) notes.push("recordedAt is not a time this version can read; read as null");
   return {
     id: row.id,
     toolName: row.toolName,
     query: row.query,
     transformedQuery: row.transformedQuery,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: createdAt ?? invalidTime,
     durationMs: row.durationMs,
     found: row.found,
     evidenceStatus: row.evidenceStatus as ToolInvocationRecord["evidenceStatus"],
@@ -139,7 +154,12 @@ function fromRow(row: typeof table.$inferSelect): StoredToolInvocation {
     candidateCount: row.candidateCount,
     evidenceCount: row.evidenceCount,
     error: row.error,
-    retrievalDetails: { ...row.retrievalDetails, attempts: readStoredAttempts(row.retrievalDetails.attempts) },
-    recordedAt: row.recordedAt ? row.recordedAt.toISOString() : null,
+    retrievalDetails: readStoredDetails(row.retrievalDetails, notes),
+    recordedAt: recordedAt ?? null,
   };
+}
+
+/** The time as ISO 8601, or undefined when it is not one (`infinity` and dates BC reach here as invalid dates). */
+function isoTime(time: Date): string | undefined {
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 }

@@ -38,4 +38,20 @@ describe("readStoredAttempts", () => {
       'search_failed: the port was down (the stored outcome "gave_up" is not one of usable, no_candidates, no_evidence, low_quality, error)',
     );
   });
+
+  it("R29: an entry that is not an object is read as an error attempt numbered by its place, saying what was stored; the others are kept", () => {
+    const known = { ...stored, outcome: "usable" };
+    const read = readStoredAttempts([known, null, 7, "x", [known], undefined]);
+    expect(read[0]).toBe(known);
+    const broken = (attempt: number, what: string) => ({
+      attempt,
+      outcome: "error",
+      candidateCount: 0,
+      evidenceCount: 0,
+      rejectedHits: 0,
+      durationMs: 0,
+      error: `the stored attempt ${what} is not an object`,
+    });
+    expect(read.slice(1)).toEqual([broken(2, "null"), broken(3, "7"), broken(4, '"x"'), broken(5, "array(1)"), broken(6, "undefined")]);
+  });
 });
