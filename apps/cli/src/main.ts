@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { LookupKnowledgeError, fallbackReasons, parseFilterPairs } from "@lookup-knowledge/core";
 import { Command, Option } from "commander";
 import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/format";
@@ -28,8 +29,13 @@ interface GlobalOptions {
   storeUrl?: string;
 }
 
+// This package's version, from its package.json beside `dist/` (read at run time: the same file
+// in the workspace and when installed, where `files` keeps package.json).
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+
 const program = new Command()
   .name("lookup-knowledge")
+  .version(version, "-V, --version", "print the version of lookup-knowledge")
   .description("Ingest a folder of Markdown and look knowledge up in it, with sources and reasons. No server, no keys.")
   .option("-c, --config <file>", "settings file (default: lookup-knowledge.config.json in this folder)")
   .option("-d, --data <dir>", "data folder for the index and manifests (default: .lookup-knowledge)")
