@@ -12,9 +12,22 @@ export const datasetsDirectory =
  */
 export const skipWithoutDatasets = !existsSync(datasetsDirectory) && !process.env.CI;
 
-/** A test or suite name, saying so when it skips for want of the datasets. */
+/** What a skipped dataset test prints once per test file, like the PostgreSQL suites do. */
+export const datasetsSkipMessage = `Skipping the tests that read the shared datasets: ${datasetsDirectory} does not exist (put the shared folder beside the repository, or set LOOKUP_KNOWLEDGE_DATASETS to its datasets folder; in CI they run and fail instead).`;
+
+let saidWhy = false;
+
+/**
+ * A test or suite name, saying so when it skips for want of the datasets; the first such
+ * name of a test file also prints why on stderr, so a plain `pnpm test` shows it.
+ */
 export function needsDatasets(name) {
-  return skipWithoutDatasets ? `${name} (skipped: no datasets at ${datasetsDirectory})` : name;
+  if (!skipWithoutDatasets) return name;
+  if (!saidWhy) {
+    saidWhy = true;
+    console.warn(datasetsSkipMessage);
+  }
+  return `${name} (skipped: no datasets at ${datasetsDirectory})`;
 }
 
 /**
