@@ -44,6 +44,10 @@ const program = new Command()
   .option("--namespace <name>", "Pinecone: the namespace")
   .option("--host <url>", "Pinecone: the index host, instead of its name (give store.metric in the config file)")
   .option("--store-url <url>", "libSQL: the database URL, e.g. file:knowledge.db (a remote token comes from LIBSQL_AUTH_TOKEN)")
+  .addHelpText(
+    "after",
+    examples("lookup-knowledge ingest examples/knowledge-base", 'lookup-knowledge query "Who can issue a refund for a paid invoice?"'),
+  )
   .showHelpAfterError()
   .configureOutput({ outputError: (text, write) => write(withGlobalOptionHint(text)) })
   // The global options come before the command: `mcp --host` is the address to bind, not Pinecone's host.
@@ -52,6 +56,13 @@ const program = new Command()
 program
   .command("ingest")
   .description("ingest a folder of .md/.mdx files (incremental: unchanged files are skipped)")
+  .addHelpText(
+    "after",
+    examples(
+      "lookup-knowledge ingest examples/knowledge-base",
+      "lookup-knowledge --data .my-docs ingest path/to/your/markdown --no-progress",
+    ),
+  )
   .argument("<dir>", "the folder to ingest")
   .option("--no-progress", "no progress (a bar on a terminal, otherwise a line on stderr every few seconds)")
   .option("--replace", "replace the documents of another folder held in the data folder")
@@ -71,6 +82,13 @@ program
 program
   .command("query")
   .description("look a question up in the ingested knowledge base")
+  .addHelpText(
+    "after",
+    examples(
+      'lookup-knowledge query "Who can issue a refund for a paid invoice?"',
+      'lookup-knowledge query "How long does a card refund take?" --filter category=billing --json',
+    ),
+  )
   .argument("<text>", "the question")
   .option("--json", "print the whole LookupResult as JSON")
   .addOption(
@@ -92,6 +110,13 @@ program
 program
   .command("explain")
   .description("say why a document you expected was or was not retrieved for a question, attempt by attempt")
+  .addHelpText(
+    "after",
+    examples(
+      'lookup-knowledge explain "Who can issue a refund for a paid invoice?" --expect billing/refunds.md',
+      'lookup-knowledge explain "How long does a card refund take?" --expect billing/refunds --json',
+    ),
+  )
   .argument("<text>", "the question")
   .option("--expect <source>", "the expected source (billing/refunds.md, .md optional) or chunk (billing/refunds#chunk-2)")
   .option("--json", "print the whole explanation (and the LookupResult) as JSON")
@@ -117,6 +142,10 @@ program
 program
   .command("eval")
   .description("measure the whole retriever on your questions: nDCG@10, R@5, MRR@10, answerable found, out-of-scope refused")
+  .addHelpText(
+    "after",
+    examples("lookup-knowledge eval --questions my-questions.jsonl", "lookup-knowledge eval --questions my-questions.jsonl --json"),
+  )
   .requiredOption(
     "--questions <file>",
     'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope',
@@ -131,6 +160,13 @@ program
 program
   .command("calibrate")
   .description("fit the store's calibration on your questions, print the found/refused trade-off, and write it into the data folder")
+  .addHelpText(
+    "after",
+    examples(
+      "lookup-knowledge calibrate --questions my-questions.jsonl",
+      "lookup-knowledge --data .my-docs calibrate --questions my-questions.jsonl",
+    ),
+  )
   .requiredOption(
     "--questions <file>",
     'JSON Lines, one {"id", "query", "relevant": ["path/of/answer.md"]} a line; relevant [] for out of scope',
@@ -144,6 +180,7 @@ program
 const traces = program
   .command("traces")
   .description("list recorded lookups, newest first (moves spooled records into the trace database first)")
+  .addHelpText("after", examples("lookup-knowledge traces --since 1h", "lookup-knowledge traces --no-evidence --limit 5 --json"))
   .option("--since <when>", "only lookups since an age ago (30m, 1h, 7d) or an ISO date")
   .option("--no-evidence", "only lookups that found no evidence")
   .addOption(new Option("--reason <reason>", "only lookups with this fallback reason").choices(fallbackReasons))
@@ -172,6 +209,7 @@ const traces = program
 traces
   .command("prune")
   .description("delete recorded lookups older than an age (e.g. 30d) or an ISO date")
+  .addHelpText("after", examples("lookup-knowledge traces prune --older-than 30d", "lookup-knowledge traces prune --older-than 2026-01-01"))
   .requiredOption("--older-than <age>", "e.g. 30d, 12h, or an ISO date")
   .action(async (options: { olderThan: string }) => {
     const { openCliTraceStore } = await import("./traces-command.js");
@@ -193,6 +231,13 @@ traces
 program
   .command("trace")
   .description("show one recorded lookup whole: hints, attempts, rerank, evidence and context pack")
+  .addHelpText(
+    "after",
+    examples(
+      "lookup-knowledge traces --limit 1",
+      'lookup-knowledge trace "$(lookup-knowledge traces --limit 1 --json | node -p \'JSON.parse(require("fs").readFileSync(0))[0].id\')"',
+    ),
+  )
   .argument("<id>", "the id `lookup-knowledge traces` shows")
   .option("--json", "print the record as JSON")
   .action(async (id: string, options: { json?: boolean }) => {
@@ -216,6 +261,7 @@ program
 program
   .command("stats")
   .description("what the knowledge base holds")
+  .addHelpText("after", examples("lookup-knowledge stats", "lookup-knowledge --data .my-docs stats"))
   .action(async () => {
     const { runStatsCommand } = await import("./stats-command.js");
     console.log(await runStatsCommand(await cliConfig(), warn));
@@ -224,6 +270,7 @@ program
 program
   .command("mcp")
   .description("serve the knowledge base to MCP clients: on stdio (the default), or Streamable HTTP with --http")
+  .addHelpText("after", examples("lookup-knowledge mcp", "lookup-knowledge mcp --http --port 3333"))
   .option("--http", "serve Streamable HTTP (stateless) instead of stdio")
   .option("--host <address>", "with --http: the address to bind (default 127.0.0.1, this machine only)")
   .option("--port <n>", "with --http: the port (default 3333; 0 picks a free one)")
@@ -236,6 +283,7 @@ program
 program
   .command("inspect")
   .description("serve the inspector page: recorded lookups, one trace whole, a playground, calibration (this machine only by default)")
+  .addHelpText("after", examples("lookup-knowledge inspect", "lookup-knowledge inspect --port 0"))
   .option("--host <address>", "the address to bind (default 127.0.0.1, this machine only)")
   .option("--port <n>", "the port (default 4555; 0 picks a free one)")
   .action(async (options: InspectCommandOptions) => {
@@ -273,6 +321,11 @@ function warn(message: string): void {
 /** How a refused `--filter` is named: `--filter[0]` is the first one given. */
 function filterOptionName(index: number): string {
   return `--filter[${index}]`;
+}
+
+/** The end of a command's help: commands a user can paste, one a line. */
+function examples(...commands: string[]): string {
+  return `\nExamples:\n${commands.map((command) => `  ${command}`).join("\n")}`;
 }
 
 function collect(value: string, previous: string[]): string[] {
