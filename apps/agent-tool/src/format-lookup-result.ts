@@ -36,8 +36,12 @@ export function formatLookupResult(result: LookupResult): string {
   }
   lines.push(`completeness ${result.completenessHint.status}`, ...result.completenessHint.notes.map((note) => `  - ${note}`));
   for (const block of result.evidenceBlocks) {
-    const score = block.score === undefined ? "unscored" : block.score.toFixed(3);
-    lines.push(`  #${block.rank} ${block.evidenceKey}  (${block.source}, score ${score}, ${block.retrievalLayer})`);
+    // The list is ordered by the rerank's score (the search score plus the boosts), so that is the
+    // score printed first; the store's own score follows, named as such.
+    const search = block.score === undefined ? "" : `, search score ${block.score.toFixed(3)}`;
+    lines.push(
+      `  #${block.rank} ${block.evidenceKey}  (${block.source}, rank score ${block.rankScore.toFixed(3)}${search}, ${block.retrievalLayer})`,
+    );
     if (block.breadcrumb) lines.push(`     ${block.breadcrumb}`);
     lines.push(`     why: ${block.hitReasons.join("; ")}`);
     const flat = block.content.replace(/\s+/g, " ").trim();

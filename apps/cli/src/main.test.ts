@@ -43,9 +43,33 @@ describe("the lookup-knowledge CLI", () => {
     const { code, stdout } = await lookupKnowledge(cwd, "query", "Who can issue a refund for a paid invoice?");
     expect(code).toBe(0);
     expect(stdout).toMatch(/found +true \(evidence\), layer L0\+L1, relevance (high|medium)/);
-    expect(stdout).toMatch(/#1 billing\/refunds#chunk-\d+ +\(billing\/refunds\.md, score [01]\.\d{3}, L0\+L1\)/);
+    expect(stdout).toMatch(
+      /#1 billing\/refunds#chunk-\d+ +\(billing\/refunds\.md, rank score \d\.\d{3}, search score [01]\.\d{3}, L0\+L1\)/,
+    );
     expect(stdout).toMatch(/Refunds > /);
     expect(stdout).toMatch(/why: semantic match/);
+  });
+
+  it("issue 35: prints the rank score each block is ordered by, non-increasing down the list, where the rerank reorders the search scores", async () => {
+    const question = "Who can issue a refund for a paid invoice?";
+    const json = await lookupKnowledge(cwd, "query", question, "--json");
+    const blocks = (JSON.parse(json.stdout) as LookupResult).evidenceBlocks;
+    // The precondition: the rerank's boosts put a block with a lower search score above a higher one.
+    const searchScores = blocks.map((block) => block.score ?? 0);
+    expect(searchScores.some((score, index) => index > 0 && score > (searchScores[index - 1] as number))).toBe(true);
+
+    const { code, stdout } = await lookupKnowledge(cwd, "query", question);
+    expect(code).toBe(0);
+    const printed = [...stdout.matchAll(/^ {2}#\d+ \S+ +\(.*, rank score (\d+\.\d{3}), search score (\d+\.\d{3}), /gm)].map((match) => ({
+      rank: Number(match[1]),
+      search: Number(match[2]),
+    }));
+    expect(printed).toHaveLength(blocks.length);
+    expect(printed.map((block) => block.rank)).toEqual(blocks.map((block) => Number(block.rankScore.toFixed(3))));
+    expect(printed.map((block) => block.search)).toEqual(blocks.map((block) => Number((block.score ?? 0).toFixed(3))));
+    for (let index = 1; index < printed.length; index++) {
+      expect(printed[index]?.rank).toBeLessThanOrEqual(printed[index - 1]?.rank as number);
+    }
   });
 
   it("prints the fallback reason when the L0 filter found nothing usable", async () => {
