@@ -7,7 +7,7 @@ import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
 import { createLangChainRetriever, lookupKnowledgeResultEvent } from "./create-langchain-retriever.js";
-import type { KnowledgeDocumentMetadata } from "./lookup-result-to-documents.js";
+import { lookupFieldNames, type KnowledgeDocumentMetadata } from "./lookup-result-to-documents.js";
 import type { LocalKnowledgeBase } from "./open-local-knowledge-base.js";
 import { openSmallKnowledgeBase } from "./test/small-knowledge-base.js";
 
@@ -118,7 +118,11 @@ describe("createLangChainRetriever over a real embedded knowledge base", () => {
       const document = documents[index];
       expect(document?.id).toBe(block.evidenceKey);
       expect(document?.pageContent).toBe(block.content);
+      // The chunk's own metadata (R20, issue 35), less the lookup field names, beside the lookup fields.
+      const chunk = Object.entries(evidence.metadata ?? {}).filter(([key]) => !lookupFieldNames.includes(key));
+      expect(chunk.length).toBeGreaterThan(0);
       const expected: Record<string, unknown> = {
+        ...Object.fromEntries(chunk),
         evidenceKey: block.evidenceKey,
         source: block.source,
         hitReasons: block.hitReasons,

@@ -14,7 +14,7 @@ export { createLookupKnowledgeInputSchema, lookupKnowledgeInputSchema } from "./
 export type { LookupKnowledgeInput, LookupKnowledgeInputOptions, LookupKnowledgeInputSchema } from "./lookup-knowledge-input-schema.js";
 export { createLangChainRetriever, lookupKnowledgeResultEvent } from "./create-langchain-retriever.js";
 export type { DocumentsWithResult, LangChainKnowledgeRetriever, LangChainRetrieverOptions } from "./create-langchain-retriever.js";
-export { lookupResultToDocuments } from "./lookup-result-to-documents.js";
+export { lookupFieldNames, lookupResultToDocuments } from "./lookup-result-to-documents.js";
 export type { KnowledgeDocumentMetadata } from "./lookup-result-to-documents.js";
 export { formatLookupResult } from "./format-lookup-result.js";
 export { normalizeQuery } from "./normalize-query.js";

@@ -15,7 +15,15 @@ describe("lookupResultToDocuments", () => {
     const byId = new Map(documents.map((document) => [document.id, document]));
     const note = byId.get("notes#chunk-0");
     expect(note?.pageContent).toBe("A note without a title.");
-    expect(Object.keys(note?.metadata ?? {}).sort()).toEqual(["evidenceKey", "hitReasons", "rank", "retrievalLayer", "source"]);
+    expect(Object.keys(note?.metadata ?? {}).sort()).toEqual([
+      "chunkIndex",
+      "docId",
+      "evidenceKey",
+      "hitReasons",
+      "rank",
+      "retrievalLayer",
+      "source",
+    ]);
     expect(note?.metadata).toMatchObject({ evidenceKey: "notes#chunk-0", source: "notes.md", retrievalLayer: "L1" });
     expect(byId.get("guide#chunk-2")?.metadata).toMatchObject({ title: "Guide", breadcrumb: "Guide > Start", score: 0.8, rank: 1 });
   });

@@ -22,4 +22,10 @@ export interface EvidenceBlock {
   rankScore: number;
   /** 1 is best. */
   rank: number;
+  /**
+   * The chunk's own metadata as its search hit carried it (category, front matter fields,
+   * docId, ...), a shallow copy; left out when the hit had none. Data, never rendered for the
+   * model: the LangChain retriever hands it on in `Document.metadata`.
+   */
+  metadata?: Record<string, unknown>;
 }

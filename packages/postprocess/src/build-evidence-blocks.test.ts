@@ -4,7 +4,7 @@ import { buildEvidenceBlocks } from "./build-evidence-blocks.js";
 import { rerankCandidates } from "./rerank-candidates.js";
 
 describe("buildEvidenceBlocks", () => {
-  it("R20: a block has identity, source, title, breadcrumb, layer, content, readable hit reasons, score and rank", () => {
+  it("R20: a block has identity, source, title, breadcrumb, layer, content, readable hit reasons, score, rank and its chunk's metadata", () => {
     const candidates = candidatesOf([
       hit("refunds", 2, {
         score: 0.82,
@@ -31,8 +31,18 @@ describe("buildEvidenceBlocks", () => {
         score: 0.82,
         rankScore: 0.8856,
         rank: 1,
+        metadata: { docId: "refunds", chunkIndex: 2, source: "guides/refunds.md", title: "Refunds", breadcrumb: "Billing > Refunds" },
       },
     ]);
+  });
+
+  it("R20, issue 35: a block carries its chunk's own metadata as a copy, left out when the hit had none", () => {
+    const metadata = { docId: "refunds", chunkIndex: 0, category: "billing", keywords: ["refund"], evidenceKey: "forged" };
+    const candidates = candidatesOf([{ content: "Refunds take five days.", metadata }]);
+    const [block] = buildEvidenceBlocks(rerankCandidates(candidates, { query: "q", hints: noHints }), { retrievalLayer: "L1" });
+    expect(block?.metadata).toEqual(metadata);
+    expect(block?.metadata).not.toBe(metadata);
+    expect(block?.evidenceKey).toBe("refunds#chunk-0");
   });
 
   it("R20: unknown fields are left out, not set to undefined", () => {

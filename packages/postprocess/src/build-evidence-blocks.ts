@@ -4,7 +4,8 @@ import type { RankedCandidate } from "./rerank-candidates.js";
 /**
  * Turns ranked candidates into evidence blocks, in the shape the agent sees (R20): rank
  * 1..n in the given order, identity, source, title and breadcrumb when known, content,
- * readable hit reasons, the port's score when it gave one, and the rank score.
+ * readable hit reasons, the port's score when it gave one, and the rank score; and the
+ * chunk's own metadata (a shallow copy of the hit's) when it had any, as data for callers.
  * `retrievalLayer` is the lookup's layer (R23): `L0+L1` when L0 hints took part, `L1` when
  * only L1 did; which hints touched a block is told by its hit reasons.
  */
@@ -27,6 +28,7 @@ export function buildEvidenceBlocks(
     if (candidate.title !== undefined) block.title = candidate.title;
     if (candidate.breadcrumb !== undefined) block.breadcrumb = candidate.breadcrumb;
     if (candidate.score !== undefined) block.score = candidate.score;
+    if (Object.keys(candidate.metadata).length > 0) block.metadata = Object.fromEntries(Object.entries(candidate.metadata));
     return block;
   });
 }
