@@ -158,7 +158,9 @@ describe("a read-ahead honours its abort signal", () => {
       await Promise.allSettled(ahead);
     });
     expect(unhandled).toEqual([]);
-    expect(readFileMock.mock.calls.map(([path]) => path)).toEqual([paths[0]]);
+    // The read asked for may or may not have reached the disk before the abort (on a loaded
+    // machine its size check can still be on its way); no file after it is ever read.
+    expect(readFileMock.mock.calls.map(([path]) => path).filter((path) => path !== paths[0])).toEqual([]);
     expect(reads.heldBytes).toBe(0);
     await expect(reads.read(1)).rejects.toBe(reason);
   });
