@@ -108,8 +108,9 @@ describe("one embedded trace database, many processes", () => {
       expect(read["reads"] as number).toBeGreaterThan(10);
       // Not a speed figure (each reader's first read opens its connection too): with one
       // process holding the folder, the other reader waited for the holder's whole run (5 s
-      // and more) or failed after the lock wait (15 s).
-      expect(read["slowest"] as number).toBeLessThan(3_000);
+      // and more) or failed after the lock wait (15 s). The bound sits below that, with room
+      // for a loaded machine (3.9 s was seen once under load).
+      expect(read["slowest"] as number).toBeLessThan(4_500);
     }
     console.log(
       `issue 33 item 4: reads while a writer flushes, slowest: ${Math.round(first["slowest"] as number)} / ${Math.round(second["slowest"] as number)} ms`,
