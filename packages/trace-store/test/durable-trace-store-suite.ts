@@ -18,6 +18,7 @@ import { buildToolInvocationRecord } from "../src/build-tool-invocation-record.j
 import { hashQuery, hashQueryTerm } from "../src/hash-query.js";
 import type { DatabaseTarget } from "./database-targets.js";
 import { privateQuery, privateQueryResult } from "./lookup-result-fixtures.js";
+import { insertRawRecord } from "./insert-raw-record.js";
 import { makeRecord, window } from "./make-record.js";
 
 const distIndex = fileURLToPath(new URL("../dist/index.js", import.meta.url));
@@ -428,27 +429,7 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       const { base } = window(2011);
       const record = makeRecord(0, base);
       try {
-        await old.sql(
-          `insert into tool_invocation (id, tool_name, query, transformed_query, created_at, duration_ms, found, evidence_status,
-             retrieval_layer, fallback_reason, candidate_count, evidence_count, error, retrieval_details)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-          [
-            record.id,
-            record.toolName,
-            record.query,
-            record.transformedQuery,
-            record.createdAt,
-            record.durationMs,
-            record.found,
-            record.evidenceStatus,
-            record.retrievalLayer,
-            record.fallbackReason,
-            record.candidateCount,
-            record.evidenceCount,
-            record.error,
-            JSON.stringify(record.retrievalDetails),
-          ],
-        );
+        await insertRawRecord(old.sql.bind(old), record);
         expect(
           await old.sql("select indexname from pg_indexes where tablename = 'tool_invocation' and indexname like '%created_at%'"),
         ).toEqual([]);

@@ -7,6 +7,7 @@ import { createDurableTraceStore, type DurableTraceStoreOptions } from "../src/c
 import type { DurableTraceStore } from "../src/durable-trace-store.js";
 import { traceMigrationsFolder } from "../src/database/trace-migrations-folder.js";
 import type { DatabaseTarget } from "./database-targets.js";
+import { insertRawRecord } from "./insert-raw-record.js";
 import { makeRecord, window } from "./make-record.js";
 
 /** How many migrations the package has: a database at all of them has the current schema. */
@@ -220,27 +221,7 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
       try {
         for (const [index, row] of rows.entries()) {
           const record = { ...known, id: row.id, createdAt: new Date(base.getTime() + index * 1000).toISOString(), ...row.columns };
-          await database.sql(
-            `insert into tool_invocation (id, tool_name, query, transformed_query, created_at, duration_ms, found, evidence_status,
-               retrieval_layer, fallback_reason, candidate_count, evidence_count, error, retrieval_details)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)`,
-            [
-              record.id,
-              record.toolName,
-              record.query,
-              record.transformedQuery,
-              record.createdAt,
-              record.durationMs,
-              record.found,
-              record.evidenceStatus,
-              record.retrievalLayer,
-              record.fallbackReason,
-              record.candidateCount,
-              record.evidenceCount,
-              record.error,
-              JSON.stringify(row.details),
-            ],
-          );
+          await insertRawRecord(database.sql.bind(database), record, row.details);
         }
         await database.sql("update tool_invocation set recorded_at = '-infinity' where id = $1", [id("times")]);
       } finally {
