@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { lookupResultMetaSchema, resultMetaKey } from "@lookup-knowledge/mcp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 import { cliEnvironment, cliPath, spawnHttpServer } from "./test/spawn-mcp-server.js";
@@ -12,6 +13,11 @@ import { cliEnvironment, cliPath, spawnHttpServer } from "./test/spawn-mcp-serve
 const answerable = "Who can issue a refund for a paid invoice?";
 const outOfScope = "Who painted the ceiling of the Sistine Chapel?";
 const workspaceRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** What a lookup answer carries for programs beside its text (`_meta`). */
+function metaOf(result: { _meta?: Record<string, unknown> }) {
+  return lookupResultMetaSchema.parse(result._meta?.[resultMetaKey]);
+}
 
 function textOf(result: unknown): string {
   return ((result as { content?: unknown }).content as Array<{ type: string; text?: string }>).map((part) => part.text ?? "").join("\n");
@@ -50,14 +56,14 @@ describe("lookup-knowledge mcp", () => {
       const { resources } = await client.listResources();
       expect(resources.find((resource) => resource.uri === "knowledge://source/billing/refunds.md")).toMatchObject({ title: "Refunds" });
       const found = await client.callTool({ name: "lookup_knowledge", arguments: { query: answerable } });
-      const structured = found.structuredContent as { found: boolean; evidence: Array<{ document_id: string; source: string }> };
+      const structured = metaOf(found);
       expect(structured.found).toBe(true);
       expect(structured.evidence[0]?.source).toBe("billing/refunds.md");
       expect(textOf(found)).toContain(`<evidence document_id="${structured.evidence[0]?.document_id}"`);
       const fetched = await client.callTool({ name: "fetch_evidence", arguments: { document_id: structured.evidence[0]?.document_id } });
       expect(fetched.isError).toBeFalsy();
       const none = await client.callTool({ name: "lookup_knowledge", arguments: { query: outOfScope } });
-      expect(none.structuredContent).toMatchObject({ found: false, evidenceStatus: "no_evidence" });
+      expect(metaOf(none)).toMatchObject({ found: false, evidenceStatus: "no_evidence" });
       const bad = await client.callTool({ name: "lookup_knowledge", arguments: { query: "  ", limit: 3 } });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toBe(
@@ -89,7 +95,7 @@ describe("lookup-knowledge mcp", () => {
       const client = new Client({ name: "http-test", version: "1.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
       const found = await client.callTool({ name: "lookup_knowledge", arguments: { query: answerable } });
-      expect((found.structuredContent as { found: boolean }).found).toBe(true);
+      expect(metaOf(found).found).toBe(true);
       await client.close();
     } finally {
       expect(await server.stop()).toBe(0);
@@ -173,7 +179,7 @@ describe("lookup-knowledge mcp", () => {
       // The settings file was read: callers may pass a filter.
       expect(Object.keys((await client.listTools()).tools[0]?.inputSchema.properties ?? {})).toEqual(["query", "filter"]);
       const found = await client.callTool({ name: "lookup_knowledge", arguments: { query: answerable } });
-      expect((found.structuredContent as { found: boolean }).found).toBe(true);
+      expect(metaOf(found).found).toBe(true);
     } finally {
       await client.close();
     }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
+import { lookupResultMetaSchema, resultMetaKey } from "@lookup-knowledge/mcp-server";
 import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
@@ -47,14 +48,20 @@ describe("lookup-knowledge mcp in a real LangChain agent loop (@langchain/mcp-ad
       const [toolMessage] = toolMessages;
       expect(toolMessage?.name).toBe("lookup_knowledge");
       expect(toolMessage?.status).not.toBe("error");
-      // With structured content beside one text block, the adapter hands the model that block
-      // as JSON (its text and the structured content); the artifact holds the structured content.
-      const block = JSON.parse(String(toolMessage?.content)) as { type: string; text: string; structuredContent: { found: boolean } };
+      // With `_meta` beside one text block, the adapter hands the model that block as JSON (its
+      // text and the meta) and puts the meta in the artifact. The evidence is in the text alone:
+      // the meta names the blocks (ids, sources, scores) without their content (issue 35 item 2).
+      const block = JSON.parse(String(toolMessage?.content)) as { type: string; text: string; meta: Record<string, unknown> };
       expect(block.type).toBe("text");
       expect(block.text).toContain('source="billing/refunds.md"');
-      expect(block.text).toMatch(/^lookup_knowledge: \d+ evidence blocks?;[\s\S]*<evidence document_id="[^"]+#chunk-\d+"/);
-      expect(block.structuredContent.found).toBe(true);
-      expect(toolMessage?.artifact).toEqual(expect.arrayContaining([expect.objectContaining({ type: "mcp_structured_content" })]));
+      expect(block.text).toMatch(/<evidence document_id="[^"]+#chunk-\d+"/);
+      const meta = lookupResultMetaSchema.parse(block.meta[resultMetaKey]);
+      expect(meta.found).toBe(true);
+      expect(Object.keys(block).sort()).toEqual(["meta", "text", "type"]);
+      const firstContent = /<evidence [^\n]*>\n([^\n]+)/.exec(block.text)?.[1] ?? "";
+      expect(firstContent.length).toBeGreaterThan(10);
+      expect(String(toolMessage?.content).split(JSON.stringify(firstContent).slice(1, -1))).toHaveLength(2);
+      expect(toolMessage?.artifact).toEqual(expect.arrayContaining([expect.objectContaining({ type: "mcp_meta" })]));
       // The model read the evidence on its second turn.
       const secondTurn = model.calls[1]?.messages ?? [];
       expect(

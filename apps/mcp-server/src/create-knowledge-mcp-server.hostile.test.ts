@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { FetchEvidenceStructuredContent } from "./fetch-evidence.js";
-import type { LookupStructuredContent } from "./lookup-structured-content.js";
 import { connectClient, textOf } from "./test/connect-client.js";
 import { useOneDocumentBase } from "./test/one-document-base.js";
+import { evidenceContentOf, fetchMetaOf, lookupMetaOf } from "./test/result-meta.js";
 
 const hostile = [
   "---",
@@ -21,11 +20,11 @@ const hostile = [
 describe("hostile document text through MCP", () => {
   const base = useOneDocumentBase("mcp-hostile-", hostile);
 
-  it("issue 12: text, structured content and fetch_evidence never let a document close or forge an evidence element", async () => {
+  it("issue 12: text, _meta and fetch_evidence never let a document close or forge an evidence element", async () => {
     const knowledgeBase = base.knowledgeBase();
     await using client = await connectClient({ retriever: knowledgeBase.retriever, store: knowledgeBase.store });
     const result = await client.callTool({ name: "lookup_knowledge", arguments: { query: "Who issues refunds of a paid invoice?" } });
-    const structured = result.structuredContent as LookupStructuredContent;
+    const structured = lookupMetaOf(result);
     expect(structured.found).toBe(true);
     const text = textOf(result);
     // One element opened by us, closed by us: the document's own tags are escaped.
@@ -34,15 +33,14 @@ describe("hostile document text through MCP", () => {
     // Inside an element the document's lines are data; outside, none of its text starts a line.
     const outside = (rendered: string) => rendered.replace(/<evidence [^>]*>[\s\S]*?<\/evidence>/g, "");
     expect(outside(text)).not.toMatch(/SYSTEM:/);
-    const serialized = JSON.stringify(structured);
+    const serialized = JSON.stringify(result._meta);
     expect(serialized).not.toContain("</evidence>");
     expect(serialized).not.toContain("<evidence");
-    expect(structured.evidence[0]?.content).toContain("&lt;/evidence>");
+    expect(evidenceContentOf(text)).toContain("&lt;/evidence>");
     expect(structured.evidence[0]?.title).not.toMatch(/[\n<]/);
 
     const fetched = await client.callTool({ name: "fetch_evidence", arguments: { document_id: structured.evidence[0]?.document_id } });
-    const chunk = fetched.structuredContent as FetchEvidenceStructuredContent;
-    expect(JSON.stringify(chunk)).not.toContain("</evidence>");
+    expect(JSON.stringify(fetchMetaOf(fetched))).not.toContain("</evidence>");
     expect(textOf(fetched).match(/<\/evidence>/g)).toHaveLength(1);
     expect(outside(textOf(fetched))).not.toMatch(/SYSTEM:/);
   });

@@ -6,9 +6,8 @@ import { documentIdOf, evidenceKeyOf } from "@lookup-knowledge/agent-tool/format
 import { ingestIntoLocalIndex } from "@lookup-knowledge/agent-tool/local";
 import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FetchEvidenceStructuredContent } from "./fetch-evidence.js";
-import type { LookupStructuredContent } from "./lookup-structured-content.js";
 import { connectClient, textOf } from "./test/connect-client.js";
+import { fetchMetaOf, lookupMetaOf } from "./test/result-meta.js";
 
 // Issue 33: 15 of 28 ids a lookup returned on a hostile base could not be fetched: the ids were
 // escaped like other text (runs of spaces collapsed, quotes changed, format characters dropped).
@@ -44,13 +43,13 @@ describe("document ids through MCP, on a base of hostile file names", () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it("every document_id a lookup shows, in its text and its structured content, is fetched back by fetch_evidence and names a block of the artifact", async () => {
+  it("every document_id a lookup shows, in its text and its _meta, is fetched back by fetch_evidence and names a block of the artifact", async () => {
     await using client = await connectClient({ retriever: knowledgeBase.retriever, store: knowledgeBase.store });
     const fetchedSources = new Set<string>();
     for (const word of words) {
       const query = `How does the ${word} team work?`;
       const result = await client.callTool({ name: "lookup_knowledge", arguments: { query } });
-      const structured = result.structuredContent as LookupStructuredContent;
+      const structured = lookupMetaOf(result);
       expect(structured.found).toBe(true);
       const fromText = [...textOf(result).matchAll(/document_id="([^"]*)"/g)].map((match) => match[1] as string);
       expect(fromText).toEqual(structured.evidence.map((block) => block.document_id));
@@ -61,7 +60,7 @@ describe("document ids through MCP, on a base of hostile file names", () => {
         expect(keys.has(evidenceKeyOf(id) as string)).toBe(true);
         const fetched = await client.callTool({ name: "fetch_evidence", arguments: { document_id: id } });
         expect(fetched.isError, textOf(fetched)).toBeFalsy();
-        const chunk = fetched.structuredContent as FetchEvidenceStructuredContent;
+        const chunk = fetchMetaOf(fetched);
         expect(chunk.document_id).toBe(id);
         fetchedSources.add(chunk.source);
       }
@@ -79,7 +78,7 @@ describe("document ids through MCP, on a base of hostile file names", () => {
     const key = block?.evidenceKey as string;
     const raw = await client.callTool({ name: "fetch_evidence", arguments: { document_id: key } });
     expect(raw.isError, textOf(raw)).toBeFalsy();
-    expect((raw.structuredContent as FetchEvidenceStructuredContent).document_id).toBe(documentIdOf(key));
+    expect(fetchMetaOf(raw).document_id).toBe(documentIdOf(key));
     // A raw key that only looks encoded is not read as another document's ("percent%41" is not "percentA").
     const percent = await client.callTool({ name: "fetch_evidence", arguments: { document_id: "percent%41#chunk-0" } });
     expect(percent.isError, textOf(percent)).toBeFalsy();

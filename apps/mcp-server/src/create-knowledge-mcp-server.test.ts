@@ -1,11 +1,11 @@
 import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
+import { escapeKnowledgeText, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { describe, expect, it } from "vitest";
-import { lookupStructuredContentSchema, type LookupStructuredContent } from "./lookup-structured-content.js";
 import { connectClient, textOf } from "./test/connect-client.js";
 import { useIngestedExample } from "./test/example-knowledge-base.js";
+import { evidenceContentOf, fetchMetaOf, lookupMetaOf } from "./test/result-meta.js";
 
 const answerable = "Who can issue a refund for a paid invoice?";
 const outOfScope = "What is the boiling point of ethanol?";
@@ -15,7 +15,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
 
   const options = () => ({ retriever: ingested().knowledgeBase.retriever, store: ingested().knowledgeBase.store });
 
-  it("issue 12: lists lookup_knowledge and fetch_evidence, read-only, with input and output schemas", async () => {
+  it("issue 12, issue 35 item 2: lists lookup_knowledge and fetch_evidence, read-only, with input schemas and no output schema", async () => {
     await using client = await connectClient(options());
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge", "fetch_evidence"]);
@@ -24,30 +24,28 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     expect(fetch?.annotations?.readOnlyHint).toBe(true);
     expect(lookup?.inputSchema).toMatchObject({ type: "object", required: ["query"], additionalProperties: false });
     expect(Object.keys(lookup?.inputSchema.properties ?? {})).toEqual(["query"]);
-    expect(lookup?.outputSchema).toMatchObject({ type: "object" });
-    expect(Object.keys(lookup?.outputSchema?.properties ?? {})).toEqual(
-      expect.arrayContaining(["found", "evidenceStatus", "message", "evidence", "contextSummary", "relevance", "completeness"]),
-    );
+    // No outputSchema: a client that sees structured content hands the model that alone (README).
+    expect(lookup?.outputSchema).toBeUndefined();
+    expect(fetch?.outputSchema).toBeUndefined();
     expect(fetch?.inputSchema).toMatchObject({ required: ["document_id"] });
     expect(client.getServerVersion()?.name).toBe("lookup-knowledge");
   });
 
-  it("issue 12: a lookup returns the LangChain tool's exact text and structuredContent with the evidence blocks", async () => {
+  it("issue 12, issue 35 item 2: a lookup returns the LangChain tool's exact text, and the blocks' ids, sources and scores in _meta", async () => {
     await using client = await connectClient(options());
-    // Listed first, so the client checks the structured content against the declared outputSchema.
     await client.listTools();
     const result = await client.callTool({ name: "lookup_knowledge", arguments: { query: answerable } });
     expect(result.isError).toBeFalsy();
-    const structured = lookupStructuredContentSchema.parse(result.structuredContent);
+    expect(result.structuredContent).toBeUndefined();
+    const structured = lookupMetaOf(result);
     expect(structured).toMatchObject({ found: true, evidenceStatus: "evidence" });
     expect(structured.evidence.length).toBeGreaterThan(0);
     const first = structured.evidence[0];
     expect(first?.source).toBe("billing/refunds.md");
     expect(first?.document_id).toMatch(/#chunk-\d+$/);
-    expect(first?.hitReasons.length).toBeGreaterThan(0);
     expect(first?.score).toBeGreaterThan(0);
     expect(first?.rank).toBe(1);
-    expect(structured.contextSummary.includedSources).toContain("billing/refunds.md");
+    expect(structured.contextBudget.used).toBeGreaterThan(0);
     expect(["high", "medium", "low"]).toContain(structured.relevance);
     // The text is what the LangChain tool gives the model for the same lookup, fenced the same way.
     const direct = await ingested().knowledgeBase.retriever.lookup(answerable);
@@ -62,7 +60,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     await using client = await connectClient(options());
     const result = await client.callTool({ name: "lookup_knowledge", arguments: { query: outOfScope } });
     expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as LookupStructuredContent;
+    const structured = lookupMetaOf(result);
     expect(structured).toMatchObject({ found: false, evidenceStatus: "no_evidence", relevance: "none", evidence: [] });
     expect(textOf(result)).toMatch(/no evidence/i);
     expect(textOf(result)).not.toContain("<evidence");
@@ -110,14 +108,14 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
       name: "lookup_knowledge",
       arguments: { query: answerable, filter: { category: { $eq: "billing" } } },
     });
-    const billingSources = (billing.structuredContent as LookupStructuredContent).evidence.map((block) => block.source);
+    const billingSources = lookupMetaOf(billing).evidence.map((block) => block.source);
     expect(billingSources.length).toBeGreaterThan(0);
     expect(billingSources.every((source) => /^(zh\/)?billing\//.test(source))).toBe(true);
     const security = await open.callTool({
       name: "lookup_knowledge",
       arguments: { query: answerable, filter: { category: { $eq: "security" } } },
     });
-    const securitySources = (security.structuredContent as LookupStructuredContent).evidence.map((block) => block.source);
+    const securitySources = lookupMetaOf(security).evidence.map((block) => block.source);
     expect(securitySources.some((source) => source.includes("billing/"))).toBe(false);
     const bad = await open.callTool({ name: "lookup_knowledge", arguments: { query: answerable, filter: { category: { $like: "x" } } } });
     expect(bad.isError).toBe(true);
@@ -129,26 +127,21 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
       arguments: { query: answerable, filter: { category: { $eq: "billing" } } },
     });
     // Both hold: no chunk is in both categories, so there is no evidence.
-    expect((both.structuredContent as LookupStructuredContent).found).toBe(false);
+    expect(lookupMetaOf(both).found).toBe(false);
   });
 
   it("issue 12: fetch_evidence returns the whole chunk and its neighbours' keys; an unknown id is a clear tool error", async () => {
     await using client = await connectClient(options());
     const lookup = await client.callTool({ name: "lookup_knowledge", arguments: { query: answerable } });
-    const first = (lookup.structuredContent as LookupStructuredContent).evidence[0];
+    const first = lookupMetaOf(lookup).evidence[0];
+    const shown = evidenceContentOf(textOf(lookup), first?.document_id) ?? "";
     const fetched = await client.callTool({ name: "fetch_evidence", arguments: { document_id: first?.document_id } });
     expect(fetched.isError).toBeFalsy();
-    const chunk = fetched.structuredContent as {
-      document_id: string;
-      content: string;
-      chunkIndex: number;
-      previous?: string;
-      next?: string;
-      source: string;
-    };
+    expect(fetched.structuredContent).toBeUndefined();
+    const chunk = { ...fetchMetaOf(fetched), content: evidenceContentOf(textOf(fetched)) ?? "" };
     expect(chunk.document_id).toBe(first?.document_id);
     expect(chunk.source).toBe("billing/refunds.md");
-    expect(chunk.content.length).toBeGreaterThanOrEqual(first?.content.length ?? 0);
+    expect(chunk.content.length).toBeGreaterThanOrEqual(shown.length);
     const docId = chunk.document_id.replace(/#chunk-\d+$/, "");
     if (chunk.chunkIndex > 0) expect(chunk.previous).toBe(`${docId}#chunk-${chunk.chunkIndex - 1}`);
     else expect(chunk.previous).toBeUndefined();
@@ -160,7 +153,7 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     expect(textOf(fetched)).toContain(`<evidence document_id="${chunk.document_id}"`);
 
     const first0 = await client.callTool({ name: "fetch_evidence", arguments: { document_id: `${docId}#chunk-0` } });
-    expect((first0.structuredContent as { previous?: string }).previous).toBeUndefined();
+    expect(fetchMetaOf(first0).previous).toBeUndefined();
 
     for (const document_id of ["billing/nothing#chunk-0", "not a key", `${docId}#chunk-999`]) {
       const unknown = await client.callTool({ name: "fetch_evidence", arguments: { document_id } });
@@ -270,15 +263,18 @@ describe("createKnowledgeMcpServer (in process, with the SDK's client)", () => {
     expect(added.every((record) => record.toolName === "lookup_knowledge")).toBe(true);
   });
 
-  it("issue 12: the structured content follows the result: the packed blocks, in rank order", async () => {
+  it("issue 12, issue 35 item 2: the text and _meta follow the result: the packed blocks, in rank order", async () => {
     const result: LookupResult = await ingested().knowledgeBase.retriever.lookup(answerable);
     expect(result.found).toBe(true);
     if (!result.found) return;
     await using client = await connectClient(options());
     const called = await client.callTool({ name: "lookup_knowledge", arguments: { query: answerable } });
-    const structured = called.structuredContent as LookupStructuredContent;
-    expect(structured.evidence.map((block) => block.content)).toEqual(result.contextPack.blocks.map((block) => block.content));
-    expect(structured.completeness).toEqual(result.completenessHint);
-    expect(structured.contextSummary.used).toBe(result.contextPack.used);
+    const structured = lookupMetaOf(called);
+    expect(structured.evidence.map((block) => block.document_id)).toEqual(result.contextPack.blocks.map((block) => block.evidenceKey));
+    expect(structured.evidence.map((block) => evidenceContentOf(textOf(called), block.document_id))).toEqual(
+      result.contextPack.blocks.map((block) => escapeKnowledgeText(block.content, "content")),
+    );
+    expect(structured.completeness).toEqual(result.completenessHint.status);
+    expect(structured.contextBudget.used).toBe(result.contextPack.used);
   });
 });

@@ -19,12 +19,13 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { fetchEvidence, renderFetchedEvidence } from "./fetch-evidence.js";
+import { fetchEvidence, fetchedEvidenceMeta, renderFetchedEvidence } from "./fetch-evidence.js";
 import { fetchToolName, knowledgeMcpTools } from "./knowledge-mcp-tools.js";
-import { lookupStructuredContent } from "./lookup-structured-content.js";
+import { lookupResultMeta } from "./lookup-result-meta.js";
 import { readMcpServerSettings, type McpServerSettings } from "./mcp-server-settings.js";
 import { protocolError } from "./protocol-error.js";
 import { readToolArguments } from "./read-tool-arguments.js";
+import { resultMetaKey } from "./result-meta-key.js";
 import { listSourceDocuments, readSourceDocument, SourceReadError } from "./source-documents.js";
 import { ToolArgumentError } from "./tool-argument-error.js";
 
@@ -42,8 +43,8 @@ export interface KnowledgeMcpServerOptions {
 
 /**
  * The MCP server of a knowledge base: the tools `lookup_knowledge` (the same lookup, and the
- * same fenced text content, as the LangChain tool, plus `structuredContent` under a declared
- * `outputSchema`) and `fetch_evidence` (a whole chunk and its neighbours' keys), and each
+ * same fenced text content, as the LangChain tool; ids, sources and scores for programs in
+ * `_meta`) and `fetch_evidence` (a whole chunk and its neighbours' keys), and each
  * source document as a read-only resource `knowledge://source/<path>`. Bad arguments are
  * answered with `isError: true` and one sentence, never a stack trace. Cheap to create: a
  * stateless HTTP transport creates one per request. Built on the SDK's low-level `Server`,
@@ -75,14 +76,14 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
     const result = await retriever.lookup(query, { ...(filter ? { filter } : {}), signal });
     return {
       content: [{ type: "text", text: renderEvidenceContent(result) }],
-      structuredContent: lookupStructuredContent(result),
+      _meta: { [resultMetaKey]: lookupResultMeta(result) },
     };
   }
 
   async function fetch(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const { document_id: documentId } = readToolArguments(fetchTool.input, args, fetchTool.usage);
     const fetched = await fetchEvidence(store.port, documentId, settings.filter, lookupName, signal);
-    return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], structuredContent: fetched };
+    return { content: [{ type: "text", text: renderFetchedEvidence(fetched) }], _meta: { [resultMetaKey]: fetchedEvidenceMeta(fetched) } };
   }
 
   // The SDK builds a JSON Schema validator (an Ajv instance) for each server unless given one;

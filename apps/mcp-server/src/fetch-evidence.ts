@@ -4,21 +4,28 @@ import { canFetchRecords, knowledgeRecordId, matchesFilter, type KnowledgeSearch
 import { z } from "zod";
 import { ToolArgumentError } from "./tool-argument-error.js";
 
-/** The `structuredContent` of `fetch_evidence`: one whole chunk and the keys of its neighbours. */
-export const fetchEvidenceStructuredContentSchema = z.object({
-  document_id: z.string(),
-  source: z.string(),
-  title: z.string().optional(),
-  breadcrumb: z.string().optional(),
-  chunkIndex: z.number().int(),
-  content: z.string(),
+/** One whole chunk and the keys of its neighbours, every string from the knowledge base escaped once. */
+export interface FetchedEvidence {
+  document_id: string;
+  source: string;
+  title?: string;
+  breadcrumb?: string;
+  chunkIndex: number;
+  content: string;
   /** The chunk before it in its document, when there is one. */
-  previous: z.string().optional(),
+  previous?: string;
   /** The chunk after it in its document, when there is one. */
-  next: z.string().optional(),
-});
+  next?: string;
+}
 
-export type FetchEvidenceStructuredContent = z.infer<typeof fetchEvidenceStructuredContentSchema>;
+/** The `_meta["lookup-knowledge/result"]` of a `fetch_evidence` answer: the chunk's place, without its content (the text carries it). */
+export type FetchedEvidenceMeta = Omit<FetchedEvidence, "content">;
+
+/** What a program reads of a fetched chunk beside its text. */
+export function fetchedEvidenceMeta(fetched: FetchedEvidence): FetchedEvidenceMeta {
+  const { content: _content, ...meta } = fetched;
+  return meta;
+}
 
 /**
  * The arguments of `fetch_evidence`: one `document_id` with text in it (ids are keys with
@@ -43,7 +50,7 @@ export async function fetchEvidence(
   filter: MetadataFilter | undefined,
   lookupName: string,
   signal?: AbortSignal,
-): Promise<FetchEvidenceStructuredContent> {
+): Promise<FetchedEvidence> {
   // The id as the model read it (`documentIdOf`): take the key back, exactly; a raw key (from
   // the CLI or a LangChain document) is read as itself.
   const match = keyPattern.exec(evidenceKeyOf(documentId) ?? documentId);
@@ -62,7 +69,7 @@ export async function fetchEvidence(
   const [record, after, before] = await port.fetchRecords(ids, signal ? { signal } : {});
   const admitted = (candidate: typeof record) => candidate !== undefined && matchesFilter(candidate.metadata, filter);
   if (record === undefined || !admitted(record)) throw unknown();
-  // Escaped as the lookup's structured content is: some clients hand it to the model too.
+  // Escaped once, here: the text fences it, and `_meta` (which some clients show the model) repeats the title and source.
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? escapeKnowledgeText(value, "line") : undefined);
   const { source, title, breadcrumb } = record.metadata;
   return {
@@ -78,7 +85,7 @@ export async function fetchEvidence(
 }
 
 /** What the model reads of a fetched chunk, fenced like the lookup's evidence (its strings are escaped already). */
-export function renderFetchedEvidence(fetched: FetchEvidenceStructuredContent): string {
+export function renderFetchedEvidence(fetched: FetchedEvidence): string {
   const attributes = [
     ["document_id", fetched.document_id],
     ["source", fetched.source],

@@ -1,7 +1,9 @@
 export { createKnowledgeMcpServer, createKnowledgeMcpServerFactory } from "./create-knowledge-mcp-server.js";
 export type { KnowledgeMcpServerOptions } from "./create-knowledge-mcp-server.js";
-export type { FetchEvidenceStructuredContent } from "./fetch-evidence.js";
-export type { LookupStructuredContent } from "./lookup-structured-content.js";
+export type { FetchedEvidence, FetchedEvidenceMeta } from "./fetch-evidence.js";
+export type { LookupResultMeta } from "./lookup-result-meta.js";
+export { lookupResultMetaSchema } from "./lookup-result-meta.js";
+export { resultMetaKey } from "./result-meta-key.js";
 export { readMcpServerSettings } from "./mcp-server-settings.js";
 export type { McpServerSettings } from "./mcp-server-settings.js";
 export type { McpServerErrorCode } from "./mcp-server-error-code.js";

@@ -5,8 +5,7 @@ import {
 } from "@lookup-knowledge/agent-tool/tool-input";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { fetchEvidenceInputSchema, fetchEvidenceStructuredContentSchema } from "./fetch-evidence.js";
-import { lookupStructuredContentSchema } from "./lookup-structured-content.js";
+import { fetchEvidenceInputSchema } from "./fetch-evidence.js";
 import type { McpServerSettings } from "./mcp-server-settings.js";
 
 /** One tool of the server: what `tools/list` shows, the schema its arguments are parsed with, and how to call it. */
@@ -17,11 +16,6 @@ export interface KnowledgeMcpTool<Schema extends z.ZodType = z.ZodType> {
 }
 
 export const fetchToolName = "fetch_evidence";
-
-/** An output schema as the content goes out: JSON Schema 2020-12, the protocol's default dialect. */
-function toolOutputJsonSchema(schema: z.ZodType): Tool["outputSchema"] & object {
-  return z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Tool["outputSchema"] & object;
-}
 
 /**
  * An input schema as the arguments come in, in the subset of JSON Schema that model providers'
@@ -50,13 +44,13 @@ function toolInputJsonSchema(schema: z.ZodType): Tool["inputSchema"] {
 }
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const lookupOutputSchema = toolOutputJsonSchema(lookupStructuredContentSchema);
-const fetchOutputSchema = toolOutputJsonSchema(fetchEvidenceStructuredContentSchema);
 
 /**
  * The server's tools under its settings: `lookup_knowledge` (or its configured name), whose
  * input schema is the library's (`createLookupKnowledgeInputSchema`, the LangChain tool's, with
- * the server's query bound and caller filter), and `fetch_evidence`.
+ * the server's query bound and caller filter), and `fetch_evidence`. Neither declares an
+ * `outputSchema`: their answers carry the evidence once, in the text content, and what a
+ * program reads beside it in `_meta` (README, "One answer, the evidence once").
  */
 export function knowledgeMcpTools(settings: McpServerSettings) {
   const lookupName = settings.toolName;
@@ -68,7 +62,6 @@ export function knowledgeMcpTools(settings: McpServerSettings) {
       title: "Look up knowledge",
       description: settings.description ?? lookupKnowledgeDescription,
       inputSchema: toolInputJsonSchema(lookupInput),
-      outputSchema: lookupOutputSchema,
       annotations: { title: "Look up knowledge", ...readOnly },
     },
     input: lookupInput,
@@ -80,7 +73,6 @@ export function knowledgeMcpTools(settings: McpServerSettings) {
       title: "Fetch a whole chunk",
       description: `Read the whole chunk a ${lookupName} result cites by its document_id, with the document_ids of the chunks before and after it.`,
       inputSchema: toolInputJsonSchema(fetchInput),
-      outputSchema: fetchOutputSchema,
       annotations: { title: "Fetch a whole chunk", ...readOnly },
     },
     input: fetchInput,

@@ -3,10 +3,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { createKnowledgeMcpServer, type KnowledgeMcpServerOptions } from "./create-knowledge-mcp-server.js";
-import type { LookupStructuredContent } from "./lookup-structured-content.js";
 import { serveMcpHttp, type McpHttpOptions } from "./serve-mcp-http.js";
 import { textOf } from "./test/connect-client.js";
 import { useIngestedExample } from "./test/example-knowledge-base.js";
+import { fetchMetaOf, lookupMetaOf } from "./test/result-meta.js";
 
 /** A raw request to the server, with any Host, Origin or body: what a browser page or a hostile client could send. */
 function rawRequest(
@@ -61,13 +61,13 @@ describe("serveMcpHttp (Streamable HTTP on loopback, stateless)", () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["lookup_knowledge", "fetch_evidence"]);
     expect((await client.listResources()).resources.length).toBe(ingested().knowledgeBase.documents);
     const found = await client.callTool({ name: "lookup_knowledge", arguments: { query: "Who can issue a refund for a paid invoice?" } });
-    const structured = found.structuredContent as LookupStructuredContent;
+    const structured = lookupMetaOf(found);
     expect(structured.found).toBe(true);
     const fetched = await client.callTool({ name: "fetch_evidence", arguments: { document_id: structured.evidence[0]?.document_id } });
     expect(fetched.isError).toBeFalsy();
-    expect((fetched.structuredContent as { source: string }).source).toBe("billing/refunds.md");
+    expect(fetchMetaOf(fetched).source).toBe("billing/refunds.md");
     const none = await client.callTool({ name: "lookup_knowledge", arguments: { query: "How many moons does Jupiter have?" } });
-    expect(none.structuredContent).toMatchObject({ found: false, evidenceStatus: "no_evidence" });
+    expect(lookupMetaOf(none)).toMatchObject({ found: false, evidenceStatus: "no_evidence" });
     const bad = await client.callTool({ name: "lookup_knowledge", arguments: { query: "" } });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/^query must contain text\./);
@@ -188,7 +188,7 @@ describe("serveMcpHttp (Streamable HTTP on loopback, stateless)", () => {
     const closed = server.close();
     setTimeout(release, 100);
     const result = await call;
-    expect((result.structuredContent as LookupStructuredContent).found).toBe(true);
+    expect(lookupMetaOf(result).found).toBe(true);
     await closed;
     await expect(rawRequest(server.url, { headers: jsonHeaders, body: initialize })).rejects.toThrow(/ECONNREFUSED/);
   });

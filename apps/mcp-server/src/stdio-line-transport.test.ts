@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createKnowledgeMcpServer } from "./create-knowledge-mcp-server.js";
 import { StdioLineTransport } from "./stdio-line-transport.js";
 import { useIngestedExample } from "./test/example-knowledge-base.js";
+import { lookupMetaOf } from "./test/result-meta.js";
 
 /** The client's end of a pair of pipes: what it writes is the server's stdin; the server's stdout lines come back parsed. */
 function pipes(): { stdin: PassThrough; stdout: PassThrough; lines: unknown[]; client: Transport } {
@@ -56,7 +57,7 @@ describe("MCP over stdio: lines the server cannot read", () => {
     stdin.write("\n");
     const result = await client.callTool({ name: "lookup_knowledge", arguments: { query: "Who can issue a refund for a paid invoice?" } });
 
-    expect((result.structuredContent as { found: boolean }).found).toBe(true);
+    expect(lookupMetaOf(result).found).toBe(true);
     expect(closed).toBe(false);
     const errors = lines.filter((line) => (line as { error?: unknown }).error !== undefined);
     expect(errors).toEqual([
