@@ -1,6 +1,7 @@
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadedModules } from "@lookup-knowledge/vitest-config/loaded-modules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,5 +58,81 @@ describe("what each command loads", () => {
     expect(urls.some((url) => markdownParser.test(url))).toBe(true);
     expect(urls.some((url) => localIndex.test(url))).toBe(true);
     expect(urls.filter((url) => retriever.test(url) || traceDatabase.test(url))).toEqual([]);
+  });
+});
+
+// Issue 35 item 5 (pay for what you use): the trace database's packages (PGlite, Drizzle, pg) and
+// jieba are optional peers, loaded on first use by a dynamic import or require inside a
+// function. A static `import`/`export ... from` that reaches one of them from a light entry
+// point would make every user install it: the built files' static import graph is walked.
+const workspace = fileURLToPath(new URL("../../../", import.meta.url));
+const optionalPeers = ["@electric-sql/pglite", "@electric-sql/pglite-socket", "drizzle-orm", "pg", "@node-rs/jieba"];
+const staticImport = /^\s*(?:import|export)\s+(?!type\b)(?:[^;"'`]*?\sfrom\s*)?["']([^"']+)["']/gm;
+
+/** The built file a workspace package's export names (`@lookup-knowledge/x/sub`), or undefined for another package. */
+function workspaceExport(specifier: string): string | undefined {
+  const match = /^@lookup-knowledge\/([^/]+)(\/.*)?$/.exec(specifier);
+  if (!match) return undefined;
+  const folder = ["packages", "apps"]
+    .map((group) => join(workspace, group, match[1] as string))
+    .find((path) => existsSync(join(path, "package.json")));
+  if (folder === undefined) return undefined;
+  const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
+  if (manifest.name !== specifier.split("/").slice(0, 2).join("/")) return undefined;
+  const entry = manifest.exports[`.${match[2] ?? ""}`] as { default: string } | undefined;
+  return entry === undefined ? undefined : join(folder, entry.default);
+}
+
+/** The packages outside the workspace that `entry` imports statically, however deep inside the workspace, with one path to each. */
+function staticPackages(entry: string): Map<string, string[]> {
+  const reached = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const visit = (file: string, path: string[]): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const match of readFileSync(file, "utf8").matchAll(staticImport)) {
+      const specifier = match[1] as string;
+      const here = [...path, file.slice(workspace.length)];
+      if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier), here);
+      else if (specifier.startsWith("@lookup-knowledge/")) {
+        const target = workspaceExport(specifier);
+        if (target !== undefined) visit(target, here);
+      } else if (!specifier.startsWith("node:")) {
+        const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] as string);
+        if (!reached.has(name)) reached.set(name, here);
+      }
+    }
+  };
+  visit(entry, []);
+  return reached;
+}
+
+describe("light entry points reach no optional peer statically (issue 35 item 5)", () => {
+  const agentTool = JSON.parse(readFileSync(join(workspace, "apps/agent-tool/package.json"), "utf8")) as {
+    exports: Record<string, unknown>;
+  };
+  const entries = [
+    ...Object.keys(agentTool.exports)
+      .filter((subpath) => subpath !== "./package.json")
+      .map((subpath) => `@lookup-knowledge/agent-tool${subpath.slice(1)}`),
+    "@lookup-knowledge/trace-store",
+    "@lookup-knowledge/text",
+    "@lookup-knowledge/embeddings",
+    "@lookup-knowledge/search-port/local",
+  ];
+
+  it.each(entries)("%s", (specifier) => {
+    const entry = workspaceExport(specifier) as string;
+    expect(existsSync(entry), entry).toBe(true);
+    const reached = staticPackages(entry);
+    const peers = optionalPeers.filter((name) => reached.has(name)).map((name) => `${name} through ${reached.get(name)?.join(" -> ")}`);
+    expect(peers).toEqual([]);
+  });
+
+  it("the walk sees a reach where there is one: the trace database's connection module imports Drizzle", () => {
+    const reached = staticPackages(join(workspace, "packages/trace-store/dist/database/connect-trace-database.js"));
+    expect(reached.has("drizzle-orm")).toBe(true);
+    // and it follows the workspace packages: the agent tool reaches stemmer through @lookup-knowledge/text.
+    expect(staticPackages(workspaceExport("@lookup-knowledge/agent-tool") as string).has("stemmer")).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ export { containsTerm, prepareTerm, prepareTerms } from "./contains-term.js";
 export type { SearchTerm } from "./contains-term.js";
 export { embeddingTerms } from "./embedding-terms.js";
 export type { EmbeddingTerms } from "./embedding-terms.js";
+export { MissingJiebaError } from "./load-jieba.js";
 export { lexicalTerms } from "./lexical-terms.js";
 export type { LexicalTermsOptions } from "./lexical-terms.js";
 export { normalizeText } from "./normalize-text.js";

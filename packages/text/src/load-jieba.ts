@@ -2,10 +2,42 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Jieba } from "@node-rs/jieba";
 
+/** The version of `@node-rs/jieba` this release is tested with (an optional peer dependency; a test checks it). */
+export const jiebaVersion = "2.0.3";
+
+/**
+ * Chinese (and other CJK) text is cut into words by jieba, which comes from the package
+ * `@node-rs/jieba`: an optional peer dependency, needed only when such text is ingested or
+ * asked. Without it, the first CJK text to cut throws this error, naming the package and the
+ * command that installs it.
+ */
+export class MissingJiebaError extends Error {
+  readonly code = "jieba_missing";
+  readonly packageName = "@node-rs/jieba";
+
+  constructor(cause: unknown) {
+    super(
+      `Chinese, Japanese or Korean text is cut into words by jieba, from the package @node-rs/jieba, which is not installed: run \`npm install @node-rs/jieba@${jiebaVersion}\` (or your package manager's equivalent).`,
+      { cause },
+    );
+    this.name = "MissingJiebaError";
+  }
+}
+
+/** `require(name)` from this package; a missing `@node-rs/jieba` is `MissingJiebaError`. */
+function requireJieba<T>(load: (require: NodeJS.Require) => T): T {
+  try {
+    return load(createRequire(import.meta.url));
+  } catch (error) {
+    const missing =
+      (error as { code?: unknown }).code === "MODULE_NOT_FOUND" && /'@node-rs\/jieba(\/[^']*)?'/.test(String((error as Error).message));
+    throw missing ? new MissingJiebaError(error) : error;
+  }
+}
+
 /** jieba's class, from the prebuilt binary of `@node-rs/jieba` (loading it takes a few ms). */
 export function loadJiebaClass(): typeof Jieba {
-  const require = createRequire(import.meta.url);
-  return (require("@node-rs/jieba") as typeof import("@node-rs/jieba")).Jieba;
+  return requireJieba((require) => (require("@node-rs/jieba") as typeof import("@node-rs/jieba")).Jieba);
 }
 
 /**
@@ -13,8 +45,7 @@ export function loadJiebaClass(): typeof Jieba {
  * its `dict.js` also reads the 6 MB IDF table, which segmentation does not use.
  */
 export function readBundledDictionary(): Uint8Array {
-  const require = createRequire(import.meta.url);
-  return readFileSync(require.resolve("@node-rs/jieba/dict.txt"));
+  return requireJieba((require) => readFileSync(require.resolve("@node-rs/jieba/dict.txt")));
 }
 
 /**

@@ -11,6 +11,12 @@ export type TraceStoreErrorCode =
    * The records wait in the spool; the flusher tries again.
    */
   | "trace_database_failed"
+  /**
+   * The packages the trace database needs (PGlite, Drizzle, `pg`: optional peer dependencies)
+   * are not installed; the message names them and the install command. Records wait in the
+   * spool. Not retryable.
+   */
+  | "trace_database_package_missing"
   /** The embedded (PGlite) database could not be opened or used, or another process has it open. Retryable. */
   | "trace_database_unavailable"
   /** Another process is flushing the same spool (its flush lock is held). Retryable. */

@@ -17,7 +17,11 @@ export class TraceStoreError extends LookupKnowledgeError<TraceStoreFailureCode>
       code: options.code,
       message: options.message,
       cause: options.cause,
-      retryable: options.retryable ?? (options.code !== "trace_spool_line_skipped" && options.code !== "trace_record_rejected"),
+      retryable:
+        options.retryable ??
+        (options.code !== "trace_spool_line_skipped" &&
+          options.code !== "trace_record_rejected" &&
+          options.code !== "trace_database_package_missing"),
     });
     this.name = "TraceStoreError";
     this.location = options.location;

@@ -1,4 +1,6 @@
+import { parseDatabaseUrl } from "../parse-database-url.js";
 import type { TraceDatabase } from "./trace-database.js";
+import { asMissingPackageError, requireTraceDatabasePackages } from "./trace-database-packages.js";
 import type { TraceDatabaseOptions } from "./trace-database-options.js";
 
 /**
@@ -16,9 +18,18 @@ import type { TraceDatabaseOptions } from "./trace-database-options.js";
  * turned the login down), `trace_database_failed` (PostgreSQL answered the migration with an
  * error, or the driver failed by itself), `trace_database_unavailable` (the PGlite folder cannot be opened,
  * also when a process that is no trace server keeps it locked past `lockWaitMs`); a bad URL throws
- * `ConfigurationError` naming `DATABASE_URL`.
+ * `ConfigurationError` naming `DATABASE_URL`; `trace_database_package_missing` when a package the
+ * database needs (PGlite, Drizzle, `pg`: optional peer dependencies) is not installed, naming it
+ * and the install command.
  */
 export async function openTraceDatabase(options: TraceDatabaseOptions): Promise<TraceDatabase> {
-  const { connectTraceDatabase } = await import("./connect-trace-database.js");
-  return connectTraceDatabase(options);
+  const driver = options.url === undefined ? "pglite" : "postgres";
+  const location = options.url === undefined ? options.directory : parseDatabaseUrl(options.url).redacted;
+  if (location !== undefined) requireTraceDatabasePackages(driver, location);
+  try {
+    const { connectTraceDatabase } = await import("./connect-trace-database.js");
+    return await connectTraceDatabase(options);
+  } catch (error) {
+    throw (location !== undefined && asMissingPackageError(error, driver, location)) || error;
+  }
 }

@@ -1,0 +1,71 @@
+import { createRequire } from "node:module";
+import { TraceStoreError } from "../trace-store-error.js";
+
+/**
+ * The packages the trace database loads, with the versions this release is tested with. They
+ * are optional peer dependencies of `@lookup-knowledge/trace-store`: a lookup only appends to
+ * the spool file and needs none of them; reading or flushing traces into a database does.
+ * (A test checks this list against the package's `peerDependencies`.)
+ */
+export const traceDatabasePackages = {
+  postgres: { "drizzle-orm": "0.45.4", pg: "8.23.1" },
+  pglite: { "@electric-sql/pglite": "0.5.14", "@electric-sql/pglite-socket": "0.2.17", "drizzle-orm": "0.45.4", pg: "8.23.1" },
+} as const satisfies Record<"postgres" | "pglite", Record<string, string>>;
+
+/** Whether `name` can be loaded from here: missing only when Node finds no such package (not when its exports hide the root). */
+function installed(name: string, resolve: (name: string) => string): boolean {
+  try {
+    resolve(name);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code !== "MODULE_NOT_FOUND";
+  }
+}
+
+/**
+ * Throws `trace_database_package_missing` naming every package the database at `location`
+ * needs that is not installed, and the command that installs them. `resolve` finds a package
+ * as this module would (tests pass another).
+ */
+export function requireTraceDatabasePackages(
+  driver: keyof typeof traceDatabasePackages,
+  location: string,
+  resolve: (name: string) => string = createRequire(import.meta.url).resolve,
+): void {
+  const missing = Object.keys(traceDatabasePackages[driver]).filter((name) => !installed(name, resolve));
+  if (missing.length > 0) throw missingPackagesError(driver, location, missing);
+}
+
+/**
+ * The error of a driver whose load failed for want of a package (Node's `ERR_MODULE_NOT_FOUND`
+ * naming one of `traceDatabasePackages`, as when `NODE_PATH` let the check above find it);
+ * `undefined` for any other error.
+ */
+export function asMissingPackageError(
+  error: unknown,
+  driver: keyof typeof traceDatabasePackages,
+  location: string,
+): TraceStoreError | undefined {
+  if ((error as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND") return undefined;
+  const named = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
+  if (named === undefined || !(named in traceDatabasePackages[driver])) return undefined;
+  return missingPackagesError(driver, location, [named], error);
+}
+
+function missingPackagesError(
+  driver: keyof typeof traceDatabasePackages,
+  location: string,
+  names: string[],
+  cause?: unknown,
+): TraceStoreError {
+  const versions: Record<string, string> = traceDatabasePackages[driver];
+  const install = `npm install ${names.map((name) => `${name}@${versions[name]}`).join(" ")}`;
+  const what = driver === "pglite" ? `The embedded trace database (PGlite, in ${location})` : `The PostgreSQL trace database (${location})`;
+  return new TraceStoreError({
+    code: "trace_database_package_missing",
+    message: `${what} needs ${names.length === 1 ? "the package" : "the packages"} ${names.join(", ")}, not installed: run \`${install}\` (or your package manager's equivalent). Lookups still record into the spool; the records wait there until the database can be opened.`,
+    location,
+    cause,
+    retryable: false,
+  });
+}
