@@ -4,7 +4,14 @@ export { EmbedderMismatchError } from "./errors/embedder-mismatch-error.js";
 export { IndexLockedError } from "./errors/index-locked-error.js";
 export { IndexNotFoundError } from "./errors/index-not-found-error.js";
 export type { RefreshError } from "./reader/reader-refresh.js";
-export type { CommittedIndexSummary, EmbedderIdentity, LocalIndexStats, LocalSearchPort } from "./port/local-search-port.js";
+export type {
+  CommittedIndexSummary,
+  EmbedderIdentity,
+  LocalIndexStats,
+  LocalSearchPort,
+  MetadataKeyStats,
+  MetadataKeysSummary,
+} from "./port/local-search-port.js";
 export type { LocalSearchPortOptions } from "./port/local-search-port-options.js";
 export {
   answerabilityModelName,

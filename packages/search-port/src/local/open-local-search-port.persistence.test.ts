@@ -49,8 +49,8 @@ describe("openLocalSearchPort: persistence", () => {
     expect(statsBefore.bytesOnDisk).toBeGreaterThan(1000);
     const files = readdirSync(directory).sort();
     expect(files).toContain("manifest.json");
-    // keys, terms, postings, offsets, content, metadata, vectors, bounds and the block checksums.
-    expect(files.filter((name) => /^00000001-[0-9a-f]{16}\./.test(name))).toHaveLength(9);
+    // keys, terms, postings, offsets, content, metadata, vectors, bounds, the metadata key counts (facets) and the block checksums.
+    expect(files.filter((name) => /^00000001-[0-9a-f]{16}\./.test(name))).toHaveLength(10);
   });
 
   it("keeps only the files of the last commit", async () => {
@@ -219,7 +219,7 @@ describe("openLocalSearchPort: persistence", () => {
     await writer.upsert(records.slice(3));
     await writer.commit();
     const next = JSON.parse(readFileSync(path, "utf8")) as { formatVersion: number; generation: number; id: string };
-    expect(next).toMatchObject({ formatVersion: 5, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(next).toMatchObject({ formatVersion: 6, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(readdirSync(directory).filter((name) => /^\d{8}\./.test(name))).toEqual([]);
     expect((await open()).stats().chunks).toBe(records.length);
   });

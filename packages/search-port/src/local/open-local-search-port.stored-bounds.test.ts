@@ -50,7 +50,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
   it("stores for every term the bounds a pass over its postings gives", async () => {
     await (await build(zipfRecords(3000, 1))).close();
     const manifest = readManifest(directory);
-    expect(manifest).toMatchObject({ formatVersion: 5, files: { bounds: { name: boundsFile() } } });
+    expect(manifest).toMatchObject({ formatVersion: 6, files: { bounds: { name: boundsFile() } } });
     const snapshot = loadLazyGeneration(directory, manifest as NonNullable<typeof manifest>, false);
     try {
       const { lexicon } = snapshot;
@@ -80,7 +80,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
     const writer = await open({ mode: "write" });
     await writer.upsert([{ id: "extra#chunk-0", content: "term250q term250q term251q", metadata: { docId: "extra", chunkIndex: 0 } }]);
     await writer.commit();
-    expect(readManifest(directory)).toMatchObject({ formatVersion: 5, files: { bounds: { name: boundsFile() } } });
+    expect(readManifest(directory)).toMatchObject({ formatVersion: 6, files: { bounds: { name: boundsFile() } } });
     const continued = await open({ minScore: 0 });
     expect((await continued.search({ query: "term250q", topK: 1 }))[0]?.id).toBe("extra#chunk-0");
   });
@@ -103,7 +103,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
     recomputeChecksums(directory, (manifest) => {
       delete manifest.files.bounds;
     });
-    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 5 lists no bounds file with its block size"));
+    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 6 lists no bounds file with its block size"));
   });
 
   /** Builds `batch` into an emptied `directory`. */
@@ -193,11 +193,11 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
     recomputeChecksums(directory, (manifest) => {
       delete manifest.blockHash;
     });
-    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 5 names no block hash"));
+    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 6 names no block hash"));
     await rebuild(zipfRecords(200, 8));
     recomputeChecksums(directory, (manifest) => {
       delete manifest.boundBlockPostings;
     });
-    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 5 lists no bounds file with its block size"));
+    await expect(open()).rejects.toSatisfy(corrupt("the manifest of format 6 lists no bounds file with its block size"));
   });
 });

@@ -114,6 +114,7 @@ function createPort(
     deleteDocuments: (docIds, options) => writer.deleteDocuments(docIds, options),
     commit: () => writer.commit(),
     stats: () => reader.stats(),
+    metadataKeys: (options) => reader.metadataKeys(options),
     termShare: (text, scope) => reader.termShare(text, scope),
     scopeSize: (scope) => reader.scopeSize(scope),
     close: () => {

@@ -5,7 +5,10 @@ import { z } from "zod";
 export const manifestFileName = "manifest.json";
 
 /**
- * The format this version writes (it reads every version up to it). Version 5 adds a
+ * The format this version writes (it reads every version up to it). Version 6 adds a
+ * `facets` file: per metadata key, the records carrying it and its values' counts
+ * (key-counts-file.ts), kept up to date at each commit from the last one's, so `stats` need
+ * not read every record; an older index is counted when asked. Version 5 adds a
  * `bounds` file: every term's block score bounds (stored-score-bounds.ts), so a reader's
  * first search of a common term need not pass over all its postings; and its block
  * checksums are 64-bit xxHashes (`blockHash`), about 5x as fast to check. Version 4 keeps the
@@ -17,7 +20,7 @@ export const manifestFileName = "manifest.json";
  * the manifest; version 1 named them by generation alone.
  */
 export const indexFormat = "lookup-knowledge/local-index";
-export const indexFormatVersion = 5;
+export const indexFormatVersion = 6;
 
 const fileEntrySchema = z.strictObject({
   name: z.string().regex(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
@@ -68,6 +71,8 @@ export const indexManifestSchema = z.strictObject({
     vectors: fileEntrySchema.optional(),
     /** Format 5: every term's block score bounds. */
     bounds: fileEntrySchema.optional(),
+    /** Format 6: per metadata key, the records carrying it and its values' counts (key-counts-file.ts). */
+    facets: fileEntrySchema.optional(),
     /** Format 4: the SHA-256 of each block of the files above, in `checksummedKinds` order. */
     blocks: fileEntrySchema.optional(),
   }),
@@ -110,7 +115,7 @@ export function newCommitId(): string {
  * lock) ever write to the same file.
  */
 export function generationFileName(generation: number, commitId: string, kind: IndexFileKind): string {
-  const extension = kind === "terms" || kind === "content" || kind === "metadata" ? "txt" : "bin";
+  const extension = kind === "terms" || kind === "content" || kind === "metadata" ? "txt" : kind === "facets" ? "json" : "bin";
   return `${String(generation).padStart(8, "0")}-${commitId}.${kind}.${extension}`;
 }
 
@@ -125,7 +130,7 @@ export function manifestTemporaryName(commitId: string): string {
  * format version 1).
  */
 export const ownedFilePattern =
-  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors|bounds|blocks)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
+  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors|bounds|facets|blocks)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
 
 /** Whether two manifests describe the same commit (both absent counts as the same). */
 export function sameCommit(left: IndexManifest | undefined, right: IndexManifest | undefined): boolean {

@@ -40,6 +40,27 @@ export interface LocalIndexStats {
   refreshError?: RefreshError;
 }
 
+/** One metadata key a filter can name: how many records carry it, and its most common values. */
+export interface MetadataKeyStats {
+  key: string;
+  /** Records (chunks) whose metadata holds the key (a value neither undefined nor null). */
+  chunks: number;
+  /** Its distinct values; absent when it had more than `valuesCountedPerKey` when they were counted (then `topValues` is empty). */
+  distinctValues?: number;
+  /** Its most common values a filter can match (a list counts each element), most records first, then by value. */
+  topValues: Array<{ value: string | number | boolean; chunks: number }>;
+}
+
+/** What `metadataKeys()` tells: each metadata key of the records searches see now, and how it was counted. */
+export interface MetadataKeysSummary {
+  /** The keys, most records first, then by name. */
+  keys: MetadataKeyStats[];
+  /** `"commit"`: from the counts the last commit kept, updated by pending changes; `"scan"`: every record read now (an index of format 5 or older). */
+  countedFrom: "commit" | "scan";
+  /** Distinct values counted per key; a key with more has none listed. */
+  valuesCountedPerKey: number;
+}
+
 /**
  * The embedded default port: hybrid BM25 + dense search over an index kept in one folder.
  * Searches see every upsert and delete of this port at once; other processes see them
@@ -71,6 +92,13 @@ export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter, K
   scopeSize(scope?: MetadataFilter): number;
   /** Counts of what searches see now (pending changes included); bytes and time of the last commit. */
   stats(): LocalIndexStats;
+  /**
+   * The metadata keys of what searches see now, each with how many records carry it and its
+   * `topValues` (default 10) most common values, for writing filters. An index of format 6
+   * keeps the counts at each commit, so this reads one small file; an older one reads every
+   * record's metadata once per call.
+   */
+  metadataKeys(options?: { topValues?: number }): MetadataKeysSummary;
   /**
    * Refuses new calls at once, lets calls already made finish (a queued `commit` still
    * commits, a running search still returns), then releases the lock and the open files.

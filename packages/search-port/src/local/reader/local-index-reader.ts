@@ -12,7 +12,7 @@ import { queryDenseWeight } from "../dense/query-dense-weight.js";
 import { sameCommit } from "../format/index-manifest.js";
 import { readManifest } from "../format/read-manifest.js";
 import { termShare } from "../lexical/term-share.js";
-import type { EmbedderIdentity, LocalIndexStats } from "../port/local-search-port.js";
+import type { EmbedderIdentity, LocalIndexStats, MetadataKeysSummary } from "../port/local-search-port.js";
 import type { LocalPortLifecycle } from "../port/local-port-lifecycle.js";
 import type { LocalPortSettings } from "../port/read-local-port-settings.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
@@ -22,6 +22,7 @@ import { SnapshotLeases } from "../snapshot/snapshot-leases.js";
 import { checkQueryVector } from "./check-query-vector.js";
 import { fetchLocalRecords } from "./fetch-local-records.js";
 import { localIndexStats } from "./local-index-stats.js";
+import { localMetadataKeys } from "./local-metadata-keys.js";
 import type { ManifestWatch } from "./manifest-watch.js";
 import { openCommittedIndex } from "./open-committed-index.js";
 import { attemptRefresh } from "./reader-refresh.js";
@@ -81,6 +82,12 @@ export class LocalIndexReader {
   stats(): LocalIndexStats {
     const { state, settings, vectorEmbedder } = this.context;
     return localIndexStats(state, settings.mode, vectorEmbedder, this.refreshError);
+  }
+
+  metadataKeys(options?: { topValues?: number }): MetadataKeysSummary {
+    const { state, settings, lifecycle } = this.context;
+    lifecycle.ensureOpen();
+    return localMetadataKeys(state, settings.directory, options?.topValues);
   }
 
   /** The searches and fetches running now (`close` waits for them to settle). */

@@ -15,10 +15,12 @@ import { writeNewFileSync } from "../format/write-new-file-sync.js";
 import type { LocalPortLifecycle } from "../port/local-port-lifecycle.js";
 import type { EmbedderIdentity, LocalSearchPort } from "../port/local-search-port.js";
 import type { LocalPortSettings } from "../port/read-local-port-settings.js";
+import { countMetadataKeys } from "../snapshot/count-metadata-keys.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import type { LocalIndexState } from "../snapshot/local-index-state.js";
 import { checkEmbeddedVectors } from "./check-embedded-vectors.js";
 import { checkRecord } from "./check-record.js";
+import { committedKeyCountsOrNone } from "./committed-key-counts-or-none.js";
 import type { CommitHooks } from "./commit-hooks.js";
 import { openCommittedRecords } from "./open-committed-records.js";
 import { readUpsertBatch } from "./read-upsert-batch.js";
@@ -200,7 +202,8 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     const created: string[] = [];
     let written: WrittenGeneration;
     try {
-      written = await writeGeneration(settings.directory, generation, commitId, snapshot, vectorEmbedder, created);
+      const keyCounts = countMetadataKeys(committedKeyCountsOrNone(settings.directory, state), snapshot, settings.directory);
+      written = await writeGeneration(settings.directory, generation, commitId, snapshot, vectorEmbedder, created, keyCounts);
       await hooks.afterDataFiles?.(generation);
       this.switchManifest(commitId, written.manifest, created);
     } catch (error) {

@@ -2,6 +2,7 @@ import { analyzerVersion } from "@lookup-knowledge/text";
 import { checksumBlockBytes, writtenBlockHash } from "../format/block-checksums.js";
 import { indexFormat, indexFormatVersion } from "../format/index-manifest.js";
 import type { IndexManifest } from "../format/index-manifest.js";
+import { encodeKeyCounts } from "../format/key-counts-file.js";
 import { encodeKeys } from "../format/keys-file.js";
 import { bm25B, bm25K1 } from "../lexical/bm25.js";
 import { encodeTermEnds } from "../lexical/file-lexicon.js";
@@ -11,6 +12,7 @@ import { lengthNorms } from "../lexical/weigh-query-terms.js";
 import type { EmbedderIdentity } from "../port/local-search-port.js";
 import { countDocuments } from "../snapshot/count-documents.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
+import type { MetadataKeyCounts } from "../snapshot/metadata-key-counts.js";
 import { GenerationFiles } from "./generation-files.js";
 import { writeRecordFiles } from "./write-record-files.js";
 import type { RecordFileOffsets } from "./write-record-files.js";
@@ -25,7 +27,8 @@ function bytesOf(array: ArrayBufferView): Uint8Array {
 }
 
 /**
- * Writes the data files of `generation` for `snapshot` under names carrying `commitId`
+ * Writes the data files of `generation` for `snapshot` (and `keyCounts`, its metadata key
+ * counts) under names carrying `commitId`
  * (content and metadata are copied from the committed files in runs where they can be, so
  * a commit never holds the whole corpus in memory twice) and returns the manifest that
  * would describe them. Nothing refers to these files until the manifest is switched. Every
@@ -39,9 +42,11 @@ export async function writeGeneration(
   snapshot: IndexSnapshot,
   embedder: EmbedderIdentity | null,
   created: string[],
+  keyCounts: MetadataKeyCounts,
 ): Promise<WrittenGeneration> {
   const files = new GenerationFiles(directory, generation, commitId, created);
   await writeIndexFiles(files, snapshot);
+  await files.writeWhole("facets", [encodeKeyCounts(keyCounts)]);
   const offsets = await writeRecordFiles(files, snapshot);
   await files.writeWhole("offsets", [bytesOf(offsets.contentOffsets), bytesOf(offsets.metadataOffsets)]);
   // Last: the block checksums of all the files above.

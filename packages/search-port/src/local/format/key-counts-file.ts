@@ -1,0 +1,56 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { CorruptIndexError } from "../errors/corrupt-index-error.js";
+import { MetadataKeyCounts } from "../snapshot/metadata-key-counts.js";
+import type { IndexManifest } from "./index-manifest.js";
+
+const chunks = z.number().int().positive();
+const value = z.union([z.string(), z.number(), z.boolean()]);
+
+/**
+ * The `facets` file of a format-6 generation: per metadata key, the records carrying it and
+ * its values' counts (`MetadataKeyCounts`), JSON.
+ */
+const keyCountsFileSchema = z.strictObject({
+  keys: z.record(z.string(), z.strictObject({ chunks, values: z.array(z.tuple([value, chunks])).nullable() })),
+});
+
+/** The bytes of a `facets` file. */
+export function encodeKeyCounts(counts: MetadataKeyCounts): Uint8Array {
+  return Buffer.from(JSON.stringify({ keys: counts.toStored() }), "utf8");
+}
+
+/**
+ * The metadata key counts the committed generation of `manifest` recorded, or undefined when
+ * there is none or it recorded none (format 5 and older). Throws `CorruptIndexError` when the
+ * file differs from its manifest entry or is malformed, or a manifest of format 6 lists none.
+ */
+export function readCommittedKeyCounts(directory: string, manifest: IndexManifest | undefined): MetadataKeyCounts | undefined {
+  const entry = manifest?.files.facets;
+  if (entry === undefined) {
+    if (manifest !== undefined && manifest.formatVersion >= 6) {
+      throw new CorruptIndexError({ directory, reason: `the manifest of format ${manifest.formatVersion} lists no facets file` });
+    }
+    return undefined;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(directory, entry.name));
+  } catch (error) {
+    throw new CorruptIndexError({ directory, reason: `${entry.name} cannot be read`, cause: error });
+  }
+  if (bytes.length !== entry.bytes || createHash("sha256").update(bytes).digest("hex") !== entry.sha256) {
+    throw new CorruptIndexError({ directory, reason: `${entry.name} does not match its size or checksum in the manifest` });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    throw new CorruptIndexError({ directory, reason: `${entry.name} is not valid JSON`, cause: error });
+  }
+  const parsed = keyCountsFileSchema.safeParse(json);
+  if (!parsed.success) throw new CorruptIndexError({ directory, reason: `${entry.name} is malformed` });
+  return MetadataKeyCounts.from(parsed.data.keys);
+}
