@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -137,6 +138,21 @@ describe("issue 35 item 4: the local index counts its metadata keys and values, 
       thrown = error;
     }
     expect(CorruptIndexError.isInstance(thrown) && (thrown as Error).message.includes(name)).toBe(true);
+  });
+
+  it("refuses a counts file whose checksum matches but whose counts are malformed (a value that is an object, a count of 0)", async () => {
+    for (const values of ['[[{"a":1},2]]', '[["billing",0]]', '[["billing"]]']) {
+      await (await build(facetRecords(20, 11))).close();
+      const name = readManifest(directory)?.files.facets?.name as string;
+      const data = Buffer.from(`{"keys":{"category":{"chunks":20,"values":${values}}}}`);
+      writeFileSync(join(directory, name), data);
+      recomputeChecksums(directory, (manifest) => {
+        manifest.files.facets = { name, bytes: data.length, sha256: createHash("sha256").update(data).digest("hex") };
+      });
+      const reader = await open();
+      expect(() => reader.metadataKeys(), values).toThrow(`${name} is malformed`);
+      await reader.close();
+    }
   });
 
   it("a manifest of format 6 that lists no counts file is refused by metadataKeys, naming what is missing", async () => {

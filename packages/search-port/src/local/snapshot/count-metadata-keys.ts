@@ -1,4 +1,4 @@
-import { recordMetadata } from "./index-snapshot.js";
+import { recordMetadata, sharedMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { MetadataKeyCounts } from "./metadata-key-counts.js";
 
@@ -14,7 +14,7 @@ export function countMetadataKeys(committed: MetadataKeyCounts | undefined, snap
   const { file, fileSlots, memory } = snapshot.records;
   if (committed === undefined || file === undefined) {
     const counts = new MetadataKeyCounts();
-    for (let slot = 0; slot < snapshot.count; slot += 1) counts.apply(recordMetadata(snapshot.records, slot, directory), 1);
+    for (let slot = 0; slot < snapshot.count; slot += 1) counts.apply(sharedMetadata(snapshot.records, slot, directory), 1);
     return counts;
   }
   const kept = new Uint8Array(file.count);
