@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { emptyL0Hints, InvalidQueryError, type LookupResult } from "@lookup-knowledge/core";
 import type { L0Index } from "@lookup-knowledge/l0-hints";
 import { context, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
@@ -35,6 +35,11 @@ function documentsOf(span: ReadableSpan): Array<{ id: string; score?: number; co
   const value = span.attributes[ATTR_GEN_AI_RETRIEVAL_DOCUMENTS];
   expect(typeof value).toBe("string");
   return JSON.parse(value as string) as Array<{ id: string; score?: number; content?: string }>;
+}
+
+/** The lookups' own spans, without their stage spans (those are create-knowledge-retriever.stage-spans.test.ts's). */
+function retrievalSpans(exporter: InMemorySpanExporter): ReadableSpan[] {
+  return exporter.getFinishedSpans().filter((span) => span.name === "retrieval");
 }
 
 function expectedDocuments(result: LookupResult): Array<{ id: string; score?: number }> {
@@ -85,19 +90,20 @@ describe("lookup spans (OpenTelemetry)", () => {
     const result = await lookups.lookup(question);
     expect(result.found).toBe(true);
 
-    const spans = exporter.getFinishedSpans();
+    const spans = retrievalSpans(exporter);
     expect(spans).toHaveLength(1);
     const [span] = spans as [ReadableSpan];
     expect(span.name).toBe("retrieval");
     expect(span.attributes["gen_ai.data_source.id"]).toBe("example-kb");
     expect(span.kind).toBe(SpanKind.INTERNAL);
+    // Issue 35 item 3: the sampling parameter of a model request is not reused for a retrieval width.
+    expect(span.attributes).not.toHaveProperty("gen_ai.request.top_k");
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(span.instrumentationScope.name).toBe("@lookup-knowledge/agent-tool");
     expect(span.attributes).toMatchObject({
       [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL,
       [ATTR_GEN_AI_DATA_SOURCE_ID]: "example-kb",
       "gen_ai.retrieval.top_k": 4,
-      "gen_ai.request.top_k": 4,
       "lookup_knowledge.retrieve_k": 12,
       "lookup_knowledge.attempts": result.retrievalTrace.attempts.length,
       "lookup_knowledge.found": true,
@@ -122,10 +128,11 @@ describe("lookup spans (OpenTelemetry)", () => {
   it("issue 12: no query or evidence content on the span by default; both with includeContent", async () => {
     const plain = await retriever().lookup(question);
     const withContent = await retriever({ telemetry: { includeContent: true } }).lookup(question);
-    const [plainSpan, contentSpan] = exporter.getFinishedSpans() as [ReadableSpan, ReadableSpan];
+    const [plainSpan, contentSpan] = retrievalSpans(exporter) as [ReadableSpan, ReadableSpan];
 
     expect(plainSpan.name).toBe("retrieval");
-    expect(plainSpan.attributes).not.toHaveProperty(ATTR_GEN_AI_DATA_SOURCE_ID);
+    // Issue 35 item 3: a bare port is named by its tool when no data source id is given.
+    expect(plainSpan.attributes[ATTR_GEN_AI_DATA_SOURCE_ID]).toBe("lookup_knowledge");
     expect(plainSpan.attributes).not.toHaveProperty(ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT);
     expect(documentsOf(plainSpan).some((document) => "content" in document)).toBe(false);
     const everyValue = JSON.stringify(Object.values(plainSpan.attributes));
@@ -148,7 +155,7 @@ describe("lookup spans (OpenTelemetry)", () => {
     };
     const result = await retriever({ l0Index: exportsHints }).lookup(billingQuestion, { filter: noTenant });
     expect(result.found).toBe(false);
-    const [span] = exporter.getFinishedSpans() as [ReadableSpan];
+    const [span] = retrievalSpans(exporter) as [ReadableSpan];
 
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(span.attributes).toMatchObject({
@@ -178,7 +185,7 @@ describe("lookup spans (OpenTelemetry)", () => {
     controller.abort();
     await expect(lookups.lookup(question, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
 
-    const [invalid, aborted] = exporter.getFinishedSpans() as [ReadableSpan, ReadableSpan];
+    const [invalid, aborted] = retrievalSpans(exporter) as [ReadableSpan, ReadableSpan];
     expect(invalid.status.code).toBe(SpanStatusCode.ERROR);
     expect(invalid.attributes[ATTR_ERROR_TYPE]).toBe("invalid_query");
     expect(invalid.events.map((event) => event.name)).toEqual(["exception"]);
@@ -216,7 +223,7 @@ describe("lookup spans (OpenTelemetry)", () => {
     const asOption: TelemetryTracer = ownTracer;
     await retriever({ telemetry: { tracer: asOption } }).lookup(question);
     expect(exporter.getFinishedSpans()).toEqual([]);
-    expect(ownExporter.getFinishedSpans().map((span) => [span.name, span.instrumentationScope.name])).toEqual([["retrieval", "own"]]);
+    expect(retrievalSpans(ownExporter).map((span) => [span.name, span.instrumentationScope.name])).toEqual([["retrieval", "own"]]);
     await ownProvider.shutdown();
   });
 
@@ -230,7 +237,7 @@ describe("lookup spans (OpenTelemetry)", () => {
     // Registered afterwards, the provider sees the next lookups of the same retriever.
     trace.setGlobalTracerProvider(provider);
     await lookups.lookup(question);
-    expect(exporter.getFinishedSpans()).toHaveLength(1);
+    expect(retrievalSpans(exporter)).toHaveLength(1);
   });
 
   it("issue 12: openLocalKnowledgeBase and openKnowledgeBase pass the telemetry option to their retriever", async () => {
@@ -246,11 +253,25 @@ describe("lookup spans (OpenTelemetry)", () => {
     } finally {
       await any.close();
     }
-    const [localSpan, anySpan] = exporter.getFinishedSpans() as [ReadableSpan, ReadableSpan];
+    const [localSpan, anySpan] = retrievalSpans(exporter) as [ReadableSpan, ReadableSpan];
     expect(localSpan.attributes["gen_ai.data_source.id"]).toBe("local-kb");
     expect(localSpan.attributes[ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT]).toBe(question);
     expect(anySpan.attributes["gen_ai.data_source.id"]).toBe("any-kb");
     expect(anySpan.attributes).not.toHaveProperty(ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT);
+  });
+
+  it("issue 35 item 3: openLocalKnowledgeBase and openKnowledgeBase name the data folder as the data source by default", async () => {
+    for (const open of [openLocalKnowledgeBase, openKnowledgeBase]) {
+      const opened = await open({ dataDirectory });
+      try {
+        await opened.retriever.lookup(question);
+      } finally {
+        await opened.close();
+      }
+    }
+    const ids = retrievalSpans(exporter).map((span) => span.attributes[ATTR_GEN_AI_DATA_SOURCE_ID]);
+    expect(ids).toEqual([basename(dataDirectory), basename(dataDirectory)]);
+    expect(ids[0]).toMatch(/^lookup-spans-/);
   });
 
   it("issue 12: a bad telemetry option is refused with its key", () => {

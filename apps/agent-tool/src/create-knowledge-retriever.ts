@@ -22,6 +22,8 @@ import { defaultLookupStages, type LookupStages } from "./retriever/lookup-stage
 import { recordLookups } from "./retriever/record-lookups.js";
 import { retrieveWithFallback, type FallbackOutcome } from "./retriever/retrieve-with-fallback.js";
 import { runAttempt } from "./retriever/run-attempt.js";
+import type { LookupStageSpans } from "./telemetry/lookup-stage-spans.js";
+import { hintsAttributes } from "./telemetry/stage-span-attributes.js";
 import { parseTelemetryOptions, type KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import { traceLookups } from "./telemetry/trace-lookup.js";
 import { transformQuery } from "./transform-query.js";
@@ -100,20 +102,24 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
   // A port that judges answerability names the threshold its judgement is read at; settings win.
   const config = Object.freeze(resolveRagConfig(withPortThreshold(options.config, options.searchPort)));
   const weights: RerankWeights = resolveRerankWeights(options.rerankWeights);
-  const telemetry = parseTelemetryOptions(options.telemetry);
+  const toolName = options.toolName ?? "lookup_knowledge";
+  // Without a data source id of its own, a bare port is named by the tool it serves.
+  const telemetry = parseTelemetryOptions(options.telemetry, toolName);
   const { searchPort, l0Index } = options;
   const l0IndexFor = l0Index === undefined ? undefined : scopedL0Indexes(l0Index);
   const onTraceError = options.onTraceError ?? ((error: LookupKnowledgeError) => console.warn(error.message));
   const recording = recordLookups({
     traceStore: options.traceStore,
-    toolName: options.toolName ?? "lookup_knowledge",
+    toolName,
     config,
     stages,
     onTraceError,
   });
   const attemptContext = { searchPort, config, weights, stages };
 
-  async function runLookup(query: string, lookupOptions: LookupOptions): Promise<LookupResult> {
+  // `spans` is there only while OpenTelemetry records this lookup: each stage then reports a
+  // child span (hints, each attempt, rerank, pack, record); otherwise it costs a null check.
+  async function runLookup(query: string, lookupOptions: LookupOptions, spans: LookupStageSpans | undefined): Promise<LookupResult> {
     const { signal } = lookupOptions;
     if (signal?.aborted) throw signal.reason;
     const callerFilter: MetadataFilter | undefined =
@@ -123,14 +129,16 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
     const normalized = normalizeQuery(query, config.maxQueryLength);
     // 2. L0 hints.
     // The caller's filter scopes the hints as it scopes content (issue 33).
+    const hintsSpan = spans?.start("hints");
     const hints = l0IndexFor ? l0IndexFor(callerFilter).match(normalized.normalized) : emptyL0Hints();
+    hintsSpan?.end(hintsAttributes(hints));
     const transformed = transformQuery({ received: query, ...normalized }, hints, { expansion: config.queryExpansion });
 
     // 3-4. L1 retrieval with the filter and retry rules; each attempt is post-processed into
     // evidence blocks as it returns.
     const l0Filter = deriveL0Filter(hints);
     const { attempts, fallbackReason }: FallbackOutcome = config.l1Enabled
-      ? await retrieveWithFallback((input) => runAttempt(attemptContext, input), {
+      ? await retrieveWithFallback((input) => runAttempt(attemptContext, input, spans), {
           transformedQuery: transformed.transformed,
           normalizedQuery: transformed.normalized,
           hints,
@@ -141,22 +149,26 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
       : { attempts: [] };
 
     // 5-7. Context packing, judgements and assembly from the usable attempt.
-    return assembleLookupResult(config, stages, { transformed, hints, attempts, fallbackReason });
+    return assembleLookupResult(config, stages, { transformed, hints, attempts, fallbackReason }, spans);
   }
 
-  async function lookup(query: string, lookupOptions: LookupOptions = {}): Promise<LookupResult> {
+  async function lookup(query: string, lookupOptions: LookupOptions = {}, spans?: LookupStageSpans): Promise<LookupResult> {
     const startedAt = new Date();
     const started = performance.now();
     let result: LookupResult;
     try {
-      result = await runLookup(query, lookupOptions);
+      result = await runLookup(query, lookupOptions, spans);
     } catch (error) {
       // 8. Trace recording, for a call that did not run too; never fails or blocks it (R29).
+      const recordSpan = spans?.start("record");
       recording.record(failedLookupResult(config, query, error), startedAt, started, errorMessage(error));
+      recordSpan?.end({ "lookup_knowledge.trace_store": options.traceStore !== undefined });
       throw error;
     }
     // 8. Trace recording.
+    const recordSpan = spans?.start("record");
     recording.record(result, startedAt, started);
+    recordSpan?.end({ "lookup_knowledge.trace_store": options.traceStore !== undefined });
     return result;
   }
 

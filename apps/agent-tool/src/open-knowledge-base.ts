@@ -4,6 +4,7 @@ import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
 import { l0IndexOptions } from "./common-term-test.js";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
+import { storeDataSourceId } from "./telemetry/store-data-source-id.js";
 import type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import type { Calibration } from "./evaluation/calibration-file.js";
 import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
@@ -67,7 +68,8 @@ export async function openKnowledgeBase(options: {
       searchPort: store.port,
       l0Index,
       ...(options.traceStore ? { traceStore: options.traceStore } : {}),
-      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      // The store's name is the spans' data source unless the caller names one (issue 35).
+      telemetry: { dataSourceId: storeDataSourceId(settings, options.dataDirectory), ...options.telemetry },
       ...(applied.config ? { config: applied.config } : {}),
     });
     return {

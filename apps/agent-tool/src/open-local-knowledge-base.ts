@@ -6,6 +6,7 @@ import { l0IndexOptions } from "./common-term-test.js";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
+import { storeDataSourceId } from "./telemetry/store-data-source-id.js";
 import type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import type { Calibration } from "./evaluation/calibration-file.js";
 import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
@@ -62,7 +63,8 @@ export async function openLocalKnowledgeBase(options: {
       searchPort,
       l0Index,
       ...(options.traceStore ? { traceStore: options.traceStore } : {}),
-      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      // The store's name is the spans' data source unless the caller names one (issue 35).
+      telemetry: { dataSourceId: storeDataSourceId({ kind: "local" }, options.dataDirectory), ...options.telemetry },
       ...(applied.config ? { config: applied.config } : {}),
     });
   } catch (error) {

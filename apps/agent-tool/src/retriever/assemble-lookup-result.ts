@@ -8,6 +8,8 @@ import {
   type RetrievalLayer,
   type RetrievalTrace,
 } from "@lookup-knowledge/core";
+import type { LookupStageSpans } from "../telemetry/lookup-stage-spans.js";
+import { packAttributes } from "../telemetry/stage-span-attributes.js";
 import type { TransformedQuery } from "../transform-query.js";
 import type { LookupStages } from "./lookup-stages.js";
 import type { AttemptRun } from "./run-attempt.js";
@@ -26,9 +28,15 @@ export interface AssembleInput {
  * Stages 5-7 of R1 on the usable attempt (the first one, if any): context packing within
  * `rag.context-budget`, the relevance and completeness judgements, and the result with its
  * retrieval trace. Without a usable attempt the result is `no_evidence`, with a message that
- * says why (L1 off, every search failed, or the best score below the threshold).
+ * says why (L1 off, every search failed, or the best score below the threshold). With `spans`
+ * (OpenTelemetry on), packing is a `lookup_knowledge.pack` span.
  */
-export function assembleLookupResult(config: Readonly<RagConfig>, stages: LookupStages, input: AssembleInput): LookupResult {
+export function assembleLookupResult(
+  config: Readonly<RagConfig>,
+  stages: LookupStages,
+  input: AssembleInput,
+  spans?: LookupStageSpans,
+): LookupResult {
   const { transformed, hints, attempts, fallbackReason } = input;
   const usable = attempts.find((attempt) => attempt.usable);
   const last = usable ?? attempts[attempts.length - 1];
@@ -64,10 +72,12 @@ export function assembleLookupResult(config: Readonly<RagConfig>, stages: Lookup
     };
   }
   const { evidenceBlocks, rerankTrace, droppedByCap, droppedByReturnN } = usable.output;
+  const packSpan = spans?.start("pack");
   const contextPack = stages.packContext(evidenceBlocks, {
     budget: config.contextBudget,
     minBlockChars: Math.min(minPackedBlockChars, config.contextBudget),
   });
+  packSpan?.end(packAttributes(contextPack));
   const relevance = stages.assessRelevance(evidenceBlocks, {
     referenceThreshold: config.referenceThreshold,
     judged: usable.trace.answerability?.score,

@@ -9,6 +9,8 @@ import {
 import type { PostprocessOutput, RerankWeights } from "@lookup-knowledge/postprocess";
 import { andFilters, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { runWithTimeout } from "../run-with-timeout.js";
+import type { LookupStageSpans, StageSpan } from "../telemetry/lookup-stage-spans.js";
+import { attemptEndAttributes, attemptStartAttributes, rerankAttributes } from "../telemetry/stage-span-attributes.js";
 import { classifyAttempt, leftOutShare, topEvidenceScore } from "./classify-attempt.js";
 import type { LookupStages } from "./lookup-stages.js";
 
@@ -44,11 +46,33 @@ export interface AttemptInput {
  * Runs one L1 search with the caller's filter and the L0 filter joined (R7, R12), under
  * `rag.l1-timeout-ms`, then post-processes its hits and classifies the attempt. A port that
  * throws, hangs or returns malformed hits gives an `error` attempt or rejected hits, never a
- * throw; only the caller's own abort is rethrown.
+ * throw; only the caller's own abort is rethrown. With `spans` (OpenTelemetry on), the attempt
+ * is a `lookup_knowledge.attempt` span and its post-processing a `lookup_knowledge.rerank` span
+ * under it.
  */
-export async function runAttempt(context: AttemptContext, input: AttemptInput): Promise<AttemptRun> {
-  const { searchPort, config, weights, stages } = context;
+export async function runAttempt(context: AttemptContext, input: AttemptInput, spans?: LookupStageSpans): Promise<AttemptRun> {
+  const { config } = context;
   const filter = andFilters(input.callerFilter, input.l0Filter);
+  if (!spans) return searchAndClassify(context, input, filter, undefined, undefined);
+  const span = spans.start("attempt", attemptStartAttributes(input.attempt, config.retrieveK, filter, input.l0Filter !== undefined));
+  try {
+    const run = await searchAndClassify(context, input, filter, spans, span);
+    span.end(attemptEndAttributes(run.trace));
+    return run;
+  } catch (error) {
+    span.fail(error);
+    throw error;
+  }
+}
+
+async function searchAndClassify(
+  context: AttemptContext,
+  input: AttemptInput,
+  filter: MetadataFilter | undefined,
+  spans: LookupStageSpans | undefined,
+  attemptSpan: StageSpan | undefined,
+): Promise<AttemptRun> {
+  const { searchPort, config, weights, stages } = context;
   // An attempt steered by L0 names the caller's part as the scope, so the port judges the
   // steered list only against the caller's records (R9), never against other tenants' (R12).
   const scope = input.l0Filter ? { scopeFilter: input.callerFilter ?? {} } : {};
@@ -84,6 +108,7 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
     };
   }
   const { candidates, rejected, judgementLost } = stages.normalizeHits(hits, { attempt: input.attempt });
+  const rerankSpan = spans?.start("rerank", {}, attemptSpan);
   const output = stages.postprocessCandidates(candidates, {
     query: input.rawQuery,
     hints: input.hints,
@@ -91,6 +116,7 @@ export async function runAttempt(context: AttemptContext, input: AttemptInput): 
     returnN: config.returnN,
     weights,
   });
+  rerankSpan?.end(rerankAttributes(candidates.length, output));
   // The port judges its best hit; that judgement is the attempt's top score (R9, R11) and
   // its signals explain the outcome. A port that does not judge is read by its evidence's
   // best similarity, on the evidence that survived post-processing.

@@ -2,6 +2,7 @@ import { resolveRagConfig } from "@lookup-knowledge/core";
 import { createL0Index } from "@lookup-knowledge/l0-hints";
 import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing";
 import { trace } from "@opentelemetry/api";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "../create-knowledge-retriever.js";
@@ -69,7 +70,7 @@ describe("loading @opentelemetry/api", () => {
     await innerProvider.shutdown();
   });
 
-  it("issue 12: the tracer option needs no import of @opentelemetry/api", async () => {
+  it("issue 12, issue 35 item 3: the tracer and meter options need no import of @opentelemetry/api", async () => {
     const missing = createOpenTelemetryLoader(() => Promise.reject(new Error("Cannot find package '@opentelemetry/api'")));
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -78,7 +79,12 @@ describe("loading @opentelemetry/api", () => {
       onTraceError: () => {},
       telemetry: { tracer: new BasicTracerProvider().getTracer("unused") },
     });
-    const settings = parseTelemetryOptions({ tracer: provider.getTracer("own"), dataSourceId: "billing-kb" });
+    const meterProvider = new MeterProvider();
+    const settings = parseTelemetryOptions({
+      tracer: provider.getTracer("own"),
+      meter: meterProvider.getMeter("own"),
+      dataSourceId: "billing-kb",
+    });
     const lookup = traceLookups(settings, resolveRagConfig({}), inner.lookup, missing);
     const result = await lookup("Who can issue a refund?");
     expect(result.found).toBe(true);
@@ -89,5 +95,6 @@ describe("loading @opentelemetry/api", () => {
         .map((span) => [span.name, span.attributes["gen_ai.data_source.id"], span.attributes["gen_ai.retrieval.documents"]]),
     ).toEqual([["retrieval", "billing-kb", JSON.stringify([{ id: "billing/refunds#chunk-0", score: 0.9 }])]]);
     await provider.shutdown();
+    await meterProvider.shutdown();
   });
 });

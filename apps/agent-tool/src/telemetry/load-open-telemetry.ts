@@ -1,8 +1,30 @@
-import type { TelemetryTracer } from "./telemetry-tracer.js";
+import type { TelemetryMeter } from "./telemetry-meter.js";
+import type { TelemetrySpan, TelemetrySpanContext, TelemetryTracer } from "./telemetry-tracer.js";
 
-/** What the retriever needs of `@opentelemetry/api`: the global tracer provider. */
+/**
+ * What the retriever and the MCP server need of `@opentelemetry/api`: the global tracer
+ * provider, the active context (the parent of a lookup's stage spans), the global meter
+ * provider and the global propagator (a caller's `traceparent`). Contexts and span contexts
+ * stay opaque (`unknown`) here: only the API makes and reads them.
+ */
 export interface OpenTelemetryApi {
-  trace: { getTracer(name: string, version?: string): TelemetryTracer };
+  trace: {
+    getTracer(name: string, version?: string): TelemetryTracer;
+    setSpan(context: unknown, span: TelemetrySpan): unknown;
+    getSpanContext(context: unknown): TelemetrySpanContext | undefined;
+  };
+  context: {
+    active(): unknown;
+    with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+      context: unknown,
+      fn: F,
+      thisArg?: unknown,
+      ...args: A
+    ): ReturnType<F>;
+  };
+  metrics: { getMeterProvider(): unknown; getMeter(name: string, version?: string): TelemetryMeter };
+  propagation: { extract(context: unknown, carrier: unknown, getter?: unknown): unknown };
+  ROOT_CONTEXT: unknown;
 }
 
 /** Loads the API once; `loaded()` answers synchronously once the import has settled. */
@@ -43,9 +65,16 @@ export function createOpenTelemetryLoader(importModule: () => Promise<unknown>):
   };
 }
 
+/** The module when it is an `@opentelemetry/api` this code can use (1.3 or later: the metrics API). */
 function asOpenTelemetryApi(module: unknown): OpenTelemetryApi | undefined {
-  const trace = (module as { trace?: { getTracer?: unknown } } | null)?.trace;
-  return typeof trace?.getTracer === "function" ? (module as OpenTelemetryApi) : undefined;
+  const api = module as Partial<Record<keyof OpenTelemetryApi, Record<string, unknown>>> | null;
+  const usable =
+    typeof api?.trace?.["getTracer"] === "function" &&
+    typeof api.trace["setSpan"] === "function" &&
+    typeof api.context?.["active"] === "function" &&
+    typeof api.metrics?.["getMeter"] === "function" &&
+    typeof api.propagation?.["extract"] === "function";
+  return usable ? (module as OpenTelemetryApi) : undefined;
 }
 
 /**

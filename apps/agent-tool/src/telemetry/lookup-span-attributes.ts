@@ -2,17 +2,16 @@ import { describeValue, errorMessage, InvalidQueryError, type LookupResult, type
 import type { TelemetryAttributes } from "./telemetry-tracer.js";
 
 // The span of one lookup follows the retrieval span of the OpenTelemetry GenAI semantic
-// conventions (status Development), as published in open-telemetry/semantic-conventions-genai
-// (v0.1.0, on semantic-conventions v1.45.0; the names below are those of
-// `@opentelemetry/semantic-conventions` 1.45.0 `incubating`, except `gen_ai.retrieval.top_k`,
-// which v0.1.0 gave retrieval spans in place of `gen_ai.request.top_k`):
-// - name `{gen_ai.operation.name}`, that is `retrieval`, as the conventions' retrieval.md says
-//   (an older "Retrievals" section named it `retrieval {gen_ai.data_source.id}`; the data source
-//   is in its attribute);
+// conventions (status Development) as published in open-telemetry/semantic-conventions-genai
+// v0.1.0 (retrieval.md, on semantic-conventions v1.45.0):
+// - name `{gen_ai.operation.name}`, that is `retrieval`;
 // - kind INTERNAL: the lookup is an in-process retrieval pipeline (the conventions' framework
-//   retrieval span), the port's own calls are its children;
-// - `gen_ai.operation.name` "retrieval", `gen_ai.data_source.id` when set,
-//   `gen_ai.retrieval.top_k` (the most evidence blocks a lookup returns, `returnN`);
+//   retrieval span); its stages are child spans (`lookup-stage-spans.ts`);
+// - `gen_ai.operation.name` "retrieval"; `gen_ai.data_source.id`, the store's name by default
+//   (`storeDataSourceId`); `gen_ai.retrieval.top_k`, the most documents the pipeline returns
+//   (`returnN`). v0.1.0 scoped `gen_ai.request.top_k` to the sampling parameter of a model
+//   request, so it is not set; the width asked of the store (`retrieveK`) has no attribute in
+//   the conventions and is `lookup_knowledge.retrieve_k`;
 // - `gen_ai.retrieval.documents`: the evidence blocks as `[{ id, score }]`, id = evidenceKey,
 //   score = the port's similarity when known; recorded as a JSON string, which the
 //   conventions allow where structured attribute values are not supported (the JS API takes
@@ -29,8 +28,6 @@ export const attributeNames = {
   operationName: "gen_ai.operation.name",
   dataSourceId: "gen_ai.data_source.id",
   topK: "gen_ai.retrieval.top_k",
-  /** The older name (semantic-conventions 1.45.0 incubating), set too for backends that read only it. */
-  requestTopK: "gen_ai.request.top_k",
   documents: "gen_ai.retrieval.documents",
   queryText: "gen_ai.retrieval.query.text",
   errorType: "error.type",
@@ -61,7 +58,6 @@ export function startAttributes(config: Readonly<RagConfig>, dataSourceId: strin
     [attributeNames.operationName]: operationName,
     ...(dataSourceId ? { [attributeNames.dataSourceId]: dataSourceId } : {}),
     [attributeNames.topK]: config.returnN,
-    [attributeNames.requestTopK]: config.returnN,
     [attributeNames.retrieveK]: config.retrieveK,
     ...(filter === undefined ? {} : { [attributeNames.callerFilter]: filter }),
   };
@@ -114,7 +110,8 @@ export function describeException(error: unknown, includeContent: boolean): { na
   return { name, message, ...(code ? { code } : {}) };
 }
 
-function errorType(error: unknown): string {
+/** `error.type` of a failed lookup: the error's code, else its name, else `_OTHER`. */
+export function errorType(error: unknown): string {
   return errorCode(error) ?? (error instanceof Error && error.name ? error.name : "_OTHER");
 }
 

@@ -5,6 +5,11 @@
  */
 export interface TelemetryTracer {
   startActiveSpan<F extends (span: TelemetrySpan) => unknown>(name: string, options: TelemetrySpanOptions, fn: F): ReturnType<F>;
+  /**
+   * Starts a span that is not made active: the spans of a lookup's stages. A tracer without it
+   * (an object of your own with `startActiveSpan` only) gets the lookup's span and no stage spans.
+   */
+  startSpan?(name: string, options: TelemetrySpanOptions, context?: unknown): TelemetrySpan;
 }
 
 /** An attribute value as OpenTelemetry accepts it. */
@@ -13,9 +18,18 @@ export type TelemetryAttributeValue = string | number | boolean | string[] | num
 export type TelemetryAttributes = Record<string, TelemetryAttributeValue>;
 
 export interface TelemetrySpanOptions {
-  /** `SpanKind.INTERNAL`. */
-  kind: typeof spanKindInternal;
+  /** `SpanKind.INTERNAL` or `SpanKind.SERVER`. */
+  kind: typeof spanKindInternal | typeof spanKindServer;
   attributes: TelemetryAttributes;
+  /** Spans this one is linked to (the MCP server's ambient context). */
+  links?: Array<{ context: TelemetrySpanContext }>;
+}
+
+/** The part of an OpenTelemetry `SpanContext` a link needs. */
+export interface TelemetrySpanContext {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
 }
 
 /** The part of an OpenTelemetry `Span` the retriever uses. */
@@ -29,6 +43,9 @@ export interface TelemetrySpan {
 
 /** `SpanKind.INTERNAL` of `@opentelemetry/api` (a stable value of its API). */
 export const spanKindInternal = 0;
+
+/** `SpanKind.SERVER` of `@opentelemetry/api` (a stable value of its API). */
+export const spanKindServer = 1;
 
 /** `SpanStatusCode.ERROR` of `@opentelemetry/api` (a stable value of its API). */
 export const spanStatusError = 2;

@@ -1,45 +1,83 @@
 import type { LookupResult, RagConfig } from "@lookup-knowledge/core";
 import { describeException, errorAttributes, lookupSpanName, resultAttributes, startAttributes } from "./lookup-span-attributes.js";
-import { openTelemetry, type OpenTelemetryLoader } from "./load-open-telemetry.js";
+import { createLookupMetrics, type LookupMetrics } from "./lookup-metrics.js";
+import { createLookupStageSpans, type LookupStageSpans } from "./lookup-stage-spans.js";
+import { openTelemetry, type OpenTelemetryApi, type OpenTelemetryLoader } from "./load-open-telemetry.js";
 import type { TelemetrySettings } from "./telemetry-options.js";
-import { spanKindInternal, spanStatusError, type TelemetrySpan, type TelemetryTracer } from "./telemetry-tracer.js";
+import { spanKindInternal, spanStatusError, type TelemetrySpan } from "./telemetry-tracer.js";
+
+/** The retriever's own lookup: `spans` is given only while the lookup's span records. */
+export type StagedLookup<Options> = (query: string, options: Options | undefined, spans?: LookupStageSpans) => Promise<LookupResult>;
 
 type Lookup<Options> = (query: string, options?: Options) => Promise<LookupResult>;
 
-/** The instrumentation scope of the spans. */
+/** The instrumentation scope of the spans and metrics. */
 export const tracerName = "@lookup-knowledge/agent-tool";
 
 /**
- * Wraps `lookup` so each call is one span (see `lookup-span-attributes.ts`) when a tracer is
- * there: the `tracer` option, else the global one of `@opentelemetry/api` once that optional
+ * Wraps `lookup` so each call is one span (see `lookup-span-attributes.ts`) with a child span
+ * per stage, and one measurement of `lookup-metrics.ts`, when OpenTelemetry is there: the
+ * `tracer` and `meter` options, else the global ones of `@opentelemetry/api` once that optional
  * peer has been imported. Without either, the call goes straight to `lookup`. A span that is
- * not recording (no tracer provider registered) gets no attributes built.
+ * not recording (no tracer provider registered) gets no attributes and no stage spans.
  */
 export function traceLookups<Options extends { filter?: unknown }>(
   settings: TelemetrySettings,
   config: Readonly<RagConfig>,
-  lookup: Lookup<Options>,
+  lookup: StagedLookup<Options>,
   loader: OpenTelemetryLoader = openTelemetry,
 ): Lookup<Options> {
-  const { tracer: explicitTracer, includeContent, dataSourceId } = settings;
+  const { tracer: explicitTracer, meter: explicitMeter, includeContent, dataSourceId } = settings;
   const spanName = lookupSpanName();
-  if (!explicitTracer) void loader.load();
+  const needsApi = !explicitTracer || !explicitMeter;
+  if (needsApi) void loader.load();
+  const explicitMetrics = explicitMeter ? createLookupMetrics(explicitMeter, dataSourceId) : undefined;
+  // The global meter provider can be registered after the retriever was made: the instruments
+  // are made again when it changes (the API's meters are not proxies, unlike its tracers).
+  let globalMetrics: { provider: unknown; metrics: LookupMetrics } | undefined;
 
-  function traced(tracer: TelemetryTracer, query: string, options: Options | undefined): Promise<LookupResult> {
+  function metricsOf(api: OpenTelemetryApi | undefined): LookupMetrics | undefined {
+    if (explicitMetrics || !api) return explicitMetrics;
+    const provider = api.metrics.getMeterProvider();
+    const cached = globalMetrics;
+    if (cached !== undefined && cached.provider === provider) return cached.metrics;
+    const metrics = createLookupMetrics(api.metrics.getMeter(tracerName), dataSourceId);
+    globalMetrics = { provider, metrics };
+    return metrics;
+  }
+
+  function run(query: string, options: Options | undefined): Promise<LookupResult> {
+    const api = loader.loaded();
+    const tracer = explicitTracer ?? api?.trace.getTracer(tracerName);
+    const metrics = metricsOf(api);
+    if (!tracer) return metrics ? measured(metrics, () => lookup(query, options)) : lookup(query, options);
     const attributes = startAttributes(config, dataSourceId, options?.filter);
-    return tracer.startActiveSpan(spanName, { kind: spanKindInternal, attributes }, (span: TelemetrySpan) =>
-      runInSpan(span, () => lookup(query, options), query, includeContent),
-    );
+    return tracer.startActiveSpan(spanName, { kind: spanKindInternal, attributes }, (span: TelemetrySpan) => {
+      const spans = span.isRecording() ? createLookupStageSpans(tracer, api, span, includeContent) : undefined;
+      const traced = () => runInSpan(span, () => lookup(query, options, spans), query, includeContent);
+      return metrics ? measured(metrics, traced) : traced();
+    });
   }
 
   return (query, options) => {
-    if (explicitTracer) return traced(explicitTracer, query, options);
-    const api = loader.loaded();
-    if (api) return traced(api.trace.getTracer(tracerName), query, options);
-    if (loader.settled()) return lookup(query, options);
-    // The first lookups may come before the import settled: they wait for it, once.
-    return loader.load().then((loaded) => (loaded ? traced(loaded.trace.getTracer(tracerName), query, options) : lookup(query, options)));
+    if (needsApi && !loader.settled()) {
+      // The first lookups may come before the import settled: they wait for it, once.
+      return loader.load().then(() => run(query, options));
+    }
+    return run(query, options);
   };
+}
+
+async function measured(metrics: LookupMetrics, run: () => Promise<LookupResult>): Promise<LookupResult> {
+  const started = performance.now();
+  try {
+    const result = await run();
+    metrics.record((performance.now() - started) / 1000, result);
+    return result;
+  } catch (error) {
+    metrics.record((performance.now() - started) / 1000, undefined, error);
+    throw error;
+  }
 }
 
 async function runInSpan(
