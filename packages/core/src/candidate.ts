@@ -3,7 +3,13 @@ import type { Answerability } from "./answerability.js";
 /** Why a candidate or block was chosen: a named signal and a readable detail. */
 export interface HitReason {
   signal: HitSignal;
+  /** For the trace and the artifact, in the pipeline's words: `keyword "refund" (L0 hint)`. */
   detail: string;
+  /**
+   * The word, title or category the signal matched, as written (`refund`, `Refunds`,
+   * `billing`); absent for `semantic`. What the model's plain-language line is written from.
+   */
+  term?: string;
 }
 
 export type HitSignal = "semantic" | "title" | "keyword" | "entity" | "domain" | "heading" | "query_term";

@@ -5,6 +5,8 @@ export interface PackedBlock {
   title?: string;
   breadcrumb?: string;
   hitReasons: string[];
+  /** The hit reasons as one plain-language line for the model (`EvidenceBlock.why`). */
+  why?: string;
   content: string;
   truncated: boolean;
   originalLength: number;

@@ -16,6 +16,11 @@ export interface EvidenceBlock {
   content: string;
   /** Readable reasons, e.g. `semantic match 0.82`, `title matches L0 hint "Refunds"`. */
   hitReasons: string[];
+  /**
+   * The hit reasons as the model reads them: one short plain-language line without the
+   * pipeline's words or scores, e.g. `matches the page title Refunds; mentions refund, invoice`.
+   */
+  why?: string;
   /** The port's normalised similarity, when known. */
   score?: number;
   /** The rerank score the order was decided by. */

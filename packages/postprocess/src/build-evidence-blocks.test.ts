@@ -28,6 +28,7 @@ describe("buildEvidenceBlocks", () => {
         retrievalLayer: "L0+L1",
         content: "Refunds take five days.",
         hitReasons: ["semantic match 0.82", 'title matches L0 hint "Refunds"'],
+        why: "matches the page title Refunds",
         score: 0.82,
         rankScore: 0.8856,
         rank: 1,
@@ -51,9 +52,10 @@ describe("buildEvidenceBlocks", () => {
       retrievalLayer: "L1",
     });
     expect(Object.keys(block ?? {}).sort()).toEqual(
-      ["content", "evidenceKey", "hitReasons", "rank", "rankScore", "retrievalLayer", "source"].sort(),
+      ["content", "evidenceKey", "hitReasons", "rank", "rankScore", "retrievalLayer", "source", "why"].sort(),
     );
     expect(block?.hitReasons).toEqual(["semantic match (unscored)"]);
+    expect(block?.why).toBe("similar to the question");
   });
 
   it("R23: every block carries the lookup's layer; the hit reasons tell which hints touched it", () => {

@@ -11,6 +11,7 @@ export { packContext } from "./pack-context.js";
 export { truncateContent } from "./truncate-content.js";
 export { postprocessCandidates } from "./postprocess-candidates.js";
 export type { PostprocessOptions, PostprocessOutput } from "./postprocess-candidates.js";
+export { describeHitReasons, similarReason } from "./describe-hit-reasons.js";
 export { defaultRerankWeights, rerankCandidates, resolveRerankWeights } from "./rerank-candidates.js";
 export type { RankedCandidate, RerankWeights } from "./rerank-candidates.js";
 export type { PostprocessErrorCode } from "./postprocess-error-code.js";

@@ -26,7 +26,7 @@ function allot(lengths: readonly number[], budget: number): number[] {
  * (R24-R26; characters are UTF-16 code units, as `String.length` counts them).
  *
  * - Only content counts and only content is cut; evidence key, source, title, breadcrumb
- *   and hit reasons of every included block are kept whole.
+ *   and hit reasons (and their plain-language line, `why`) of every included block are kept whole.
  * - Blocks are deduplicated by `evidenceKey` only (the first wins), never by source, so
  *   two chunks of one source both appear when the budget allows.
  * - In rank order, each block needs `minBlockChars` (default 160), or its whole content if
@@ -77,6 +77,7 @@ export function packContext(blocks: EvidenceBlock[], options: { budget: number; 
       originalLength: block.content.length,
     };
     if (!fits) packedBlock.allotment = allotment;
+    if (block.why !== undefined) packedBlock.why = block.why;
     if (block.title !== undefined) packedBlock.title = block.title;
     if (block.breadcrumb !== undefined) packedBlock.breadcrumb = block.breadcrumb;
     return packedBlock;

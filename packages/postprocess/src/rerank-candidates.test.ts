@@ -38,7 +38,7 @@ describe("rerankCandidates", () => {
     // 0.08 of the list's best base score (0.8).
     expect(ranked[0]?.boosts).toEqual([{ signal: "title", reason: 'title matches L0 hint "Refunds"', amount: 0.064 }]);
     expect(ranked[0]?.rankScore).toBe(0.814);
-    expect(ranked[0]?.hitReasons).toContainEqual({ signal: "title", detail: 'title matches L0 hint "Refunds"' });
+    expect(ranked[0]?.hitReasons).toContainEqual({ signal: "title", detail: 'title matches L0 hint "Refunds"', term: "Refunds" });
   });
 
   it("R18: keyword, entity and domain boosts name the matched term", () => {

@@ -130,13 +130,14 @@ class BoostCollector {
 
   constructor(private readonly cap: number) {}
 
-  add(signal: HitSignal, weight: number, reason: string): void {
+  /** `term` is the word, title or category matched, as written (for the model's plain-language line). */
+  add(signal: HitSignal, weight: number, reason: string, term: string): void {
     const total = this.totals.get(signal) ?? 0;
     const amount = roundTo(Math.min(weight, this.cap - total), 6);
     if (amount <= 0) return;
     this.totals.set(signal, roundTo(total + amount, 6));
     this.boosts.push({ signal, reason, amount });
-    this.reasons.push({ signal, detail: reason });
+    this.reasons.push({ signal, detail: reason, term });
   }
 
   /** Whether another boost of this signal can still add anything. */
@@ -155,36 +156,36 @@ function boostsOf(candidate: Candidate, signals: PreparedSignals, weights: Reran
 
   if (title !== "" && collector.open("title", weights.title)) {
     const hintTitle = signals.titles.get(title);
-    if (hintTitle !== undefined) collector.add("title", weights.title, `title matches L0 hint "${hintTitle}"`);
+    if (hintTitle !== undefined) collector.add("title", weights.title, `title matches L0 hint "${hintTitle}"`, hintTitle);
   }
   for (const keyword of signals.keywords) {
     if (!collector.open("keyword", weights.keyword)) break;
     if (containsTerm(title, keyword) || containsTerm(breadcrumb, keyword) || containsTerm(normalizedContent(), keyword)) {
-      collector.add("keyword", weights.keyword, `keyword "${keyword.display}" (L0 hint)`);
+      collector.add("keyword", weights.keyword, `keyword "${keyword.display}" (L0 hint)`, keyword.display);
     }
   }
   for (const entity of signals.entities) {
     if (!collector.open("entity", weights.entity)) break;
     if (containsTerm(normalizedContent(), entity) || containsTerm(title, entity)) {
-      collector.add("entity", weights.entity, `entity "${entity.display}" (L0 hint)`);
+      collector.add("entity", weights.entity, `entity "${entity.display}" (L0 hint)`, entity.display);
     }
   }
   if (candidate.category !== undefined && collector.open("domain", weights.domain)) {
     if (signals.domains.has(foldText(candidate.category))) {
-      collector.add("domain", weights.domain, `category "${candidate.category}" matches L0 domain`);
+      collector.add("domain", weights.domain, `category "${candidate.category}" matches L0 domain`, candidate.category);
     }
   }
   if (breadcrumb !== "") {
     for (const term of signals.queryTerms) {
       if (!collector.open("heading", weights.heading)) break;
-      if (containsTerm(breadcrumb, term)) collector.add("heading", weights.heading, `heading mentions "${term.display}"`);
+      if (containsTerm(breadcrumb, term)) collector.add("heading", weights.heading, `heading mentions "${term.display}"`, term.display);
     }
   }
   if (title !== "") {
     for (const term of signals.queryTerms) {
       if (!collector.open("query_term", weights.queryTerm)) break;
       if (containsTerm(title, term)) {
-        collector.add("query_term", weights.queryTerm, `title mentions query term "${term.display}"`);
+        collector.add("query_term", weights.queryTerm, `title mentions query term "${term.display}"`, term.display);
       }
     }
   }

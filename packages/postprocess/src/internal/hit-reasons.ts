@@ -9,7 +9,7 @@ export function mergeHitReasons(...lists: ReadonlyArray<readonly HitReason[]>): 
   for (const list of lists) {
     for (const reason of list) {
       if (merged.some((kept) => kept.signal === reason.signal && kept.detail === reason.detail)) continue;
-      merged.push({ signal: reason.signal, detail: reason.detail });
+      merged.push(reason.term === undefined ? { signal: reason.signal, detail: reason.detail } : { ...reason });
     }
   }
   return merged;

@@ -1,0 +1,58 @@
+import type { HitReason } from "@lookup-knowledge/core";
+import { foldText, stemWord } from "@lookup-knowledge/text";
+
+/** The most terms the line names; more would make it a list, not a reason. */
+const maxTerms = 4;
+
+/** What a block found by the search alone, with no term of the question matched, is said to be. */
+export const similarReason = "similar to the question";
+
+/**
+ * A block's hit reasons as the model reads them: one short line in plain words, without the
+ * pipeline's vocabulary (L0, hints, settings) or scores. From the reasons' `term`s:
+ * - `title`: "matches the page title Refunds";
+ * - `keyword`, `entity`, `heading`, `query_term`: "mentions refund, invoice" (the question's
+ *   words the title, headings or text hold, at most four, each once: `refund` and `Refunds`
+ *   are one word, and the page title already named is not named again);
+ * - `domain`, only when nothing above applies: "in the billing category";
+ * - nothing but `semantic`: "similar to the question" (the port's score is not a similarity
+ *   for every port, so none is shown).
+ *
+ * The line is text from documents (titles, keywords): the renderer escapes it where it is placed.
+ */
+export function describeHitReasons(reasons: readonly HitReason[]): string {
+  const parts: string[] = [];
+  const named = new Set<string>();
+  const title = reasons.find((reason) => reason.signal === "title" && hasTerm(reason));
+  if (title?.term !== undefined) {
+    parts.push(`matches the page title ${title.term.trim()}`);
+    named.add(termKey(title.term));
+  }
+  const mentioned: string[] = [];
+  for (const reason of reasons) {
+    if (reason.signal === "semantic" || reason.signal === "title" || reason.signal === "domain") continue;
+    if (!hasTerm(reason)) continue;
+    const key = termKey(reason.term);
+    if (named.has(key)) continue;
+    named.add(key);
+    mentioned.push(reason.term.trim());
+  }
+  if (mentioned.length > 0) parts.push(`mentions ${mentioned.slice(0, maxTerms).join(", ")}`);
+  if (parts.length === 0) {
+    const domain = reasons.find((reason) => reason.signal === "domain" && hasTerm(reason));
+    if (domain?.term !== undefined) parts.push(`in the ${domain.term.trim()} category`);
+  }
+  return parts.length === 0 ? similarReason : parts.join("; ");
+}
+
+/** Terms that are one word to a reader: folded (NFKC, case, spacing) and each word stemmed. */
+function termKey(term: string): string {
+  return foldText(term)
+    .split(" ")
+    .map((word) => stemWord(word))
+    .join(" ");
+}
+
+function hasTerm(reason: HitReason): reason is HitReason & { term: string } {
+  return typeof reason.term === "string" && foldText(reason.term) !== "";
+}
