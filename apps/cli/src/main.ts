@@ -6,6 +6,7 @@ import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/form
 import { storeKinds } from "@lookup-knowledge/agent-tool/store-settings";
 import type { CliConfig, StoreFlags } from "./cli-config.js";
 import type { McpCommandOptions } from "./mcp-command.js";
+import { mcpHelpText } from "./mcp-command-help.js";
 import type { InspectCommandOptions } from "./inspect-command.js";
 import { CliError } from "./cli-error.js";
 import { cliErrorMessage } from "./cli-error-message.js";
@@ -260,17 +261,18 @@ program
 
 program
   .command("stats")
-  .description("what the knowledge base holds")
-  .addHelpText("after", examples("lookup-knowledge stats", "lookup-knowledge --data .my-docs stats"))
-  .action(async () => {
+  .description("what the knowledge base holds, and the metadata keys and values a --filter can name")
+  .option("--json", "print one JSON object")
+  .addHelpText("after", examples("lookup-knowledge stats", "lookup-knowledge --data .my-docs stats --json"))
+  .action(async (options: { json?: boolean }) => {
     const { runStatsCommand } = await import("./stats-command.js");
-    console.log(await runStatsCommand(await cliConfig(), warn));
+    console.log(await runStatsCommand(await cliConfig(), warn, options));
   });
 
 program
   .command("mcp")
   .description("serve the knowledge base to MCP clients: on stdio (the default), or Streamable HTTP with --http")
-  .addHelpText("after", examples("lookup-knowledge mcp", "lookup-knowledge mcp --http --port 3333"))
+  .addHelpText("after", `${mcpHelpText}${examples("lookup-knowledge mcp", "lookup-knowledge mcp --http --port 3333")}`)
   .option("--http", "serve Streamable HTTP (stateless) instead of stdio")
   .option("--host <address>", "with --http: the address to bind (default 127.0.0.1, this machine only)")
   .option("--port <n>", "with --http: the port (default 3333; 0 picks a free one)")

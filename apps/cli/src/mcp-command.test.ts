@@ -13,7 +13,7 @@ const answerable = "Who can issue a refund for a paid invoice?";
 const outOfScope = "Who painted the ceiling of the Sistine Chapel?";
 
 /** What a lookup answer carries for programs beside its text (`_meta`). */
-function metaOf(result: { _meta?: Record<string, unknown> }) {
+function metaOf(result: { _meta?: Record<string, unknown> | undefined }) {
   return lookupResultMetaSchema.parse(result._meta?.[resultMetaKey]);
 }
 

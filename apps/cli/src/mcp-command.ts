@@ -11,9 +11,7 @@ import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
 import { withLookupKnowledgeBase } from "./with-lookup-knowledge-base.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";
-
-/** The environment variable holding the HTTP server's bearer token (never a command-line flag). */
-export const mcpTokenVariable = "LOOKUP_KNOWLEDGE_MCP_TOKEN";
+import { mcpTokenVariable } from "./mcp-command-token.js";
 
 export interface McpCommandOptions {
   http?: boolean;

@@ -4,7 +4,7 @@ export type { FetchedEvidence, FetchedEvidenceMeta } from "./fetch-evidence.js";
 export type { LookupResultMeta } from "./lookup-result-meta.js";
 export { lookupResultMetaSchema } from "./lookup-result-meta.js";
 export { resultMetaKey } from "./result-meta-key.js";
-export { readMcpServerSettings } from "./mcp-server-settings.js";
+export { mcpServerSettingDefaults, mcpServerSettingNames, readMcpServerSettings } from "./mcp-server-settings.js";
 export type { McpServerSettings } from "./mcp-server-settings.js";
 export type { McpServerErrorCode } from "./mcp-server-error-code.js";
 export { sourceUri, sourceUriPrefix } from "./source-documents.js";

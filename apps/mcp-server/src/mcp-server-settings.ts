@@ -40,6 +40,14 @@ const settingsSchema = z.strictObject({
     .optional(),
 });
 
+/** The keys the `mcp` object takes, nested ones dotted (`http.allowedHosts`): what `mcp --help` must name. */
+export const mcpServerSettingNames: readonly string[] = Object.keys(settingsSchema.shape).flatMap((key) =>
+  key === "http" ? Object.keys(settingsSchema.shape.http.unwrap().shape).map((inner) => `http.${inner}`) : [key],
+);
+
+/** The default of each top-level setting that has one (`callerFilter`, `maxQueryChars`, `resourcesPerPage`, `toolName`). */
+export const mcpServerSettingDefaults: Readonly<Record<string, unknown>> = settingsSchema.parse({});
+
 /** Reads the server's settings (`mcp.*` keys in errors); a bad filter is refused with its path. */
 export function readMcpServerSettings(input: unknown = {}): McpServerSettings {
   const parsed = parseOptions(settingsSchema, input ?? {}, "mcp");
