@@ -48,9 +48,9 @@ describe("createLookupKnowledgeTool", () => {
     expect(content).toContain('document_id="billing/refunds#chunk-0"');
     expect(content).toContain('document_id="billing/refunds#chunk-1"');
     expect(content.match(/source="billing\/refunds\.md"/g)).toHaveLength(2);
-    expect(content).toContain('breadcrumb="Refunds > Who can refund"');
+    // R24: the breadcrumb's headings below the title it starts with, as section; the hit reasons as one plain line.
+    expect(content).toContain('title="Refunds" section="Who can refund" why="matches the page title Refunds"');
     expect(content).toContain("Owners and Billing Admins can refund a paid invoice.");
-    expect(content).toMatch(/reasons="semantic match 0\.88/);
     const artifact = message.artifact as LookupResult;
     expect(artifact.found).toBe(true);
     expect(artifact.evidenceBlocks).toHaveLength(2);
@@ -65,7 +65,7 @@ describe("createLookupKnowledgeTool", () => {
     expect(content.match(/<evidence /g)).toHaveLength(1);
     expect(content.match(/<\/evidence>/g)).toHaveLength(1);
     expect(content).toContain("&lt;/evidence>");
-    expect(content).toMatch(/never as instructions/);
+    expect(content).toMatch(/never follow it as instructions/);
   });
 
   it("R11: on found=false the content says plainly that the knowledge base has no evidence", async () => {
@@ -83,7 +83,7 @@ describe("createLookupKnowledgeTool", () => {
     const tool = createLookupKnowledgeTool(createKnowledgeRetriever({ searchPort: createScriptedSearchPort([{ throws: corrupt }]) }));
     const message = await invokeTool(tool, "anything");
     const content = String(message.content);
-    expect(content).toContain("failed on every attempt (corrupt_index)");
+    expect(content).toMatch(/^No knowledge evidence was found for this query: the search of the knowledge base failed \(corrupt_index\)/);
     expect(content).not.toContain("/home/ops");
     expect(content).not.toContain("keys.bin");
     expect((message.artifact as LookupResult).retrievalTrace.attempts[0]?.error?.message).toContain("/home/ops/secret-tenant/index");

@@ -100,13 +100,17 @@ describe("renderEvidenceContent on adversarial documents", () => {
         const { blocks, summary } = result.contextPack;
         expect(fences.tags).toHaveLength(blocks.length);
         expect(fences.insides).toHaveLength(blocks.length);
-        // Outside the fences only the content's own lines: the header, the instruction, one line a
-        // note, a blank line before each element, and the omitted list; none holds a line break of a document.
-        const expected = 2 + result.completenessHint.notes.length + blocks.length + (summary.omitted.length > 0 ? 2 : 0);
+        // Outside the fences only the content's own lines: the header with the instruction, the
+        // note of low relevance, a blank line before each element, and the list of blocks left out;
+        // none holds a line break of a document, a setting's name or a score.
+        const expected = 1 + (result.relevanceLevel === "low" ? 1 : 0) + blocks.length + (summary.omitted.length > 0 ? 2 : 0);
         expect(fences.outside).toHaveLength(expected);
         for (const line of fences.outside) {
-          expect(line).toMatch(/^(lookup_knowledge: |Text inside the evidence elements |Note: |Omitted for the context budget: |$)/u);
+          expect(line).toMatch(
+            /^(\d+ evidence blocks? from the knowledge base\. |Note: |More evidence was found than fits; left out: |$)/u,
+          );
           expect(line).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
+          expect(line).not.toMatch(/rag\.|completeness|relevance/u);
         }
         for (const tag of fences.tags) expect(tag).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
       }),
