@@ -31,3 +31,28 @@ describe("tools/call with arguments that are not an object", () => {
     },
   );
 });
+
+describe("requests whose params lack the field they name", () => {
+  const ingested = useIngestedExample();
+
+  it.each([
+    ["tools/call", { arguments: {} }, 'tools/call "name" must be the name of a tool, a string; got none.'],
+    ["tools/call", { name: 5, arguments: {} }, 'tools/call "name" must be the name of a tool, a string; got a number.'],
+    ["resources/read", {}, 'resources/read "uri" must be a knowledge://source/<path> URI, a string; got none.'],
+    [
+      "resources/read",
+      { uri: ["knowledge://source/billing/refunds.md"] },
+      'resources/read "uri" must be a knowledge://source/<path> URI, a string; got an array.',
+    ],
+  ])(
+    "issue 35 item 2: %s with %j gets one short -32602 sentence, its code once, not a -32603 schema dump",
+    async (method, params, sentence) => {
+      await using client = await connectClient({ retriever: ingested().knowledgeBase.retriever, store: ingested().knowledgeBase.store });
+      const error = await client.request({ method, params } as never, CallToolResultSchema).then(
+        () => undefined,
+        (caught: unknown) => caught as { code?: number; message?: string },
+      );
+      expect(error).toMatchObject({ code: -32602, message: `MCP error -32602: Invalid params: ${sentence}` });
+    },
+  );
+});
