@@ -28,6 +28,7 @@ import { readToolArguments } from "./read-tool-arguments.js";
 import { resultMetaKey } from "./result-meta-key.js";
 import { listSourceDocuments, readSourceDocument, SourceReadError } from "./source-documents.js";
 import { ToolArgumentError } from "./tool-argument-error.js";
+import { createToolCallTracer } from "./trace-tool-call.js";
 
 const version = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
@@ -68,6 +69,7 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
   const canFetch = canFetchRecords(store.port);
   const tools = canFetch ? [lookupTool.definition, fetchTool.definition] : [lookupTool.definition];
   const toolNames = tools.map((tool) => tool.name).join(" and ");
+  const traceToolCall = createToolCallTracer(tools.map((tool) => tool.name));
 
   async function lookup(args: unknown, signal: AbortSignal): Promise<CallToolResult> {
     // The LangChain tool's schema and wording (`parseToolArguments`), under the server's settings.
@@ -100,16 +102,21 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      const { name, arguments: args } = request.params;
-      try {
-        if (name === lookupName) return await lookup(args, extra.signal);
-        if (name === fetchToolName && canFetch) return await fetch(args, extra.signal);
-      } catch (error) {
-        return toolError(error, name === fetchToolName ? fetchTool.usage : lookupTool.usage);
-      }
-      throw protocolError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${toolNames}.`);
-    });
+    // Each call is a server span (OpenTelemetry, when installed), the lookup's span its child.
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      (request, extra): Promise<CallToolResult> =>
+        traceToolCall(request, extra, async () => {
+          const { name, arguments: args } = request.params;
+          try {
+            if (name === lookupName) return await lookup(args, extra.signal);
+            if (name === fetchToolName && canFetch) return await fetch(args, extra.signal);
+          } catch (error) {
+            return toolError(error, name === fetchToolName ? fetchTool.usage : lookupTool.usage);
+          }
+          throw protocolError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${toolNames}.`);
+        }),
+    );
     server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
       // Pages of `settings.resourcesPerPage`; the cursor is the offset of the next page.
       const resourcePageSize = settings.resourcesPerPage;
