@@ -9,12 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 import { cliEnvironment, cliPath, spawnHttpServer } from "./test/spawn-mcp-server.js";
 
+interface CaughtError {
+  what: string;
+  code?: number | undefined;
+  message?: string | undefined;
+}
+
 /** Every protocol error the server answers, each caught as the SDK's client throws it. */
-async function protocolErrors(client: Client): Promise<Array<{ what: string; code?: number; message?: string }>> {
+async function protocolErrors(client: Client): Promise<CaughtError[]> {
   const caught = async (what: string, call: Promise<unknown>) =>
     call.then(
-      () => ({ what, message: "no error" }),
-      (error: { code?: number; message?: string }) => ({ what, code: error.code, message: error.message }),
+      (): CaughtError => ({ what, message: "no error" }),
+      (error: { code?: number; message?: string }): CaughtError => ({ what, code: error.code, message: error.message }),
     );
   return Promise.all([
     caught("an unknown tool", client.callTool({ name: "nope", arguments: {} })),
@@ -32,7 +38,7 @@ async function protocolErrors(client: Client): Promise<Array<{ what: string; cod
   ]);
 }
 
-function expectCodeOnce(errors: Array<{ what: string; code?: number; message?: string }>): void {
+function expectCodeOnce(errors: CaughtError[]): void {
   for (const error of errors) {
     expect(error.code, error.what).toEqual(expect.any(Number));
     expect(error.message, error.what).toMatch(new RegExp(`^MCP error ${error.code}: \\S`));
