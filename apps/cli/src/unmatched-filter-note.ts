@@ -10,5 +10,5 @@ export function unmatchedFilterNote(result: LookupResult, pairs: readonly string
   if (pairs.length === 0 || result.found || attempts.length === 0) return undefined;
   if (attempts.some((attempt) => attempt.candidateCount > 0 || attempt.error !== undefined)) return undefined;
   const given = pairs.map((pair) => `--filter ${pair}`).join(" ");
-  return `Nothing matched this query with ${given}; check the filter's key and value (\`lookup-knowledge stats\` shows what was ingested).`;
+  return `Nothing matched this query with ${given}; check the filter's key and value (\`lookup-knowledge stats\` lists the metadata keys and their most common values).`;
 }
