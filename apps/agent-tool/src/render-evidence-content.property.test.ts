@@ -107,7 +107,7 @@ describe("renderEvidenceContent on adversarial documents", () => {
         expect(fences.outside).toHaveLength(expected);
         for (const line of fences.outside) {
           expect(line).toMatch(
-            /^(\d+ evidence blocks? from the knowledge base\. |Note: |More evidence was found than fits; left out: |$)/u,
+            /^(\d+ blocks? of evidence, quoted from documents: |Note: |More evidence was found than fits; left out: |$)/u,
           );
           expect(line).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
           expect(line).not.toMatch(/rag\.|completeness|relevance/u);
