@@ -121,7 +121,7 @@ describe("lookup-knowledge ingest (the built CLI)", () => {
 
   // `script` (util-linux) gives the command a terminal, so the bar is drawn.
   it.skipIf(!existsSync("/usr/bin/script"))(
-    "on a terminal, the bar counts files while parsing, then chunks written of the chunks to write",
+    "on a terminal, the bar says it is scanning, then counts files while parsing, then chunks written of the chunks to write",
     async () => {
       const command = [process.execPath, cli, "--data", join(base, "bar-data"), "ingest", root].map((part) => `'${part}'`).join(" ");
       const { stdout } = await run("/usr/bin/script", ["-qec", command, "/dev/null"], {
@@ -129,6 +129,9 @@ describe("lookup-knowledge ingest (the built CLI)", () => {
         env: { ...process.env, NO_COLOR: "1" },
       });
       const frames = stdout.split(/\r|\u001b\[1G/).filter((frame) => frame.startsWith("ingest "));
+      // Issue 35 item 4: the first frame says it is scanning; no frame is a full bar at 0/0.
+      expect(frames[0]).toMatch(/^ingest scanning the folder\.\.\./);
+      expect(frames.some((frame) => /\|\u2588+\| 0\/0 /.test(frame))).toBe(false);
       expect(frames.some((frame) => /^ingest parsing \|.*\| \d+\/[1-9]\d* files/.test(frame))).toBe(true);
       expect(frames.some((frame) => /^ingest writing \|.*\| [1-9]\d*\/[1-9]\d* chunks \| \d+ chunks\/s/.test(frame))).toBe(true);
     },

@@ -155,7 +155,8 @@ export function describeIngestProgress(progress: IngestProgress, writeSeconds: n
   return progress.phase === "commit" ? `committing ${written} written` : `done: ${written} written`;
 }
 
-interface ProgressDisplay {
+/** How an ingest's progress is shown: each report, then `stop` once the run ends. */
+export interface ProgressDisplay {
   update(progress: IngestProgress): void;
   stop(): void;
 }
@@ -170,13 +171,25 @@ function writeClock(): (progress: IngestProgress) => number {
   };
 }
 
-function createProgressBar(): ProgressDisplay {
+/** The bar's line while parsing or writing; while the folder is scanned (no total yet) it says so instead. */
+const barFormat = "ingest {phase} |{bar}| {value}/{total} {unit}{rate}";
+
+/**
+ * The bar on a terminal (`stream`, stderr by default): "ingest scanning the folder..." until the
+ * number of files is known (no bar at 0/0), then files parsed of the files found, then chunks
+ * written of the chunks to write; a total of 0 draws an empty bar, not a full one.
+ */
+export function createProgressBar(stream: NodeJS.WritableStream = process.stderr): ProgressDisplay {
   const bar = new cliProgress.SingleBar(
     {
-      format: "ingest {phase} |{bar}| {value}/{total} {unit}{rate}",
+      format: (options, params, payload: { phase?: string }) =>
+        payload.phase === "scanning"
+          ? "ingest scanning the folder..."
+          : cliProgress.Format.Formatter({ ...options, format: barFormat }, params, payload),
       hideCursor: true,
       clearOnComplete: true,
-      stream: process.stderr,
+      emptyOnZero: true,
+      stream,
     },
     cliProgress.Presets.shades_classic,
   );
@@ -194,7 +207,8 @@ function createProgressBar(): ProgressDisplay {
       wasWriting = writing;
       const elapsed = seconds(progress);
       const rate = writing && elapsed > 0 ? ` | ${Math.round(progress.chunksWritten / elapsed)} chunks/s` : "";
-      const payload = { phase: writing ? "writing" : "parsing", unit: writing ? "chunks" : "files", rate };
+      const phase = progress.phase === "scan" ? "scanning" : writing ? "writing" : "parsing";
+      const payload = { phase, unit: writing ? "chunks" : "files", rate };
       const total = writing ? progress.chunksTotal : progress.filesTotal;
       const value = writing ? progress.chunksWritten : progress.filesDone;
       if (!started) {
