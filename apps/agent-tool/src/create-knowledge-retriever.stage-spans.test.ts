@@ -86,7 +86,7 @@ describe("stage spans (OpenTelemetry)", () => {
     expect(first.attributes).toMatchObject({
       "lookup_knowledge.attempt": 1,
       "lookup_knowledge.l0_filtered": true,
-      "lookup_knowledge.outcome": "no_candidates",
+      "lookup_knowledge.attempt_outcome": "no_candidates",
       "lookup_knowledge.candidate_count": 0,
     });
     expect(first.attributes["lookup_knowledge.filter"]).toContain("billing");
@@ -94,7 +94,7 @@ describe("stage spans (OpenTelemetry)", () => {
       "lookup_knowledge.attempt": 2,
       "lookup_knowledge.l0_filtered": false,
       "lookup_knowledge.retrieve_k": retriever.config.retrieveK,
-      "lookup_knowledge.outcome": "usable",
+      "lookup_knowledge.attempt_outcome": "usable",
       "lookup_knowledge.candidate_count": 2,
       "lookup_knowledge.evidence_count": result.evidenceBlocks.length,
     });

@@ -28,7 +28,7 @@ export function attemptStartAttributes(attempt: number, retrieveK: number, filte
 /** An attempt as it ends: the outcome of R9's classification and what it found. */
 export function attemptEndAttributes(trace: RetrievalAttempt): TelemetryAttributes {
   return {
-    "lookup_knowledge.outcome": trace.outcome,
+    "lookup_knowledge.attempt_outcome": trace.outcome,
     "lookup_knowledge.candidate_count": trace.candidateCount,
     "lookup_knowledge.evidence_count": trace.evidenceCount,
     "lookup_knowledge.rejected_hits": trace.rejectedHits.length,
