@@ -8,6 +8,7 @@ export function withGlobalOptionHint(text: string): string {
 
 // What to do next, for the errors a user can fix.
 export const errorHints: Record<string, string> = {
+  invalid_ingest_root: "Give the folder that holds your Markdown (.md, .mdx) files: `lookup-knowledge ingest <folder>`.",
   index_not_found: "Run `lookup-knowledge ingest <folder>` first, or point --data at the folder you ingested into.",
   analyzer_mismatch: "Run `lookup-knowledge ingest <folder>` again: it rebuilds the index with this version's text analysis.",
   embedder_mismatch:

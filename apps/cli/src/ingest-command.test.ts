@@ -138,6 +138,26 @@ describe("lookup-knowledge ingest (the built CLI)", () => {
     60_000,
   );
 
+  it("issue 35 item 4: a missing folder, a file or a folder with no Markdown is named with what to do", async () => {
+    const missing = await runLookupKnowledge(base, "--data", join(base, "missing-data"), "ingest", "--no-progress", "no-such-folder");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`The ingest root does not exist: ${join(base, "no-such-folder")}`);
+    expect(missing.stderr).toContain("Give the folder that holds your Markdown (.md, .mdx) files: `lookup-knowledge ingest <folder>`.");
+    await writeFile(join(base, "notes.md"), "# Notes\n");
+    const file = await runLookupKnowledge(base, "--data", join(base, "missing-data"), "ingest", "--no-progress", "notes.md");
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain("The ingest root is not a directory");
+    expect(file.stderr).toContain("Give the folder that holds your Markdown");
+    await mkdir(join(base, "no-markdown"));
+    await writeFile(join(base, "no-markdown", "readme.txt"), "plain text\n");
+    const empty = await runLookupKnowledge(base, "--data", join(base, "empty-data"), "ingest", "--no-progress", "no-markdown");
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toContain("0 scanned");
+    expect(empty.stdout).toContain(
+      "no Markdown file (.md, .mdx) was found in this folder: check the path, or ingest.include and ingest.exclude",
+    );
+  }, 60_000);
+
   it("--follow-symlinks follows a link inside the folder; without it the link is reported, not followed", async () => {
     const linked = join(base, "linked");
     await mkdir(join(linked, ".drafts"), { recursive: true });

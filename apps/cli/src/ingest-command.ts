@@ -267,6 +267,11 @@ export function formatIngestReport(report: IngestReport & { store?: string }): s
     `  chunks     ${report.chunksWritten} written in ${seconds.toFixed(1)} s (${rate} chunks/s)`,
     `  documents  ${report.entries.length} in the knowledge base`,
   ];
+  if (report.files === 0) {
+    lines.push(
+      "  no Markdown file (.md, .mdx) was found in this folder: check the path, or ingest.include and ingest.exclude in lookup-knowledge.config.json",
+    );
+  }
   if (report.noContent.length > 0) {
     const shown = report.noContent.slice(0, noContentListed);
     lines.push(`  files with no content (no body, title or description; not indexed):`);

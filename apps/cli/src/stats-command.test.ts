@@ -44,7 +44,7 @@ describe("issue 35 item 4: lookup-knowledge stats lists the metadata keys and th
       /^ {2}category +5 chunks, 3 values: billing \(2\), security \(2\), evil\uFFFD\[2J\uFFFD\]0;pwned\uFFFD \(1\)$/,
     );
     expect(text.stdout).toMatch(/^ {2}keywords +6 chunks, 4 values: invoice \(2\), audit \(1\), refund \(1\), token \(1\)$/m);
-    expect(text.stdout).toMatch(/^ {2}contentHash +6 chunks, 6 values: [0-9a-f]{57}\.\.\. \(1\), /m);
+    expect(text.stdout).toMatch(/^ {2}contentHash +6 chunks, 6 values: [0-9a-f]{37}\.\.\. \(1\), /m);
     expect(text.stdout).not.toMatch(control);
 
     const json = await runLookupKnowledge(cwd, "--data", "data", "stats", "--json");
@@ -129,7 +129,7 @@ describe("metadataKeyLines", () => {
     });
     expect(lines[0]).not.toContain("e.g.");
     expect(lines[1]).toBe("  breadcrumb   9000 chunks, more than 5000 values (none listed)");
-    expect(lines[2]).toBe(`  title        3 chunks, 2 values: "Refunds, invoices (billing)" (2), ${"x".repeat(57)}... (1)`);
+    expect(lines[2]).toBe(`  title        3 chunks, 2 values: "Refunds, invoices (billing)" (2), ${"x".repeat(37)}... (1)`);
     expect(lines[3]).toBe("  year         2 chunks, 1 value: 2024 (2)");
     expect(lines[4]).toBe("  contentHash  40 chunks, 40 values, each on one chunk only");
     expect(metadataKeyLines({ countedFrom: "scan", valuesCountedPerKey: 5000, keys: [] })).toEqual([

@@ -7,7 +7,7 @@ import { describeCalibrationState } from "./eval-command.js";
 /** Values listed per metadata key. */
 const valuesShown = 10;
 /** A value longer than this is cut in the text output (`--json` has it whole). */
-const valueChars = 60;
+const valueChars = 40;
 
 /** What the other stores are told instead of the metadata keys: they keep no counts of them. */
 const notCounted =
