@@ -1,4 +1,4 @@
-import { recordMetadata, sharedMetadata } from "./index-snapshot.js";
+import { recordMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { MetadataKeyCounts } from "./metadata-key-counts.js";
 
@@ -14,7 +14,15 @@ export function countMetadataKeys(committed: MetadataKeyCounts | undefined, snap
   const { file, fileSlots, memory } = snapshot.records;
   if (committed === undefined || file === undefined) {
     const counts = new MetadataKeyCounts();
-    for (let slot = 0; slot < snapshot.count; slot += 1) counts.apply(sharedMetadata(snapshot.records, slot, directory), 1);
+    // Committed records in one pass over their file; records in memory parsed one by one and let go.
+    const committed = file?.allMetadata();
+    for (let slot = 0; slot < snapshot.count; slot += 1) {
+      const fileSlot = fileSlots[slot] ?? -1;
+      counts.apply(
+        fileSlot >= 0 && committed !== undefined ? (committed[fileSlot] ?? {}) : recordMetadata(snapshot.records, slot, directory),
+        1,
+      );
+    }
     return counts;
   }
   const kept = new Uint8Array(file.count);

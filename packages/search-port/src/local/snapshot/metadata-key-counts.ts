@@ -12,8 +12,11 @@ export const countedValuesPerKey = 5_000;
 /** One key's counts: the records carrying it and, up to `countedValuesPerKey` distinct values, how many records hold each. */
 export interface KeyCount {
   chunks: number;
-  /** By `valueKey(value)`; null once the key had more distinct values than are counted. */
-  values: Map<string, { value: MetadataValue; chunks: number }> | null;
+  /**
+   * By value (a Map tells the string "1" from the number 1, as filters do); null once the key
+   * had more distinct values than are counted.
+   */
+  values: Map<MetadataValue, { value: MetadataValue; chunks: number }> | null;
 }
 
 /** The stored form of one key's counts: `values` as `[value, chunks]` pairs, or null. */
@@ -22,21 +25,23 @@ export interface StoredKeyCount {
   values: Array<[MetadataValue, number]> | null;
 }
 
-/** One text per value, kept apart by type: the string "1" and the number 1 are two values (as filters tell them apart). */
-function valueKey(value: MetadataValue): string {
+/** One text per value for a stable order in the file, kept apart by type. */
+function orderKey(value: MetadataValue): string {
   return `${typeof value}:${String(value)}`;
+}
+
+function isFilterable(value: unknown): value is MetadataValue {
+  return typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
 }
 
 /** The values of one metadata field a filter can match: the scalar itself, or the distinct scalars of a list. */
 function filterableValues(field: unknown): MetadataValue[] {
-  const scalars = Array.isArray(field) ? field : [field];
-  const seen = new Map<string, MetadataValue>();
-  for (const scalar of scalars) {
-    if (typeof scalar === "string" || typeof scalar === "boolean" || (typeof scalar === "number" && Number.isFinite(scalar))) {
-      seen.set(valueKey(scalar), scalar);
-    }
+  if (!Array.isArray(field)) return isFilterable(field) ? [field] : [];
+  const values: MetadataValue[] = [];
+  for (const element of field) {
+    if (isFilterable(element) && !values.includes(element)) values.push(element);
   }
-  return [...seen.values()];
+  return values;
 }
 
 /**
@@ -53,8 +58,7 @@ export class MetadataKeyCounts {
   static from(stored: Record<string, StoredKeyCount> | undefined): MetadataKeyCounts {
     const counts = new MetadataKeyCounts();
     for (const [key, count] of Object.entries(stored ?? {})) {
-      const values =
-        count.values === null ? null : new Map(count.values.map(([value, chunks]) => [valueKey(value), { value, chunks }] as const));
+      const values = count.values === null ? null : new Map(count.values.map(([value, chunks]) => [value, { value, chunks }] as const));
       counts.keys.set(key, { chunks: count.chunks, values });
     }
     return counts;
@@ -84,26 +88,30 @@ export class MetadataKeyCounts {
     const stored: Record<string, StoredKeyCount> = {};
     for (const key of [...this.keys.keys()].sort()) {
       const count = this.keys.get(key) as KeyCount;
-      const values = count.values === null ? null : [...count.values.entries()].sort(([left], [right]) => (left < right ? -1 : 1));
-      stored[key] = { chunks: count.chunks, values: values === null ? null : values.map(([, entry]) => [entry.value, entry.chunks]) };
+      const values =
+        count.values === null
+          ? null
+          : [...count.values.values()]
+              .map((entry) => ({ order: orderKey(entry.value), entry }))
+              .sort((left, right) => (left.order < right.order ? -1 : 1));
+      stored[key] = { chunks: count.chunks, values: values === null ? null : values.map(({ entry }) => [entry.value, entry.chunks]) };
     }
     return stored;
   }
 
   private applyValues(count: KeyCount, values: NonNullable<KeyCount["values"]>, fieldValues: MetadataValue[], sign: 1 | -1): void {
     for (const value of fieldValues) {
-      const key = valueKey(value);
-      const entry = values.get(key);
+      const entry = values.get(value);
       if (entry === undefined) {
         if (sign < 0) continue;
         if (values.size >= countedValuesPerKey) {
           count.values = null;
           return;
         }
-        values.set(key, { value, chunks: 1 });
+        values.set(value, { value, chunks: 1 });
       } else {
         entry.chunks += sign;
-        if (entry.chunks <= 0) values.delete(key);
+        if (entry.chunks <= 0) values.delete(value);
       }
     }
   }
