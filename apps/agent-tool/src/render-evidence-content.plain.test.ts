@@ -108,4 +108,19 @@ describe("renderEvidenceContent in plain words (issue 35 item 1)", () => {
       );
     }
   });
+  it("R24: a section the content opens with as its heading is said once, in the content", async () => {
+    const opening = (content: string) =>
+      hit("billing/refunds", 0, 0.9, { category: "billing", title: "Refunds", breadcrumb: "Refunds > Who approves", content });
+    const tagOf = async (content: string) => {
+      const retriever = createKnowledgeRetriever({ searchPort: createScriptedSearchPort([[opening(content)], [opening(content)]]) });
+      const result = await retriever.lookup("Who approves a refund?");
+      if (!result.found) throw new Error("expected evidence");
+      return readEvidenceFences(renderEvidenceContent(result)).tags[0] ?? "";
+    };
+    // The chunk opens with the section's heading: the attribute would repeat it.
+    expect(await tagOf(`## Who approves\n\n${long}`)).not.toContain("section=");
+    // Another heading, or the heading further down: the attribute stays.
+    expect(await tagOf(`## Approval steps\n\n${long}`)).toContain('section="Who approves"');
+    expect(await tagOf(`${long}\n## Who approves`)).toContain('section="Who approves"');
+  });
 });

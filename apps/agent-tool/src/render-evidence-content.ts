@@ -10,7 +10,8 @@ const noEvidence = "No knowledge evidence was found for this query in the knowle
  * blocks and the fence instruction; a note only when the search judged the evidence unlikely
  * to answer; per packed block its `document_id` (the evidenceKey, encoded losslessly by
  * `documentIdOf`), source, title, breadcrumb (as `section`, the headings below the title,
- * when it starts with the title; left out when it is the title alone), `why` (its
+ * when it starts with the title; left out when it is the title alone, or when the section is
+ * one heading the content opens with), `why` (its
  * hit reasons as one plain line, `EvidenceBlock.why`) and `truncated`, and its content inside
  * an `<evidence>` element whose tags cannot be forged by the content; then the blocks left out
  * for the budget. Settings, hint vocabulary, scores and completeness stay in the artifact
@@ -44,7 +45,20 @@ function placeOf(block: PackedBlock): [string, string | undefined] {
   const title = block.title?.trim();
   if (breadcrumb === undefined || title === undefined || title === "") return ["breadcrumb", breadcrumb];
   if (breadcrumb === title) return ["breadcrumb", undefined];
-  return breadcrumb.startsWith(`${title} > `) ? ["section", breadcrumb.slice(title.length + 3)] : ["breadcrumb", breadcrumb];
+  if (!breadcrumb.startsWith(`${title} > `)) return ["breadcrumb", breadcrumb];
+  const section = breadcrumb.slice(title.length + 3);
+  return ["section", opensWithHeading(block.content, section) ? undefined : section];
+}
+
+/**
+ * Whether the content's first line is a heading that says the section (one level, as the
+ * chunker writes it): the model reads it there, so the attribute would say it twice.
+ */
+function opensWithHeading(content: string, section: string): boolean {
+  if (section.includes(" > ")) return false;
+  const first = content.trimStart().split("\n", 1)[0] ?? "";
+  const heading = /^#{1,6}[ \t]+(.*?)[ \t#]*$/.exec(first);
+  return heading?.[1]?.trim() === section;
 }
 
 function attributesOf(block: PackedBlock): string {
