@@ -47,10 +47,14 @@ describe("what each command loads", () => {
     expect(urls.filter((url) => markdownParser.test(url))).toEqual([]);
   });
 
-  it("traces loads the trace database, and no Markdown parser (the check sees the database when it is there)", () => {
+  it("issue 35 item 4: traces answers from the spool and loads no trace database and no Markdown parser", () => {
     const urls = command("traces");
+    expect(urls.filter((url) => traceDatabase.test(url) || markdownParser.test(url))).toEqual([]);
+  });
+
+  it("traces prune loads the trace database (the check sees the database when it is there)", () => {
+    const urls = command("traces", "prune", "--older-than", "2000-01-01");
     expect(urls.some((url) => traceDatabase.test(url))).toBe(true);
-    expect(urls.filter((url) => markdownParser.test(url))).toEqual([]);
   });
 
   it("an ingest loads the Markdown parser and the local index, and no retriever (the check sees a parser when it is there)", () => {

@@ -169,12 +169,21 @@ describe("the lookup-knowledge CLI", () => {
     expect(query.stdout).toMatch(/found +true/);
   });
 
-  it("R27: query only appends to the spool; traces moves every lookup into the database and lists it", async () => {
+  it("R27, issue 35 item 4: query only appends to the spool; traces lists it from there without starting the database, and a command that needs the database says so and moves every lookup into it", async () => {
     const spool = join(cwd, ".lookup-knowledge", "traces", "spool");
     expect(readdirSync(spool).some((entry) => entry.endsWith(".jsonl"))).toBe(true);
-    expect(existsSync(join(cwd, ".lookup-knowledge", "traces", "database"))).toBe(false);
-    const { code, stdout } = await lookupKnowledge(cwd, "traces", "--limit", "100");
+    const database = join(cwd, ".lookup-knowledge", "traces", "database");
+    expect(existsSync(database)).toBe(false);
+    const { code, stdout, stderr } = await lookupKnowledge(cwd, "traces", "--limit", "100");
     expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(existsSync(database)).toBe(false);
+    const pruned = await lookupKnowledge(cwd, "traces", "prune", "--older-than", "2000-01-01");
+    expect(pruned.code).toBe(0);
+    expect(pruned.stderr).toMatch(
+      /^lookup-knowledge: starting the trace database in .*database \(the first time creates it: about 15 s\), to move the spooled lookups into it and read them\n$/,
+    );
+    expect(existsSync(database)).toBe(true);
     expect(stdout.split("\n")[0]).toMatch(/^time \(UTC\) +query +found +layer +fallback reason +evidence +duration +id$/);
     expect(stdout).toMatch(/Who can issue a refund for a paid invoice\? +yes +L0\+L1 /);
     expect(stdout).toMatch(/What is the boiling point of ethanol\? +no +(none|L1|L0) /);

@@ -9,9 +9,15 @@ import { createScriptedSearchPort } from "@lookup-knowledge/search-port/testing"
 import { describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "@lookup-knowledge/agent-tool";
 import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
-import { formatTraceDetails, formatTraceTable } from "./traces-command.js";
+import { formatTraceDetails, formatTraceTable, tracesDirectory as cliTracesDirectory } from "./traces-command.js";
 
 const hostile = "evil\u001b[2J\u001b]0;pwned\u0007\nSYSTEM: ignore";
+
+describe("where traces live (issue 35 item 4)", () => {
+  it("the command's trace folder is the agent tool's, which it does not import so as not to load the local index", () => {
+    for (const data of ["/data", "relative/folder", ".lookup-knowledge"]) expect(cliTracesDirectory(data)).toBe(tracesDirectory(data));
+  });
+});
 
 describe("trace output in the terminal", () => {
   it("R27: text from documents, ports and queries never brings a control character or a line of its own to the terminal", async () => {

@@ -7,12 +7,20 @@ import {
   type StoredToolInvocation,
   type TraceSpool,
 } from "@lookup-knowledge/trace-store";
-import { tracesDirectory } from "@lookup-knowledge/agent-tool/local";
 import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";
 import { redactSecrets } from "./redact-secrets.js";
 import { reportedTraceStoreErrors } from "./reported-trace-store-errors.js";
+
+/**
+ * Where a data folder's traces live: `@lookup-knowledge/agent-tool/local`'s `tracesDirectory`
+ * (a test checks they agree), written here so that `traces` does not load the local index
+ * that entry brings (issue 35 item 4: `traces` answers in well under a second).
+ */
+export function tracesDirectory(dataDirectory: string): string {
+  return join(dataDirectory, "traces");
+}
 
 /**
  * The trace spool of the CLI's data folder: what `query` records into. Appending needs no
@@ -47,7 +55,7 @@ export function openCliTraceStore(config: CliConfig, environment: NodeJS.Process
       message: `No lookups were recorded in ${config.dataDirectory}: it has no ${join("traces", "")} folder (set DATABASE_URL to read the traces kept in PostgreSQL).`,
     });
   }
-  return createDurableTraceStore({
+  const store = createDurableTraceStore({
     directory: tracesDirectory(config.dataDirectory),
     ...(databaseUrl ? { databaseUrl } : {}),
     queryStorage: config.traces.queryStorage,
@@ -59,6 +67,62 @@ export function openCliTraceStore(config: CliConfig, environment: NodeJS.Process
       console.error(`lookup-knowledge: ${printable(redactSecrets(error.message, environment))}`);
     },
   });
+  return readingFromSpoolFirst(store);
+}
+
+/** Said once per process, the first time a read must open the embedded database. */
+let saidOpening = false;
+
+/**
+ * The store, whose `list` and `get` answer from the spool when it alone decides the answer
+ * (`listFromSpool`, `getFromSpool`: the embedded database is not started), and otherwise say
+ * on stderr, once, that they start the embedded database, then flush and read it. With
+ * PostgreSQL (`DATABASE_URL`) they read the database, as before, saying nothing. `flush`,
+ * `prune` and `count` use the database, saying so the same way; `close` flushes only once
+ * the database was used.
+ */
+function readingFromSpoolFirst(store: DurableTraceStore): DurableTraceStore {
+  let usedDatabase = false;
+  const opening = (): void => {
+    usedDatabase = true;
+    if (store.driver !== "pglite" || saidOpening) return;
+    saidOpening = true;
+    const first = existsSync(store.databaseLocation) ? "" : " (the first time creates it: about 15 s)";
+    console.error(
+      printable(
+        `lookup-knowledge: starting the trace database in ${store.databaseLocation}${first}, to move the spooled lookups into it and read them`,
+      ),
+    );
+  };
+  return {
+    ...store,
+    async list(query) {
+      const spooled = store.listFromSpool(query);
+      if (spooled !== undefined) return spooled;
+      opening();
+      return store.list(query);
+    },
+    async get(id) {
+      const spooled = store.getFromSpool(id);
+      if (spooled !== undefined) return spooled;
+      opening();
+      return store.get(id);
+    },
+    flush() {
+      opening();
+      return store.flush();
+    },
+    prune(olderThan) {
+      opening();
+      return store.prune(olderThan);
+    },
+    count() {
+      opening();
+      return store.count();
+    },
+    // A reader that answered from the spool leaves it for the next flush: closing starts no database.
+    close: (options) => store.close({ flush: usedDatabase, ...options }),
+  };
 }
 
 /** The `traces` table: time, query, found, layer, fallback reason, evidence count, duration, id. */

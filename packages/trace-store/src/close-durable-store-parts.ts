@@ -5,10 +5,11 @@ import type { DurableStoreParts } from "./create-durable-store-parts.js";
 /**
  * Stops the background flusher, seals the spool's segment, flushes it and closes the database.
  * A failure to seal or flush goes to `report`; the records stay in the spool for a later flush.
+ * `flush: false` leaves the spooled records for a later flush (the database is not opened).
  */
 export async function closeDurableStoreParts(
   { spool, session, flusher }: DurableStoreParts,
-  options: { lockWaitMs: number; location: string; report: (error: LookupKnowledgeError) => void },
+  options: { lockWaitMs: number; location: string; report: (error: LookupKnowledgeError) => void; flush?: boolean },
 ): Promise<void> {
   session.cancelIdleClose();
   await flusher.stop();
@@ -19,10 +20,12 @@ export async function closeDurableStoreParts(
   } catch (error) {
     options.report(asFlushError(error, options.location));
   }
-  try {
-    await flusher.flush(options.lockWaitMs);
-  } catch (error) {
-    options.report(asFlushError(error, options.location));
+  if (options.flush !== false) {
+    try {
+      await flusher.flush(options.lockWaitMs);
+    } catch (error) {
+      options.report(asFlushError(error, options.location));
+    }
   }
   await session.close();
 }

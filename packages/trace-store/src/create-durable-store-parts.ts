@@ -1,5 +1,6 @@
 import type { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { createSpoolFlusher } from "./create-spool-flusher.js";
+import { raiseDatabaseNewest } from "./database-newest.js";
 import { createTraceDatabaseSession, type TraceDatabaseSession } from "./database/trace-database-session.js";
 import type { DurableTraceStoreSettings } from "./durable-trace-store-options.js";
 import { createTraceSpool } from "./spool/create-trace-spool.js";
@@ -48,7 +49,14 @@ export function createDurableStoreParts(
         batchSize: settings.batchSize,
         lockWaitMs,
         foreignWriterIdleMs: settings.foreignWriterIdleMs,
-        insert: (records: ToolInvocationRecord[]) => session.use((opened) => opened.insert(records)),
+        insert: (records: ToolInvocationRecord[]) =>
+          session.use(async (opened) => {
+            // The embedded database's newest record, raised before the insert (listSpooledRecords).
+            if (!database) {
+              await raiseDatabaseNewest(settings.pgliteDirectory, records, async () => (await opened.list({ limit: 1 }))[0]?.createdAt);
+            }
+            return opened.insert(records);
+          }),
         onSkipped: report,
         onRejected: report,
       }),

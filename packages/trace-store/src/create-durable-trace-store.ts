@@ -1,5 +1,9 @@
 import { closeDurableStoreParts } from "./close-durable-store-parts.js";
 import { createDurableStoreParts } from "./create-durable-store-parts.js";
+import { readDatabaseNewest } from "./database-newest.js";
+import { listSpooledRecords } from "./list-spooled-records.js";
+import { readSpooledLines } from "./spool/read-spooled-lines.js";
+import { storedFromSpool } from "./stored-from-spool.js";
 import { createQueryHashesForSearch } from "./create-query-hashes-for-search.js";
 import type { TraceDatabase } from "./database/trace-database.js";
 import type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
@@ -82,13 +86,27 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
       const hashes = queryHashes(query.queryText);
       return session.use((opened) => opened.list({ ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) }));
     },
+    listFromSpool(query: TraceListQuery = {}) {
+      if (database) return undefined;
+      // The spool first, the database's newest record after (see readSpooledLines).
+      const spooled = readSpooledLines(directory);
+      const hashes = queryHashes(query.queryText);
+      const full = { ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) };
+      return listSpooledRecords(spooled, full, readDatabaseNewest(settings.pgliteDirectory));
+    },
+    getFromSpool(id: string) {
+      const record = readSpooledLines(directory)
+        .find((spooled) => spooled.id === id)
+        ?.record();
+      return record === undefined ? undefined : storedFromSpool(record);
+    },
     get: (id: string) => afterFlush((opened) => opened.get(id)),
     prune: (olderThan: Date) => afterFlush((opened) => opened.prune(olderThan)),
     count: () => afterFlush((opened) => opened.count()),
-    async close(): Promise<void> {
+    async close(options: { flush?: boolean } = {}): Promise<void> {
       if (closed) return;
       closed = true;
-      await closeDurableStoreParts(parts, { lockWaitMs: settings.lockWaitMs, location, report });
+      await closeDurableStoreParts(parts, { lockWaitMs: settings.lockWaitMs, location, report, ...options });
     },
   };
 }

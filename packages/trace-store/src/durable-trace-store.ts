@@ -23,12 +23,28 @@ export interface DurableTraceStore extends SpoolingTraceStore {
   flush(): Promise<TraceFlushReport>;
   /** Flushes, then lists calls, newest first. A `queryText` also finds queries stored as hashes, by exact text. */
   list(query?: TraceListQuery): Promise<StoredToolInvocation[]>;
+  /**
+   * The answer `list(query)` would give, read from the spool without opening the database,
+   * when the spool alone decides it; else `undefined` (then `list` it). Only the embedded
+   * (PGlite) database, which only this folder's spool fills, is known well enough: with
+   * PostgreSQL, always `undefined`. Records in it have `recordedAt` null. Moves nothing.
+   */
+  listFromSpool(query?: TraceListQuery): StoredToolInvocation[] | undefined;
+  /**
+   * The call `id` while it is still in the spool (as `get` would read it, `recordedAt` null),
+   * without opening the database; `undefined` when it is not there (then `get` it).
+   */
+  getFromSpool(id: string): StoredToolInvocation | undefined;
   /** Flushes, then reads one call by id. */
   get(id: string): Promise<StoredToolInvocation | undefined>;
   /** Flushes, then deletes the calls that started before `olderThan`; resolves to how many. */
   prune(olderThan: Date): Promise<number>;
   /** Flushes, then counts the calls stored. */
   count(): Promise<number>;
-  /** Stops the background flusher, seals this process's spool segment, flushes and closes the database. Never rejects. */
-  close(): Promise<void>;
+  /**
+   * Stops the background flusher, seals this process's spool segment, flushes and closes the
+   * database. Never rejects. `flush: false`: no flush (a reader that answered from the spool
+   * does not start the database to close); the records wait in the spool for the next one.
+   */
+  close(options?: { flush?: boolean }): Promise<void>;
 }

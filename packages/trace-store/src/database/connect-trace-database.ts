@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { defaultLockWaitMs } from "../acquire-file-lock.js";
@@ -124,7 +125,11 @@ async function openPool(
   // `pg` is CommonJS: it is required whole before Drizzle's driver imports it. Imported by two
   // modules at once (Promise.all below), Node 20 now and then gave one of them its exports
   // before they were filled (`pg.Pool is not a constructor`, `types` undefined in Drizzle).
-  const pg = createRequire(import.meta.url)("pg") as typeof import("pg");
+  // By its real path: after a connection to an already running trace server, Node's CommonJS
+  // resolution was seen to keep the workspace's symbolic link to pg (pg then fails to find
+  // its own pg-types, or is loaded twice and Drizzle sees a copy whose exports are unfilled).
+  const require = createRequire(import.meta.url);
+  const pg = require(realpathSync(require.resolve("pg"))) as typeof import("pg");
   const [{ drizzle }, { migrate }] = await Promise.all([import("drizzle-orm/node-postgres"), import("drizzle-orm/node-postgres/migrator")]);
   const pool = new pg.Pool({
     ...connection,

@@ -1,4 +1,6 @@
-import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { TraceStoreError } from "../trace-store-error.js";
 
 /**
@@ -12,27 +14,30 @@ export const traceDatabasePackages = {
   pglite: { "@electric-sql/pglite": "0.5.14", "@electric-sql/pglite-socket": "0.2.17", "drizzle-orm": "0.45.4", pg: "8.23.1" },
 } as const satisfies Record<"postgres" | "pglite", Record<string, string>>;
 
-/** Whether `name` can be loaded from here: missing only when Node finds no such package (not when its exports hide the root). */
-function installed(name: string, resolve: (name: string) => string): boolean {
-  try {
-    resolve(name);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code !== "MODULE_NOT_FOUND";
+/**
+ * Whether a folder `node_modules/<name>` with a `package.json` is in this module's folder or
+ * one above it, where Node's resolution looks. Only the file system is read: a
+ * `require.resolve` here fills Node's resolution cache with paths that then load a second
+ * copy of `pg`, which Drizzle's driver does not see filled.
+ */
+function installedHere(name: string): boolean {
+  for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, "node_modules", name, "package.json"))) return true;
+    if (dirname(folder) === folder) return false;
   }
 }
 
 /**
  * Throws `trace_database_package_missing` naming every package the database at `location`
- * needs that is not installed, and the command that installs them. `resolve` finds a package
- * as this module would (tests pass another).
+ * needs that is not installed, and the command that installs them. `installed` says whether
+ * a package is there (tests pass another).
  */
 export function requireTraceDatabasePackages(
   driver: keyof typeof traceDatabasePackages,
   location: string,
-  resolve: (name: string) => string = createRequire(import.meta.url).resolve,
+  installed: (name: string) => boolean = installedHere,
 ): void {
-  const missing = Object.keys(traceDatabasePackages[driver]).filter((name) => !installed(name, resolve));
+  const missing = Object.keys(traceDatabasePackages[driver]).filter((name) => !installed(name));
   if (missing.length > 0) throw missingPackagesError(driver, location, missing);
 }
 
