@@ -23,7 +23,7 @@ class FakeTerminal extends Writable {
   frames(): string[] {
     return this.written
       .split(/\r|\u001b\[1G/)
-      .map((frame) => frame.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ""))
+      .map((frame) => frame.replace(/\u001b(?:\[[0-9;?]*[A-Za-z]|[78])/g, ""))
       .filter((frame) => frame.startsWith("ingest "));
   }
 }
@@ -58,6 +58,30 @@ describe("issue 35 item 4: the ingest bar's first frames on a terminal are hones
     expect(frames.filter((frame) => / 0\/0 /.test(frame)).some((frame) => fullBar.test(frame))).toBe(false);
   });
 
+  it("names the commit once every chunk is written, and keeps the write rate while it commits", async () => {
+    const terminal = new FakeTerminal();
+    const display = createProgressBar(terminal);
+    const parsed: IngestProgress = { phase: "parse", filesTotal: 2, filesDone: 2, chunksTotal: 0, chunksWritten: 0 };
+    display.update(parsed);
+    display.update({ ...parsed, phase: "write", chunksTotal: 5 });
+    await wait(redraw);
+    display.update({ ...parsed, phase: "write", chunksTotal: 5, chunksWritten: 5 });
+    await wait(redraw);
+    display.update({ ...parsed, phase: "commit", chunksTotal: 5, chunksWritten: 5 });
+    // A commit that takes a while: the bar redraws meanwhile, and its end is reported.
+    await wait(3 * redraw);
+    display.update({ ...parsed, phase: "done", chunksTotal: 5, chunksWritten: 5 });
+    display.stop();
+    const frames = terminal.frames();
+    const written = frames.filter((frame) => frame.startsWith("ingest writing |")).at(-1);
+    expect(written).toMatch(/^ingest writing \|\u2588+\| 5\/5 chunks \| \d+ chunks\/s$/);
+    const committing = frames.filter((frame) => frame.startsWith("ingest committing") || frame.startsWith("ingest done"));
+    expect(committing.length).toBeGreaterThan(0);
+    const rate = written?.split("| 5/5 chunks")[1];
+    for (const frame of committing)
+      expect(frame).toMatch(new RegExp(`^ingest (committing|done) \\|\u2588{40}\\| 5/5 chunks${rate?.replace("|", "\\|")}$`));
+  });
+
   describe("with the real ingest's progress reports", () => {
     let base: string;
     beforeAll(async () => {
@@ -85,7 +109,9 @@ describe("issue 35 item 4: the ingest bar's first frames on a terminal are hones
       expect(frames[0]).toBe("ingest scanning the folder...");
       expect(frames.some((frame) => / 0\/0 /.test(frame) && fullBar.test(frame))).toBe(false);
       expect(frames).toContain(`ingest parsing |${"\u2588".repeat(40)}| ${report.files}/${report.files} files`);
-      expect(frames.some((frame) => new RegExp(`^ingest writing \\|.*\\| \\d+/${report.chunksWritten} chunks`).test(frame))).toBe(true);
+      expect(
+        frames.some((frame) => new RegExp(`^ingest writing \\|.*\\| ${report.chunksWritten}/${report.chunksWritten} chunks`).test(frame)),
+      ).toBe(true);
     }, 60_000);
   });
 });

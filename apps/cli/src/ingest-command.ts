@@ -171,6 +171,15 @@ function writeClock(): (progress: IngestProgress) => number {
   };
 }
 
+/** The word the bar shows for each phase. */
+const barPhases: Record<IngestProgress["phase"], string> = {
+  scan: "scanning",
+  parse: "parsing",
+  write: "writing",
+  commit: "committing",
+  done: "done",
+};
+
 /** The bar's line while parsing or writing; while the folder is scanned (no total yet) it says so instead. */
 const barFormat = "ingest {phase} |{bar}| {value}/{total} {unit}{rate}";
 
@@ -196,18 +205,21 @@ export function createProgressBar(stream: NodeJS.WritableStream = process.stderr
   const seconds = writeClock();
   let started = false;
   let stopped = false;
-  let wasWriting = false;
+  let lastPhase: IngestProgress["phase"] = "scan";
+  let rate = "";
   return {
     update(progress) {
       if (stopped) return;
       const writing = progress.phase !== "scan" && progress.phase !== "parse";
-      // The bar redraws at most ten times a second; a parse that ends sooner would never be
-      // seen, so its last frame (every file parsed) is drawn before the bar turns to writing.
-      if (started && writing && !wasWriting) bar.render();
-      wasWriting = writing;
+      // The bar redraws at most ten times a second; a phase that ends sooner would never be
+      // seen, so its last frame (every file parsed, every chunk written) is drawn before the
+      // bar turns to the next phase.
+      if (started && progress.phase !== lastPhase) bar.render();
+      lastPhase = progress.phase;
       const elapsed = seconds(progress);
-      const rate = writing && elapsed > 0 ? ` | ${Math.round(progress.chunksWritten / elapsed)} chunks/s` : "";
-      const phase = progress.phase === "scan" ? "scanning" : writing ? "writing" : "parsing";
+      // The write rate stops at the end of writing: a commit that takes a while does not lower it.
+      if (progress.phase === "write") rate = elapsed > 0 ? ` | ${Math.round(progress.chunksWritten / elapsed)} chunks/s` : "";
+      const phase = barPhases[progress.phase];
       const payload = { phase, unit: writing ? "chunks" : "files", rate };
       const total = writing ? progress.chunksTotal : progress.filesTotal;
       const value = writing ? progress.chunksWritten : progress.filesDone;
