@@ -132,6 +132,15 @@ describe("metadataKeyLines", () => {
     expect(lines[2]).toBe(`  title        3 chunks, 2 values: "Refunds, invoices (billing)" (2), ${"x".repeat(37)}... (1)`);
     expect(lines[3]).toBe("  year         2 chunks, 1 value: 2024 (2)");
     expect(lines[4]).toBe("  contentHash  40 chunks, 40 values, each on one chunk only");
+    expect(lines).toHaveLength(5);
+    const scanned = metadataKeyLines({
+      countedFrom: "scan",
+      valuesCountedPerKey: 5000,
+      keys: [{ key: "year", chunks: 2, distinctValues: 1, topValues: [] }],
+    });
+    expect(scanned[1]).toBe(
+      "  (counted now from every chunk: an earlier release wrote this index; the next ingest that changes a file keeps the counts)",
+    );
     expect(metadataKeyLines({ countedFrom: "scan", valuesCountedPerKey: 5000, keys: [] })).toEqual([
       "metadata     none (the index holds no chunk)",
     ]);

@@ -76,6 +76,11 @@ export function metadataKeyLines(summary: MetadataKeysSummary): string[] {
   const lines = [
     `metadata     the keys a filter can name, with the chunks carrying each and its most common values (chunks)${example ? `; e.g. query --filter ${example} "..."` : ""}:`,
   ];
+  if (summary.countedFrom === "scan") {
+    lines.push(
+      "  (counted now from every chunk: an earlier release wrote this index; the next ingest that changes a file keeps the counts)",
+    );
+  }
   const width = Math.max(...summary.keys.map((key) => key.key.length));
   for (const key of summary.keys) lines.push(`  ${key.key.padEnd(width)}  ${describeKey(key, summary.valuesCountedPerKey)}`);
   return lines;
