@@ -15,6 +15,14 @@ import { TraceStoreError } from "./trace-store-error.js";
 export type { DurableTraceStoreOptions } from "./durable-trace-store-options.js";
 
 /**
+ * The most bytes of spooled records `listFromSpool` and `getFromSpool` read (64 MiB, about
+ * 10,000 records of 6 KB: well under a second); past it they leave the answer to the
+ * database, whose flush also empties the spool, so a folder that is only ever listed does not
+ * let its spool grow without bound.
+ */
+export const spoolReadLimitBytes = 64 * 1024 * 1024;
+
+/**
  * The durable trace store. `record` appends to the spool of `directory` and returns at once
  * (R29: a lookup never waits for or fails on the database). A background flusher (every
  * `flushIntervalMs`) and every read move spooled records into the database, exactly once
@@ -89,14 +97,15 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
     listFromSpool(query: TraceListQuery = {}) {
       if (database) return undefined;
       // The spool first, the database's newest record after (see readSpooledLines).
-      const spooled = readSpooledLines(directory);
+      const spooled = readSpooledLines(directory, spoolReadLimitBytes);
+      if (spooled === undefined) return undefined;
       const hashes = queryHashes(query.queryText);
       const full = { ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) };
       return listSpooledRecords(spooled, full, readDatabaseNewest(settings.pgliteDirectory));
     },
     getFromSpool(id: string) {
-      const record = readSpooledLines(directory)
-        .find((spooled) => spooled.id === id)
+      const record = readSpooledLines(directory, spoolReadLimitBytes)
+        ?.find((spooled) => spooled.id === id)
         ?.record();
       return record === undefined ? undefined : storedFromSpool(record);
     },

@@ -51,4 +51,19 @@ describe("readSpooledLines (issue 35 item 4: what a listing reads from the spool
     expect(lines[1]?.record()).toEqual(record);
     expect(lines[2]?.record()?.retrievalDetails).toEqual(retrievalDetails);
   });
+
+  it("reads nothing past maxBytes of records waiting (only what a flush has not moved counts): the database answers then", async () => {
+    const directory = join(root, "traces-3");
+    const spool = createTraceSpool({ directory });
+    const records = Array.from({ length: 3 }, (_, index) => makeRecord(index, base));
+    for (const record of records) spool.append(record);
+    await spool.close();
+    const bytes = records.reduce((sum, record) => sum + Buffer.byteLength(`${JSON.stringify(record)}\n`), 0);
+    expect(readSpooledLines(directory, bytes)?.length).toBe(3);
+    expect(readSpooledLines(directory, bytes - 1)).toBeUndefined();
+    const folder = join(directory, "spool");
+    const segment = readdirSync(folder).find((name) => name.endsWith(".jsonl")) as string;
+    writeFileSync(join(folder, "progress.json"), JSON.stringify({ [segment.slice(0, -".jsonl".length)]: bytes - 10 }));
+    expect(readSpooledLines(directory, 10)).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseToolInvocationRecord } from "../parse-tool-invocation-record.js";
 import type { ToolInvocationRecord } from "../tool-invocation-record.js";
@@ -33,13 +33,19 @@ const newline = 0x0a;
  * flush that stopped before it advanced the offset); none that a flush finished with is
  * returned. `progress.json` is read first and the segments after: a flush in between moves
  * records into the database that are then read here as well, never the other way round.
+ * `undefined` when more than `maxBytes` wait in the spool (reading them would cost more than
+ * a flush and a query).
  */
-export function readSpooledLines(directory: string): SpooledLine[] {
+export function readSpooledLines(directory: string, maxBytes = Number.POSITIVE_INFINITY): SpooledLine[] | undefined {
   const folder = spoolDirectory(directory);
   const progress = readProgress(folder);
   const lines: SpooledLine[] = [];
   const byId = new Map<string, number>();
-  for (const segment of listSpoolSegments(folder)) {
+  const segments = listSpoolSegments(folder);
+  let pending = 0;
+  for (const segment of segments) pending += Math.max(0, fileSize(segment.file) - (progress[segment.name] ?? 0));
+  if (pending > maxBytes) return undefined;
+  for (const segment of segments) {
     let bytes: Buffer;
     try {
       bytes = readFileSync(segment.file);
@@ -115,6 +121,14 @@ function readLine(bytes: Buffer, start: number, end: number): SpooledLine | unde
     transformedQuery: head.transformedQuery,
     record,
   };
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** `progress.json` of the spool folder, as the flush reads it (unreadable: from the start). */
