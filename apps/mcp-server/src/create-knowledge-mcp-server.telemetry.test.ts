@@ -1,6 +1,13 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, metrics, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  type MetricData,
+  PeriodicExportingMetricReader,
+} from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectClient } from "./test/connect-client.js";
@@ -112,5 +119,43 @@ describe("MCP tool-call spans (OpenTelemetry)", () => {
     expect(unknown.attributes).toMatchObject({ "error.type": "-32602", "rpc.response.status_code": "-32602" });
     expect(unknown.attributes).not.toHaveProperty("gen_ai.tool.name");
     expect(unknown.status).toMatchObject({ code: SpanStatusCode.ERROR, message: expect.stringContaining("Unknown tool") });
+  });
+
+  it("issue 35 item 3: each tools/call is one mcp.server.operation.duration measurement, in seconds, without ids", async () => {
+    const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
+    const meterProvider = new MeterProvider({ readers: [reader] });
+    metrics.setGlobalMeterProvider(meterProvider);
+    try {
+      const knowledgeBase = base.knowledgeBase();
+      await using client = await connectClient({ retriever: knowledgeBase.retriever, store: knowledgeBase.store });
+      const wallStart = performance.now();
+      await client.callTool({ name: "lookup_knowledge", arguments: { query: question } });
+      await client.callTool({ name: "lookup_knowledge", arguments: { query: " \u0007 " } });
+      const wallSeconds = (performance.now() - wallStart) / 1000;
+      await reader.forceFlush();
+      const collected: MetricData[] =
+        metricExporter
+          .getMetrics()
+          .at(-1)
+          ?.scopeMetrics.flatMap((scope) => scope.metrics) ?? [];
+      const duration = collected.find((metric) => metric.descriptor.name === "mcp.server.operation.duration");
+      expect(duration?.descriptor.unit).toBe("s");
+      const points = (duration?.dataPoints ?? []).map((point) => ({
+        attributes: point.attributes,
+        value: point.value as { count: number; sum: number },
+      }));
+      const call = { "mcp.method.name": "tools/call", "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup_knowledge" };
+      expect(points.map((point) => [point.attributes, point.value.count])).toEqual([
+        [call, 1],
+        [{ ...call, "error.type": "tool_error" }, 1],
+      ]);
+      const sum = points.reduce((total, point) => total + point.value.sum, 0);
+      expect(sum).toBeGreaterThan(0);
+      expect(sum).toBeLessThanOrEqual(wallSeconds);
+    } finally {
+      metrics.disable();
+      await meterProvider.shutdown();
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   type OpenTelemetryApi,
   type OpenTelemetryLoader,
   type TelemetryAttributes,
+  type TelemetryMeter,
   type TelemetrySpan,
 } from "@lookup-knowledge/agent-tool/telemetry";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -22,6 +23,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 // - a tool result with `isError` is `error.type` "tool_error" and status ERROR; a JSON-RPC error
 //   is `error.type` and `rpc.response.status_code` set to its code, status ERROR with its message.
 // The lookup's `retrieval` span is started inside this span's context, so it is its child.
+// Each call is also one `mcp.server.operation.duration` measurement (histogram, seconds, the
+// conventions' buckets) with the span's low-cardinality attributes: `mcp.method.name`,
+// `gen_ai.operation.name`, `gen_ai.tool.name`, `error.type`, `rpc.response.status_code`.
 
 /** The instrumentation scope of the spans. */
 export const toolCallTracerName = "@lookup-knowledge/mcp-server";
@@ -50,16 +54,39 @@ const maxPropagationChars = 8192;
 export function createToolCallTracer(toolNames: readonly string[], loader: OpenTelemetryLoader = openTelemetry): TraceToolCall {
   void loader.load();
   const known = new Set(toolNames);
+  // The global meter provider can be registered after the server was made: the histogram is
+  // made again when it changes.
+  let histogram: { provider: unknown; duration: OperationDuration } | undefined;
+  function durationOf(api: OpenTelemetryApi): OperationDuration {
+    const provider = api.metrics.getMeterProvider();
+    const cached = histogram;
+    if (cached !== undefined && cached.provider === provider) return cached.duration;
+    const duration = operationDuration(api.metrics.getMeter(toolCallTracerName));
+    histogram = { provider, duration };
+    return duration;
+  }
   return (request, extra, run) => {
     const api = loader.loaded();
-    if (api) return traced(api, known, request, extra, run);
+    if (api) return traced(api, durationOf(api), known, request, extra, run);
     if (loader.settled()) return run();
-    return loader.load().then((loaded) => (loaded ? traced(loaded, known, request, extra, run) : run()));
+    return loader.load().then((loaded) => (loaded ? traced(loaded, durationOf(loaded), known, request, extra, run) : run()));
   };
+}
+
+type OperationDuration = ReturnType<TelemetryMeter["createHistogram"]>;
+
+/** The conventions' `mcp.server.operation.duration`. */
+function operationDuration(meter: TelemetryMeter): OperationDuration {
+  return meter.createHistogram("mcp.server.operation.duration", {
+    description: "Duration of an MCP request handled by the server.",
+    unit: "s",
+    advice: { explicitBucketBoundaries: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300] },
+  });
 }
 
 function traced(
   api: OpenTelemetryApi,
+  duration: OperationDuration,
   known: ReadonlySet<string>,
   request: ToolCallRequest,
   extra: ToolCallExtra,
@@ -71,10 +98,13 @@ function traced(
   const carrier = propagationCarrier(request.params._meta);
   const parent = carrier ? api.propagation.extract(api.ROOT_CONTEXT, carrier) : ambient;
   const ambientSpan = carrier ? api.trace.getSpanContext(ambient) : undefined;
-  const attributes: TelemetryAttributes = {
+  const metricAttributes: TelemetryAttributes = {
     "mcp.method.name": "tools/call",
     "gen_ai.operation.name": "execute_tool",
     ...(toolName ? { "gen_ai.tool.name": toolName } : {}),
+  };
+  const attributes: TelemetryAttributes = {
+    ...metricAttributes,
     "jsonrpc.request.id": String(extra.requestId),
     ...(extra.sessionId ? { "mcp.session.id": extra.sessionId } : {}),
   };
@@ -85,25 +115,36 @@ function traced(
     parent,
   );
   if (!span) return run();
-  return api.context.with(api.trace.setSpan(parent, span), () => endWithResult(span, run));
+  const measure = (outcome: TelemetryAttributes, started: number) =>
+    duration.record((performance.now() - started) / 1000, { ...metricAttributes, ...outcome });
+  return api.context.with(api.trace.setSpan(parent, span), () => endWithResult(span, run, measure));
 }
 
-async function endWithResult(span: TelemetrySpan, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+async function endWithResult(
+  span: TelemetrySpan,
+  run: () => Promise<CallToolResult>,
+  measure: (outcome: TelemetryAttributes, started: number) => void,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  let outcome: TelemetryAttributes = {};
   try {
     const result = await run();
     if (result.isError === true) {
-      span.setAttributes({ "error.type": "tool_error" });
+      outcome = { "error.type": "tool_error" };
+      span.setAttributes(outcome);
       span.setStatus({ code: spanStatusError });
     }
     return result;
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     const type = typeof code === "number" ? String(code) : errorType(error);
-    span.setAttributes({ "error.type": type, ...(typeof code === "number" ? { "rpc.response.status_code": type } : {}) });
+    outcome = { "error.type": type, ...(typeof code === "number" ? { "rpc.response.status_code": type } : {}) };
+    span.setAttributes(outcome);
     span.setStatus({ code: spanStatusError, message: error instanceof Error ? error.message : String(error) });
     throw error;
   } finally {
     span.end();
+    measure(outcome, started);
   }
 }
 
