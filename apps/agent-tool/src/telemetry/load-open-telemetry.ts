@@ -23,6 +23,8 @@ export interface OpenTelemetryApi {
     ): ReturnType<F>;
   };
   metrics: { getMeterProvider(): unknown; getMeter(name: string, version?: string): TelemetryMeter };
+  /** The API's no-op meter (one object): what `getMeter` gives while no meter provider is registered. */
+  createNoopMeter?(): unknown;
   propagation: { extract(context: unknown, carrier: unknown, getter?: unknown): unknown };
   ROOT_CONTEXT: unknown;
 }

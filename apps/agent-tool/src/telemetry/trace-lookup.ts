@@ -34,14 +34,16 @@ export function traceLookups<Options extends { filter?: unknown }>(
   const explicitMetrics = explicitMeter ? createLookupMetrics(explicitMeter, dataSourceId) : undefined;
   // The global meter provider can be registered after the retriever was made: the instruments
   // are made again when it changes (the API's meters are not proxies, unlike its tracers).
-  let globalMetrics: { provider: unknown; metrics: LookupMetrics } | undefined;
+  let globalMetrics: { provider: unknown; metrics: LookupMetrics | undefined } | undefined;
 
   function metricsOf(api: OpenTelemetryApi | undefined): LookupMetrics | undefined {
     if (explicitMetrics || !api) return explicitMetrics;
     const provider = api.metrics.getMeterProvider();
     const cached = globalMetrics;
     if (cached !== undefined && cached.provider === provider) return cached.metrics;
-    const metrics = createLookupMetrics(api.metrics.getMeter(tracerName), dataSourceId);
+    const meter = api.metrics.getMeter(tracerName);
+    // No meter provider registered: no measuring at all, rather than records into a no-op.
+    const metrics = meter === api.createNoopMeter?.() ? undefined : createLookupMetrics(meter, dataSourceId);
     globalMetrics = { provider, metrics };
     return metrics;
   }
