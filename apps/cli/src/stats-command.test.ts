@@ -2,9 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LookupResult } from "@lookup-knowledge/core";
-import type { MetadataKeysSummary } from "@lookup-knowledge/search-port/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metadataKeyLines } from "./stats-command.js";
+import { type MetadataKeysSummary, metadataKeyLines } from "./stats-command.js";
 import { runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 // Clear screen and a window title: what a hostile front matter value carries.

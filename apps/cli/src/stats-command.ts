@@ -1,8 +1,12 @@
 import { printable } from "@lookup-knowledge/agent-tool/format";
 import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
-import type { MetadataKeyStats, MetadataKeysSummary } from "@lookup-knowledge/search-port/local";
+import type { OpenedStore } from "@lookup-knowledge/agent-tool/stores";
 import type { CliConfig } from "./cli-config.js";
 import { describeCalibrationState } from "./eval-command.js";
+
+/** What the local index's `metadataKeys()` tells (search-port's `MetadataKeysSummary`, through the store the CLI opens). */
+export type MetadataKeysSummary = ReturnType<NonNullable<OpenedStore["localIndex"]>["metadataKeys"]>;
+type MetadataKeyStats = MetadataKeysSummary["keys"][number];
 
 /** Values listed per metadata key. */
 const valuesShown = 10;
