@@ -29,7 +29,7 @@ describe("readSpooledLines (issue 35 item 4: what a listing reads from the spool
       JSON.stringify({ [(segment as string).slice(0, -".jsonl".length)]: Buffer.byteLength(firstLine) }),
     );
     appendFileSync(file, `not json\n${JSON.stringify({ ...records[1], query: "a repeat" })}\n{"id":"torn"`);
-    const lines = readSpooledLines(directory);
+    const lines = readSpooledLines(directory) ?? [];
     expect(lines.map((line) => line.id)).toEqual(records.slice(1).map((record) => record.id));
     expect(lines.map((line) => line.record())).toEqual(records.slice(1));
     expect(lines[0]).toMatchObject({ found: records[1]?.found, query: records[1]?.query, time: Date.parse(records[1]?.createdAt ?? "") });
@@ -46,7 +46,7 @@ describe("readSpooledLines (issue 35 item 4: what a listing reads from the spool
     const { retrievalDetails, ...rest } = record;
     appendFileSync(file, `${JSON.stringify({ ...record, found: "yes" })}\n${JSON.stringify(record)}\n`);
     appendFileSync(file, `${JSON.stringify({ retrievalDetails, ...rest, id: "details-first" })}\n`);
-    const lines = readSpooledLines(directory);
+    const lines = readSpooledLines(directory) ?? [];
     expect(lines.map((line) => line.id)).toEqual([makeRecord(0, base).id, record.id, "details-first"]);
     expect(lines[1]?.record()).toEqual(record);
     expect(lines[2]?.record()?.retrievalDetails).toEqual(retrievalDetails);
