@@ -31,6 +31,8 @@ describe("listFromSpool and getFromSpool against PGlite (issue 35 item 4, R29)",
     // Three calls that started at the same millisecond: ordered by id, as the database orders them (C collation).
     ...["tie-b", "Tie-c", "tie-a"].map((id) => makeRecord(30, base, { id, query: `Refund ${id}` })),
     makeRecord(31, base, { id: "nul", query: "refund\u0000 with a NUL", createdAt: "2032-01-01T00:00:31Z" }),
+    // Letters beyond ASCII whose JavaScript lower case is ASCII (Kelvin sign, dotted capital I).
+    makeRecord(32, base, { id: "kelvin", query: "\u212Aelvin \u0130stanbul" }),
   ];
   const since = new Date(base.getTime() + 10_000);
   const until = new Date(base.getTime() + 20_000);
@@ -41,6 +43,8 @@ describe("listFromSpool and getFromSpool against PGlite (issue 35 item 4, R29)",
     { found: false, limit: 20 },
     { fallbackReason: records[0]?.fallbackReason as string, limit: 20 },
     { queryText: "REFUND", limit: 20 },
+    { queryText: "kelvin", limit: 20 },
+    { queryText: "i", limit: 20 },
     { since, limit: 20 },
     { since, until, found: true },
   ];
@@ -87,6 +91,15 @@ describe("listFromSpool and getFromSpool against PGlite (issue 35 item 4, R29)",
     await store.flush();
     store.append(makeRecord(201, base));
     expect(store.listFromSpool({ limit: 1 })?.map((record) => record.id)).toEqual([makeRecord(201, base).id]);
+  }, 120_000);
+
+  it("a record the database refuses (a count past its integer column) is left to the database, which never lists it", async () => {
+    const refused = makeRecord(300, base, { id: "huge-count", candidateCount: 2 ** 31 });
+    store.append(refused);
+    expect(store.listFromSpool({ limit: 1 })).toBeUndefined();
+    expect(store.getFromSpool("huge-count")).toBeUndefined();
+    expect((await store.list({ limit: 1 })).map((record) => record.id)).not.toContain("huge-count");
+    expect(await store.get("huge-count")).toBeUndefined();
   }, 120_000);
 });
 

@@ -1,6 +1,7 @@
 import { closeDurableStoreParts } from "./close-durable-store-parts.js";
 import { createDurableStoreParts } from "./create-durable-store-parts.js";
 import { readDatabaseNewest } from "./database-newest.js";
+import { fitsTraceTable } from "./database/fits-trace-table.js";
 import { listSpooledRecords } from "./list-spooled-records.js";
 import { readSpooledLines } from "./spool/read-spooled-lines.js";
 import { storedFromSpool } from "./stored-from-spool.js";
@@ -107,7 +108,8 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
       const record = readSpooledLines(directory, spoolReadLimitBytes)
         ?.find((spooled) => spooled.id === id)
         ?.record();
-      return record === undefined ? undefined : storedFromSpool(record);
+      // A record the database may refuse (the flush quarantines it) is left to `get`.
+      return record === undefined || !fitsTraceTable(record) ? undefined : storedFromSpool(record);
     },
     get: (id: string) => afterFlush((opened) => opened.get(id)),
     prune: (olderThan: Date) => afterFlush((opened) => opened.prune(olderThan)),

@@ -1,3 +1,4 @@
+import { fitsTraceTable } from "./database/fits-trace-table.js";
 import { sanitizeToolInvocationRecord } from "./database/sanitize-tool-invocation-record.js";
 import type { StoredToolInvocation } from "./database/stored-tool-invocation.js";
 import type { TraceQuery } from "./database/trace-query.js";
@@ -18,7 +19,8 @@ const defaultLimit = 50;
  *
  * Each record is returned as a read from the database gives it back (`storedFromSpool`). A query text
  * with a character beyond ASCII is left to the database, whose case folding (ILIKE) may
- * differ from JavaScript's.
+ * differ from JavaScript's; so is an answer with a record the database may refuse
+ * (`fitsTraceTable`: a flush quarantines it, the database never lists it).
  */
 export function listSpooledRecords(
   spooled: readonly SpooledLine[],
@@ -39,6 +41,7 @@ export function listSpooledRecords(
     if (answer.length >= limit) break;
     const record = line.record();
     if (record === undefined) continue;
+    if (!fitsTraceTable(record)) return undefined;
     answer.push(record);
     oldest = line.time;
   }
