@@ -32,6 +32,9 @@ describe("listFromSpool and getFromSpool against PGlite (issue 35 item 4, R29)",
     ...["tie-b", "Tie-c", "tie-a"].map((id) => makeRecord(30, base, { id, query: `Refund ${id}` })),
     makeRecord(31, base, { id: "nul", query: "refund\u0000 with a NUL", createdAt: "2032-01-01T00:00:31Z" }),
     // Letters beyond ASCII whose JavaScript lower case is ASCII (Kelvin sign, dotted capital I).
+    // One id spooled twice (a record written again): the database keeps one of them.
+    makeRecord(34, base, { id: "twice", query: "first of twice" }),
+    makeRecord(35, base, { id: "twice", query: "second of twice" }),
     makeRecord(32, base, { id: "kelvin", query: "\u212Aelvin \u0130stanbul" }),
   ];
   const since = new Date(base.getTime() + 10_000);

@@ -46,7 +46,9 @@ export interface SpooledRecord {
  */
 export async function insertSpooledBatch(segment: SpoolSegment, batch: SpooledRecord[], context: FlushContext): Promise<void> {
   const { report } = context;
-  const unique = [...new Map(batch.map((entry) => [entry.record.id, entry])).values()];
+  // Of two records with one id the first is kept, as across batches (an id present is left alone).
+  const ids = new Set<string>();
+  const unique = batch.filter((entry) => !ids.has(entry.record.id) && Boolean(ids.add(entry.record.id)));
   try {
     report.inserted += await context.insert(unique.map((entry) => entry.record));
     report.flushed += batch.length;
