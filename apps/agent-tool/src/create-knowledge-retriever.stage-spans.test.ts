@@ -4,7 +4,8 @@ import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createKnowledgeRetriever } from "./create-knowledge-retriever.js";
+import { createKnowledgeRetriever, createRetrieverWithStages } from "./create-knowledge-retriever.js";
+import { defaultLookupStages } from "./retriever/lookup-stages.js";
 import type { TelemetrySpan, TelemetryTracer } from "./telemetry/telemetry-tracer.js";
 import { billingEntries, hit } from "./test/fixtures.js";
 
@@ -124,6 +125,72 @@ describe("stage spans (OpenTelemetry)", () => {
     expect(attempt.attributes["error.type"]).toBe("AbortError");
     expect(byName(spans, "lookup_knowledge.record")).toHaveLength(1);
     expect(byName(spans, "retrieval")[0]?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it("issue 35 item 3: a stage that throws ends its own span as failed (hints, rerank, pack): no span is left open", async () => {
+    const broken = new Error("stage broke");
+    const index = createL0Index(billingEntries);
+    const cases = [
+      {
+        stage: "hints",
+        l0Index: {
+          size: index.size,
+          match: () => {
+            throw broken;
+          },
+        },
+        stages: defaultLookupStages,
+      },
+      {
+        stage: "rerank",
+        l0Index: index,
+        stages: {
+          ...defaultLookupStages,
+          postprocessCandidates: () => {
+            throw broken;
+          },
+        },
+      },
+      {
+        stage: "pack",
+        l0Index: index,
+        stages: {
+          ...defaultLookupStages,
+          packContext: () => {
+            throw broken;
+          },
+        },
+      },
+    ] as const;
+    for (const { stage, l0Index, stages } of cases) {
+      exporter.reset();
+      let started = 0;
+      const recording = provider.getTracer("recording");
+      const counting: TelemetryTracer = {
+        startActiveSpan: (name, options, fn) => recording.startActiveSpan(name, options, fn),
+        startSpan: (name, options, context) => {
+          started += 1;
+          return recording.startSpan(name, options, context as never);
+        },
+      };
+      const retriever = createRetrieverWithStages(
+        {
+          searchPort: createScriptedSearchPort([refunds]),
+          l0Index,
+          traceStore: memoryStore,
+          onTraceError: () => {},
+          telemetry: { tracer: counting },
+        },
+        stages,
+      );
+      await expect(retriever.lookup(billingQuestion), stage).rejects.toBe(broken);
+      const spans = exporter.getFinishedSpans();
+      // Every stage span started was ended (the lookup's own span is started by startActiveSpan).
+      expect(spans.length - 1, stage).toBe(started);
+      const [failed] = byName(spans, `lookup_knowledge.${stage}`) as [ReadableSpan];
+      expect(failed.status.code, stage).toBe(SpanStatusCode.ERROR);
+      expect(failed.attributes["error.type"], stage).toBe("Error");
+    }
   });
 
   it("issue 35 item 3: a lookup whose span does not record starts no stage span", async () => {

@@ -22,6 +22,7 @@ import { defaultLookupStages, type LookupStages } from "./retriever/lookup-stage
 import { recordLookups } from "./retriever/record-lookups.js";
 import { retrieveWithFallback, type FallbackOutcome } from "./retriever/retrieve-with-fallback.js";
 import { runAttempt } from "./retriever/run-attempt.js";
+import { inStageSpan } from "./telemetry/in-stage-span.js";
 import type { LookupStageSpans } from "./telemetry/lookup-stage-spans.js";
 import { hintsAttributes } from "./telemetry/stage-span-attributes.js";
 import { parseTelemetryOptions, type KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
@@ -129,9 +130,11 @@ export function createRetrieverWithStages(options: KnowledgeRetrieverOptions, st
     const normalized = normalizeQuery(query, config.maxQueryLength);
     // 2. L0 hints.
     // The caller's filter scopes the hints as it scopes content (issue 33).
-    const hintsSpan = spans?.start("hints");
-    const hints = l0IndexFor ? l0IndexFor(callerFilter).match(normalized.normalized) : emptyL0Hints();
-    hintsSpan?.end(hintsAttributes(hints));
+    const hints = inStageSpan(
+      spans?.start("hints"),
+      () => (l0IndexFor ? l0IndexFor(callerFilter).match(normalized.normalized) : emptyL0Hints()),
+      hintsAttributes,
+    );
     const transformed = transformQuery({ received: query, ...normalized }, hints, { expansion: config.queryExpansion });
 
     // 3-4. L1 retrieval with the filter and retry rules; each attempt is post-processed into

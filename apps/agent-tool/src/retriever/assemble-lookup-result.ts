@@ -8,6 +8,7 @@ import {
   type RetrievalLayer,
   type RetrievalTrace,
 } from "@lookup-knowledge/core";
+import { inStageSpan } from "../telemetry/in-stage-span.js";
 import type { LookupStageSpans } from "../telemetry/lookup-stage-spans.js";
 import { packAttributes } from "../telemetry/stage-span-attributes.js";
 import type { TransformedQuery } from "../transform-query.js";
@@ -72,12 +73,15 @@ export function assembleLookupResult(
     };
   }
   const { evidenceBlocks, rerankTrace, droppedByCap, droppedByReturnN } = usable.output;
-  const packSpan = spans?.start("pack");
-  const contextPack = stages.packContext(evidenceBlocks, {
-    budget: config.contextBudget,
-    minBlockChars: Math.min(minPackedBlockChars, config.contextBudget),
-  });
-  packSpan?.end(packAttributes(contextPack));
+  const contextPack = inStageSpan(
+    spans?.start("pack"),
+    () =>
+      stages.packContext(evidenceBlocks, {
+        budget: config.contextBudget,
+        minBlockChars: Math.min(minPackedBlockChars, config.contextBudget),
+      }),
+    packAttributes,
+  );
   const relevance = stages.assessRelevance(evidenceBlocks, {
     referenceThreshold: config.referenceThreshold,
     judged: usable.trace.answerability?.score,

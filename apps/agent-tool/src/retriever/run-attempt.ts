@@ -9,6 +9,7 @@ import {
 import type { PostprocessOutput, RerankWeights } from "@lookup-knowledge/postprocess";
 import { andFilters, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { runWithTimeout } from "../run-with-timeout.js";
+import { inStageSpan } from "../telemetry/in-stage-span.js";
 import type { LookupStageSpans, StageSpan } from "../telemetry/lookup-stage-spans.js";
 import { attemptEndAttributes, attemptStartAttributes, rerankAttributes } from "../telemetry/stage-span-attributes.js";
 import { classifyAttempt, leftOutShare, topEvidenceScore } from "./classify-attempt.js";
@@ -108,15 +109,18 @@ async function searchAndClassify(
     };
   }
   const { candidates, rejected, judgementLost } = stages.normalizeHits(hits, { attempt: input.attempt });
-  const rerankSpan = spans?.start("rerank", {}, attemptSpan);
-  const output = stages.postprocessCandidates(candidates, {
-    query: input.rawQuery,
-    hints: input.hints,
-    maxChunksPerDocument: config.maxChunksPerDocument,
-    returnN: config.returnN,
-    weights,
-  });
-  rerankSpan?.end(rerankAttributes(candidates.length, output));
+  const output = inStageSpan(
+    spans?.start("rerank", {}, attemptSpan),
+    () =>
+      stages.postprocessCandidates(candidates, {
+        query: input.rawQuery,
+        hints: input.hints,
+        maxChunksPerDocument: config.maxChunksPerDocument,
+        returnN: config.returnN,
+        weights,
+      }),
+    (processed) => rerankAttributes(candidates.length, processed),
+  );
   // The port judges its best hit; that judgement is the attempt's top score (R9, R11) and
   // its signals explain the outcome. A port that does not judge is read by its evidence's
   // best similarity, on the evidence that survived post-processing.
