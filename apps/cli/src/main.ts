@@ -180,7 +180,9 @@ program
 
 const traces = program
   .command("traces")
-  .description("list recorded lookups, newest first (moves spooled records into the trace database first)")
+  .description(
+    "list recorded lookups, newest first (from the spool when it alone decides the list; else moves spooled records into the trace database first)",
+  )
   .addHelpText("after", examples("lookup-knowledge traces --since 1h", "lookup-knowledge traces --no-evidence --limit 5 --json"))
   .option("--since <when>", "only lookups since an age ago (30m, 1h, 7d) or an ISO date")
   .option("--no-evidence", "only lookups that found no evidence")
