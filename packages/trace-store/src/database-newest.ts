@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { acquireFileLock, defaultLockWaitMs } from "./acquire-file-lock.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 
 // The newest record an embedded (PGlite) trace database may hold, kept in a small file beside
@@ -36,9 +37,28 @@ export function readDatabaseNewest(databaseDirectory: string): number | null | u
 /**
  * Raises the file to cover `records` before they are inserted. `storedNewest` reads the
  * newest record the open database holds; it is asked only when the file says nothing (a
- * database of an earlier version). Runs under the spool's flush lock: one writer at a time.
+ * database of an earlier version). The file is read and written under its own lock
+ * (`<file>.lock`): the spool's flush lock is one trace folder's, and folders that share a
+ * `databaseDirectory` flush into one database, so two raises at once must not lower it.
  */
 export async function raiseDatabaseNewest(
+  databaseDirectory: string,
+  records: readonly ToolInvocationRecord[],
+  storedNewest: () => Promise<string | undefined>,
+): Promise<void> {
+  const file = databaseNewestFile(databaseDirectory);
+  const release = await acquireFileLock(`${file}.lock`, {
+    waitMs: defaultLockWaitMs,
+    what: `The file of the newest trace record ${file}`,
+  });
+  try {
+    await raiseUnderLock(databaseDirectory, records, storedNewest);
+  } finally {
+    await release();
+  }
+}
+
+async function raiseUnderLock(
   databaseDirectory: string,
   records: readonly ToolInvocationRecord[],
   storedNewest: () => Promise<string | undefined>,
