@@ -46,10 +46,16 @@ describe("readSpooledLines (issue 35 item 4: what a listing reads from the spool
     const { retrievalDetails, ...rest } = record;
     appendFileSync(file, `${JSON.stringify({ ...record, found: "yes" })}\n${JSON.stringify(record)}\n`);
     appendFileSync(file, `${JSON.stringify({ retrievalDetails, ...rest, id: "details-first" })}\n`);
+    // The details between the id and time and the fields a listing filters on (found, query): read whole too.
+    const { id, createdAt, ...others } = rest;
+    appendFileSync(file, `${JSON.stringify({ id: "details-between", createdAt, retrievalDetails, ...others })}\n`);
     const lines = readSpooledLines(directory) ?? [];
-    expect(lines.map((line) => line.id)).toEqual([makeRecord(0, base).id, record.id, "details-first"]);
+    expect(lines.map((line) => line.id)).toEqual([makeRecord(0, base).id, record.id, "details-first", "details-between"]);
     expect(lines[1]?.record()).toEqual(record);
     expect(lines[2]?.record()?.retrievalDetails).toEqual(retrievalDetails);
+    expect(lines[3]).toMatchObject({ found: record.found, fallbackReason: record.fallbackReason, query: record.query });
+    expect(lines[3]?.transformedQuery).toBe(record.transformedQuery);
+    expect(id).toBe(record.id);
   });
 
   it("reads nothing past maxBytes of records waiting (only what a flush has not moved counts): the database answers then", async () => {

@@ -23,6 +23,8 @@ export interface SpooledLine {
 /** Where the retrieval details start in a line this package wrote (the fields before them are small). */
 const detailsKey = Buffer.from(',"retrievalDetails":', "utf8");
 const newline = 0x0a;
+/** The fields besides `id` and `createdAt` a listing filters on, read from a line's head. */
+const headFields = ["found", "fallbackReason", "query", "transformedQuery"] as const;
 
 /**
  * The lines of the trace folder `directory`'s spool that a flush has not yet moved into the
@@ -107,7 +109,8 @@ function readLine(bytes: Buffer, start: number, end: number): SpooledLine | unde
       head = undefined;
     }
   }
-  if (head === undefined || typeof head.id !== "string" || typeof head.createdAt !== "string") {
+  // A head without every field a listing reads (a record written in another key order) is no head.
+  if (!isHead(head)) {
     const whole = record();
     if (whole === undefined) return undefined;
     head = whole as unknown as Record<string, unknown>;
@@ -121,6 +124,11 @@ function readLine(bytes: Buffer, start: number, end: number): SpooledLine | unde
     transformedQuery: head.transformedQuery,
     record,
   };
+}
+
+function isHead(head: Record<string, unknown> | undefined): head is Record<string, unknown> {
+  if (head === undefined || typeof head.id !== "string" || typeof head.createdAt !== "string") return false;
+  return headFields.every((field) => field in head);
 }
 
 function fileSize(file: string): number {
