@@ -12,6 +12,7 @@ import {
 import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import type { CliConfig } from "./cli-config.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";
+import { terminalJson } from "./terminal-json.js";
 
 /** How many questions each list of misses names. */
 const listed = 10;
@@ -43,24 +44,20 @@ export async function runEvalCommand(
   }
   const calibration = knowledgeBase.calibration;
   if (options.json) {
-    return JSON.stringify(
-      {
-        questionFile: file,
-        store: knowledgeBase.store.description,
-        dataDirectory: config.dataDirectory,
-        referenceThreshold: evaluation.referenceThreshold,
-        calibration: calibration ? calibrationJson(calibration) : null,
-        scores: evaluation.scores,
-        answerable: evaluation.answerable,
-        outOfScope: evaluation.outOfScope,
-        questions: evaluation.questions.map(({ gateScore: _gate, ...outcome }) => ({
-          ...outcome,
-          relevantFound: outcome.firstRelevantRank !== null,
-        })),
-      },
-      null,
-      2,
-    );
+    return terminalJson({
+      questionFile: file,
+      store: knowledgeBase.store.description,
+      dataDirectory: config.dataDirectory,
+      referenceThreshold: evaluation.referenceThreshold,
+      calibration: calibration ? calibrationJson(calibration) : null,
+      scores: evaluation.scores,
+      answerable: evaluation.answerable,
+      outOfScope: evaluation.outOfScope,
+      questions: evaluation.questions.map(({ gateScore: _gate, ...outcome }) => ({
+        ...outcome,
+        relevantFound: outcome.firstRelevantRank !== null,
+      })),
+    });
   }
   return formatEvaluation(evaluation, { file, store: knowledgeBase.store.description, ...(calibration ? { calibration } : {}) });
 }

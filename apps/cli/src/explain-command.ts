@@ -3,6 +3,7 @@ import { printable } from "@lookup-knowledge/agent-tool/format";
 import { explainLookup, openKnowledgeBase, type LookupExplanation } from "@lookup-knowledge/agent-tool/stores";
 import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
+import { terminalJson } from "./terminal-json.js";
 
 /** The plain form of an explanation: the expected document, one line per attempt, then the summary. Every line is escaped. */
 export function formatExplanation(explanation: LookupExplanation): string {
@@ -45,7 +46,7 @@ export async function runExplainCommand(
   });
   try {
     const explanation = await explainLookup(knowledgeBase, query, { expected, ...(options.filter ? { filter: options.filter } : {}) });
-    return options.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation);
+    return options.json ? terminalJson(explanation) : formatExplanation(explanation);
   } finally {
     await knowledgeBase.close();
   }

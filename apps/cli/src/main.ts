@@ -15,6 +15,7 @@ import { unmatchedFilterNote } from "./unmatched-filter-note.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { errorHints, withGlobalOptionHint } from "./cli-hints.js";
 import { reportedTraceStoreErrors } from "./reported-trace-store-errors.js";
+import { terminalJson } from "./terminal-json.js";
 
 // Each command loads its own modules when it runs (`await import` in its action): `--help`
 // loads no store, and a lookup does not load the Markdown parser. Only the small option
@@ -104,7 +105,7 @@ program
     await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
       const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
       const note = options.json ? undefined : unmatchedFilterNote(result, options.filter);
-      console.log(options.json ? JSON.stringify(result, null, 2) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
+      console.log(options.json ? terminalJson(result) : formatLookupResult(result) + (note ? `\n${printable(note)}` : ""));
     });
   });
 
@@ -203,7 +204,7 @@ const traces = program
     const store = openCliTraceStore(config);
     try {
       const records = await store.list(query);
-      console.log(options.json ? JSON.stringify(records, null, 2) : formatTraceTable(records));
+      console.log(options.json ? terminalJson(records) : formatTraceTable(records));
     } finally {
       await store.close();
     }
@@ -255,7 +256,7 @@ program
           message: `No recorded lookup has the id ${JSON.stringify(id)} (in ${store.databaseLocation}).`,
         });
       }
-      console.log(options.json ? JSON.stringify(record, null, 2) : formatTraceDetails(record));
+      console.log(options.json ? terminalJson(record) : formatTraceDetails(record));
     } finally {
       await store.close();
     }

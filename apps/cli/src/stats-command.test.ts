@@ -24,7 +24,7 @@ describe("issue 35 item 4: lookup-knowledge stats lists the metadata keys and th
       "invoices.md": page("Invoices", "billing", ["invoice"], "An invoice is sent on the first day of each month."),
       "audit.md": page("Audit log", "security", ["audit"], "Admins can see the audit log of every workspace."),
       "tokens.md": page("API tokens", "security", ["token"], "Rotate an API token in the dashboard; the old one stops at once."),
-      "hostile.md": `---\ntitle: Hostile\ncategory: "evil\\e[2J\\e]0;pwned\\a"\n---\n# Hostile\n\nA page whose category carries escapes.\n`,
+      "hostile.md": `---\ntitle: Hostile\ncategory: "evil\\e[2J\\e]0;pwned\\a"\ndescription: "csi\\x9b2J bidi\\u202e"\n---\n# Hostile\n\nA page whose category carries escapes.\n`,
       "plain.md": "# Plain\n\nA page with no front matter about quotas.\n",
     };
     for (const [name, text] of Object.entries(files)) await writeFile(join(cwd, "kb", name), text);
@@ -60,6 +60,14 @@ describe("issue 35 item 4: lookup-knowledge stats lists the metadata keys and th
         { value: "security", chunks: 2 },
         { value: `evil${escapes}`, chunks: 1 },
       ],
+    });
+    // The JSON a terminal shows holds no control or format character raw (a C1 CSI, a bidi
+    // override): they are written as \u escapes, and the values parse back whole.
+    expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\p{Cf}]/u);
+    expect(json.stdout).toContain("\\u009b2J");
+    expect(parsed.metadataKeys.keys.find((key) => key.key === "description")?.topValues).toContainEqual({
+      value: "csi\u009b2J bidi\u202e",
+      chunks: 1,
     });
   }, 60_000);
 

@@ -3,6 +3,7 @@ import { openKnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import type { OpenedStore } from "@lookup-knowledge/agent-tool/stores";
 import type { CliConfig } from "./cli-config.js";
 import { describeCalibrationState } from "./eval-command.js";
+import { terminalJson } from "./terminal-json.js";
 
 /** What the local index's `metadataKeys()` tells (search-port's `MetadataKeysSummary`, through the store the CLI opens). */
 export type MetadataKeysSummary = ReturnType<NonNullable<OpenedStore["localIndex"]>["metadataKeys"]>;
@@ -35,19 +36,15 @@ export async function runStatsCommand(
     const metadataKeys = index?.metadataKeys({ topValues: valuesShown });
     const calibration = describeCalibrationState(knowledgeBase.calibration);
     if (options.json) {
-      return JSON.stringify(
-        {
-          dataFolder: config.dataDirectory,
-          store: knowledgeBase.store.description,
-          ...(local ? { ...local } : { documents: knowledgeBase.documents }),
-          l0Entries: knowledgeBase.l0Index.size,
-          calibration,
-          metadataKeys: metadataKeys ?? null,
-          ...(metadataKeys ? {} : { metadataKeysNote: notCounted }),
-        },
-        null,
-        2,
-      );
+      return terminalJson({
+        dataFolder: config.dataDirectory,
+        store: knowledgeBase.store.description,
+        ...(local ? { ...local } : { documents: knowledgeBase.documents }),
+        l0Entries: knowledgeBase.l0Index.size,
+        calibration,
+        metadataKeys: metadataKeys ?? null,
+        ...(metadataKeys ? {} : { metadataKeysNote: notCounted }),
+      });
     }
     const lines = [`data folder  ${config.dataDirectory}`, `store        ${knowledgeBase.store.description}`];
     if (local) {
