@@ -28,6 +28,12 @@ describe("listSpooledRecords (issue 35 item 4: traces without starting the datab
     expect(listSpooledRecords(spooled, { limit: 0 }, null)).toEqual([]);
   });
 
+  it("a limit that is not a whole number of 0 or more, or a time that is no date, is left to the database, whatever it answers", () => {
+    for (const limit of [-1, 2.5, Number.NaN]) expect(listSpooledRecords(spooled, { limit }, null), String(limit)).toBeUndefined();
+    expect(listSpooledRecords(spooled, { since: new Date("not a date") }, null)).toBeUndefined();
+    expect(listSpooledRecords(spooled, { until: new Date(Number.NaN) }, null)).toBeUndefined();
+  });
+
   it("with a database whose newest record is unknown (made before this version), the database is asked", () => {
     expect(listSpooledRecords(spooled, { limit: 3 }, undefined)).toBeUndefined();
   });

@@ -31,6 +31,13 @@ export function listSpooledRecords(
   const text = query.queryText ?? "";
   if (/[^\x20-\x7e]/.test(text)) return undefined;
   const limit = query.limit ?? defaultLimit;
+  // A negative or fractional limit, a time that is no date: whatever the database says of it, it says.
+  if (
+    !Number.isSafeInteger(limit) ||
+    limit < 0 ||
+    [query.since, query.until].some((time) => time !== undefined && Number.isNaN(time.getTime()))
+  )
+    return undefined;
   const candidates = spooled
     .filter((line) => matches(line, query))
     .sort((left, right) => right.time - left.time || compareIds(right.id, left.id));
