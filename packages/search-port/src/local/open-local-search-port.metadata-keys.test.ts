@@ -72,6 +72,26 @@ describe("issue 35 item 4: the local index counts its metadata keys and values, 
     expect((await open()).metadataKeys({ topValues: 2 }).keys.find((key) => key.key === "category")?.topValues).toHaveLength(2);
   });
 
+  it("a key named like an Object.prototype member (__proto__, constructor) is counted and kept as any other", async () => {
+    const batch = facetRecords(40, 3).map((record, index) => ({
+      ...record,
+      metadata: { ...record.metadata, ...(JSON.parse(`{"__proto__": "p${index % 2}", "constructor": ${index % 3}}`) as object) },
+    }));
+    await (await build(batch)).close();
+    const summary = (await open()).metadataKeys();
+    expect(summary.countedFrom).toBe("commit");
+    expect(summary.keys.find((key) => key.key === "__proto__")).toEqual({
+      key: "__proto__",
+      chunks: 40,
+      distinctValues: 2,
+      topValues: [
+        { value: "p0", chunks: 20 },
+        { value: "p1", chunks: 20 },
+      ],
+    });
+    expect(summary.keys.find((key) => key.key === "constructor")?.chunks).toBe(40);
+  });
+
   it("each commit updates the last one's counts by its changes, to the counts of a fresh index of the same records; a writer counts its pending changes", async () => {
     const first = facetRecords(300, 2);
     const writer = await build(first);

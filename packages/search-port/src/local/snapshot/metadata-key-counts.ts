@@ -85,7 +85,8 @@ export class MetadataKeyCounts {
 
   /** The counts as stored: keys and values in a fixed order, so equal counts give equal files. */
   toStored(): Record<string, StoredKeyCount> {
-    const stored: Record<string, StoredKeyCount> = {};
+    // No prototype: a key named `__proto__` is an entry like any other, not the object's prototype.
+    const stored: Record<string, StoredKeyCount> = Object.create(null);
     for (const key of [...this.keys.keys()].sort()) {
       const count = this.keys.get(key) as KeyCount;
       const values =
