@@ -34,6 +34,22 @@ describe("listSpooledRecords (issue 35 item 4: traces without starting the datab
     expect(listSpooledRecords(spooled, { until: new Date(Number.NaN) }, null)).toBeUndefined();
   });
 
+  it("a record the database may refuse or read otherwise (a count past its integer column, a time without a zone or with microseconds) is left to it", () => {
+    const refused = [
+      { candidateCount: 2 ** 31 },
+      { createdAt: "2031-01-01T00:00:00" },
+      { createdAt: "2031-01-01" },
+      { createdAt: "2031-01-01T00:00:00.000001Z" },
+      { createdAt: "Jan 1 2031 00:00:00 GMT" },
+    ];
+    for (const overrides of refused) {
+      const record = makeRecord(40, base, overrides);
+      expect(listSpooledRecords([record], { limit: 5 }, null), JSON.stringify(overrides)).toBeUndefined();
+    }
+    const zoned = makeRecord(40, base, { createdAt: "2031-01-01T02:00:00.5+02:00" });
+    expect(listSpooledRecords([zoned], { limit: 5 }, null)?.[0]?.createdAt).toBe("2031-01-01T00:00:00.500Z");
+  });
+
   it("with a database whose newest record is unknown (made before this version), the database is asked", () => {
     expect(listSpooledRecords(spooled, { limit: 3 }, undefined)).toBeUndefined();
   });
