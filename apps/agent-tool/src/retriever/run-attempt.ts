@@ -1,6 +1,7 @@
 import {
   LookupKnowledgeError,
   errorMessage,
+  type Candidate,
   type L0Hints,
   type MetadataFilter,
   type RagConfig,
@@ -73,7 +74,7 @@ async function searchAndClassify(
   spans: LookupStageSpans | undefined,
   attemptSpan: StageSpan | undefined,
 ): Promise<AttemptRun> {
-  const { searchPort, config, weights, stages } = context;
+  const { searchPort, config, stages } = context;
   // An attempt steered by L0 names the caller's part as the scope, so the port judges the
   // steered list only against the caller's records (R9), never against other tenants' (R12).
   const scope = input.l0Filter ? { scopeFilter: input.callerFilter ?? {} } : {};
@@ -109,18 +110,7 @@ async function searchAndClassify(
     };
   }
   const { candidates, rejected, judgementLost } = stages.normalizeHits(hits, { attempt: input.attempt });
-  const output = inStageSpan(
-    spans?.start("rerank", {}, attemptSpan),
-    () =>
-      stages.postprocessCandidates(candidates, {
-        query: input.rawQuery,
-        hints: input.hints,
-        maxChunksPerDocument: config.maxChunksPerDocument,
-        returnN: config.returnN,
-        weights,
-      }),
-    (processed) => rerankAttributes(candidates.length, processed),
-  );
+  const output = rerank(context, input, candidates, spans?.start("rerank", {}, attemptSpan));
   // The port judges its best hit; that judgement is the attempt's top score (R9, R11) and
   // its signals explain the outcome. A port that does not judge is read by its evidence's
   // best similarity, on the evidence that survived post-processing.
@@ -154,4 +144,21 @@ async function searchAndClassify(
     output,
     rejectedHits: rejected.length,
   };
+}
+
+/** Post-processing and the rule rerank of the attempt's candidates, in the `rerank` span when there is one. */
+function rerank(context: AttemptContext, input: AttemptInput, candidates: Candidate[], span: StageSpan | undefined): PostprocessOutput {
+  const { config, weights, stages } = context;
+  return inStageSpan(
+    span,
+    () =>
+      stages.postprocessCandidates(candidates, {
+        query: input.rawQuery,
+        hints: input.hints,
+        maxChunksPerDocument: config.maxChunksPerDocument,
+        returnN: config.returnN,
+        weights,
+      }),
+    (output) => rerankAttributes(candidates.length, output),
+  );
 }
