@@ -1,9 +1,15 @@
-import type { Candidate, ContextPack, RagConfig, RetrievalAttempt } from "@lookup-knowledge/core";
+import type { Candidate, ContextPack, RagConfig, RerankBoost, RetrievalAttempt } from "@lookup-knowledge/core";
 import { repeatedDocumentSignal, type PostprocessOutput, type RankedCandidate } from "@lookup-knowledge/postprocess";
 import { steeredFilterMinShare } from "../retriever/classify-attempt.js";
 import type { ExplainOutcome } from "./lookup-explanation.js";
 
 const score = (value: number | undefined) => (value === undefined ? "unscored" : value.toFixed(3));
+
+/** A boost as a message names it: its signal, and the word it matched when its reason quotes one (`keyword "refund"`). */
+function boostName(boost: RerankBoost): string {
+  const matched = /"[^"]*"/.exec(boost.reason);
+  return matched === null ? boost.signal : `${boost.signal} ${matched[0]}`;
+}
 
 /**
  * Why a further block of a document was cut: the rerank's repeated-document demotion, said
@@ -99,7 +105,7 @@ export function chunkFate(input: {
   const boosts =
     entry.boosts.length === 0
       ? "no boosts"
-      : entry.boosts.map((boost) => `${boost.signal} ${boost.amount >= 0 ? "+" : ""}${boost.amount}`).join(", ");
+      : entry.boosts.map((boost) => `${boostName(boost)} ${boost.amount >= 0 ? "+" : ""}${score(boost.amount)}`).join(", ");
   return {
     kind: "included",
     ...ranked,

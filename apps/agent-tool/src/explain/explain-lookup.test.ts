@@ -82,7 +82,11 @@ describe("explainLookup", () => {
     }
     // A document's second block gives up a share of its score: the message shows the amount with its sign.
     const repeated = included.find((chunk) => chunk.boosts?.some((boost) => boost.signal === "repeated_document"));
-    expect(repeated?.message).toMatch(/repeated_document -0\.\d+/);
+    expect(repeated?.message).toMatch(/repeated_document -0\.\d{3}\b/);
+    // Each boost is named with the word it matched, its amount to three decimals as the scores are.
+    const keyword = included.find((chunk) => chunk.boosts?.some((boost) => boost.signal === "keyword"));
+    expect(keyword?.message).toMatch(/keyword "[^"]+" \+0\.\d{3}\b/);
+    expect(keyword?.message).not.toMatch(/\d\.\d{4}/);
     expect(explanation.result.evidenceBlocks.map((block) => block.evidenceKey)).toEqual(
       real.evidenceBlocks.map((block) => block.evidenceKey),
     );
