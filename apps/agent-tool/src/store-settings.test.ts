@@ -18,7 +18,7 @@ describe("parseStoreSettings", () => {
     [{ kind: "pinecone" }, "store.index", /index name/],
     [{ kind: "pinecone", index: "x", metric: "manhattan" }, "store.metric", /./],
     [{ kind: "pinecone", index: "x", host: "ftp://x" }, "store.host", /http/],
-    [{ kind: "libsql" }, "store.url", /./],
+    [{ kind: "libsql" }, "store.url", /needs its database URL \(--store-url/],
     [{ kind: "libsql", url: "file:x.db", table: "x; drop" }, "store.table", /./],
     [{ kind: "local", index: "x" }, "store.index", /not a setting of a "local" store/],
     [{ kind: "pinecone", index: "x", apiKey: "pc-secret" }, "store.apiKey", /environment only/],

@@ -44,7 +44,7 @@ const storeSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({
     kind: z.literal("libsql"),
-    url: z.string().min(1),
+    url: z.string({ error: "a libSQL store needs its database URL (--store-url, e.g. file:knowledge.db)" }).min(1),
     table: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
