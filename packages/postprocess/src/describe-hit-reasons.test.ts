@@ -35,6 +35,12 @@ describe("describeHitReasons (issue 35 item 1)", () => {
     expect(line).toBe("mentions refund, invoice, credit note, payout");
   });
 
+  it("does not name a word beside a longer term that holds it, whichever comes first", () => {
+    const terms = ["rate", "Rate Limiting", "limiting", "consumer", "limit count", "count"];
+    const line = describeHitReasons(terms.map((term) => ({ signal: "keyword", detail: `keyword "${term}" (L0 hint)`, term })));
+    expect(line).toBe("mentions Rate Limiting, consumer, limit count");
+  });
+
   it("falls back to the category only when no word matched, and to plain similarity when nothing did", () => {
     expect(describeHitReasons([semantic, { signal: "domain", detail: 'category "billing" matches L0 domain', term: "billing" }])).toBe(
       "in the billing category",

@@ -13,7 +13,8 @@ export const similarReason = "similar to the question";
  * - `title`: "matches the page title Refunds";
  * - `keyword`, `entity`, `heading`, `query_term`: "mentions refund, invoice" (the question's
  *   words the title, headings or text hold, at most four, each once: `refund` and `Refunds`
- *   are one word, and the page title already named is not named again);
+ *   are one word, `rate` is not named beside `Rate Limiting`, and the page title already
+ *   named is not named again);
  * - `domain`, only when nothing above applies: "in the billing category";
  * - nothing but `semantic`: "similar to the question" (the port's score is not a similarity
  *   for every port, so none is shown).
@@ -37,12 +38,28 @@ export function describeHitReasons(reasons: readonly HitReason[]): string {
     named.add(key);
     mentioned.push(reason.term.trim());
   }
-  if (mentioned.length > 0) parts.push(`mentions ${mentioned.slice(0, maxTerms).join(", ")}`);
+  const distinct = withoutContainedTerms(mentioned);
+  if (distinct.length > 0) parts.push(`mentions ${distinct.slice(0, maxTerms).join(", ")}`);
   if (parts.length === 0) {
     const domain = reasons.find((reason) => reason.signal === "domain" && hasTerm(reason));
     if (domain?.term !== undefined) parts.push(`in the ${domain.term.trim()} category`);
   }
   return parts.length === 0 ? similarReason : parts.join("; ");
+}
+
+/**
+ * The terms without those whose every word another term names: "rate" and "limiting" beside
+ * "Rate Limiting" say nothing more. Of terms with the same words, the first is kept.
+ */
+function withoutContainedTerms(terms: readonly string[]): string[] {
+  const words = terms.map((term) => new Set(termKey(term).split(" ")));
+  return terms.filter((_, index) => {
+    const own = words[index] as Set<string>;
+    return !words.some((other, at) => {
+      if (at === index || other.size < own.size || (other.size === own.size && at > index)) return false;
+      return [...own].every((word) => other.has(word));
+    });
+  });
 }
 
 /** Terms that are one word to a reader: folded (NFKC, case, spacing) and each word stemmed. */
