@@ -8,7 +8,8 @@ import { promisify } from "node:util";
 import type { IngestReport } from "@lookup-knowledge/ingest";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
-import { createIngestInterrupt, describeIngestProgress, formatIngestReport, interruptedMessage } from "./ingest-command.js";
+import { createIngestInterrupt, formatIngestReport, interruptedMessage } from "./ingest-command.js";
+import { describeIngestProgress } from "./ingest-progress-display.js";
 
 // The real command, built (turbo builds the package before its tests).
 const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
