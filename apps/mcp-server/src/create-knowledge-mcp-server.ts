@@ -7,18 +7,11 @@ import {
   type LookupResult,
   type MetadataFilter,
 } from "@lookup-knowledge/core";
-import { escapeKnowledgeText, renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
+import { renderEvidenceContent } from "@lookup-knowledge/agent-tool/format";
 import { andFilters, canFetchRecords, validateMetadataFilter, type KnowledgeSearchPort } from "@lookup-knowledge/search-port";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { fetchEvidence, fetchedEvidenceMeta, renderFetchedEvidence } from "./fetch-evidence.js";
 import { fetchToolName, knowledgeMcpTools } from "./knowledge-mcp-tools.js";
 import { lookupResultMeta } from "./lookup-result-meta.js";
@@ -26,7 +19,7 @@ import { readMcpServerSettings, type McpServerSettings } from "./mcp-server-sett
 import { protocolError } from "./protocol-error.js";
 import { readToolArguments } from "./read-tool-arguments.js";
 import { resultMetaKey } from "./result-meta-key.js";
-import { listSourceDocuments, readSourceDocument, SourceReadError } from "./source-documents.js";
+import { serveSourceDocuments } from "./serve-source-documents.js";
 import { ToolArgumentError } from "./tool-argument-error.js";
 import { createToolCallTracer } from "./trace-tool-call.js";
 
@@ -117,39 +110,7 @@ export function createKnowledgeMcpServerFactory(options: KnowledgeMcpServerOptio
           throw protocolError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name.slice(0, 80))}: this server has ${toolNames}.`);
         }),
     );
-    server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-      // Pages of `settings.resourcesPerPage`; the cursor is the offset of the next page.
-      const resourcePageSize = settings.resourcesPerPage;
-      const cursor = request.params?.cursor;
-      const offset = cursor === undefined ? 0 : Number(cursor);
-      if (!Number.isSafeInteger(offset) || offset < 0 || String(offset) !== (cursor ?? "0")) {
-        throw protocolError(ErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page.");
-      }
-      const documents = await listSourceDocuments(sources);
-      const page = documents.slice(offset, offset + resourcePageSize);
-      return {
-        resources: page.map((document) => ({
-          uri: document.uri,
-          // A path is text from the knowledge base like any other: escaped where a model may read it.
-          name: escapeKnowledgeText(document.source, "line"),
-          ...(document.title ? { title: escapeKnowledgeText(document.title, "line") } : {}),
-          mimeType: "text/markdown",
-          annotations: { audience: ["user", "assistant"] },
-        })),
-        ...(offset + resourcePageSize < documents.length ? { nextCursor: String(offset + resourcePageSize) } : {}),
-      };
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      try {
-        const { document, text } = await readSourceDocument(sources, request.params.uri);
-        return { contents: [{ uri: document.uri, mimeType: "text/markdown", text }] };
-      } catch (error) {
-        // -32002: the protocol's "resource not found".
-        if (SourceReadError.isInstance(error))
-          throw protocolError(error.code === "source_not_found" ? -32002 : ErrorCode.InternalError, error.message);
-        throw protocolError(ErrorCode.InternalError, `The source document could not be read: ${errorMessage(error)}`);
-      }
-    });
+    serveSourceDocuments(server, sources, settings.resourcesPerPage);
     return server;
   };
 }
