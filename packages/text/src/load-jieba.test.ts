@@ -42,7 +42,7 @@ describe("jieba, only when CJK text is cut (issue 35 item 5: pay for what you us
       [
         'import { cjkWords, lexicalTerms } from "@lookup-knowledge/text";',
         'const english = lexicalTerms("Rotating the webhook secrets");',
-        "const failure = (work) => { try { return { words: work() }; } catch (error) { return { name: error.name, code: error.code, packageName: error.packageName, message: error.message }; } };",
+        "const failure = (work) => { try { return { words: work() }; } catch (error) { return { name: error.name, code: error.code, packageName: error.packageName, message: error.message, marked: error[Symbol.for('lookup-knowledge.error')] === true, retryable: error.retryable }; } };",
         'console.log(JSON.stringify({ english, chinese: failure(() => lexicalTerms("如何轮换密钥")), words: failure(() => cjkWords("负载均衡")) }));',
       ].join("\n"),
     );
@@ -51,12 +51,19 @@ describe("jieba, only when CJK text is cut (issue 35 item 5: pay for what you us
     const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: root, env: environment });
     const { english, chinese, words } = JSON.parse(stdout) as {
       english: string[];
-      chinese: Record<string, string>;
-      words: Record<string, string>;
+      chinese: Record<string, unknown>;
+      words: Record<string, unknown>;
     };
     expect(english).toEqual(["rotat", "webhook", "secret"]);
     for (const failure of [chinese, words]) {
-      expect(failure).toMatchObject({ name: "MissingJiebaError", code: "jieba_missing", packageName: "@node-rs/jieba" });
+      // Marked as the library's errors are (LookupKnowledgeError.isInstance): a lookup reports its code.
+      expect(failure).toMatchObject({
+        name: "MissingJiebaError",
+        code: "jieba_missing",
+        packageName: "@node-rs/jieba",
+        marked: true,
+        retryable: false,
+      });
       expect(failure["message"]).toContain(`which is not installed: run \`npm install @node-rs/jieba@${jiebaVersion}\``);
     }
   });

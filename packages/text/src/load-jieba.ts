@@ -5,14 +5,23 @@ import type { Jieba } from "@node-rs/jieba";
 /** The version of `@node-rs/jieba` this release is tested with (an optional peer dependency; a test checks it). */
 export const jiebaVersion = "2.0.3";
 
+/** The mark of the library's errors, as `LookupKnowledgeError` sets it (core's `errors.ts`). */
+const libraryErrorMark: unique symbol = Symbol.for("lookup-knowledge.error") as typeof libraryErrorMark;
+
 /**
  * Chinese (and other CJK) text is cut into words by jieba, which comes from the package
  * `@node-rs/jieba`: an optional peer dependency, needed only when such text is ingested or
  * asked. Without it, the first CJK text to cut throws this error, naming the package and the
- * command that installs it.
+ * command that installs it. It is a library error like the others: code `jieba_missing`, not
+ * retryable.
  */
 export class MissingJiebaError extends Error {
+  // The mark every error of this library carries (`LookupKnowledgeError.isInstance` reads it;
+  // this package sits below core, so it sets the mark rather than extending the class): a
+  // lookup that meets this error reports its code, `jieba_missing`, not a bare search failure.
+  private readonly [libraryErrorMark] = true;
   readonly code = "jieba_missing";
+  readonly retryable = false;
   readonly packageName = "@node-rs/jieba";
 
   constructor(cause: unknown) {
