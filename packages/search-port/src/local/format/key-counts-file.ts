@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
-import { MetadataKeyCounts } from "../snapshot/metadata-key-counts.js";
+import { MetadataKeyCounts, isMetadataValue } from "../snapshot/metadata-key-counts.js";
 import type { MetadataValue, StoredKeyCount } from "../snapshot/metadata-key-counts.js";
 import type { IndexManifest } from "./index-manifest.js";
 
@@ -21,8 +21,7 @@ const keyCountSchema = z.strictObject({ chunks, values: z.array(z.unknown()).nul
 function isValueCount(pair: unknown): pair is [MetadataValue, number] {
   if (!Array.isArray(pair) || pair.length !== 2) return false;
   const [value, count] = pair as unknown[];
-  const scalar = typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
-  return scalar && typeof count === "number" && Number.isSafeInteger(count) && count > 0;
+  return isMetadataValue(value) && typeof count === "number" && Number.isSafeInteger(count) && count > 0;
 }
 
 /** The bytes of a `facets` file. */

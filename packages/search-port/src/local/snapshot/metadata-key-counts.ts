@@ -30,16 +30,17 @@ function orderKey(value: MetadataValue): string {
   return `${typeof value}:${String(value)}`;
 }
 
-function isFilterable(value: unknown): value is MetadataValue {
+/** Whether `value` is one a filter can match by equality (a finite number, not NaN or Infinity). */
+export function isMetadataValue(value: unknown): value is MetadataValue {
   return typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
 }
 
 /** The values of one metadata field a filter can match: the scalar itself, or the distinct scalars of a list. */
 function filterableValues(field: unknown): MetadataValue[] {
-  if (!Array.isArray(field)) return isFilterable(field) ? [field] : [];
+  if (!Array.isArray(field)) return isMetadataValue(field) ? [field] : [];
   const values: MetadataValue[] = [];
   for (const element of field) {
-    if (isFilterable(element) && !values.includes(element)) values.push(element);
+    if (isMetadataValue(element) && !values.includes(element)) values.push(element);
   }
   return values;
 }
