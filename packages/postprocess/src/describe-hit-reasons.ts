@@ -29,14 +29,14 @@ export function describeHitReasons(reasons: readonly HitReason[]): string {
     parts.push(`matches the page title ${title.term.trim()}`);
     named.add(termKey(title.term));
   }
-  const mentioned: string[] = [];
+  const mentioned: Array<{ term: string; key: string }> = [];
   for (const reason of reasons) {
     if (reason.signal === "semantic" || reason.signal === "title" || reason.signal === "domain") continue;
     if (!hasTerm(reason)) continue;
     const key = termKey(reason.term);
     if (named.has(key)) continue;
     named.add(key);
-    mentioned.push(reason.term.trim());
+    mentioned.push({ term: reason.term.trim(), key });
   }
   const distinct = withoutContainedTerms(mentioned);
   if (distinct.length > 0) parts.push(`mentions ${distinct.slice(0, maxTerms).join(", ")}`);
@@ -51,15 +51,18 @@ export function describeHitReasons(reasons: readonly HitReason[]): string {
  * The terms without those whose every word another term names: "rate" and "limiting" beside
  * "Rate Limiting" say nothing more. Of terms with the same words, the first is kept.
  */
-function withoutContainedTerms(terms: readonly string[]): string[] {
-  const words = terms.map((term) => new Set(termKey(term).split(" ")));
-  return terms.filter((_, index) => {
-    const own = words[index] as Set<string>;
-    return !words.some((other, at) => {
-      if (at === index || other.size < own.size || (other.size === own.size && at > index)) return false;
-      return [...own].every((word) => other.has(word));
-    });
-  });
+function withoutContainedTerms(terms: ReadonlyArray<{ term: string; key: string }>): string[] {
+  // Each term's key, folded and stemmed once (`termKey`), as the caller worked it out.
+  const words = terms.map(({ key }) => new Set(key.split(" ")));
+  return terms
+    .filter((_, index) => {
+      const own = words[index] as Set<string>;
+      return !words.some((other, at) => {
+        if (at === index || other.size < own.size || (other.size === own.size && at > index)) return false;
+        return [...own].every((word) => other.has(word));
+      });
+    })
+    .map(({ term }) => term);
 }
 
 /** Terms that are one word to a reader: folded (NFKC, case, spacing) and each word stemmed. */
