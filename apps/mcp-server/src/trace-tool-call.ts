@@ -1,5 +1,6 @@
 import {
   errorType,
+  globalMeterInstruments,
   openTelemetry,
   spanKindServer,
   spanStatusError,
@@ -54,17 +55,8 @@ const maxPropagationChars = 8192;
 export function createToolCallTracer(toolNames: readonly string[], loader: OpenTelemetryLoader = openTelemetry): TraceToolCall {
   void loader.load();
   const known = new Set(toolNames);
-  // The global meter provider can be registered after the server was made: the histogram is
-  // made again when it changes.
-  let histogram: { provider: unknown; duration: OperationDuration } | undefined;
-  function durationOf(api: OpenTelemetryApi): OperationDuration {
-    const provider = api.metrics.getMeterProvider();
-    const cached = histogram;
-    if (cached !== undefined && cached.provider === provider) return cached.duration;
-    const duration = operationDuration(api.metrics.getMeter(toolCallTracerName));
-    histogram = { provider, duration };
-    return duration;
-  }
+  // Made again when the global meter provider changes; none (nothing measured) without one.
+  const durationOf = globalMeterInstruments(toolCallTracerName, operationDuration);
   return (request, extra, run) => {
     const api = loader.loaded();
     if (api) return traced(api, durationOf(api), known, request, extra, run);
@@ -86,7 +78,7 @@ function operationDuration(meter: TelemetryMeter): OperationDuration {
 
 function traced(
   api: OpenTelemetryApi,
-  duration: OperationDuration,
+  duration: OperationDuration | undefined,
   known: ReadonlySet<string>,
   request: ToolCallRequest,
   extra: ToolCallExtra,
@@ -116,7 +108,7 @@ function traced(
   );
   if (!span) return run();
   const measure = (outcome: TelemetryAttributes, started: number) =>
-    duration.record((performance.now() - started) / 1000, { ...metricAttributes, ...outcome });
+    duration?.record((performance.now() - started) / 1000, { ...metricAttributes, ...outcome });
   return api.context.with(api.trace.setSpan(parent, span), () => endWithResult(span, run, measure));
 }
 

@@ -3,6 +3,7 @@
 // for the packages above that trace with the same API copy (the MCP server's tool-call spans).
 export { createOpenTelemetryLoader, openTelemetry } from "./load-open-telemetry.js";
 export type { OpenTelemetryApi, OpenTelemetryLoader } from "./load-open-telemetry.js";
+export { globalMeterInstruments } from "./global-meter-instruments.js";
 export { errorType } from "./lookup-span-attributes.js";
 export { spanKindInternal, spanKindServer, spanStatusError } from "./telemetry-tracer.js";
 export type {

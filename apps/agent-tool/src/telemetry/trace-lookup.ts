@@ -1,5 +1,6 @@
 import type { LookupResult, RagConfig } from "@lookup-knowledge/core";
 import { describeException, errorAttributes, lookupSpanName, resultAttributes, startAttributes } from "./lookup-span-attributes.js";
+import { globalMeterInstruments } from "./global-meter-instruments.js";
 import { createLookupMetrics, type LookupMetrics } from "./lookup-metrics.js";
 import { createLookupStageSpans, type LookupStageSpans } from "./lookup-stage-spans.js";
 import { openTelemetry, type OpenTelemetryApi, type OpenTelemetryLoader } from "./load-open-telemetry.js";
@@ -32,20 +33,12 @@ export function traceLookups<Options extends { filter?: unknown }>(
   const needsApi = !explicitTracer || !explicitMeter;
   if (needsApi) void loader.load();
   const explicitMetrics = explicitMeter ? createLookupMetrics(explicitMeter, dataSourceId) : undefined;
-  // The global meter provider can be registered after the retriever was made: the instruments
-  // are made again when it changes (the API's meters are not proxies, unlike its tracers).
-  let globalMetrics: { provider: unknown; metrics: LookupMetrics | undefined } | undefined;
+  // Without a meter provider registered, a lookup is not measured at all.
+  const globalMetrics = globalMeterInstruments(tracerName, (meter) => createLookupMetrics(meter, dataSourceId));
 
   function metricsOf(api: OpenTelemetryApi | undefined): LookupMetrics | undefined {
     if (explicitMetrics || !api) return explicitMetrics;
-    const provider = api.metrics.getMeterProvider();
-    const cached = globalMetrics;
-    if (cached !== undefined && cached.provider === provider) return cached.metrics;
-    const meter = api.metrics.getMeter(tracerName);
-    // No meter provider registered: no measuring at all, rather than records into a no-op.
-    const metrics = meter === api.createNoopMeter?.() ? undefined : createLookupMetrics(meter, dataSourceId);
-    globalMetrics = { provider, metrics };
-    return metrics;
+    return globalMetrics(api);
   }
 
   function run(query: string, options: Options | undefined): Promise<LookupResult> {
