@@ -38,9 +38,8 @@ export function listSpooledRecords(
     [query.since, query.until].some((time) => time !== undefined && Number.isNaN(time.getTime()))
   )
     return undefined;
-  const candidates = spooled
-    .filter((line) => matches(line, query))
-    .sort((left, right) => right.time - left.time || compareIds(right.id, left.id));
+  const matches = matcherOf(query);
+  const candidates = spooled.filter(matches).sort((left, right) => right.time - left.time || compareIds(right.id, left.id));
   // Checked whole in order, as few as the answer needs: a line that is no record is no answer.
   const answer: ToolInvocationRecord[] = [];
   let oldest: number | undefined;
@@ -60,15 +59,25 @@ export function listSpooledRecords(
   return answer.map(storedFromSpool);
 }
 
-function matches(line: SpooledLine, query: TraceQuery): boolean {
-  if (Number.isNaN(line.time)) return false;
-  if (query.since && line.time < query.since.getTime()) return false;
-  if (query.until && line.time >= query.until.getTime()) return false;
-  if (query.found !== undefined && line.found !== query.found) return false;
-  if (query.fallbackReason !== undefined && line.fallbackReason !== query.fallbackReason) return false;
+/** Whether a spooled line matches `query`'s filters; what the query gives is worked out once, not per line. */
+function matcherOf(query: TraceQuery): (line: SpooledLine) => boolean {
+  const since = query.since?.getTime();
+  const until = query.until?.getTime();
   const text = query.queryText ?? "";
+  const needle = text.toLowerCase();
   const hashes = query.queryHashes ?? [];
-  if (text === "" && hashes.length === 0) return true;
+  return (line) => {
+    if (Number.isNaN(line.time)) return false;
+    if (since !== undefined && line.time < since) return false;
+    if (until !== undefined && line.time >= until) return false;
+    if (query.found !== undefined && line.found !== query.found) return false;
+    if (query.fallbackReason !== undefined && line.fallbackReason !== query.fallbackReason) return false;
+    if (text === "" && hashes.length === 0) return true;
+    return matchesText(line, text, needle, hashes);
+  };
+}
+
+function matchesText(line: SpooledLine, text: string, needle: string, hashes: readonly string[]): boolean {
   if (typeof line.query !== "string" || typeof line.transformedQuery !== "string") return false;
   // As stored: the text the database holds is sanitised.
   const { query: stored, transformedQuery: transformed } = sanitizeToolInvocationRecord({
@@ -76,7 +85,6 @@ function matches(line: SpooledLine, query: TraceQuery): boolean {
     transformedQuery: line.transformedQuery,
     retrievalDetails: {},
   } as unknown as ToolInvocationRecord);
-  const needle = text.toLowerCase();
   return (
     (text !== "" && (stored.toLowerCase().includes(needle) || transformed.toLowerCase().includes(needle))) ||
     hashes.includes(stored) ||
