@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { installWithoutPeers } from "@lookup-knowledge/vitest-config/install-without-peers";
 import { afterAll, describe, expect, it } from "vitest";
 import { jiebaVersion, loadJiebaClass } from "./load-jieba.js";
 
@@ -31,11 +32,7 @@ describe("jieba, only when CJK text is cut (issue 35 item 5: pay for what you us
   it("installed without it: English text is analysed, and the first CJK text is a clear error naming the package and its install command", async () => {
     // The package as a user who left jieba out gets it: copied (a link would find the
     // workspace's jieba from its real path), with only stemmer beside it.
-    const installed = join(root, "node_modules", "@lookup-knowledge", "text");
-    mkdirSync(installed, { recursive: true });
-    cpSync(join(packageFolder, "package.json"), join(installed, "package.json"));
-    cpSync(join(packageFolder, "dist"), join(installed, "dist"), { recursive: true });
-    symlinkSync(realpathSync(join(packageFolder, "node_modules", "stemmer")), join(root, "node_modules", "stemmer"), "dir");
+    installWithoutPeers({ root, packageFolder, copied: ["dist"], linked: ["stemmer"] });
     const script = join(root, "analyse.mjs");
     writeFileSync(
       script,

@@ -8,9 +8,9 @@ import { dirname, join } from "node:path";
  * link would let Node find the workspace's packages from the real path), and only `linked`
  * dependencies are linked, to where the workspace has them. Returns the folder to run from.
  */
-export function installWithoutPeers(options: { root: string; packageFolder: string; copied: string[]; linked: string[] }): string {
+export function installWithoutPeers(options) {
   const { root, packageFolder } = options;
-  const manifest = createRequire(join(packageFolder, "package.json"))("./package.json") as { name: string };
+  const manifest = createRequire(join(packageFolder, "package.json"))("./package.json");
   const installed = join(root, "node_modules", manifest.name);
   mkdirSync(installed, { recursive: true });
   cpSync(join(packageFolder, "package.json"), join(installed, "package.json"));
