@@ -120,7 +120,8 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === "string" && code !== "" ? code : undefined;
 }
 
-function filterJson(filter: unknown): string | undefined {
+/** `filter` as JSON, or undefined when it is none (a cycle, a BigInt: what JSON.stringify refuses). */
+export function filterJson(filter: unknown): string | undefined {
   try {
     return JSON.stringify(filter);
   } catch {

@@ -1,5 +1,6 @@
 import type { ContextPack, L0Hints, RetrievalAttempt } from "@lookup-knowledge/core";
 import type { PostprocessOutput } from "@lookup-knowledge/postprocess";
+import { filterJson } from "./lookup-span-attributes.js";
 import type { TelemetryAttributes } from "./telemetry-tracer.js";
 
 // The attributes of the stage spans (`lookup-stage-spans.ts`): counts, outcomes and keys, never
@@ -21,7 +22,7 @@ export function attemptStartAttributes(attempt: number, retrieveK: number, filte
     "lookup_knowledge.attempt": attempt,
     "lookup_knowledge.retrieve_k": retrieveK,
     "lookup_knowledge.l0_filtered": l0Filtered,
-    ...(filter === undefined ? {} : { "lookup_knowledge.filter": safeJson(filter) }),
+    ...(filter === undefined ? {} : { "lookup_knowledge.filter": filterJson(filter) ?? "(not JSON)" }),
   };
 }
 
@@ -57,12 +58,4 @@ export function packAttributes(pack: ContextPack): TelemetryAttributes {
     "lookup_knowledge.blocks_omitted": pack.summary.omitted.length,
     "lookup_knowledge.blocks_truncated": pack.summary.truncated.length,
   };
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "null";
-  } catch {
-    return "(not JSON)";
-  }
 }
