@@ -77,7 +77,9 @@ let saidOpening = false;
  * The store, whose `list` and `get` answer from the spool when it alone decides the answer
  * (`listFromSpool`, `getFromSpool`: the embedded database is not started), and otherwise say
  * on stderr, once, that they start the embedded database, then flush and read it. With
- * PostgreSQL (`DATABASE_URL`) they read the database, as before, saying nothing. `flush`,
+ * PostgreSQL (`DATABASE_URL`) `list` reads the database, as before, saying nothing (other
+ * folders' spools fill it too), and `get` answers from this folder's spool only for an id still
+ * waiting there (ids are unique: the database would hold the same record). `flush`,
  * `prune` and `count` use the database, saying so the same way; `close` flushes only once
  * the database was used.
  */
