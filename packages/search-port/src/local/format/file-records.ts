@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, readSync } from "node:fs";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
+import type { RecordFile } from "./record-file.js";
 
 /** Bytes of one data file read by position (a plain descriptor, or a `VerifiedFile`). */
 export interface ByteSource {
@@ -60,7 +61,7 @@ export interface FileRecordsFiles {
   alsoClose?: ByteSource[];
 }
 
-export class FileRecords {
+export class FileRecords implements RecordFile {
   private metadataCache: Array<Record<string, unknown>> | undefined;
   private readonly files: FileRecordsFiles;
   readonly count: number;
@@ -80,6 +81,10 @@ export class FileRecords {
 
   content(slot: number): string {
     return Buffer.from(this.readRange("content", slot).buffer).toString("utf8");
+  }
+
+  locate(slot: number): { file: FileRecords; slot: number } {
+    return { file: this, slot };
   }
 
   /** Raw bytes of the content or metadata file (to copy committed records into a new generation). */

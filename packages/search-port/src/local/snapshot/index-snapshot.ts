@@ -1,6 +1,6 @@
 import type { DenseMatrix } from "../dense/dense-matrix.js";
 import type { TermScoreBounds } from "../lexical/term-score-bounds.js";
-import type { FileRecords } from "../format/file-records.js";
+import type { RecordFile } from "../format/record-file.js";
 import { parseMetadata } from "../format/file-records.js";
 import { MemoryLexicon } from "../lexical/lexicon.js";
 import type { Lexicon } from "../lexical/lexicon.js";
@@ -35,7 +35,7 @@ export interface MemoryRecord {
  * >= 0) or in memory.
  */
 export interface RecordTable {
-  file: FileRecords | undefined;
+  file: RecordFile | undefined;
   fileSlots: Int32Array;
   memory: Array<MemoryRecord | undefined>;
 }

@@ -1,3 +1,4 @@
+import { FileRecords } from "../format/file-records.js";
 import { memorySnapshot } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 
@@ -11,7 +12,8 @@ export function materializeSnapshot(snapshot: IndexSnapshot): IndexSnapshot {
   const { ids, docIds } = snapshot.keys.arrays();
   const lexical = snapshot.lexicon.arrays();
   const vectors = snapshot.vectors;
-  const file = snapshot.records.file?.checkedInMemory();
+  const committed = snapshot.records.file;
+  const file = committed instanceof FileRecords ? committed.checkedInMemory() : committed;
   return memorySnapshot({
     count: snapshot.count,
     ids,

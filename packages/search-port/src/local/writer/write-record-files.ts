@@ -1,5 +1,6 @@
 import type { FileRecords } from "../format/file-records.js";
 import type { HashedFileWriter } from "../format/hashed-file-writer.js";
+import type { RecordFile } from "../format/record-file.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import type { GenerationFiles } from "./generation-files.js";
 
@@ -13,7 +14,7 @@ export interface RecordFileOffsets {
 
 /**
  * Writes the content and metadata files of `snapshot`'s records: runs of committed records
- * are copied from the committed files as they are (so a commit never holds the whole corpus
+ * that lie back to back in one generation's files are copied from them as they are (so a commit never holds the whole corpus
  * in memory twice), records in memory are written one by one. Returns the offsets.
  */
 export async function writeRecordFiles(files: GenerationFiles, snapshot: IndexSnapshot): Promise<RecordFileOffsets> {
@@ -58,27 +59,38 @@ export async function writeRecordFiles(files: GenerationFiles, snapshot: IndexSn
   return offsets;
 }
 
-/** Copies the run of consecutive committed records that starts at `slot` as its bytes are; returns the slot after it. */
+/**
+ * Copies the run of committed records that starts at `slot` and lies back to back in one
+ * generation's files (`RecordFile.locate`) as its bytes are; returns the slot after it.
+ */
 async function copyCommittedRun(
-  file: FileRecords,
+  file: RecordFile,
   fileSlots: Int32Array,
   slot: number,
   count: number,
   writers: { content: HashedFileWriter; metadata: HashedFileWriter },
   offsets: RecordFileOffsets,
 ): Promise<number> {
-  const fileSlot = fileSlots[slot] as number;
+  const first = file.locate(fileSlots[slot] as number);
   let end = slot + 1;
-  while (end < count && fileSlots[end] === fileSlot + (end - slot)) end += 1;
-  const lastFileSlot = fileSlot + (end - slot);
+  while (end < count && continues(file, fileSlots[end] ?? -1, first, end - slot)) end += 1;
+  const source = first.file;
+  const lastFileSlot = first.slot + (end - slot);
   for (let index = slot; index < end; index += 1) {
-    const from = fileSlot + (index - slot);
-    offsets.contentOffsets[index] = writers.content.bytes + (file.offset("content", from) - file.offset("content", fileSlot));
-    offsets.metadataOffsets[index] = writers.metadata.bytes + (file.offset("metadata", from) - file.offset("metadata", fileSlot));
+    const from = first.slot + (index - slot);
+    offsets.contentOffsets[index] = writers.content.bytes + (source.offset("content", from) - source.offset("content", first.slot));
+    offsets.metadataOffsets[index] = writers.metadata.bytes + (source.offset("metadata", from) - source.offset("metadata", first.slot));
   }
-  await copyRange(file, "content", fileSlot, lastFileSlot, writers.content);
-  await copyRange(file, "metadata", fileSlot, lastFileSlot, writers.metadata);
+  await copyRange(source, "content", first.slot, lastFileSlot, writers.content);
+  await copyRange(source, "metadata", first.slot, lastFileSlot, writers.metadata);
   return end;
+}
+
+/** Whether file slot `fileSlot` is stored right after the `steps` records that follow `first` in the same files. */
+function continues(file: RecordFile, fileSlot: number, first: { file: FileRecords; slot: number }, steps: number): boolean {
+  if (fileSlot < 0) return false;
+  const at = file.locate(fileSlot);
+  return at.file === first.file && at.slot === first.slot + steps;
 }
 
 async function copyRange(
