@@ -8,10 +8,10 @@
 // Environment: BENCH_SKIP_PEERS=1 skips; BENCH_INGEST_ROUNDS (default 3); BENCH_INGEST_TREES
 // (more folders, separated by commas); BENCH_INGEST_TIMEOUT_S (default 600, per child).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { measureCli as measureCliAt } from "./measure-cli.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -104,35 +104,7 @@ function measure(tool, stage, tree) {
 }
 
 /** The CLI, as a user runs it, into a new data folder: the whole process, and its "written in". */
-function measureCli(tree) {
-  const workspace = mkdtempSync(join(tmpdir(), "ingest-peers-cli-"));
-  const usageFile = join(workspace, "usage.json");
-  try {
-    const started = performance.now();
-    const run = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        join(here, "exit-usage.mjs"),
-        join(root, "apps/cli/dist/main.js"),
-        "-d",
-        join(workspace, "data"),
-        "ingest",
-        "--no-progress",
-        tree,
-      ],
-      { cwd: workspace, encoding: "utf8", timeout: timeoutMs, env: { ...process.env, BENCH_USAGE_FILE: usageFile } },
-    );
-    const processMs = performance.now() - started;
-    const written = /(\d+) written in ([\d.]+) s/.exec(run.stdout ?? "");
-    if (run.status !== 0 || written === null)
-      return { failed: `exit ${run.status ?? run.signal}: ${(run.stderr ?? "").trim().split("\n").slice(-1)[0]}` };
-    const usage = JSON.parse(readFileSync(usageFile, "utf8"));
-    return { wallMs: Number(written[2]) * 1000, cpuMs: usage.cpuMs, chunks: Number(written[1]), peakRssMb: usage.peakRssMb, processMs };
-  } finally {
-    rmSync(workspace, { recursive: true, force: true });
-  }
-}
+const measureCli = (tree) => measureCliAt(join(root, "apps/cli/dist/main.js"), tree, timeoutMs);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
