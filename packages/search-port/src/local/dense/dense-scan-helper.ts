@@ -32,6 +32,7 @@ const nextChunk = 2;
 const matrixId = 3;
 const chunkCount = 4;
 const chunkRows = 5;
+const started = 6;
 /** The low 16 bits of `nextChunk` count the chunks taken; the bits above are the scan's number (15 bits). */
 export const maximumChunks = 0xfff0;
 
@@ -92,6 +93,11 @@ export class DenseScanHelper {
 
   get usable(): boolean {
     return !this.closed;
+  }
+
+  /** Whether the worker's code has loaded and runs (a diagnostic for tests: a worker that fails at load never sets it). */
+  get started(): boolean {
+    return Atomics.load(this.control, started) === 1;
   }
 
   /**
