@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadEmbedder, root, vectorCachePath } from "./corpus.mjs";
+import { loadEmbedder, codeRoot, vectorCachePath } from "./corpus.mjs";
 
-const local = (file) => import(pathToFileURL(join(root, "packages/search-port/dist/local", file)).href);
+const local = (file) => import(pathToFileURL(join(codeRoot, "packages/search-port/dist/local", file)).href);
 const { DenseMatrix, quantiseVector } = await local("dense-matrix.js");
 const { approximateDenseIndexOf } = await local("approximate-dense-index.js");
 const { topIntegerCandidates } = await local("top-integer-candidates.js");

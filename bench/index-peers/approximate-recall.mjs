@@ -12,9 +12,9 @@
 // signals, which look at the best dense score over every slot).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { cachedQueryEmbeddings, root } from "./corpus.mjs";
+import { cachedQueryEmbeddings, codeRoot } from "./corpus.mjs";
 
-const { openLocalSearchPort } = await import(pathToFileURL(join(root, "packages/search-port/dist/local/index.js")).href);
+const { openLocalSearchPort } = await import(pathToFileURL(join(codeRoot, "packages/search-port/dist/local/index.js")).href);
 const [directory, replicasText, candidatesText] = process.argv.slice(2);
 const candidateCounts = (candidatesText ?? "").split(",").map(Number);
 if (directory === undefined || !(Number(replicasText) > 0) || !candidateCounts.every((count) => count > 0)) {

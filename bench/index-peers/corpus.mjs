@@ -11,12 +11,17 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = join(here, "../..");
+/**
+ * Where the built packages are loaded from: this checkout, or `BENCH_CODE_ROOT` (a copy of the
+ * repository built at another commit, to measure the code before a change beside it after).
+ */
+export const codeRoot = process.env.BENCH_CODE_ROOT ?? root;
 export const datasetDirectory = process.env.BENCH_SCIFACT_DIR ?? join(root, "../shared/datasets/scifact");
 export const cacheDirectory = process.env.BENCH_PEER_CACHE ?? join(tmpdir(), "lookup-knowledge-bench-cache");
 const generatorVersion = 1;
 
 export async function loadEmbedder() {
-  const { createOfflineEmbeddings } = await import(pathToFileURL(join(root, "packages/embeddings/dist/index.js")).href);
+  const { createOfflineEmbeddings } = await import(pathToFileURL(join(codeRoot, "packages/embeddings/dist/index.js")).href);
   return createOfflineEmbeddings();
 }
 

@@ -4,9 +4,9 @@
 //   node query-index.mjs <directory>/index lexical|dense|hybrid <replicas>   (ROUNDS, default 3)
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { cachedQueryEmbeddings, root } from "./corpus.mjs";
+import { cachedQueryEmbeddings, codeRoot } from "./corpus.mjs";
 
-const { openLocalSearchPort } = await import(pathToFileURL(join(root, "packages/search-port/dist/local/index.js")).href);
+const { openLocalSearchPort } = await import(pathToFileURL(join(codeRoot, "packages/search-port/dist/local/index.js")).href);
 const [directory, mode, replicasText] = process.argv.slice(2);
 const modes = { lexical: { denseWeight: 0 }, dense: { denseWeight: 1, denseFloor: 0 }, hybrid: {} };
 if (directory === undefined || !(mode in modes) || !(Number(replicasText) > 0)) {

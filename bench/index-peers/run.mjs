@@ -8,14 +8,11 @@
 // Environment: BENCH_SKIP_PEERS=1 skips; BENCH_PEER_REPLICAS (default "20,200");
 // BENCH_PEER_QUERIES (default 100, the first queries of queries.jsonl); BENCH_PEER_STORES
 // (default "ours,lancedb,sqlite"); BENCH_PEER_TIMEOUT_S (default 3600, per child process).
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { bytesIn, installPeers, runChild } from "./peers.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "../..");
 const log = (line) => console.error(`[index-peers] ${line}`);
 
 function skip(why) {
@@ -39,65 +36,18 @@ if (stores[0] !== "ours" || stores.some((name) => !["ours", "lancedb", "sqlite"]
   throw new Error(`BENCH_PEER_STORES must start with ours and name only ours, lancedb, sqlite; got ${stores.join(",")}`);
 }
 
+const { codeRoot, datasetDirectory, ensureVectors } = await import("./corpus.mjs");
 for (const built of ["packages/search-port/dist/local/index.js", "packages/embeddings/dist/index.js"]) {
-  if (!existsSync(join(root, built))) skip(`${built} is missing (run pnpm build first)`);
+  if (!existsSync(join(codeRoot, built))) skip(`${built} is missing (run pnpm build first)`);
 }
-const { datasetDirectory, ensureVectors } = await import("./corpus.mjs");
 for (const file of ["corpus.jsonl", "queries.jsonl"]) {
   if (!existsSync(join(datasetDirectory, file))) skip(`${join(datasetDirectory, file)} is missing`);
 }
 
-try {
-  execFileSync("pnpm", ["install", "--dir", here, "--ignore-workspace", "--frozen-lockfile", "--prefer-offline", "--reporter=silent"], {
-    stdio: ["ignore", "ignore", "pipe"],
-    timeout: 600_000,
-  });
-} catch (error) {
-  skip(
-    `could not install the peers (${
-      String(error.stderr ?? error.message)
-        .trim()
-        .split("\n")
-        .slice(-1)[0] || error.message
-    })`,
-  );
-}
-const probe = spawnSync(
-  process.execPath,
-  [
-    "--input-type=module",
-    "-e",
-    `import "@lancedb/lancedb"; import "apache-arrow"; import Database from "better-sqlite3"; import * as vec from "sqlite-vec";
-     const db = new Database(":memory:"); vec.load(db); db.exec("create virtual table t using fts5(x)"); db.close();`,
-  ],
-  { cwd: here, encoding: "utf8" },
-);
-if (probe.status !== 0) skip(`the peers do not load here (${probe.stderr.trim().split("\n").slice(-1)[0]})`);
+const notInstalled = installPeers();
+if (notInstalled !== undefined) skip(notInstalled);
 
-function child(args) {
-  // A 1M-chunk build holds ~3 GB of chunk text on the JS heap, over V8's default limit.
-  const run = spawnSync(process.execPath, ["--max-old-space-size=16384", join(here, "store-child.mjs"), ...args], {
-    cwd: here,
-    encoding: "utf8",
-    timeout: timeoutMs,
-    maxBuffer: 64 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  if (run.error !== undefined)
-    return { failed: run.error.code === "ETIMEDOUT" ? `timed out after ${timeoutMs / 1000} s` : run.error.message };
-  if (run.status !== 0) return { failed: `exit ${run.status ?? run.signal}` };
-  const last = run.stdout.trim().split("\n").pop();
-  return JSON.parse(last);
-}
-
-function bytesIn(directory) {
-  let total = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    total += entry.isDirectory() ? bytesIn(path) : statSync(path).size;
-  }
-  return total;
-}
+const child = (args) => runChild("store-child.mjs", args, timeoutMs);
 
 const names = { ours: "ours (local)", lancedb: "LanceDB 0.31.0", sqlite: "SQLite FTS5 + sqlite-vec" };
 const fixed = (value, digits) => (value === undefined ? "–" : value.toFixed(digits));

@@ -1,15 +1,17 @@
 // One store, one phase, in a process of its own, so that open time and RSS are its own:
-//   node store-child.mjs build <store> <directory> <replicas>
+//   node store-child.mjs build <store> <directory> <replicas> [edits]
 //   node store-child.mjs query <store> <directory> <replicas> <k>
-// Prints one JSON line on stdout; everything else goes to stderr.
+// Prints one JSON line on stdout; everything else goes to stderr. `edits` (default 0) builds
+// the chunks with the segments bench's edits 0 .. edits - 1 applied (edits.mjs).
 import { readFileSync } from "node:fs";
 import { loadEmbedder, readScifact, readVectors, replicatedChunks, vectorCachePath } from "./corpus.mjs";
+import { withEdits } from "./edits.mjs";
 
-const [phase, storeName, directory, replicasText, kText] = process.argv.slice(2);
+const [phase, storeName, directory, replicasText, fifth] = process.argv.slice(2);
 const replicas = Number(replicasText);
 if (!["build", "query"].includes(phase) || !["ours", "lancedb", "sqlite"].includes(storeName) || !(replicas > 0)) {
   throw new Error(
-    `usage: store-child.mjs build|query ours|lancedb|sqlite <directory> <replicas> [k], got ${process.argv.slice(2).join(" ")}`,
+    `usage: store-child.mjs build|query ours|lancedb|sqlite <directory> <replicas> [edits|k], got ${process.argv.slice(2).join(" ")}`,
   );
 }
 const store = await import(`./stores/${storeName}.mjs`);
@@ -24,7 +26,9 @@ const percentile = (values, p) => {
 
 if (phase === "build") {
   const { corpus } = readScifact();
-  const chunks = [...replicatedChunks(corpus, replicas)];
+  const edits = Number(fifth ?? 0);
+  if (!Number.isInteger(edits) || edits < 0) throw new Error(`store-child.mjs build: edits must be a whole number, got ${fifth}`);
+  const chunks = withEdits([...replicatedChunks(corpus, replicas)], edits);
   const vectors = readVectors(paths.vectors, identity.dimension);
   if (vectors.floats.length !== chunks.length * identity.dimension)
     throw new Error(`${paths.vectors} does not hold ${chunks.length} vectors`);
@@ -33,7 +37,7 @@ if (phase === "build") {
   const seconds = (performance.now() - started) / 1000;
   console.log(JSON.stringify({ chunks: chunks.length, seconds, peakRssMb: mb(process.resourceUsage().maxRSS * 1024) }));
 } else {
-  const k = Number(kText ?? 10);
+  const k = Number(fifth ?? 10);
   const queries = JSON.parse(readFileSync(paths.queries, "utf8"));
   const rssBefore = process.memoryUsage().rss;
   const started = performance.now();

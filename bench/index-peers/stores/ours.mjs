@@ -2,9 +2,9 @@
 // Embeddings object that returns them instead of embedding again (the query vectors too).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { root } from "../corpus.mjs";
+import { codeRoot } from "../corpus.mjs";
 
-const { openLocalSearchPort } = await import(pathToFileURL(join(root, "packages/search-port/dist/local/index.js")).href);
+const { openLocalSearchPort } = await import(pathToFileURL(join(codeRoot, "packages/search-port/dist/local/index.js")).href);
 
 function cachedEmbeddings(identity, documentVectors, queryVectors) {
   return {
