@@ -10,7 +10,7 @@
 //
 //   node bench/index-peers/segments.mjs
 //
-// Environment: BENCH_SEGMENT_CHUNKS (default 100000; rounded to whole SciFact replicas of
+// Environment: BENCH_SEGMENT_CHUNKS (default 100000; rounded up to whole SciFact replicas of
 // 5,183 chunks); BENCH_SEGMENT_ROUNDS (default 3: builds per store and query runs per index,
 // interleaved); BENCH_SEGMENT_CHANGES (default 5: one-document commits timed for 1);
 // BENCH_SEGMENT_COMMITS (default 100: small commits for 2); BENCH_SEGMENT_QUERIES (default
@@ -53,7 +53,7 @@ for (const file of ["corpus.jsonl", "queries.jsonl"]) {
   if (!existsSync(join(datasetDirectory, file))) throw new Error(`${join(datasetDirectory, file)} is missing (BENCH_SCIFACT_DIR)`);
 }
 const documents = readScifact().corpus.length;
-const replicas = Math.max(1, Math.round(wantedChunks / documents));
+const replicas = Math.ceil(wantedChunks / documents);
 if (changes + smallCommits > documents * replicas) throw new Error(`${changes + smallCommits} edits need as many documents`);
 
 const peers = stores.filter((name) => name !== "ours");
