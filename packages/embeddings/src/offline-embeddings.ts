@@ -109,7 +109,9 @@ export class OfflineEmbeddings extends Embeddings {
    * ("limit ... limit") is not pulled towards that word.
    */
   async embedQuery(text: string): Promise<number[]> {
-    return this.embed(text, "query");
+    const output = new Array<number>(this.identity.dimension).fill(0);
+    this.embedInto(text, "query", output, 0);
+    return output;
   }
 
   /**
@@ -117,7 +119,26 @@ export class OfflineEmbeddings extends Embeddings {
    * weight, sublinearly, and the final L2 normalisation removes the effect of length.
    */
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => this.embed(text, "document"));
+    return texts.map((text) => {
+      const output = new Array<number>(this.identity.dimension).fill(0);
+      this.embedInto(text, "document", output, 0);
+      return output;
+    });
+  }
+
+  /**
+   * The vectors of `embedDocuments`, as `Float32Array` rows: views into one buffer for the
+   * whole batch, written straight into it (no `number[]` per text). Each value is the
+   * `embedDocuments` one rounded to float32 (`Math.fround`). The local index's writer calls
+   * this when an embedder has it; LangChain callers keep `embedDocuments`.
+   */
+  async embedDocumentRows(texts: string[]): Promise<Float32Array[]> {
+    const dimension = this.identity.dimension;
+    const buffer = new Float32Array(texts.length * dimension);
+    return texts.map((text, row) => {
+      this.embedInto(text, "document", buffer, row * dimension);
+      return buffer.subarray(row * dimension, (row + 1) * dimension);
+    });
   }
 
   /** What a word gives, worked out once per word (a text repeats its words, and so do texts). */
@@ -177,7 +198,11 @@ export class OfflineEmbeddings extends Embeddings {
     return { dense, denseNormSquared, hasWords: counts.size > 0 || glossedWords > 0 };
   }
 
-  private embed(text: string, mode: Mode): number[] {
+  /**
+   * Writes the vector of `text` into `output` from `offset` (`dimension` values, every one of
+   * them written): a `number[]` for LangChain's answers, a typed buffer for typed rows.
+   */
+  private embedInto(text: string, mode: Mode, output: number[] | Float32Array, offset: number): void {
     if (typeof text !== "string") {
       throw new LookupKnowledgeError<EmbeddingsErrorCode>({
         code: "invalid_embedding_input",
@@ -226,12 +251,13 @@ export class OfflineEmbeddings extends Embeddings {
 
     const hasLexical = lexicalNormSquared > 1e-24;
     const hasDense = hasWords && denseNormSquared > 1e-24;
-    const output = new Array<number>(hashDimension + wordDimension).fill(0);
+    const dimension = hashDimension + wordDimension;
     if (!hasLexical && !hasDense) {
       // Nothing to go on (empty text, only punctuation): a fixed unit vector instead of zeros,
       // which stores reject and cosine turns into NaN. All such texts match each other.
-      output[bucketOf(featureHash(emptyTextFeature), hashDimension)] = 1;
-      return output;
+      const one = bucketOf(featureHash(emptyTextFeature), hashDimension);
+      for (let position = 0; position < dimension; position += 1) output[offset + position] = position === one ? 1 : 0;
+      return;
     }
     // Each part is made unit length, then weighted so that the cosine of two vectors is
     // `lexicalWeight * lexical cosine + (1 - lexicalWeight) * word-vector cosine`. A text with
@@ -240,25 +266,22 @@ export class OfflineEmbeddings extends Embeddings {
     const denseShare = hasLexical ? this.denseScale : 1;
     const lexicalFactor = hasLexical ? lexicalShare / Math.sqrt(lexicalNormSquared) : 0;
     const denseFactor = hasDense ? denseShare / Math.sqrt(denseNormSquared) : 0;
-    for (let bucket = 0; bucket < hashDimension; bucket += 1) output[bucket] = (lexical[bucket] as number) * lexicalFactor;
+    // The joined vector, then its final L2 normalisation, in float64 whatever `output` holds.
+    const joined = new Float64Array(dimension);
+    for (let bucket = 0; bucket < hashDimension; bucket += 1) joined[bucket] = (lexical[bucket] as number) * lexicalFactor;
     for (let column = 0; column < wordDimension; column += 1) {
-      output[hashDimension + column] = (dense[column] as number) * denseFactor;
+      joined[hashDimension + column] = (dense[column] as number) * denseFactor;
     }
-    return normalise(output);
+    let norm = 0;
+    for (const value of joined) norm += value * value;
+    norm = Math.sqrt(norm);
+    for (let position = 0; position < dimension; position += 1) output[offset + position] = (joined[position] as number) / norm;
   }
 }
 
 /** The bucket of a hash: its high bits scaled to `buckets` (the low bit gives the sign). */
 function bucketOf(hash: number, buckets: number): number {
   return Math.floor((hash / 4294967296) * buckets);
-}
-
-function normalise(vector: number[]): number[] {
-  let norm = 0;
-  for (const value of vector) norm += value * value;
-  norm = Math.sqrt(norm);
-  for (let position = 0; position < vector.length; position += 1) vector[position] = (vector[position] as number) / norm;
-  return vector;
 }
 
 function checkHashDimension(value: number | undefined): number {
