@@ -1,0 +1,140 @@
+import { lexicalTerms } from "@lookup-knowledge/text";
+import { describe, expect, it } from "vitest";
+import { DenseMatrix } from "../dense/dense-matrix.js";
+import { termShare } from "../lexical/term-share.js";
+import { searchSnapshot } from "../reader/search-snapshot.js";
+import type { SnapshotQuery } from "../reader/search-snapshot.js";
+import { emptySnapshot, recordContent, recordMetadata, sharedMetadata } from "../snapshot/index-snapshot.js";
+import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
+import { random } from "../test/seeded-random-test-fixtures.js";
+import { composeSnapshot } from "./compose-snapshot.js";
+import { dimension, memoryPart, randomSegments, randomVector, zipfWord } from "./composed-snapshot-test-fixtures.js";
+
+const directory = "/nowhere";
+const denseFloor = 0.2;
+
+/** The queries of one round: every path of `searchSnapshot` on one query text and vector. */
+function queriesOf(snapshot: IndexSnapshot, terms: string[], vector: number[], topK: number): Record<string, SnapshotQuery> {
+  const category = (slot: number) => sharedMetadata(snapshot.records, slot, directory).category;
+  const rank = (slot: number) => sharedMetadata(snapshot.records, slot, directory).rank as number;
+  return {
+    lexical: { terms, denseWeight: 0, topK },
+    hybrid: { terms, vector, denseWeight: 0.3, topK },
+    dense: { terms, vector, denseWeight: 1, topK },
+    filtered: { terms, vector, denseWeight: 0.3, topK, accepts: (slot) => category(slot) === "alpha" },
+    lexicalFiltered: { terms, denseWeight: 0, topK, accepts: (slot) => rank(slot) < 5 },
+    scoped: {
+      terms,
+      vector,
+      denseWeight: 0.3,
+      topK,
+      accepts: (slot) => category(slot) === "beta" && rank(slot) % 2 === 0,
+      inScope: (slot) => category(slot) === "beta",
+    },
+    approximate: { terms, vector, denseWeight: 0.3, topK, approximateCandidates: 8 },
+  };
+}
+
+function expectSameIndex(composed: IndexSnapshot, single: IndexSnapshot): void {
+  expect(composed.count).toBe(single.count);
+  expect(composed.keys.arrays()).toEqual(single.keys.arrays());
+  expect(composed.lexicon.totalLength).toBe(single.lexicon.totalLength);
+  expect(composed.lexicon.lengths()).toEqual(single.lexicon.lengths());
+  expect(composed.lexicon.arrays()).toEqual(single.lexicon.arrays());
+  expect(composed.lexicon.termCount).toBe(single.lexicon.termCount);
+  for (let slot = 0; slot < single.count; slot += 1) {
+    expect(composed.keys.id(slot)).toBe(single.keys.id(slot));
+    expect(composed.keys.docId(slot)).toBe(single.keys.docId(slot));
+    expect(recordContent(composed.records, slot)).toBe(recordContent(single.records, slot));
+    expect(sharedMetadata(composed.records, slot, directory)).toEqual(sharedMetadata(single.records, slot, directory));
+    expect(recordMetadata(composed.records, slot, directory)).toEqual(recordMetadata(single.records, slot, directory));
+  }
+  const vectors = composed.vectors;
+  expect(vectors === undefined).toBe(single.vectors === undefined);
+  if (vectors !== undefined && single.vectors !== undefined) {
+    expect(vectors.rowBytes()).toEqual(single.vectors.rowBytes());
+    expect(vectors.inverseNorms).toEqual(single.vectors.inverseNorms);
+  }
+}
+
+describe("composeSnapshot", () => {
+  it("issue 36 item 1: a composed snapshot searches as a single index of its live records", () => {
+    let searched = 0;
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const { parts, live, words } = randomSegments(seed);
+      const withVectors = live.some((record) => record.vector !== undefined);
+      const single = memoryPart(live, withVectors ? dimension : 0);
+      // Every third round with a postings cache too small to keep most lists.
+      const composed = composeSnapshot(parts, seed % 3 === 0 ? { postingsCacheBytes: 64 } : {});
+      const next = random(1000 + seed);
+      for (let round = 0; round < 25; round += 1) {
+        const text = Array.from({ length: 1 + Math.floor(5 * next()) }, () => (next() < 0.1 ? "zzyzxunseen" : zipfWord(words, next))).join(
+          " ",
+        );
+        const terms = lexicalTerms(text);
+        const vector = randomVector(next);
+        const topK = 1 + Math.floor(12 * next());
+        const fromComposed = queriesOf(composed, terms, vector, topK);
+        const fromSingle = queriesOf(single, terms, vector, topK);
+        for (const [name, query] of Object.entries(fromComposed)) {
+          const expected = searchSnapshot(single, fromSingle[name] as SnapshotQuery, denseFloor);
+          const actual = searchSnapshot(composed, query, denseFloor);
+          expect(actual, `seed ${seed}, round ${round}, ${name}: ${text}`).toEqual(expected);
+          expect(actual.slots.map(({ slot }) => composed.keys.id(slot))).toEqual(expected.slots.map(({ slot }) => single.keys.id(slot)));
+          searched += actual.slots.length;
+        }
+        expect(termShare(composed, text)).toBe(termShare(single, text));
+        for (const term of terms) {
+          const index = composed.lexicon.find(term);
+          const reference = single.lexicon.find(term);
+          expect(index < 0).toBe(reference < 0);
+          if (index >= 0) {
+            expect(composed.lexicon.documentFrequency(index)).toBe(single.lexicon.documentFrequency(reference));
+            expect(composed.lexicon.postings(index)).toEqual(single.lexicon.postings(reference));
+          }
+        }
+      }
+      expectSameIndex(composed, single);
+    }
+    // The rounds found hits: the comparison is not between empty lists.
+    expect(searched).toBeGreaterThan(5000);
+  });
+
+  it("issue 36 item 1: one part without deletions is the part itself; no parts give an empty snapshot", () => {
+    const { parts } = randomSegments(7);
+    const snapshot = (parts.find((part) => part.snapshot.count > 0) ?? parts[0])?.snapshot as IndexSnapshot;
+    expect(composeSnapshot([{ snapshot }])).toBe(snapshot);
+    expect(composeSnapshot([{ snapshot, deleted: new Uint8Array(snapshot.count) }])).toBe(snapshot);
+    const empty = composeSnapshot([]);
+    expect(empty.count).toBe(0);
+    expect(searchSnapshot(empty, { terms: ["kalo"], denseWeight: 0, topK: 5 }, denseFloor)).toEqual({ slots: [] });
+    expect(composeSnapshot([{ snapshot: emptySnapshot() }, { snapshot: emptySnapshot() }]).count).toBe(0);
+  });
+
+  it("issue 36 item 1: a term whose every record is deleted is not found, as in an index of the live records", () => {
+    const kept = { id: "a", docId: "a", content: "kalo mine", metadata: { category: "alpha", rank: 1 }, vector: undefined };
+    const gone = { id: "b", docId: "b", content: "kalo brafir", metadata: { category: "alpha", rank: 1 }, vector: undefined };
+    const composed = composeSnapshot([{ snapshot: memoryPart([kept], 0) }, { snapshot: memoryPart([gone], 0), deleted: Uint8Array.of(1) }]);
+    expect(composed.count).toBe(1);
+    expect(composed.lexicon.find(lexicalTerms("brafir")[0] as string)).toBe(-1);
+    expect(composed.lexicon.documentFrequency(composed.lexicon.find(lexicalTerms("kalo")[0] as string))).toBe(1);
+    expect(composed.lexicon.arrays().terms).toEqual(memoryPart([kept], 0).lexicon.arrays().terms);
+  });
+
+  it("issue 36 item 1: parts whose vectors differ in dimension are refused, naming both", () => {
+    const record = (id: string, size: number) => ({
+      id,
+      docId: id,
+      content: "kalo",
+      metadata: { category: "alpha", rank: 1 },
+      vector: undefined,
+      size,
+    });
+    const withMatrix = (id: string, size: number): IndexSnapshot => {
+      const snapshot = memoryPart([record(id, size)], 0);
+      return { ...snapshot, vectors: new DenseMatrix(1, size) };
+    };
+    const composed = composeSnapshot([{ snapshot: withMatrix("a", 8) }, { snapshot: withMatrix("b", 16) }]);
+    expect(() => composed.vectors).toThrow(/part 1 holds vectors of 16 dimensions, an earlier part of 8/);
+  });
+});

@@ -1,0 +1,53 @@
+import type { MemoryRecord, RecordTable } from "../snapshot/index-snapshot.js";
+import { SegmentedRecords } from "./segmented-records.js";
+import type { SlotMap } from "./slot-map.js";
+
+/**
+ * Where each live record of a composed snapshot lives: `file` reads the parts' committed
+ * files (`SegmentedRecords`, undefined when no part has any), `fileSlots[slot]` is `slot`
+ * for a record in a file and -1 for one a part holds in memory, `memory[slot]` that record.
+ * The two tables are built the first time they are read.
+ */
+export function composedRecordTable(slots: SlotMap): RecordTable {
+  const file = slots.parts.some((part) => part.snapshot.records.file !== undefined) ? new SegmentedRecords(slots) : undefined;
+  let fileSlots: Int32Array | undefined;
+  let memory: Array<MemoryRecord | undefined> | undefined;
+  return {
+    file,
+    get fileSlots(): Int32Array {
+      fileSlots ??= composedFileSlots(slots);
+      return fileSlots;
+    },
+    get memory(): Array<MemoryRecord | undefined> {
+      memory ??= composedMemory(slots);
+      return memory;
+    },
+  };
+}
+
+function composedFileSlots(slots: SlotMap): Int32Array {
+  const fileSlots = new Int32Array(slots.count).fill(-1);
+  slots.parts.forEach((part, index) => {
+    const live = slots.liveCount(index);
+    const { file, fileSlots: own } = part.snapshot.records;
+    if (live === 0 || file === undefined) return;
+    const base = slots.bases[index] as number;
+    for (let at = 0; at < live; at += 1) {
+      if ((own[slots.partSlot(index, base + at)] ?? -1) >= 0) fileSlots[base + at] = base + at;
+    }
+  });
+  return fileSlots;
+}
+
+function composedMemory(slots: SlotMap): Array<MemoryRecord | undefined> {
+  const holding = slots.parts.some((part) => part.snapshot.records.memory.some((record) => record !== undefined));
+  if (!holding) return [];
+  const memory = new Array<MemoryRecord | undefined>(slots.count);
+  slots.parts.forEach((part, index) => {
+    const live = slots.liveCount(index);
+    const own = part.snapshot.records.memory;
+    const base = slots.bases[index] as number;
+    for (let at = 0; at < live; at += 1) memory[base + at] = own[slots.partSlot(index, base + at)];
+  });
+  return memory;
+}

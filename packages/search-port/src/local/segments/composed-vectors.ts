@@ -1,0 +1,40 @@
+import { DenseMatrix } from "../dense/dense-matrix.js";
+import type { SlotMap } from "./slot-map.js";
+
+/**
+ * The vectors of a composed snapshot: one matrix holding the live rows of every part in
+ * composed slot order, copied in runs (`copyRows`); undefined when no part with a live
+ * record has vectors. Each part's `vectors` getter is read once (it may read a file). A part
+ * without vectors leaves its rows zero (no dense score), as `mergeVectors` does. Parts must
+ * share one dimension: an Error names both otherwise.
+ */
+export function composedVectors(slots: SlotMap): DenseMatrix | undefined {
+  const matrices = slots.parts.map((part, index) => (slots.liveCount(index) > 0 ? part.snapshot.vectors : undefined));
+  let dimension: number | undefined;
+  matrices.forEach((matrix, index) => {
+    if (matrix === undefined) return;
+    if (dimension !== undefined && matrix.dimension !== dimension) {
+      throw new Error(`composeSnapshot: part ${index} holds vectors of ${matrix.dimension} dimensions, an earlier part of ${dimension}`);
+    }
+    dimension = matrix.dimension;
+  });
+  if (dimension === undefined) return undefined;
+  const vectors = new DenseMatrix(slots.count, dimension);
+  matrices.forEach((matrix, index) => {
+    if (matrix === undefined) return;
+    const base = slots.bases[index] as number;
+    const live = slots.liveTable(index);
+    if (live === undefined) {
+      vectors.copyRows(matrix, 0, base, slots.liveCount(index));
+      return;
+    }
+    // Runs of consecutive live rows, each copied at once.
+    for (let at = 0; at < live.length; ) {
+      let end = at + 1;
+      while (end < live.length && live[end] === (live[end - 1] as number) + 1) end += 1;
+      vectors.copyRows(matrix, live[at] as number, base + at, end - at);
+      at = end;
+    }
+  });
+  return vectors;
+}

@@ -1,0 +1,143 @@
+import type { Lexicon, Postings } from "../lexical/lexicon.js";
+import type { LexicalIndex } from "../snapshot/index-snapshot.js";
+import { appendLivePostings } from "./append-live-postings.js";
+import { liveLengths } from "./live-lengths.js";
+import { mergeLiveLexicons } from "./merge-live-lexicons.js";
+import { PostingsCache } from "./postings-cache.js";
+import type { SlotMap } from "./slot-map.js";
+
+/** Terms looked up that a lexicon remembers; past this many it forgets them at the next `beginSearch`. */
+export const rememberedTerms = 65_536;
+
+/** A term this lexicon numbered: its index in each part's lexicon (-1: not there). */
+interface NumberedTerm {
+  partIndices: Int32Array;
+}
+
+/**
+ * The lexicon of a composed snapshot (`composeSnapshot`): the live records of several
+ * parts, as one lexicon of them would answer. A term is looked up in every part and given
+ * an index of this lexicon (never given to another term, however long it lives); its
+ * postings are every part's live postings with composed slots, built on first use and kept
+ * (`PostingsCache`, least recently used out). A term no live record holds is not found (-1),
+ * as in an index of the live records alone. No stored block bounds: those of a part were
+ * computed with that part's own average length.
+ */
+export class SegmentedLexicon implements Lexicon {
+  private readonly indexByTerm = new Map<string, number>();
+  private readonly numbered = new Map<number, NumberedTerm>();
+  private nextIndex = 0;
+  private readonly cache: PostingsCache;
+  private lengthTable: { lengths: Uint32Array; totalLength: number } | undefined;
+  private merged: LexicalIndex | undefined;
+
+  constructor(
+    private readonly slots: SlotMap,
+    cacheBytes?: number,
+  ) {
+    this.cache = new PostingsCache(cacheBytes);
+  }
+
+  /** Distinct terms with a live posting (the first read merges every part's lexicon: `arrays`). */
+  get termCount(): number {
+    return this.arrays().terms.length;
+  }
+
+  get totalLength(): number {
+    return this.lengthsAndTotal().totalLength;
+  }
+
+  find(term: string): number {
+    const known = this.indexByTerm.get(term);
+    if (known !== undefined) return known;
+    const { parts } = this.slots;
+    const partIndices = new Int32Array(parts.length).fill(-1);
+    let anywhere = false;
+    parts.forEach((part, index) => {
+      if (this.slots.liveCount(index) === 0) return;
+      const found = part.snapshot.lexicon.find(term);
+      partIndices[index] = found;
+      if (found >= 0) anywhere = true;
+    });
+    let index = -1;
+    if (anywhere) {
+      index = this.nextIndex;
+      this.nextIndex += 1;
+      this.numbered.set(index, { partIndices });
+      // A term whose every posting is deleted is not in the index of the live records.
+      if (this.postings(index).slots.length === 0) {
+        this.numbered.delete(index);
+        index = -1;
+      }
+    }
+    this.indexByTerm.set(term, index);
+    return index;
+  }
+
+  documentFrequency(index: number): number {
+    return this.postings(index).slots.length;
+  }
+
+  postings(index: number): Postings {
+    const known = this.cache.get(index);
+    if (known !== undefined) return known;
+    const term = this.numbered.get(index);
+    if (term === undefined) throw new RangeError(`SegmentedLexicon: no term has index ${index}`);
+    const built = this.build(term);
+    this.cache.set(index, built);
+    return built;
+  }
+
+  /** A new search: past `rememberedTerms` looked-up terms, they are forgotten (an index once given is never reused). */
+  beginSearch(): void {
+    if (this.indexByTerm.size < rememberedTerms) return;
+    this.indexByTerm.clear();
+    this.numbered.clear();
+    this.cache.clear();
+  }
+
+  lengths(): Uint32Array {
+    return this.lengthsAndTotal().lengths;
+  }
+
+  arrays(): LexicalIndex {
+    if (this.merged === undefined) {
+      this.merged = mergeLiveLexicons(this.slots);
+      this.lengthTable ??= { lengths: this.merged.lengths, totalLength: this.merged.totalLength };
+    }
+    return this.merged;
+  }
+
+  /** Bytes of postings the cache keeps. */
+  get cachedBytes(): number {
+    return this.cache.keptBytes;
+  }
+
+  private lengthsAndTotal(): { lengths: Uint32Array; totalLength: number } {
+    this.lengthTable ??= liveLengths(this.slots);
+    return this.lengthTable;
+  }
+
+  /** One term's live postings over every part, in composed slot order. */
+  private build({ partIndices }: NumberedTerm): Postings {
+    const { parts, bases } = this.slots;
+    let capacity = 0;
+    parts.forEach((part, index) => {
+      const partIndex = partIndices[index] as number;
+      if (partIndex < 0) return;
+      capacity += part.snapshot.lexicon.documentFrequency(partIndex);
+    });
+    const target = { slots: new Uint32Array(capacity), frequencies: new Uint16Array(capacity) };
+    let cursor = 0;
+    parts.forEach((part, index) => {
+      const partIndex = partIndices[index] as number;
+      if (partIndex < 0) return;
+      const { lexicon } = part.snapshot;
+      // The part's postings are copied at once: a new search of its lexicon may reuse their memory after.
+      lexicon.beginSearch?.();
+      cursor = appendLivePostings(target, cursor, lexicon.postings(partIndex), bases[index] as number, this.slots.composedTable(index));
+    });
+    if (cursor === capacity) return target;
+    return { slots: target.slots.slice(0, cursor), frequencies: target.frequencies.slice(0, cursor) };
+  }
+}
