@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "../create-knowledge-retriever.js";
 import { billingEntries, hit } from "../test/fixtures.js";
 import { createOpenTelemetryLoader, openTelemetry } from "./load-open-telemetry.js";
+import { openTelemetryRegistered } from "./open-telemetry-registered.js";
 import { parseTelemetryOptions } from "./telemetry-options.js";
 import { traceLookups } from "./trace-lookup.js";
 
@@ -96,5 +97,52 @@ describe("loading @opentelemetry/api", () => {
     ).toEqual([["retrieval", "billing-kb", JSON.stringify([{ id: "billing/refunds#chunk-0", score: 0.9 }])]]);
     await provider.shutdown();
     await meterProvider.shutdown();
+  });
+
+  it("issue 36: nothing imports @opentelemetry/api while no OpenTelemetry global is registered, and a later registration is seen", async () => {
+    let imports = 0;
+    let registered = false;
+    const loader = createOpenTelemetryLoader(
+      () => {
+        imports += 1;
+        return import("@opentelemetry/api");
+      },
+      () => registered,
+    );
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    trace.setGlobalTracerProvider(provider);
+    const inner = createKnowledgeRetriever({
+      searchPort: createScriptedSearchPort([[hit("billing/refunds", 0, 0.9, { category: "billing" })]]),
+      onTraceError: () => {},
+      telemetry: { tracer: new BasicTracerProvider().getTracer("unused") },
+    });
+    const lookup = traceLookups(parseTelemetryOptions(undefined), resolveRagConfig({}), inner.lookup, loader);
+    expect((await lookup("Who can issue a refund?")).found).toBe(true);
+    expect(imports).toBe(0);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    // Once the loader is wanted (the process-wide one: an SDK registered a global), the next lookup imports it and is traced.
+    registered = true;
+    expect((await lookup("Who can issue a refund?")).found).toBe(true);
+    expect(imports).toBe(1);
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(["retrieval"]);
+    await provider.shutdown();
+  });
+
+  it("issue 36: openTelemetryRegistered reads the API's global registry without loading the API", () => {
+    const key = Symbol.for("opentelemetry.js.api.1");
+    const globals = globalThis as Record<symbol, unknown>;
+    const saved = globals[key];
+    try {
+      delete globals[key];
+      expect(openTelemetryRegistered()).toBe(false);
+      expect(openTelemetry.wanted?.()).toBe(false);
+      // What the API's registerGlobal leaves there (the real one: this file registers a tracer provider above).
+      trace.setGlobalTracerProvider(new BasicTracerProvider());
+      expect(openTelemetryRegistered()).toBe(true);
+      expect(openTelemetry.wanted?.()).toBe(true);
+    } finally {
+      globals[key] = saved;
+    }
   });
 });

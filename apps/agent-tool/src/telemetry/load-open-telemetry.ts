@@ -1,3 +1,4 @@
+import { openTelemetryRegistered } from "./open-telemetry-registered.js";
 import type { TelemetryMeter } from "./telemetry-meter.js";
 import type { TelemetrySpan, TelemetrySpanContext, TelemetryTracer } from "./telemetry-tracer.js";
 
@@ -37,13 +38,20 @@ export interface OpenTelemetryLoader {
   loaded(): OpenTelemetryApi | undefined;
   /** Whether the import has settled (either way). */
   settled(): boolean;
+  /**
+   * Whether importing can change anything now. Absent means always. The process-wide loader
+   * answers whether something registered an OpenTelemetry global (a tracer, meter or context
+   * manager, as an SDK does at start): without one, every span and measurement would be a
+   * no-op, so a process that never turned telemetry on never loads the package (issue 36).
+   */
+  wanted?(): boolean;
 }
 
 /**
  * A loader over `importModule`. A failed import (the optional peer is not installed) is not an
  * error: the loader answers `undefined` from then on and tracing stays off.
  */
-export function createOpenTelemetryLoader(importModule: () => Promise<unknown>): OpenTelemetryLoader {
+export function createOpenTelemetryLoader(importModule: () => Promise<unknown>, wanted?: () => boolean): OpenTelemetryLoader {
   let loading: Promise<OpenTelemetryApi | undefined> | undefined;
   let api: OpenTelemetryApi | undefined;
   let done = false;
@@ -64,6 +72,7 @@ export function createOpenTelemetryLoader(importModule: () => Promise<unknown>):
     },
     loaded: () => api,
     settled: () => done,
+    ...(wanted ? { wanted } : {}),
   };
 }
 
@@ -81,6 +90,7 @@ function asOpenTelemetryApi(module: unknown): OpenTelemetryApi | undefined {
 
 /**
  * The process-wide loader of the optional peer `@opentelemetry/api`: a dynamic import, so the
- * package neither needs it installed nor loads it before a retriever asks for it.
+ * package neither needs it installed nor loads it before a retriever asks for it, and wanted
+ * only once something registered an OpenTelemetry global (`openTelemetryRegistered`).
  */
-export const openTelemetry: OpenTelemetryLoader = createOpenTelemetryLoader(() => import("@opentelemetry/api"));
+export const openTelemetry: OpenTelemetryLoader = createOpenTelemetryLoader(() => import("@opentelemetry/api"), openTelemetryRegistered);

@@ -31,7 +31,10 @@ export function traceLookups<Options extends { filter?: unknown }>(
   const { tracer: explicitTracer, meter: explicitMeter, includeContent, dataSourceId } = settings;
   const spanName = lookupSpanName();
   const needsApi = !explicitTracer || !explicitMeter;
-  if (needsApi) void loader.load();
+  // The API is imported only once it can matter: `wanted` (the process-wide loader's) says
+  // whether anything registered an OpenTelemetry global; until then a lookup goes without it.
+  const wanted = (): boolean => needsApi && (loader.wanted?.() ?? true);
+  if (wanted()) void loader.load();
   const explicitMetrics = explicitMeter ? createLookupMetrics(explicitMeter, dataSourceId) : undefined;
   // Without a meter provider registered, a lookup is not measured at all.
   const globalMetrics = globalMeterInstruments(tracerName, (meter) => createLookupMetrics(meter, dataSourceId));
@@ -55,7 +58,7 @@ export function traceLookups<Options extends { filter?: unknown }>(
   }
 
   return (query, options) => {
-    if (needsApi && !loader.settled()) {
+    if (!loader.settled() && wanted()) {
       // The first lookups may come before the import settled: they wait for it, once.
       return loader.load().then(() => run(query, options));
     }
