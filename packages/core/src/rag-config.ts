@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { ConfigurationError } from "./errors.js";
+import { booleanSetting, numberSetting, type SettingCheck, wholeNumberSetting } from "./rag-setting-checks.js";
 
 /** The resolved settings of a retriever. Every field has a value. */
 export interface RagConfig {
@@ -34,33 +34,20 @@ type SettingName = keyof RagConfig | "topK";
 interface Setting {
   name: SettingName;
   key: string;
-  schema: z.ZodType<number | boolean>;
+  check: SettingCheck;
 }
 
-// Numbers, or strings holding a plain decimal number (config files and environments give
-// strings). Booleans, hex, exponents and blanks are refused rather than coerced.
-const decimal = z.preprocess(
-  (value) => (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value),
-  z.number({ error: "must be a decimal number" }),
-);
-const number = (min: number, max: number) => decimal.pipe(z.number().min(min).max(max));
-const integer = (min: number, max: number) => decimal.pipe(z.number().int("must be a whole number").min(min).max(max));
-const boolean = z.preprocess(
-  (value) => (value === "true" ? true : value === "false" ? false : value),
-  z.boolean({ error: "must be true or false" }),
-);
-
 const settings: Setting[] = [
-  { name: "retrieveK", key: "rag.retrieve-k", schema: integer(1, 1000) },
-  { name: "returnN", key: "rag.return-n", schema: integer(1, 200) },
-  { name: "topK", key: "rag.top-k", schema: integer(1, 1000) },
-  { name: "maxChunksPerDocument", key: "rag.max-chunks-per-document", schema: integer(1, 100) },
-  { name: "referenceThreshold", key: "rag.reference-threshold", schema: number(0, 1) },
-  { name: "contextBudget", key: "rag.context-budget", schema: integer(100, 1_000_000) },
-  { name: "l1Enabled", key: "rag.l1-enabled", schema: boolean },
-  { name: "l1TimeoutMs", key: "rag.l1-timeout-ms", schema: integer(1, 600_000) },
-  { name: "maxQueryLength", key: "rag.max-query-length", schema: integer(16, 100_000) },
-  { name: "queryExpansion", key: "rag.query-expansion", schema: boolean },
+  { name: "retrieveK", key: "rag.retrieve-k", check: wholeNumberSetting(1, 1000) },
+  { name: "returnN", key: "rag.return-n", check: wholeNumberSetting(1, 200) },
+  { name: "topK", key: "rag.top-k", check: wholeNumberSetting(1, 1000) },
+  { name: "maxChunksPerDocument", key: "rag.max-chunks-per-document", check: wholeNumberSetting(1, 100) },
+  { name: "referenceThreshold", key: "rag.reference-threshold", check: numberSetting(0, 1) },
+  { name: "contextBudget", key: "rag.context-budget", check: wholeNumberSetting(100, 1_000_000) },
+  { name: "l1Enabled", key: "rag.l1-enabled", check: booleanSetting },
+  { name: "l1TimeoutMs", key: "rag.l1-timeout-ms", check: wholeNumberSetting(1, 600_000) },
+  { name: "maxQueryLength", key: "rag.max-query-length", check: wholeNumberSetting(16, 100_000) },
+  { name: "queryExpansion", key: "rag.query-expansion", check: booleanSetting },
 ];
 
 const byName = new Map(settings.map((setting) => [setting.name as string, setting]));
@@ -107,20 +94,17 @@ export function resolveRagConfig(input: RagConfigInput | FlatRagConfig | undefin
         reason: `unknown setting; known keys are ${settings.map((s) => s.key).join(", ")}`,
       });
     }
-    const parsed = setting.schema.safeParse(typeof raw === "string" ? raw.trim() : raw);
-    if (!parsed.success) {
-      const reason = parsed.error.issues.map((issue) => issue.message).join("; ");
-      throw new ConfigurationError({ key: setting.key, value: raw, reason });
-    }
+    const parsed = setting.check(typeof raw === "string" ? raw.trim() : raw);
+    if (!parsed.ok) throw new ConfigurationError({ key: setting.key, value: raw, reason: parsed.reason });
     const earlier = given.get(setting.name);
-    if (earlier && earlier.value !== parsed.data) {
+    if (earlier && earlier.value !== parsed.value) {
       throw new ConfigurationError({
         key: setting.key,
         value: raw,
         reason: `given twice with different values (${earlier.key}=${String(earlier.value)})`,
       });
     }
-    given.set(setting.name, { key: name, value: parsed.data });
+    given.set(setting.name, { key: name, value: parsed.value });
   }
   const value = <T extends number | boolean>(name: SettingName): T | undefined => given.get(name)?.value as T | undefined;
   const topK = value<number>("topK");
