@@ -4,10 +4,13 @@ import { DenseMatrix } from "../dense/dense-matrix.js";
 import { termShare } from "../lexical/term-share.js";
 import { searchSnapshot } from "../reader/search-snapshot.js";
 import type { SnapshotQuery } from "../reader/search-snapshot.js";
+import { scopedSnapshot } from "../snapshot/scoped-snapshot.js";
 import { emptySnapshot, recordContent, recordMetadata, sharedMetadata } from "../snapshot/index-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { random } from "../test/seeded-random-test-fixtures.js";
 import { composeSnapshot } from "./compose-snapshot.js";
+import { rememberedTerms } from "./segmented-lexicon.js";
+import type { SegmentedLexicon } from "./segmented-lexicon.js";
 import { dimension, memoryPart, randomSegments, randomVector, zipfWord } from "./composed-snapshot-test-fixtures.js";
 
 const directory = "/nowhere";
@@ -60,12 +63,20 @@ function expectSameIndex(composed: IndexSnapshot, single: IndexSnapshot): void {
 describe("composeSnapshot", () => {
   it("issue 36 item 1: a composed snapshot searches as a single index of its live records", () => {
     let searched = 0;
+    const seen = { composed: 0, wholePartDeleted: 0, emptyPart: 0, someDeleted: 0, withoutVectors: 0 };
     for (let seed = 1; seed <= 40; seed += 1) {
       const { parts, live, words } = randomSegments(seed);
       const withVectors = live.some((record) => record.vector !== undefined);
       const single = memoryPart(live, withVectors ? dimension : 0);
       // Every third round with a postings cache too small to keep most lists.
       const composed = composeSnapshot(parts, seed % 3 === 0 ? { postingsCacheBytes: 64 } : {});
+      if (parts.length > 1) seen.composed += 1;
+      for (const { snapshot, deleted } of parts) {
+        if (snapshot.count === 0) seen.emptyPart += 1;
+        else if (deleted !== undefined && deleted.every((flag) => flag === 1)) seen.wholePartDeleted += 1;
+        else if (deleted?.includes(1)) seen.someDeleted += 1;
+        if (snapshot.count > 0 && snapshot.vectors === undefined) seen.withoutVectors += 1;
+      }
       const next = random(1000 + seed);
       for (let round = 0; round < 25; round += 1) {
         const text = Array.from({ length: 1 + Math.floor(5 * next()) }, () => (next() < 0.1 ? "zzyzxunseen" : zipfWord(words, next))).join(
@@ -95,9 +106,28 @@ describe("composeSnapshot", () => {
         }
       }
       expectSameIndex(composed, single);
+      // A scope (scoped-snapshot.ts) rebuilds a snapshot of the records it admits from the composed one.
+      for (const scope of [{ category: "alpha" }, { rank: { $lt: 5 } }]) {
+        const scopedComposed = scopedSnapshot(composed, scope, directory);
+        const scopedSingle = scopedSnapshot(single, scope, directory);
+        expectSameIndex(scopedComposed, scopedSingle);
+        const terms = lexicalTerms(words.slice(0, 3).join(" "));
+        const vector = randomVector(next);
+        const fromComposed = queriesOf(scopedComposed, terms, vector, 5);
+        const fromSingle = queriesOf(scopedSingle, terms, vector, 5);
+        for (const [name, query] of Object.entries(fromComposed)) {
+          expect(searchSnapshot(scopedComposed, query, denseFloor), `seed ${seed}, scope, ${name}`).toEqual(
+            searchSnapshot(scopedSingle, fromSingle[name] as SnapshotQuery, denseFloor),
+          );
+        }
+      }
+      if (composed !== parts[0]?.snapshot && seed % 3 === 0)
+        expect((composed.lexicon as SegmentedLexicon).cachedBytes).toBeLessThanOrEqual(64);
     }
     // The rounds found hits: the comparison is not between empty lists.
     expect(searched).toBeGreaterThan(5000);
+    // The seeds cover every shape of segments the test means to.
+    for (const count of Object.values(seen)) expect(count).toBeGreaterThan(2);
   });
 
   it("issue 36 item 1: one part without deletions is the part itself; no parts give an empty snapshot", () => {
@@ -136,5 +166,22 @@ describe("composeSnapshot", () => {
     };
     const composed = composeSnapshot([{ snapshot: withMatrix("a", 8) }, { snapshot: withMatrix("b", 16) }]);
     expect(() => composed.vectors).toThrow(/part 1 holds vectors of 16 dimensions, an earlier part of 8/);
+  });
+
+  it("issue 36 item 1: a lexicon past its remembered terms forgets them at the next search, and never gives an index to another term", () => {
+    let seed = 1;
+    while (randomSegments(seed).live.length < 20) seed += 1;
+    const { parts, live } = randomSegments(seed);
+    const composed = composeSnapshot([...parts, { snapshot: memoryPart([], 0) }]);
+    const single = memoryPart(live, live.some((record) => record.vector !== undefined) ? dimension : 0);
+    const term = single.lexicon.arrays().terms[0] as string;
+    const first = composed.lexicon.find(term);
+    expect(first).toBeGreaterThanOrEqual(0);
+    for (let index = 0; index < rememberedTerms; index += 1) composed.lexicon.find(`unknown${index}`);
+    composed.lexicon.beginSearch?.();
+    const again = composed.lexicon.find(term);
+    expect(again).toBeGreaterThan(first);
+    expect(() => composed.lexicon.postings(first)).toThrow(/no term has index/);
+    expect(composed.lexicon.postings(again)).toEqual(single.lexicon.postings(single.lexicon.find(term)));
   });
 });
