@@ -31,26 +31,31 @@ export const storeKinds = ["local", "pinecone", "libsql"] as const;
 
 const secretKeys = ["apiKey", "api_key", "apikey", "authToken", "auth_token", "token", "password", "secret"];
 const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");
-const storeSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("local") }),
-  z.strictObject({
-    kind: z.literal("pinecone"),
-    index: z.string().min(1).optional(),
-    host: url.optional(),
-    namespace: z.string().min(1).optional(),
-    metric: z.enum(["cosine", "dotproduct", "euclidean"]).optional(),
-    mode: z.enum(["dense", "hybrid", "integrated"]).optional(),
-    controllerHostUrl: url.optional(),
-  }),
-  z.strictObject({
-    kind: z.literal("libsql"),
-    url: z.string({ error: "a libSQL store needs its database URL (--store-url, e.g. file:knowledge.db)" }).min(1),
-    table: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-      .optional(),
-  }),
-]);
+// Built on first use, not at import (issue 36 item 5: a lookup that never reads these options builds nothing).
+let storeSchema: ReturnType<typeof buildStoreSchema> | undefined;
+
+function buildStoreSchema() {
+  return z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("local") }),
+    z.strictObject({
+      kind: z.literal("pinecone"),
+      index: z.string().min(1).optional(),
+      host: url.optional(),
+      namespace: z.string().min(1).optional(),
+      metric: z.enum(["cosine", "dotproduct", "euclidean"]).optional(),
+      mode: z.enum(["dense", "hybrid", "integrated"]).optional(),
+      controllerHostUrl: url.optional(),
+    }),
+    z.strictObject({
+      kind: z.literal("libsql"),
+      url: z.string({ error: "a libSQL store needs its database URL (--store-url, e.g. file:knowledge.db)" }).min(1),
+      table: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .optional(),
+    }),
+  ]);
+}
 
 /**
  * Checks store settings (the config file's `store`, with command-line flags laid over it).
@@ -70,6 +75,7 @@ export function parseStoreSettings(raw: unknown, where: string): StoreSettings {
       }
     }
   }
+  storeSchema ??= buildStoreSchema();
   const parsed = storeSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

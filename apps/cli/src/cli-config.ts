@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { ConfigurationError, resolveRagConfig, type FlatRagConfig, type RagConfig } from "@lookup-knowledge/core";
 import type { IngestOptions } from "@lookup-knowledge/ingest";
 import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store";
-import { z } from "zod";
+import type { settingsFileSchema } from "./settings-file-schema.js";
 import { parseStoreSettings, type StoreSettings } from "@lookup-knowledge/agent-tool/store-settings";
 import { CliError } from "./cli-error.js";
 
@@ -30,23 +30,6 @@ export interface CliConfig {
 
 const storeQueryKey = "traces.store-query";
 const queryHashKeyKey = "traces.query-hash-key";
-
-const terms = z.array(z.string().min(1));
-const ingestSchema = z.strictObject({
-  include: terms.optional(),
-  exclude: terms.optional(),
-  categoryField: z.string().min(1).optional(),
-  entityFields: terms.optional(),
-  keywordFields: terms.optional(),
-  maxChunkChars: z.number().int().min(200).optional(),
-  overlapChars: z.number().int().min(0).optional(),
-});
-const fileSchema = z.looseObject({
-  data: z.string().min(1).optional(),
-  store: z.unknown().optional(),
-  ingest: ingestSchema.optional(),
-  mcp: z.unknown().optional(),
-});
 
 /**
  * Reads `lookup-knowledge.config.json`: `data` (the data folder), `ingest` (ingest options), `mcp` (the MCP server's settings),
@@ -89,7 +72,9 @@ export async function loadCliConfig(input: {
       });
     }
   }
-  const parsed = fileSchema.safeParse(raw);
+  // Without a settings file there is nothing to check: the schema (and zod) is loaded only for one.
+  const parsed: ReturnType<typeof settingsFileSchema.safeParse> =
+    text === undefined ? { success: true, data: {} } : (await import("./settings-file-schema.js")).settingsFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path ?? [];

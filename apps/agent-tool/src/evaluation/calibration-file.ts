@@ -30,17 +30,22 @@ export interface Calibration {
   fitted: { kind: "answerability-model"; model: AnswerabilityModel } | { kind: "reference-threshold"; referenceThreshold: number };
 }
 
-const fileSchema = z.strictObject({
-  version: z.number().int().min(1),
-  store: z.strictObject({ kind: z.string().min(1), description: z.string(), key: z.string().min(1) }),
-  embedder: z.strictObject({ id: z.string().min(1), version: z.string().optional(), dimension: z.number().int().positive().optional() }),
-  fittedAt: z.iso.datetime({ offset: true }),
-  questions: z.strictObject({ file: z.string(), answerable: z.number().int().min(0), outOfScope: z.number().int().min(0) }),
-  fitted: z.discriminatedUnion("kind", [
-    z.strictObject({ kind: z.literal("answerability-model"), model: z.unknown() }),
-    z.strictObject({ kind: z.literal("reference-threshold"), referenceThreshold: z.number().min(0).max(1) }),
-  ]),
-});
+// Built on first use, not at import (issue 36 item 5: a lookup that never reads these options builds nothing).
+let fileSchema: ReturnType<typeof buildFileSchema> | undefined;
+
+function buildFileSchema() {
+  return z.strictObject({
+    version: z.number().int().min(1),
+    store: z.strictObject({ kind: z.string().min(1), description: z.string(), key: z.string().min(1) }),
+    embedder: z.strictObject({ id: z.string().min(1), version: z.string().optional(), dimension: z.number().int().positive().optional() }),
+    fittedAt: z.iso.datetime({ offset: true }),
+    questions: z.strictObject({ file: z.string(), answerable: z.number().int().min(0), outOfScope: z.number().int().min(0) }),
+    fitted: z.discriminatedUnion("kind", [
+      z.strictObject({ kind: z.literal("answerability-model"), model: z.unknown() }),
+      z.strictObject({ kind: z.literal("reference-threshold"), referenceThreshold: z.number().min(0).max(1) }),
+    ]),
+  });
+}
 
 /** `<stateDirectory>/calibration.json`. */
 export function calibrationFilePath(stateDirectory: string): string {
@@ -74,6 +79,7 @@ export async function readCalibrationFile(stateDirectory: string): Promise<Calib
       `has format version ${version}, newer than this release reads (${calibrationFormatVersion}); upgrade lookup-knowledge or calibrate again`,
     );
   }
+  fileSchema ??= buildFileSchema();
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

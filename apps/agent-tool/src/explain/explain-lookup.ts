@@ -37,13 +37,18 @@ export interface ExplainLookupOptions {
   signal?: AbortSignal;
 }
 
-const optionsSchema = z.object({
-  expected: z.string().refine((text) => text.trim() !== "", { error: "expected must name a source, document id or evidence key" }),
-  filter: z.record(z.string(), z.unknown()).optional(),
-  config: z.record(z.string(), z.unknown()).optional(),
-  searchedTo: z.number().int().min(1).max(1000).optional(),
-  signal: z.instanceof(AbortSignal).optional(),
-});
+// Built on first use, not at import (issue 36 item 5: a lookup that never reads these options builds nothing).
+let optionsSchema: ReturnType<typeof buildOptionsSchema> | undefined;
+
+function buildOptionsSchema() {
+  return z.object({
+    expected: z.string().refine((text) => text.trim() !== "", { error: "expected must name a source, document id or evidence key" }),
+    filter: z.record(z.string(), z.unknown()).optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+    searchedTo: z.number().int().min(1).max(1000).optional(),
+    signal: z.instanceof(AbortSignal).optional(),
+  });
+}
 
 const defaultSearchedTo = 200;
 
@@ -77,6 +82,7 @@ export async function explainLookup(
   query: string,
   options: ExplainLookupOptions,
 ): Promise<LookupExplanation> {
+  optionsSchema ??= buildOptionsSchema();
   const parsed = parseOptions(optionsSchema, options, "explainLookup");
   const callerFilter = options.filter === undefined ? undefined : validateMetadataFilter(options.filter);
   const config = explainConfig(knowledgeBase.retriever.config, options.config);

@@ -30,38 +30,45 @@ export interface TelemetrySettings {
   meter: TelemetryMeter | undefined;
 }
 
-const tracerSchema = z.custom<TelemetryTracer>(
-  (value) => typeof value === "object" && value !== null && typeof (value as { startActiveSpan?: unknown }).startActiveSpan === "function",
-  { error: "expected an OpenTelemetry Tracer (an object with startActiveSpan)" },
-);
+// Built on first use, not at import (issue 36 item 5).
+let telemetrySchema: ReturnType<typeof buildTelemetrySchema> | undefined;
 
-const meterSchema = z.custom<TelemetryMeter>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { createHistogram?: unknown }).createHistogram === "function" &&
-    typeof (value as { createCounter?: unknown }).createCounter === "function",
-  { error: "expected an OpenTelemetry Meter (an object with createHistogram and createCounter)" },
-);
+function buildTelemetrySchema() {
+  const tracerSchema = z.custom<TelemetryTracer>(
+    (value) =>
+      typeof value === "object" && value !== null && typeof (value as { startActiveSpan?: unknown }).startActiveSpan === "function",
+    { error: "expected an OpenTelemetry Tracer (an object with startActiveSpan)" },
+  );
 
-const telemetrySchema = z.strictObject(
-  {
-    includeContent: z.boolean({ error: "expected true or false" }).optional(),
-    dataSourceId: z
-      .string({ error: "expected a non-empty string" })
-      .refine((value) => value.trim() !== "", { error: "expected a non-empty string" })
-      .optional(),
-    tracer: tracerSchema.optional(),
-    meter: meterSchema.optional(),
-  },
-  { error: "expected { includeContent?, dataSourceId?, tracer?, meter? }" },
-);
+  const meterSchema = z.custom<TelemetryMeter>(
+    (value) =>
+      typeof value === "object" &&
+      value !== null &&
+      typeof (value as { createHistogram?: unknown }).createHistogram === "function" &&
+      typeof (value as { createCounter?: unknown }).createCounter === "function",
+    { error: "expected an OpenTelemetry Meter (an object with createHistogram and createCounter)" },
+  );
+
+  return z.strictObject(
+    {
+      includeContent: z.boolean({ error: "expected true or false" }).optional(),
+      dataSourceId: z
+        .string({ error: "expected a non-empty string" })
+        .refine((value) => value.trim() !== "", { error: "expected a non-empty string" })
+        .optional(),
+      tracer: tracerSchema.optional(),
+      meter: meterSchema.optional(),
+    },
+    { error: "expected { includeContent?, dataSourceId?, tracer?, meter? }" },
+  );
+}
 
 /**
  * Checks the `telemetry` option; a bad value is a `ConfigurationError` naming its key.
  * `defaultDataSourceId` is used when the option names none.
  */
 export function parseTelemetryOptions(input: unknown, defaultDataSourceId?: string): TelemetrySettings {
+  telemetrySchema ??= buildTelemetrySchema();
   const parsed = parseOptions(telemetrySchema, input ?? {}, "telemetry");
   return {
     includeContent: parsed.includeContent ?? false,
