@@ -73,7 +73,7 @@ describe("composeSnapshot", () => {
       if (parts.length > 1) seen.composed += 1;
       for (const { snapshot, deleted } of parts) {
         if (snapshot.count === 0) seen.emptyPart += 1;
-        else if (deleted !== undefined && deleted.every((flag) => flag === 1)) seen.wholePartDeleted += 1;
+        else if (deleted?.every((flag) => flag === 1)) seen.wholePartDeleted += 1;
         else if (deleted?.includes(1)) seen.someDeleted += 1;
         if (snapshot.count > 0 && snapshot.vectors === undefined) seen.withoutVectors += 1;
       }
