@@ -69,7 +69,7 @@ const corruptNaming = (name: string) => (error: unknown) =>
   /Rebuild it/.test(error.message);
 
 describe("openLocalSearchPort: silent corruption", () => {
-  it("issue 14: a reader opens at once and refuses the damaged record when a search first reads its block; a writer refuses to open", async () => {
+  it("issue 14, issue 36 item 8: a reader and a writer open at once and refuse the damaged record when they first read its block", async () => {
     await (await build()).close();
     // A byte inside "Refunds are paid back…": still valid UTF-8, the same size, other text.
     const name = flipByte(".content.txt", () => 3);
@@ -77,7 +77,12 @@ describe("openLocalSearchPort: silent corruption", () => {
     await expect(reader.search({ query: "refund card", topK: 1 })).rejects.toSatisfy(corruptNaming(name));
     // Still refused on the next read: the damaged block is never handed on.
     await expect(reader.fetchRecords(["refunds#chunk-0"])).rejects.toSatisfy(corruptNaming(name));
-    await expect(openLocalSearchPort({ directory, mode: "write" })).rejects.toSatisfy(corruptNaming(name));
+    const writer = await openLocalSearchPort({ directory, mode: "write" });
+    try {
+      await expect(writer.search({ query: "refund card", topK: 1 })).rejects.toSatisfy(corruptNaming(name));
+    } finally {
+      await writer.close();
+    }
   });
 
   it("issue 14: a damaged metadata byte is refused by the first search that reads it, a filter's included", async () => {
@@ -184,6 +189,10 @@ describe("openLocalSearchPort: a long-lived reader", () => {
       await writer.commit();
       await reader.search({ query: record.content, topK: 1 });
     }
+    // One segment per commit so far; merged into one, each side holds one segment's files again.
+    expect(openFiles()).toBeGreaterThan(before);
+    await writer.optimize();
+    await reader.search({ query: "refund", topK: 1 });
     expect(openFiles()).toBe(before);
   });
 

@@ -1,3 +1,6 @@
+import { readManifest } from "./format/read-manifest.js";
+import { storedFileEntries } from "./format/segmented-manifest.js";
+import type { StoredManifest } from "./format/segmented-manifest.js";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,7 +38,7 @@ describe("openLocalSearchPort: locking", () => {
       .filter((name) => name !== "manifest.json" && name !== "write.lock")
       .sort();
   const manifestFiles = () =>
-    Object.values((JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as { files: Record<string, { name: string }> }).files)
+    storedFileEntries(readManifest(directory) as StoredManifest)
       .map((entry) => entry.name)
       .sort();
   const lostLock = (pattern: RegExp) => (error: unknown) =>

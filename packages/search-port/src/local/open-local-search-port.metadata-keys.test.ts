@@ -11,6 +11,7 @@ import { countedValuesPerKey } from "./snapshot/metadata-key-counts.js";
 import { build, directory, open, records, useIndexFolder } from "./test/local-port-test-fixtures.js";
 import { recomputeChecksums } from "./test/recompute-checksums.js";
 import { rewriteAsFormat5 } from "./test/rewrite-as-format-5.js";
+import { rewriteAsFormat6 } from "./test/rewrite-as-format-6.js";
 import { random } from "./test/seeded-random-test-fixtures.js";
 
 useIndexFolder();
@@ -61,7 +62,7 @@ describe("issue 35 item 4: the local index counts its metadata keys and values, 
     const batch = facetRecords(400, 1);
     await (await build(batch)).close();
     const manifest = readManifest(directory);
-    expect(manifest).toMatchObject({ formatVersion: 6, files: { facets: { name: expect.stringMatching(/\.facets\.json$/) } } });
+    expect(manifest).toMatchObject({ formatVersion: 7, files: { facets: { name: expect.stringMatching(/\.facets\.json$/) } } });
     const summary = (await open()).metadataKeys();
     expect(summary.countedFrom).toBe("commit");
     expect(summary.keys).toEqual(expectedKeys(batch));
@@ -123,7 +124,7 @@ describe("issue 35 item 4: the local index counts its metadata keys and values, 
     const extra = facetRecords(10, 6, "extra");
     await writer.upsert(extra);
     await writer.commit();
-    expect(readManifest(directory)).toMatchObject({ formatVersion: 6, files: { facets: expect.any(Object) } });
+    expect(readManifest(directory)).toMatchObject({ formatVersion: 7, files: { facets: expect.any(Object) } });
     expect((await open()).metadataKeys()).toMatchObject({ countedFrom: "commit", keys: expectedKeys([...batch, ...extra]) });
   });
 
@@ -177,6 +178,7 @@ describe("issue 35 item 4: the local index counts its metadata keys and values, 
 
   it("a manifest of format 6 that lists no counts file is refused by metadataKeys, naming what is missing", async () => {
     await (await build(facetRecords(50, 8))).close();
+    rewriteAsFormat6(directory);
     recomputeChecksums(directory, (manifest) => {
       delete manifest.files.facets;
     });

@@ -1,3 +1,6 @@
+import { readManifest } from "./format/read-manifest.js";
+import type { SegmentedManifest } from "./format/segmented-manifest.js";
+import { storedFileEntries } from "./format/segmented-manifest.js";
 import {
   cpSync,
   existsSync,
@@ -53,16 +56,22 @@ describe("openLocalSearchPort: persistence", () => {
     expect(files.filter((name) => /^00000001-[0-9a-f]{16}\./.test(name))).toHaveLength(10);
   });
 
-  it("keeps only the files of the last commit", async () => {
+  it("issue 36 item 1: keeps only the files the last commit lists; a commit writes a segment of what it adds, earlier segments stay", async () => {
     const writer = await build();
+    const first = readManifest(directory) as SegmentedManifest;
     await writer.upsert([{ id: "more", content: "more text", metadata: {} }]);
     await writer.commit();
-    const generations = new Set(
+    const manifest = readManifest(directory) as SegmentedManifest;
+    const listed = storedFileEntries(manifest).map((entry) => entry.name);
+    expect(
       readdirSync(directory)
         .filter((name) => /^\d{8}-/.test(name))
-        .map((name) => name.slice(0, 8)),
-    );
-    expect([...generations]).toEqual(["00000002"]);
+        .sort(),
+    ).toEqual([...listed].sort());
+    expect(manifest.segments.map((segment) => segment.chunks)).toEqual([records.length, 1]);
+    // The first commit's segment is listed as it was written: not one of its bytes rewritten.
+    expect(manifest.segments[0]?.files).toEqual(first.segments[0]?.files);
+    expect(manifest.files.facets.name.startsWith("00000002-")).toBe(true);
   });
 
   it("lets a reader keep searching the generation it opened after a writer commits and removes its files", async () => {
@@ -189,7 +198,10 @@ describe("openLocalSearchPort: persistence", () => {
     const openFiles = () => readdirSync("/proc/self/fd").length;
     const writer = await openLocalSearchPortWithHooks(
       { directory, mode: "write" },
-      { afterManifest: (manifest) => rmSync(join(directory, manifest.files.metadata.name)) },
+      {
+        afterManifest: (manifest) =>
+          rmSync(join(directory, (manifest as SegmentedManifest).segments.at(-1)?.files.metadata.name as string)),
+      },
     );
     opened.push(writer);
     await writer.upsert(records);
@@ -219,7 +231,7 @@ describe("openLocalSearchPort: persistence", () => {
     await writer.upsert(records.slice(3));
     await writer.commit();
     const next = JSON.parse(readFileSync(path, "utf8")) as { formatVersion: number; generation: number; id: string };
-    expect(next).toMatchObject({ formatVersion: 6, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(next).toMatchObject({ formatVersion: 7, generation: 2, id: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(readdirSync(directory).filter((name) => /^\d{8}\./.test(name))).toEqual([]);
     expect((await open()).stats().chunks).toBe(records.length);
   });

@@ -43,15 +43,17 @@ async function open(options: Partial<LocalSearchPortOptions> = {}): Promise<Loca
 }
 
 /**
- * Flips one byte of the current generation's data file whose name ends with `suffix`,
- * keeping its size. A reader checks the block checksums file whole when it loads a
- * generation (other files block by block as searches read them), so a flipped byte there
- * makes the generation unloadable.
+ * Flips one byte of the newest data file whose name ends with `suffix` (the last commit's:
+ * names start with the generation), keeping its size. A reader checks the block checksums
+ * file whole when it loads a segment (other files block by block as searches read them), so
+ * a flipped byte there makes the commit unloadable.
  */
 function flipByte(suffix: string): string {
-  const names = readdirSync(directory).filter((entry) => entry.endsWith(suffix));
-  expect(names).toHaveLength(1);
-  const name = names[0] as string;
+  const names = readdirSync(directory)
+    .filter((entry) => entry.endsWith(suffix))
+    .sort();
+  expect(names.length).toBeGreaterThan(0);
+  const name = names.at(-1) as string;
   const bytes = readFileSync(join(directory, name));
   bytes[3] = (bytes[3] ?? 0) ^ 0x01;
   writeFileSync(join(directory, name), bytes);

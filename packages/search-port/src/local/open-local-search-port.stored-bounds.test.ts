@@ -8,6 +8,7 @@ import { build, directory, open, useIndexFolder } from "./test/local-port-test-f
 import { readManifest } from "./format/read-manifest.js";
 import { recomputeChecksums } from "./test/recompute-checksums.js";
 import { rewriteAsFormat4 } from "./test/rewrite-as-format-4.js";
+import { rewriteAsFormat6 } from "./test/rewrite-as-format-6.js";
 import { random } from "./test/seeded-random-test-fixtures.js";
 import { scoreBoundsLayout } from "./lexical/stored-score-bounds.js";
 import { blockBoundsOf, boundBlockPostings } from "./lexical/term-score-bounds.js";
@@ -49,6 +50,7 @@ const corrupt = (what: string) => (error: unknown) => CorruptIndexError.isInstan
 describe("issue 14: an index of format 5 stores each term's block bounds", () => {
   it("stores for every term the bounds a pass over its postings gives", async () => {
     await (await build(zipfRecords(3000, 1))).close();
+    rewriteAsFormat6(directory);
     const manifest = readManifest(directory);
     expect(manifest).toMatchObject({ formatVersion: 6, files: { bounds: { name: boundsFile() } } });
     const snapshot = loadLazyGeneration(directory, manifest as NonNullable<typeof manifest>, false);
@@ -71,6 +73,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
 
   it("finds the same hits with the same scores as an index of format 4, which has no bounds file, and a writer continues that in format 5", async () => {
     await (await build(zipfRecords(3000, 2))).close();
+    rewriteAsFormat6(directory);
     const stored = await hitsOf(await open({ minScore: 0 }));
     expect(stored.every((hits) => hits.length === 25)).toBe(true);
     rewriteAsFormat4(directory);
@@ -80,13 +83,14 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
     const writer = await open({ mode: "write" });
     await writer.upsert([{ id: "extra#chunk-0", content: "term250q term250q term251q", metadata: { docId: "extra", chunkIndex: 0 } }]);
     await writer.commit();
-    expect(readManifest(directory)).toMatchObject({ formatVersion: 6, files: { bounds: { name: boundsFile() } } });
+    expect(readManifest(directory)).toMatchObject({ formatVersion: 7, segments: [{ files: { bounds: { name: boundsFile() } } }] });
     const continued = await open({ minScore: 0 });
     expect((await continued.search({ query: "term250q", topK: 1 }))[0]?.id).toBe("extra#chunk-0");
   });
 
   it("refuses a damaged bounds file on the first search that reads the damaged block, not at open", async () => {
     await (await build(zipfRecords(3000, 3))).close();
+    rewriteAsFormat6(directory);
     const name = boundsFile();
     const bytes = readFileSync(join(directory, name));
     // A byte of the last block's last slot.
@@ -99,6 +103,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
 
   it("refuses a manifest of format 5 that lists no bounds file, naming what is missing", async () => {
     await (await build(zipfRecords(200, 4))).close();
+    rewriteAsFormat6(directory);
     rmSync(join(directory, boundsFile()));
     recomputeChecksums(directory, (manifest) => {
       delete manifest.files.bounds;
@@ -110,6 +115,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
   async function rebuild(batch: KnowledgeRecord[]) {
     for (const name of readdirSync(directory)) rmSync(join(directory, name), { recursive: true, force: true });
     await (await build(batch)).close();
+    rewriteAsFormat6(directory);
   }
 
   /** Rewrites the bounds file through `change` (its three arrays, in place), checksums made to agree. */
@@ -159,6 +165,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
 
   it("does not use bounds stored with other BM25 parameters or another block size: the same hits, from a pass over the postings", async () => {
     await (await build(zipfRecords(3000, 7))).close();
+    rewriteAsFormat6(directory);
     const intact = await hitsOf(await open({ minScore: 0 }));
     const edits: [string, Parameters<typeof recomputeChecksums>[1]][] = [
       [

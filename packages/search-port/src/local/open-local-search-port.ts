@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { CommitHooks } from "./writer/commit-hooks.js";
-import { manifestFileEntries } from "./format/index-manifest.js";
+import { isSegmented, storedFileEntries } from "./format/segmented-manifest.js";
 import { emptySnapshot } from "./snapshot/index-snapshot.js";
 import { IndexNotFoundError } from "./errors/index-not-found-error.js";
 import { LocalIndexState } from "./snapshot/local-index-state.js";
@@ -98,8 +98,8 @@ function createPort(
     hooks,
     vectorEmbedder,
     lifecycle,
-    dirty: opened?.analyzerStale === true || opened?.startedEmpty === true,
-    openedFiles: opened === undefined ? [] : manifestFileEntries(opened.manifest).map((entry) => entry.name),
+    dirty: opened !== undefined && (opened.analyzerStale === true || opened.startedEmpty === true || !isSegmented(opened.manifest)),
+    openedFiles: opened === undefined ? [] : storedFileEntries(opened.manifest).map((entry) => entry.name),
   });
   // The dense scan's helper thread (started on the first large scan) ends with the last open port.
   const releaseScanHelper = acquireDenseScanHelper();
@@ -113,6 +113,7 @@ function createPort(
     embedAhead: (records) => writer.embedAhead(records),
     deleteDocuments: (docIds, options) => writer.deleteDocuments(docIds, options),
     commit: () => writer.commit(),
+    optimize: () => writer.optimize(),
     stats: () => reader.stats(),
     metadataKeys: (options) => reader.metadataKeys(options),
     termShare: (text, scope) => reader.termShare(text, scope),
@@ -152,7 +153,9 @@ async function closePort(parts: {
   state.pending = undefined;
   // The helper thread is let go first, so a failing close of the files cannot keep it running.
   parts.releaseScanHelper();
+  // The composed snapshot closes every segment's files; a segment held in memory has none.
   state.base.records.file?.close();
   state.base = emptySnapshot();
+  state.segments = [];
   await lock?.release();
 }

@@ -20,7 +20,10 @@ export const manifestFileName = "manifest.json";
  * the manifest; version 1 named them by generation alone.
  */
 export const indexFormat = "lookup-knowledge/local-index";
-export const indexFormatVersion = 6;
+export const indexFormatVersion = 7;
+
+/** The last format of one generation per commit (every format before segments, segmented-manifest.ts). */
+export const lastGenerationFormatVersion = 6;
 
 const fileEntrySchema = z.strictObject({
   name: z.string().regex(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
@@ -87,7 +90,10 @@ export const indexManifestSchema = z.strictObject({
     .optional(),
 });
 
-/** The manifest: what a committed generation holds and how to check its files. */
+/**
+ * What a committed generation holds and how to check its files: the manifest of formats 1 to
+ * 6, and of each segment of format 7 (`segmentManifest`, segmented-manifest.ts).
+ */
 export type IndexManifest = z.infer<typeof indexManifestSchema>;
 export type IndexFileEntry = z.infer<typeof fileEntrySchema>;
 export type IndexFileKind = keyof IndexManifest["files"];
@@ -98,7 +104,7 @@ export function manifestFileEntries(manifest: IndexManifest): IndexFileEntry[] {
 }
 
 /** The analyser version a manifest records, or a description of its absence (an index older than format 3). */
-export function recordedAnalyzerVersion(manifest: IndexManifest): string {
+export function recordedAnalyzerVersion(manifest: Pick<IndexManifest, "analyzer"> & Partial<Pick<IndexManifest, "tokenizer">>): string {
   if (manifest.analyzer !== undefined) return manifest.analyzer.version;
   const tokenizer = manifest.tokenizer === undefined ? "" : ` (tokenizer ${manifest.tokenizer.version}/${manifest.tokenizer.cjk})`;
   return `none recorded${tokenizer}`;
@@ -114,7 +120,7 @@ export function newCommitId(): string {
  * commit id, so no two commits (not even two writers that both believe they hold the
  * lock) ever write to the same file.
  */
-export function generationFileName(generation: number, commitId: string, kind: IndexFileKind): string {
+export function generationFileName(generation: number, commitId: string, kind: IndexFileKind | "deletes"): string {
   const extension = kind === "terms" || kind === "content" || kind === "metadata" ? "txt" : kind === "facets" ? "json" : "bin";
   return `${String(generation).padStart(8, "0")}-${commitId}.${kind}.${extension}`;
 }
@@ -130,10 +136,13 @@ export function manifestTemporaryName(commitId: string): string {
  * format version 1).
  */
 export const ownedFilePattern =
-  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors|bounds|facets|blocks)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
+  /^(?:\d{8}(?:-[0-9a-f]{16})?\.(?:keys|terms|postings|offsets|content|metadata|vectors|bounds|facets|blocks|deletes)\.(?:json|txt|bin)|manifest\.json\.[^/]+)$/;
 
 /** Whether two manifests describe the same commit (both absent counts as the same). */
-export function sameCommit(left: IndexManifest | undefined, right: IndexManifest | undefined): boolean {
+export function sameCommit(
+  left: Pick<IndexManifest, "generation" | "id" | "committedAt"> | undefined,
+  right: Pick<IndexManifest, "generation" | "id" | "committedAt"> | undefined,
+): boolean {
   if (left === undefined || right === undefined) return left === right;
   return left.generation === right.generation && left.id === right.id && left.committedAt === right.committedAt;
 }

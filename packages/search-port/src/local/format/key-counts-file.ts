@@ -5,7 +5,7 @@ import { z } from "zod";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import { MetadataKeyCounts, isMetadataValue } from "../snapshot/metadata-key-counts.js";
 import type { MetadataValue, StoredKeyCount } from "../snapshot/metadata-key-counts.js";
-import type { IndexManifest } from "./index-manifest.js";
+import type { StoredManifest } from "./segmented-manifest.js";
 
 const chunks = z.number().int().positive();
 
@@ -30,11 +30,11 @@ export function encodeKeyCounts(counts: MetadataKeyCounts): Uint8Array {
 }
 
 /**
- * The metadata key counts the committed generation of `manifest` recorded, or undefined when
+ * The metadata key counts the commit of `manifest` recorded, or undefined when
  * there is none or it recorded none (format 5 and older). Throws `CorruptIndexError` when the
  * file differs from its manifest entry or is malformed, or a manifest of format 6 lists none.
  */
-export function readCommittedKeyCounts(directory: string, manifest: IndexManifest | undefined): MetadataKeyCounts | undefined {
+export function readCommittedKeyCounts(directory: string, manifest: StoredManifest | undefined): MetadataKeyCounts | undefined {
   const entry = manifest?.files.facets;
   if (entry === undefined) {
     if (manifest !== undefined && manifest.formatVersion >= 6) {

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { manifestFileEntries, type IndexManifest } from "./index-manifest.js";
+import { storedFileEntries } from "./segmented-manifest.js";
+import type { StoredManifest } from "./segmented-manifest.js";
 
 /** The manifest as it is written: its fields, then the checksum of them (`manifestChecksum`). */
-export function manifestText(manifest: IndexManifest): string {
+export function manifestText(manifest: StoredManifest): string {
   const { checksum: _, ...fields } = manifest;
   return `${JSON.stringify({ ...fields, checksum: manifestChecksum(fields) }, null, 2)}\n`;
 }
@@ -13,9 +14,9 @@ export function manifestChecksum(fields: object): string {
   return createHash("sha256").update(JSON.stringify(rest)).digest("hex");
 }
 
-/** Bytes of a committed generation: its data files and the manifest. */
-export function manifestBytes(manifest: IndexManifest): number {
+/** Bytes of a commit: its data files and the manifest. */
+export function manifestBytes(manifest: StoredManifest): number {
   let total = Buffer.byteLength(manifestText(manifest), "utf8");
-  for (const entry of manifestFileEntries(manifest)) total += entry.bytes;
+  for (const entry of storedFileEntries(manifest)) total += entry.bytes;
   return total;
 }

@@ -2,12 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import { indexFormatVersion, indexManifestSchema, manifestFileName } from "./index-manifest.js";
-import type { IndexManifest } from "./index-manifest.js";
+import { segmentedManifestSchema } from "./segmented-manifest.js";
+import type { StoredManifest } from "./segmented-manifest.js";
 import { isMissing } from "./is-missing.js";
 import { manifestChecksum } from "./manifest-text.js";
 
 /** The manifest of a folder, or undefined when it has none. Throws `CorruptIndexError` when it is unreadable. */
-export function readManifest(directory: string): IndexManifest | undefined {
+export function readManifest(directory: string): StoredManifest | undefined {
   let text: string;
   try {
     text = readFileSync(join(directory, manifestFileName), "utf8");
@@ -38,7 +39,8 @@ export function readManifest(directory: string): IndexManifest | undefined {
       reason: `${manifestFileName} does not match its checksum (it was changed after it was written)`,
     });
   }
-  const parsed = indexManifestSchema.safeParse(json);
+  const segmented = typeof json === "object" && json !== null && (json as { formatVersion?: unknown }).formatVersion === 7;
+  const parsed = segmented ? segmentedManifestSchema.safeParse(json) : indexManifestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;

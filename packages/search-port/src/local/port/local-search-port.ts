@@ -68,10 +68,19 @@ export interface MetadataKeysSummary {
  */
 export interface LocalSearchPort extends KnowledgeSearchPort, KnowledgeWriter, KnowledgeRecordReader {
   /**
-   * Writes pending upserts and deletes as a new generation and switches the manifest to
-   * it atomically: a crash at any point leaves the previous commit readable. Write mode only.
+   * Writes pending upserts as a new segment and deletes as a list of the records gone (merging
+   * small segments as it goes), then switches the manifest to them atomically: a crash at any
+   * point leaves the previous commit readable. Write mode only.
    */
   commit(): Promise<void>;
+  /**
+   * Commits as `commit` does, writing every live record into one segment: the segments that
+   * commits added are merged and deleted records dropped, so searches read one segment. Commits
+   * already merge small segments as they go; a long-running host calls this when it is idle
+   * (the CLI's `optimize`). Readers keep searching the commit they hold until it is switched.
+   * Write mode only.
+   */
+  optimize(): Promise<void>;
   /**
    * Asks the embedder now for the vectors of records about to be upserted (see
    * `KnowledgeWriter.embedAhead`); the upsert of the same id and text takes them. At most

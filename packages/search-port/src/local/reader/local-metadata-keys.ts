@@ -22,7 +22,8 @@ export function localMetadataKeys(state: LocalIndexState, directory: string, top
     });
   }
   const committed = readCommittedKeyCounts(directory, state.manifest);
-  const counts = countMetadataKeys(committed, state.current(), directory);
+  const snapshot = state.current();
+  const counts = countMetadataKeys(committed, state.segments, snapshot, directory);
   const keys = [...counts.keys.entries()].map(([key, count]) => keyStats(key, count, topValues));
   keys.sort((left, right) => right.chunks - left.chunks || compareText(left.key, right.key));
   return { keys, countedFrom: committed === undefined ? "scan" : "commit", valuesCountedPerKey: countedValuesPerKey };

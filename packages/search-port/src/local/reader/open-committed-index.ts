@@ -4,22 +4,28 @@ import { indexedText } from "../../internal/indexed-text.js";
 import { AnalyzerMismatchError } from "../errors/analyzer-mismatch-error.js";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import { EmbedderMismatchError } from "../errors/embedder-mismatch-error.js";
+import { readDeletes } from "../format/deletes-file.js";
 import { manifestFileName, recordedAnalyzerVersion, sameCommit } from "../format/index-manifest.js";
-import type { IndexManifest } from "../format/index-manifest.js";
+import { isSegmented, segmentManifest } from "../format/segmented-manifest.js";
+import type { StoredManifest } from "../format/segmented-manifest.js";
+import { composeSnapshot } from "../segments/compose-snapshot.js";
+import type { OpenedSegment } from "../segments/segment-part.js";
 import { emptySnapshot, recordContent, sharedMetadata } from "../snapshot/index-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { loadGeneration } from "./load-generation.js";
 import { loadLazyGeneration } from "./load-lazy-generation.js";
-import { materializeSnapshot } from "../snapshot/materialize-snapshot.js";
 import type { EmbedderIdentity } from "../port/local-search-port.js";
 import { MissingDataFileError } from "../errors/missing-data-file-error.js";
 import { readManifest } from "../format/read-manifest.js";
 import type { LocalPortSettings } from "../port/read-local-port-settings.js";
 import { rebuildLexicon } from "../lexical/rebuild-lexicon.js";
 
-/** A committed generation as read; `analyzerStale`: a writer's, whose lexicon was rebuilt with this analyser. */
+/** A committed index as read; `analyzerStale`: a writer's, whose lexicon was rebuilt with this analyser. */
 export interface OpenedIndex {
-  manifest: IndexManifest;
+  manifest: StoredManifest;
+  /** Its segments (one for an index of format 6 or older), with their deleted records. */
+  segments: OpenedSegment[];
+  /** The segments searched as one index (`composeSnapshot`). */
   snapshot: IndexSnapshot;
   /** Whether the snapshot searches vectors (they may be read on the first dense search). */
   vectors: boolean;
@@ -37,12 +43,12 @@ function sameEmbedder(left: EmbedderIdentity | null, right: EmbedderIdentity | n
 }
 
 /**
- * Reads the committed generation, retrying when a writer removed its files meanwhile. An
+ * Reads the committed index, retrying when a writer removed its files meanwhile. An
  * index of another analyser version is refused to a reader (`AnalyzerMismatchError`); a
  * writer re-indexes all its records with this one.
  */
 export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | undefined {
-  const { directory, mode, embedder, embeddings, denseWeight, cjkDenseWeight, postingsCacheBytes } = settings;
+  const { directory, mode, embedder, embeddings, denseWeight, cjkDenseWeight } = settings;
   for (let attempt = 0; ; attempt += 1) {
     const manifest = readManifest(directory);
     if (manifest === undefined) return undefined;
@@ -54,7 +60,7 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
         mode === "read" && (embedder === null || manifest.embedder === null) ? true : sameEmbedder(manifest.embedder, embedder);
       if (!compatible) {
         if (mode === "write" && startsEmpty(settings, manifest)) {
-          return { manifest, snapshot: emptySnapshot(), vectors: false, startedEmpty: true };
+          return { manifest, segments: [], snapshot: emptySnapshot(), vectors: false, startedEmpty: true };
         }
         throw new EmbedderMismatchError({ directory, indexEmbedder: manifest.embedder, givenEmbedder: embedder });
       }
@@ -66,24 +72,19 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
     }
     const loadVectors =
       embeddings !== undefined && manifest.embedder !== null && (mode === "write" || denseWeight > 0 || cjkDenseWeight > 0);
-    const vectors = loadVectors && manifest.vectors !== null && manifest.files.vectors !== undefined;
     try {
-      // A generation with block checksums (format 4) is read as searches touch it by a
-      // reader; a writer holds everything in memory. Earlier formats are read whole.
-      const snapshot =
-        manifest.files.blocks === undefined
-          ? loadGeneration(directory, manifest, loadVectors)
-          : mode === "read"
-            ? loadLazyGeneration(directory, manifest, loadVectors, { postingsCacheBytes })
-            : materialized(loadLazyGeneration(directory, manifest, loadVectors));
-      if (!analyzerStale) return { manifest, snapshot, vectors };
+      const segments = openSegments(settings, manifest, loadVectors);
+      const vectors = loadVectors && manifest.vectors !== null && listsVectors(manifest);
+      const snapshot = composeSnapshot(segments);
+      if (!analyzerStale) return { manifest, segments, snapshot, vectors };
       const textOf = (slot: number): string =>
         indexedText({
           id: "",
           content: recordContent(snapshot.records, slot),
           metadata: sharedMetadata(snapshot.records, slot, directory),
         });
-      return { manifest, snapshot: rebuildLexicon(snapshot, textOf, lexicalTerms), vectors, analyzerStale };
+      const rebuilt = rebuildLexicon(snapshot, textOf, lexicalTerms);
+      return { manifest, segments: [{ entry: undefined, snapshot: rebuilt }], snapshot: rebuilt, vectors, analyzerStale };
     } catch (error) {
       if (!(error instanceof MissingDataFileError)) throw error;
       const now = readManifest(directory);
@@ -93,18 +94,36 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
   }
 }
 
-/** `materializeSnapshot`, closing the lazy snapshot's files when it fails. */
-function materialized(snapshot: IndexSnapshot): IndexSnapshot {
+/**
+ * The segments of `manifest`, each opened without reading it (load-lazy-generation.ts), with
+ * their deleted records; a generation of format 6 or older is one segment (read whole when
+ * it predates block checksums, format 4). When one cannot be opened, those opened are closed.
+ */
+function openSegments(settings: LocalPortSettings, manifest: StoredManifest, loadVectors: boolean): OpenedSegment[] {
+  const { directory, postingsCacheBytes } = settings;
+  if (!isSegmented(manifest)) {
+    const snapshot =
+      manifest.files.blocks === undefined
+        ? loadGeneration(directory, manifest, loadVectors)
+        : loadLazyGeneration(directory, manifest, loadVectors, { postingsCacheBytes });
+    return [{ entry: undefined, snapshot }];
+  }
+  const deleted = readDeletes(directory, manifest);
+  const opened: OpenedSegment[] = [];
   try {
-    return materializeSnapshot(snapshot);
+    manifest.segments.forEach((entry, index) => {
+      const snapshot = loadLazyGeneration(directory, segmentManifest(manifest, index), loadVectors, { postingsCacheBytes });
+      opened.push({ entry, snapshot, deleted: deleted[index] });
+    });
   } catch (error) {
-    snapshot.records.file?.close();
+    for (const segment of opened) segment.snapshot.records.file?.close();
     throw error;
   }
+  return opened;
 }
 
 /** Whether a writer starts an index of another embedder empty (`onEmbedderChange`), asking the caller's function when it gave one. */
-function startsEmpty(settings: LocalPortSettings, manifest: IndexManifest): boolean {
+function startsEmpty(settings: LocalPortSettings, manifest: StoredManifest): boolean {
   const policy = settings.onEmbedderChange;
   if (typeof policy !== "function") return policy === "start-empty";
   const decision = policy({ embedder: manifest.embedder, chunks: manifest.chunks, documents: manifest.documents });
@@ -116,4 +135,10 @@ function startsEmpty(settings: LocalPortSettings, manifest: IndexManifest): bool
     });
   }
   return decision === "start-empty";
+}
+
+/** Whether a committed index has a vectors file (without reading it). */
+function listsVectors(manifest: StoredManifest): boolean {
+  if (!isSegmented(manifest)) return manifest.files.vectors !== undefined;
+  return manifest.segments.some((segment) => segment.files.vectors !== undefined);
 }

@@ -1,3 +1,4 @@
+import type { SegmentEntry } from "../format/segmented-manifest.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 
 /**
@@ -8,4 +9,9 @@ export interface SegmentPart {
   snapshot: IndexSnapshot;
   /** Per slot of `snapshot`, 1 when the record is deleted; absent: none is. Never changed once given. */
   deleted?: Uint8Array | undefined;
+}
+
+/** A segment as a port opened or wrote it: its manifest entry (undefined: held in memory, or a generation of format 6 or older, which the next commit writes anew). */
+export interface OpenedSegment extends SegmentPart {
+  entry: SegmentEntry | undefined;
 }

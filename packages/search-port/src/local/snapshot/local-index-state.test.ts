@@ -27,7 +27,7 @@ describe("LocalIndexState", () => {
   });
 
   it("folds pending records into the base, and finds their slots by record and document id", () => {
-    const state = new LocalIndexState({ manifest: undefined as never, snapshot: emptySnapshot() }, 0);
+    const state = new LocalIndexState({ manifest: undefined as never, segments: [], snapshot: emptySnapshot() }, 0);
     state.changes().added.set("a#chunk-0", pendingRecord("a#chunk-0", "a"));
     state.changes().added.set("a#chunk-1", pendingRecord("a#chunk-1", "a"));
     state.changes().added.set("loose", pendingRecord("loose", null));

@@ -17,7 +17,11 @@ import { removedSlots } from "./removed-slots.js";
  * One pass over the postings (`mergePostings`): a term whose postings hold no removed slot is
  * copied in bulk (shifted down by the removed slots before it), others posting by posting.
  */
-export function mergeSnapshot(base: IndexSnapshot, pending: PendingChanges, dimension: number): IndexSnapshot {
+export function mergeSnapshot(
+  base: IndexSnapshot,
+  pending: Pick<PendingChanges, "removed" | "added" | "dictionaryTerms">,
+  dimension: number,
+): IndexSnapshot {
   const baseKeys = base.keys.arrays();
   const baseLexical = base.lexicon.arrays();
   const removal = removedSlots(base.count, pending.removed);

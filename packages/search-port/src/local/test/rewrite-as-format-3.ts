@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexFileEntry, IndexManifest } from "../format/index-manifest.js";
+import { rewriteAsFormat5 } from "./rewrite-as-format-5.js";
 
 /**
  * Test helper: rewrites the committed index of format 4 or 5 in `directory` as format 3 left it
@@ -9,6 +10,9 @@ import type { IndexFileEntry, IndexManifest } from "../format/index-manifest.js"
  * that older indexes are still read and continued. Not exported from the package.
  */
 export function rewriteAsFormat3(directory: string): void {
+  if ((JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as { formatVersion: number }).formatVersion >= 6) {
+    rewriteAsFormat5(directory);
+  }
   const path = join(directory, "manifest.json");
   const manifest = JSON.parse(readFileSync(path, "utf8")) as IndexManifest;
   const { files } = manifest;

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexManifest } from "../format/index-manifest.js";
+import { rewriteAsFormat6 } from "./rewrite-as-format-6.js";
 import { recomputeChecksums } from "./recompute-checksums.js";
 
 /**
@@ -9,6 +10,9 @@ import { recomputeChecksums } from "./recompute-checksums.js";
  * and continued. Not exported from the package.
  */
 export function rewriteAsFormat5(directory: string): void {
+  if ((JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as { formatVersion: number }).formatVersion === 7) {
+    rewriteAsFormat6(directory);
+  }
   const manifest = JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as IndexManifest;
   const { facets } = manifest.files;
   if (facets === undefined) throw new Error(`${directory} holds no index of format 6`);

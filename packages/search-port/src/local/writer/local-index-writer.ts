@@ -6,8 +6,9 @@ import { raceWithAbort, throwIfAborted } from "../../internal/abort.js";
 import { indexedText } from "../../internal/indexed-text.js";
 import { requireArray } from "../../internal/require-array.js";
 import type { KnowledgeRecord } from "../../knowledge-record.js";
-import { manifestFileEntries, manifestFileName, manifestTemporaryName, newCommitId, sameCommit } from "../format/index-manifest.js";
-import type { IndexManifest } from "../format/index-manifest.js";
+import { manifestFileName, manifestTemporaryName, newCommitId, sameCommit } from "../format/index-manifest.js";
+import { segmentManifest, storedFileEntries } from "../format/segmented-manifest.js";
+import type { SegmentedManifest, StoredManifest } from "../format/segmented-manifest.js";
 import { manifestText } from "../format/manifest-text.js";
 import { readManifest } from "../format/read-manifest.js";
 import { syncDirectory } from "../format/sync-directory.js";
@@ -16,22 +17,25 @@ import type { LocalPortLifecycle } from "../port/local-port-lifecycle.js";
 import type { EmbedderIdentity, LocalSearchPort } from "../port/local-search-port.js";
 import type { LocalPortSettings } from "../port/read-local-port-settings.js";
 import { countMetadataKeys } from "../snapshot/count-metadata-keys.js";
-import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
-import type { LocalIndexState } from "../snapshot/local-index-state.js";
+import { CorruptIndexError } from "../errors/corrupt-index-error.js";
+import { MissingDataFileError } from "../errors/missing-data-file-error.js";
+import { loadLazyGeneration } from "../reader/load-lazy-generation.js";
+import { defaultMergePolicy } from "../segments/choose-merges.js";
+import type { LocalIndexState, StateSegment } from "../snapshot/local-index-state.js";
 import { checkEmbeddedVectors } from "./check-embedded-vectors.js";
 import { checkRecord } from "./check-record.js";
 import { committedKeyCountsOrNone } from "./committed-key-counts-or-none.js";
 import type { CommitHooks } from "./commit-hooks.js";
-import { openCommittedRecords } from "./open-committed-records.js";
+import { prepareCommit } from "./prepare-commit.js";
+import type { PreparedCommit } from "./prepare-commit.js";
 import { readUpsertBatch } from "./read-upsert-batch.js";
 import type { UpsertEntry } from "./read-upsert-batch.js";
 import { removeDocuments } from "./remove-documents.js";
 import { removeFiles, removeUnreferencedFiles } from "./remove-unreferenced-files.js";
 import { stageUpserts } from "./stage-upserts.js";
+import type { EmbeddedRow } from "./embedded-row.js";
 import { createVectorsAhead } from "./vectors-ahead.js";
 import type { TextToEmbed, VectorsAhead } from "./vectors-ahead.js";
-import { writeGeneration } from "./write-generation.js";
-import type { WrittenGeneration } from "./write-generation.js";
 import { lostLockError, staleMs } from "./write-lock.js";
 import type { WriteLock } from "./write-lock.js";
 
@@ -59,7 +63,7 @@ export interface LocalIndexWriterContext {
  * generation's files and then switches the manifest to them (the commit protocol: README,
  * "Folder format" and "Locking").
  */
-export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "deleteDocuments" | "commit" | "embedAhead"> {
+export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "deleteDocuments" | "commit" | "optimize" | "embedAhead"> {
   private dirty: boolean;
   /**
    * Data files this writer may remove once no manifest refers to them: the files of the
@@ -127,6 +131,11 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     return this.exclusive(() => this.commitNow());
   }
 
+  async optimize(): Promise<void> {
+    this.ensureWritable("optimize", true);
+    return this.exclusive(() => this.commitNow(true));
+  }
+
   /** Settles when the writes queued so far have (`close` waits for it). */
   settled(): Promise<unknown> {
     return this.queue;
@@ -171,7 +180,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     // A rejection before it is awaited is not unhandled.
     embedding?.catch(() => undefined);
     const terms = batch.map((entry) => lexicalTerms(entry.text));
-    let vectors: number[][] | undefined;
+    let vectors: EmbeddedRow[] | undefined;
     if (embedding !== undefined) vectors = await raceWithAbort(embedding, signal);
     throwIfAborted(signal);
     this.ensureWritable("upsert", false);
@@ -180,7 +189,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
   }
 
   /** The batch's vectors (those asked for ahead, the rest asked for now), or undefined when the index holds none. */
-  private embed(batch: readonly UpsertEntry[], signal: AbortSignal | undefined): Promise<number[][]> | undefined {
+  private embed(batch: readonly UpsertEntry[], signal: AbortSignal | undefined): Promise<EmbeddedRow[]> | undefined {
     const { vectorEmbedder, settings } = this.context;
     if (this.ahead === undefined || vectorEmbedder === null) return undefined;
     return this.ahead.vectorsFor(
@@ -190,32 +199,45 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     );
   }
 
-  /** A commit's turn in the queue: the generation written, the manifest switched to it, then adopted (`adoptCommit`). */
-  private async commitNow(): Promise<void> {
+  /** A commit's turn in the queue: the segments written and merged, the manifest switched to them, then adopted (`adoptCommit`). */
+  private async commitNow(mergeAll = false): Promise<void> {
     this.ensureWritable("commit", false);
     const { settings, state, hooks, vectorEmbedder } = this.context;
-    const snapshot = state.current();
-    if (!this.dirty && state.manifest !== undefined) return;
+    const composed = state.current();
+    if (!this.dirty && state.manifest !== undefined && (!mergeAll || oneSegment(state.segments))) return;
     const generation = (state.manifest?.generation ?? 0) + 1;
     const commitId = newCommitId();
     /** Every file this commit creates; on failure exactly these are removed, nothing else. */
     const created: string[] = [];
-    let written: WrittenGeneration;
+    let prepared: PreparedCommit;
     try {
-      const keyCounts = countMetadataKeys(committedKeyCountsOrNone(settings.directory, state), snapshot, settings.directory);
-      written = await writeGeneration(settings.directory, generation, commitId, snapshot, vectorEmbedder, created, keyCounts);
+      const rewrite = mergeAll || state.rewriteAll;
+      const committedCounts = rewrite ? undefined : committedKeyCountsOrNone(settings.directory, state);
+      prepared = await prepareCommit({
+        directory: settings.directory,
+        generation,
+        commitId,
+        segments: state.segments,
+        composed,
+        mergeAll: rewrite,
+        policy: hooks.mergePolicy ?? defaultMergePolicy,
+        embedder: vectorEmbedder,
+        keepsEmbedder: !state.rewriteAll && state.manifest?.embedder != null,
+        keyCounts: countMetadataKeys(committedCounts, state.segments, composed, settings.directory),
+        created,
+      });
       await hooks.afterDataFiles?.(generation);
-      this.switchManifest(commitId, written.manifest, created);
+      this.switchManifest(commitId, prepared.manifest, created);
     } catch (error) {
       // The manifest still names the files it named; drop what this commit wrote.
       removeFiles(settings.directory, created);
       throw error;
     }
-    this.adoptCommit(snapshot, written);
+    this.adoptCommit(prepared);
   }
 
   /** Writes the new manifest beside the current one and renames it over it, unless the lock or the commit on disk says another writer may have written. */
-  private switchManifest(commitId: string, manifest: IndexManifest, created: string[]): void {
+  private switchManifest(commitId: string, manifest: SegmentedManifest, created: string[]): void {
     const { directory } = this.context.settings;
     this.ensureWritable("commit", false);
     const temporary = manifestTemporaryName(commitId);
@@ -234,7 +256,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
    */
   private assertManifestUnchanged(): void {
     const { settings, state } = this.context;
-    let onDisk: IndexManifest | undefined;
+    let onDisk: StoredManifest | undefined;
     let cause: unknown;
     try {
       onDisk = readManifest(settings.directory);
@@ -248,21 +270,47 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     throw lostLockError(settings.directory, this.overtaken);
   }
 
-  /** Once the manifest switched: the state takes the new commit, its records read from the new files, and files no manifest names go. */
-  private adoptCommit(snapshot: IndexSnapshot, written: WrittenGeneration): void {
+  /**
+   * Once the manifest switched: the state takes the new commit, the segments it wrote opened
+   * from their files (as a reader opens them), those it dropped closed, and files no manifest
+   * names go.
+   */
+  private adoptCommit(prepared: PreparedCommit): void {
     const { settings, state, hooks } = this.context;
-    const { directory } = settings;
+    const { directory, postingsCacheBytes } = settings;
+    const { manifest } = prepared;
     syncDirectory(directory);
-    state.manifest = written.manifest;
+    state.manifest = manifest;
     this.dirty = false;
-    for (const entry of manifestFileEntries(written.manifest)) this.removable.add(entry.name);
-    hooks.afterManifest?.(written.manifest);
-    const records = openCommittedRecords(directory, written);
-    const fileSlots = new Int32Array(snapshot.count);
-    for (let slot = 0; slot < snapshot.count; slot += 1) fileSlots[slot] = slot;
-    const previous = snapshot.records.file;
-    state.base = { ...snapshot, records: { file: records, fileSlots, memory: [] } };
-    previous?.close();
+    for (const entry of storedFileEntries(manifest)) this.removable.add(entry.name);
+    hooks.afterManifest?.(manifest);
+    // A segment written from memory or merged from others is read from its files from now on;
+    // the others' files (and those of segments merged away) stay open until they are dropped.
+    const opened: StateSegment[] = [];
+    try {
+      prepared.segments.forEach((segment, index) => {
+        const snapshot = prepared.fresh[index]
+          ? loadLazyGeneration(directory, segmentManifest(manifest, index), state.dimension > 0, { postingsCacheBytes })
+          : segment.snapshot;
+        opened.push({ ...segment, snapshot, committed: true, committedDeleted: segment.deleted });
+      });
+    } catch (error) {
+      prepared.fresh.forEach((fresh, index) => {
+        if (fresh) opened[index]?.snapshot.records.file?.close();
+      });
+      if (!(error instanceof MissingDataFileError)) throw error;
+      throw new CorruptIndexError({ directory, reason: `${error.message}, listed in ${manifestFileName}, is missing` });
+    }
+    for (const segment of prepared.dropped) segment.snapshot.records.file?.close();
+    state.segments = opened;
+    state.rewriteAll = false;
+    state.recompose();
     removeUnreferencedFiles(directory, state.manifest, this.removable, staleMs);
   }
+}
+
+/** Whether the index is one written segment without deleted records (nothing for `optimize` to merge). */
+function oneSegment(segments: readonly StateSegment[]): boolean {
+  const [only, ...others] = segments;
+  return others.length === 0 && (only === undefined || (only.entry !== undefined && only.deleted === undefined));
 }

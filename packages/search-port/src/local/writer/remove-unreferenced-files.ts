@@ -1,7 +1,8 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { manifestFileEntries, ownedFilePattern } from "../format/index-manifest.js";
-import type { IndexManifest } from "../format/index-manifest.js";
+import { ownedFilePattern } from "../format/index-manifest.js";
+import { storedFileEntries } from "../format/segmented-manifest.js";
+import type { StoredManifest } from "../format/segmented-manifest.js";
 
 /**
  * Removes data files no manifest refers to and manifest temporaries: leftovers of old,
@@ -16,11 +17,11 @@ import type { IndexManifest } from "../format/index-manifest.js";
  */
 export function removeUnreferencedFiles(
   directory: string,
-  manifest: IndexManifest | undefined,
+  manifest: StoredManifest | undefined,
   removable: Set<string>,
   staleMs: number,
 ): void {
-  const keep = new Set<string>(manifest === undefined ? [] : manifestFileEntries(manifest).map((entry) => entry.name));
+  const keep = new Set<string>(manifest === undefined ? [] : storedFileEntries(manifest).map((entry) => entry.name));
   let names: string[];
   try {
     names = readdirSync(directory);

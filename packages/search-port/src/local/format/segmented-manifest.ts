@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { indexFormat, indexManifestSchema } from "./index-manifest.js";
+import type { IndexFileEntry, IndexManifest } from "./index-manifest.js";
+
+const count = z.number().int().nonnegative();
+const fileEntrySchema = indexManifestSchema.shape.files.shape.keys;
+
+/** The data files of one segment: those of a format-6 generation but the metadata counts, which the index keeps whole. */
+const segmentFilesSchema = indexManifestSchema.shape.files.omit({ facets: true }).extend({
+  bounds: fileEntrySchema,
+  blocks: fileEntrySchema,
+});
+
+const segmentEntrySchema = z.strictObject({
+  /** Records the segment was written with, the deleted ones included (its slots). */
+  chunks: count,
+  /** Of them, those later commits deleted: listed in the index's `deletes` file. */
+  deleted: count,
+  terms: count,
+  postings: count,
+  /** Indexed terms over all its records, the deleted ones included. */
+  totalLength: count,
+  files: segmentFilesSchema,
+});
+
+/**
+ * The manifest of format 7: the index is a list of segments, each written once by the commit
+ * that added its records (or by a merge of earlier segments) and never changed; later
+ * commits delete records by listing them in the `deletes` file. `chunks`, `documents` and
+ * `totalLength` count the live records. Searches see the segments as one index of their
+ * live records, in segment order (segments/compose-snapshot.ts).
+ */
+export const segmentedManifestSchema = z.strictObject({
+  format: z.literal(indexFormat),
+  formatVersion: z.literal(7),
+  generation: z.number().int().positive(),
+  id: z.string().regex(/^[0-9a-f]{16}$/),
+  committedAt: z.string(),
+  chunks: count,
+  documents: count,
+  totalLength: count,
+  analyzer: z.strictObject({ version: z.string() }),
+  blockBytes: z.number().int().positive(),
+  blockHash: z.literal("xxh64"),
+  boundBlockPostings: z.number().int().positive(),
+  bm25: z.strictObject({ k1: z.number(), b: z.number() }),
+  embedder: indexManifestSchema.shape.embedder,
+  vectors: indexManifestSchema.shape.vectors,
+  segments: z.array(segmentEntrySchema),
+  files: z.strictObject({
+    /** Per metadata key, the live records carrying it and its values' counts (key-counts-file.ts). */
+    facets: fileEntrySchema,
+    /** Every segment's deleted slots (deletes-file.ts); absent when none is deleted. */
+    deletes: fileEntrySchema.optional(),
+  }),
+  checksum: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
+
+export type SegmentedManifest = z.infer<typeof segmentedManifestSchema>;
+export type SegmentEntry = SegmentedManifest["segments"][number];
+
+/** What `manifest.json` holds: one generation (formats 1 to 6) or a list of segments (format 7). */
+export type StoredManifest = IndexManifest | SegmentedManifest;
+
+export function isSegmented(manifest: StoredManifest): manifest is SegmentedManifest {
+  return manifest.formatVersion >= 7;
+}
+
+/**
+ * Segment `index` of a format-7 manifest as the manifest of one generation, so it is opened
+ * and checked as a generation is (load-lazy-generation.ts). Its counts are the segment's,
+ * deleted records included.
+ */
+export function segmentManifest(manifest: SegmentedManifest, index: number): IndexManifest {
+  const segment = manifest.segments[index] as SegmentEntry;
+  const { segments: _, files: __, documents: ___, ...shared } = manifest;
+  return {
+    ...shared,
+    chunks: segment.chunks,
+    documents: 0,
+    terms: segment.terms,
+    postings: segment.postings,
+    totalLength: segment.totalLength,
+    files: segment.files,
+  };
+}
+
+/** Every file a stored manifest lists: a generation's data files, or every segment's and the index's own. */
+export function storedFileEntries(manifest: StoredManifest): IndexFileEntry[] {
+  const own = Object.values(manifest.files).filter((entry): entry is IndexFileEntry => entry !== undefined);
+  if (!isSegmented(manifest)) return own;
+  return [...manifest.segments.flatMap((segment) => Object.values(segment.files).filter((entry) => entry !== undefined)), ...own];
+}
