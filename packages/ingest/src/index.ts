@@ -5,6 +5,8 @@ export { documentId } from "./document-id.js";
 export { documentToEntry } from "./document-to-entry.js";
 export { IngestError } from "./ingest-error.js";
 export { ingestFolder } from "./ingest-folder.js";
+export { defaultParseWorkers } from "./default-parse-workers.js";
+export type { ParseMachine } from "./default-parse-workers.js";
 export type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
 export { ingestManifestFileName } from "./ingest-manifest-file.js";
 export type { IngestOptions } from "./ingest-options.js";

@@ -11,6 +11,7 @@ export interface IngestFolderInput {
   batchSize?: number;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
+  /** Parse threads: 1 is the calling thread, more are worker threads. Default `defaultParseWorkers()`. */
   parseWorkers?: number;
   /** Ingest a different root into a data directory that holds another folder's documents, removing those. */
   replace?: boolean;

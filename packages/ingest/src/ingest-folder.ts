@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { assertDirectory } from "./assert-directory.js";
 import { buildIngestReport } from "./build-ingest-report.js";
 import { createProgressReporter } from "./create-progress-reporter.js";
+import { defaultParseWorkers } from "./default-parse-workers.js";
 import type { IngestFolderInput } from "./ingest-folder-input.js";
 import type { IngestReport } from "./ingest-report.js";
 import { nextIngestManifest } from "./next-ingest-manifest.js";
@@ -41,9 +42,10 @@ import { writeRecords } from "./write-records.js";
  * then, so the next run repeats the work). `signal` stops the run between files and batches,
  * and stops the parse workers at once.
  *
- * `parseWorkers` (default 1: measured on a 2-core machine, workers cost more CPU and memory
- * than they save) parses on that many worker threads when at least 16 files are scanned or a
- * file has 256 KB or more; 1 parses on the calling thread, except a file of 256 KB or more, which goes to one worker thread (when the
+ * `parseWorkers` (default `defaultParseWorkers()`: 1 unless the machine has at least 3 idle
+ * cores; measured on a 2-core machine, workers cost more CPU and memory than they save)
+ * parses on that many worker threads when at least 16 files are scanned or a file has 256 KB
+ * or more; 1 parses on the calling thread, except a file of 256 KB or more, which goes to one worker thread (when the
  * built `parse-worker.js` is there: not when running from the TypeScript sources). Results do
  * not depend on it. A parse past its time limit (`parseTimeLimitMs`) is stopped and the file
  * listed in `failed`; on the calling thread, see `parseOnCallingThread`.
@@ -53,7 +55,7 @@ export async function ingestFolder(input: IngestFolderInput): Promise<IngestRepo
   const { writer, signal } = input;
   const options = resolveIngestOptions(input.options);
   const batchSize = positiveIntegerOption("batchSize", input.batchSize ?? 256);
-  const workers = positiveIntegerOption("parseWorkers", input.parseWorkers ?? 1);
+  const workers = positiveIntegerOption("parseWorkers", input.parseWorkers ?? defaultParseWorkers());
   const root = resolve(input.root);
   await assertDirectory(root);
   signal?.throwIfAborted();
