@@ -15,12 +15,14 @@ const markdownParser = /\/(@lezer\+|micromark|mdast-util-)/;
 const localIndex = /\/packages\/search-port\/dist\/local\//;
 const retriever = /\/apps\/agent-tool\/dist\/create-knowledge-retriever\.js$/;
 const traceDatabase = /\/(@electric-sql\+pglite|drizzle-orm)@/;
+const openTelemetry = /\/@opentelemetry\+/;
 
 describe("what each command loads", () => {
   let cwd: string;
-  const command = (...args: string[]) => {
+  const command = (...args: string[]) => commandWith([], ...args);
+  const commandWith = (nodeOptions: string[], ...args: string[]) => {
     const { DATABASE_URL: _ignored, ...environment } = process.env;
-    const run = loadedModules([cli, ...args], { cwd, env: { ...environment, NO_COLOR: "1" } });
+    const run = loadedModules([...nodeOptions, cli, ...args], { cwd, env: { ...environment, NO_COLOR: "1" } });
     expect(run.status, run.stderr).toBe(0);
     return run.urls;
   };
@@ -45,6 +47,14 @@ describe("what each command loads", () => {
     expect(urls.some((url) => localIndex.test(url))).toBe(true);
     expect(urls.some((url) => retriever.test(url))).toBe(true);
     expect(urls.filter((url) => markdownParser.test(url))).toEqual([]);
+  });
+
+  it("issue 36 item 5: a query loads no OpenTelemetry while nothing registered it; it does once something has", () => {
+    expect(command("query", "Who can issue a refund for a paid invoice?").filter((url) => openTelemetry.test(url))).toEqual([]);
+    // What an OpenTelemetry SDK started by --import leaves on the global object (the API's registry).
+    const registered = `data:text/javascript,globalThis[Symbol.for("opentelemetry.js.api.1")] = { version: "1.9.0" };`;
+    const urls = commandWith(["--import", registered], "query", "Who can issue a refund for a paid invoice?");
+    expect(urls.some((url) => openTelemetry.test(url))).toBe(true);
   });
 
   it("issue 35 item 4: traces answers from the spool and loads no trace database and no Markdown parser", () => {
