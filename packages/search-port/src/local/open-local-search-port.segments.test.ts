@@ -46,7 +46,7 @@ async function answers(port: LocalSearchPort, queries: readonly string[], ids: r
     }
   }
   const { chunks, documents } = port.stats();
-  return { hits, chunks, documents, keys: port.metadataKeys(), fetched: await port.fetchRecords(ids) };
+  return { hits, chunks, documents, keys: port.metadataKeys().keys, fetched: await port.fetchRecords(ids) };
 }
 
 /** The same answers from an index built fresh, in one commit, from `records`. */
@@ -70,15 +70,17 @@ async function freshAnswers(records: readonly KnowledgeRecord[], queries: readon
 }
 
 describe("issue 36 item 1: an index of segments answers as an index built fresh from its live records", () => {
-  for (const [seed, dense] of [
-    [3601, false],
-    [3602, true],
-    [3603, true],
+  for (const [seed, dense, flushRecords] of [
+    [3601, false, undefined],
+    [3602, true, undefined],
+    [3603, true, 6],
   ] as const) {
-    it(`seed ${seed}${dense ? ", with vectors" : ""}: random upserts, deletes, commits, merges and reopenings`, async () => {
+    const flushes = flushRecords === undefined ? "" : `, segments written every ${flushRecords} records (issue 36 item 3)`;
+    it(`seed ${seed}${dense ? ", with vectors" : ""}${flushes}: random upserts, deletes, commits, merges and reopenings`, async () => {
       const next = random(seed);
       const embeddings = dense ? { embeddings: hashEmbeddings() } : {};
-      const openWriter = () => openLocalSearchPortWithHooks({ directory, mode: "write", ...embeddings }, { mergePolicy: eagerMerges });
+      const hooks = { mergePolicy: eagerMerges, ...(flushRecords === undefined ? {} : { flushRecords }) };
+      const openWriter = () => openLocalSearchPortWithHooks({ directory, mode: "write", ...embeddings }, hooks);
       let writer = await openWriter();
       /** The live records, as a model: by id, in upsert order. */
       const model = new Map<string, KnowledgeRecord>();
@@ -159,5 +161,31 @@ describe("issue 36 item 1: an index of segments answers as an index built fresh 
     expect(merged.segments[0]?.deleted).toBe(0);
     expect(merged.files.deletes).toBeUndefined();
     expect(merged.chunks).toBe(manifest.chunks);
+  });
+
+  it("issue 36 item 3: a writer writes a segment each time it holds flushRecords records, listed by the next commit only", async () => {
+    const next = random(3621);
+    const writer = await openLocalSearchPortWithHooks({ directory, mode: "write" }, { flushRecords: 10 });
+    opened.push(writer);
+    const documents = Array.from({ length: 40 }, (_, index) => documentChunks(next, `doc${index}`, 1));
+    const all = documents.flat();
+    for (let start = 0; start < documents.length; start += 4) await writer.upsert(documents.slice(start, start + 4).flat());
+    const keysFiles = () => readdirSync(directory).filter((name) => name.endsWith(".keys.bin"));
+    // Written as the records came, before any commit: nothing lists them yet.
+    // A batch adds at most 16 records, so each segment holds 10 to 25.
+    expect(keysFiles().length).toBeGreaterThanOrEqual(Math.floor(all.length / 26));
+    expect(readManifest(directory)).toBeUndefined();
+    const ids = all.map((record) => record.id);
+    const queries = ["w1x w2x", "w5x", "w0x w9x w30x"];
+    const expected = await freshAnswers(all, queries, ids, false);
+    expect(await answers(writer, queries, ids)).toEqual(expected);
+    await writer.commit();
+    const manifest = readManifest(directory) as SegmentedManifest;
+    expect(manifest.segments.length).toBe(keysFiles().length);
+    expect(manifest.segments.length).toBeGreaterThan(2);
+    expect(manifest.segments.every((segment) => segment.chunks < 10 + 16)).toBe(true);
+    const reader = await openLocalSearchPort({ directory });
+    opened.push(reader);
+    expect(await answers(reader, queries, ids)).toEqual(expected);
   });
 });

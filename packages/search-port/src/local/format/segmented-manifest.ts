@@ -74,9 +74,12 @@ export function isSegmented(manifest: StoredManifest): manifest is SegmentedMani
  * and checked as a generation is (load-lazy-generation.ts). Its counts are the segment's,
  * deleted records included.
  */
-export function segmentManifest(manifest: SegmentedManifest, index: number): IndexManifest {
+export function segmentManifest(
+  manifest: Omit<SegmentedManifest, "chunks" | "documents" | "totalLength" | "files">,
+  index: number,
+): IndexManifest {
   const segment = manifest.segments[index] as SegmentEntry;
-  const { segments: _, files: __, documents: ___, ...shared } = manifest;
+  const { segments: _, ...shared } = manifest;
   return {
     ...shared,
     chunks: segment.chunks,

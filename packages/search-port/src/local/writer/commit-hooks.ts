@@ -7,6 +7,8 @@ export interface CommitHooks {
   afterDataFiles?: (generation: number) => void | Promise<void>;
   /** Runs right after the manifest switched, before the writer opens the segments it wrote. */
   afterManifest?: (manifest: StoredManifest) => void;
+  /** Records a writer holds in memory before it writes them as a segment (default: `defaultFlushRecords`). */
+  flushRecords?: number;
   /** The merge policy commits follow (default: `defaultMergePolicy`). */
   mergePolicy?: MergePolicy;
 }

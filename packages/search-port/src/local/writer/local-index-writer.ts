@@ -26,6 +26,7 @@ import { checkEmbeddedVectors } from "./check-embedded-vectors.js";
 import { checkRecord } from "./check-record.js";
 import { committedKeyCountsOrNone } from "./committed-key-counts-or-none.js";
 import type { CommitHooks } from "./commit-hooks.js";
+import { defaultFlushRecords, flushMemorySegment } from "./flush-memory-segment.js";
 import { prepareCommit } from "./prepare-commit.js";
 import type { PreparedCommit } from "./prepare-commit.js";
 import { readUpsertBatch } from "./read-upsert-batch.js";
@@ -186,6 +187,15 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     this.ensureWritable("upsert", false);
     stageUpserts(this.context.state, batch, terms, vectors);
     this.dirty = true;
+    const { settings, state, hooks, vectorEmbedder } = this.context;
+    const flushRecords = hooks.flushRecords ?? defaultFlushRecords;
+    await flushMemorySegment(
+      settings.directory,
+      state,
+      vectorEmbedder,
+      { flushRecords, postingsCacheBytes: settings.postingsCacheBytes },
+      this.removable,
+    );
   }
 
   /** The batch's vectors (those asked for ahead, the rest asked for now), or undefined when the index holds none. */

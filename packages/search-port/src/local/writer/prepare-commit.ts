@@ -108,21 +108,10 @@ export async function prepareCommit(input: CommitInput): Promise<PreparedCommit>
     input.embedder !== null && (input.keepsEmbedder || segments.some((segment) => segment.entry?.files.vectors !== undefined));
   const entries = segments.map((segment): SegmentEntry => ({ ...(segment.entry as SegmentEntry), deleted: countMarks(segment.deleted) }));
   const manifest: SegmentedManifest = {
-    format: indexFormat,
-    formatVersion: 7,
-    generation,
-    id: input.commitId,
-    committedAt: new Date().toISOString(),
+    ...sharedManifestFields(generation, input.commitId, withVectors ? input.embedder : null),
     chunks: composed.count,
     documents: countDocuments(composed.keys.arrays().docIds),
     totalLength: composed.lexicon.totalLength,
-    analyzer: { version: analyzerVersion },
-    blockBytes: checksumBlockBytes,
-    blockHash: "xxh64",
-    boundBlockPostings,
-    bm25: { k1: bm25K1, b: bm25B },
-    embedder: withVectors ? input.embedder : null,
-    vectors: withVectors && input.embedder !== null ? { encoding: "int8", stride: strideFor(input.embedder.dimension) } : null,
     segments: entries,
     files: { facets: facets.entry, ...(deletes === undefined ? {} : { deletes: deletes.entry }) },
   };
@@ -148,4 +137,26 @@ function countMarks(marks: Uint8Array | undefined): number {
 
 function liveRecords(segment: StateSegment): number {
   return segment.snapshot.count - countMarks(segment.deleted);
+}
+
+/** The fields of a format-7 manifest its segments share: what this version writes, and whose vectors they hold (null: none). */
+export function sharedManifestFields(
+  generation: number,
+  commitId: string,
+  embedder: EmbedderIdentity | null,
+): Omit<SegmentedManifest, "chunks" | "documents" | "totalLength" | "segments" | "files"> {
+  return {
+    format: indexFormat,
+    formatVersion: 7,
+    generation,
+    id: commitId,
+    committedAt: new Date().toISOString(),
+    analyzer: { version: analyzerVersion },
+    blockBytes: checksumBlockBytes,
+    blockHash: "xxh64",
+    boundBlockPostings,
+    bm25: { k1: bm25K1, b: bm25B },
+    embedder,
+    vectors: embedder === null ? null : { encoding: "int8", stride: strideFor(embedder.dimension) },
+  };
 }
