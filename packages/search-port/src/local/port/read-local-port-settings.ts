@@ -11,6 +11,7 @@ import {
   localSearchPortOptionsSchema,
 } from "./local-search-port-options.js";
 import type { LocalSearchPortOptions } from "./local-search-port-options.js";
+import { readCommonEmbedderIdentity, readCommonLocalOptions } from "./read-common-local-options.js";
 
 /** The options as `localSearchPortOptionsSchema` gives them: each checked, the independent defaults filled in. */
 type ParsedLocalOptions = z.output<typeof localSearchPortOptionsSchema>;
@@ -37,12 +38,13 @@ export interface LocalPortSettings
 
 /**
  * Reads the options of `openLocalSearchPort`: each one's shape through zod (`parseOptions`),
- * then the embedder identity (given, or the embeddings' own `identity`) and what depends on
+ * or, for the common options, through plain checks that give the same values
+ * (`readCommonLocalOptions`: a schema's first parse is costly in a short process), then the embedder identity (given, or the embeddings' own `identity`) and what depends on
  * several options. A bad option is a `ConfigurationError` whose key is the option's name
  * (`denseWeight`, `answerability.kind`), as the README documents it.
  */
 export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortSettings {
-  const options = parseOptions(localSearchPortOptionsSchema, input, "");
+  const options = readCommonLocalOptions(input) ?? parseOptions(localSearchPortOptionsSchema, input, "");
   const { mode, embeddings } = options;
   const embedder = embedderOf(options);
   if (options.onEmbedderChange !== "refuse" && mode !== "write") {
@@ -90,7 +92,7 @@ function embedderOf(options: ParsedLocalOptions): EmbedderIdentity | null {
   const { embeddings } = options;
   if (embeddings === undefined) return null;
   const identity = (embeddings as { identity?: unknown }).identity;
-  if (identity !== undefined) return parseOptions(embedderIdentitySchema, identity, "embedder");
+  if (identity !== undefined) return readCommonEmbedderIdentity(identity) ?? parseOptions(embedderIdentitySchema, identity, "embedder");
   throw new ConfigurationError({
     key: "embedder",
     value: undefined,
