@@ -104,6 +104,21 @@ console.log(
   `built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${live.length} live records; segmented: 1 x ${largeSize} + ${smallSegments} x ${smallSize} records, ${deleted} of them deleted`,
 );
 
+// What a merge of the segments reads: the live records' lexicon, keys and vectors as arrays.
+{
+  const fresh = composeSnapshot(parts);
+  const start = performance.now();
+  fresh.lexicon.arrays();
+  const lexiconTook = performance.now() - start;
+  fresh.keys.arrays();
+  const keysTook = performance.now() - start - lexiconTook;
+  void fresh.vectors;
+  const vectorsTook = performance.now() - start - lexiconTook - keysTook;
+  console.log(
+    `a merge's read of the segments: lexicon ${lexiconTook.toFixed(0)} ms (${fresh.lexicon.arrays().postingSlots.length} postings), keys ${keysTook.toFixed(0)} ms, vectors ${vectorsTook.toFixed(0)} ms`,
+  );
+}
+
 const queries = Array.from({ length: 100 }, () => ({
   terms: Array.from({ length: 2 + Math.floor(5 * next()) }, zipfWord),
   vector: randomVector(),
