@@ -13,6 +13,7 @@ export type {
   MetadataKeysSummary,
 } from "./port/local-search-port.js";
 export type { LocalSearchPortOptions } from "./port/local-search-port-options.js";
+export type { EmbeddedRow, LocalEmbeddings } from "./writer/embedded-row.js";
 export {
   answerabilityModelName,
   interactionPairs,

@@ -1,6 +1,6 @@
-import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { z } from "zod";
-import { embeddingsSchema } from "../../internal/embeddings-schema.js";
+import { objectWithMethods } from "../../internal/object-with-methods.js";
+import type { LocalEmbeddings } from "../writer/embedded-row.js";
 import { answerabilityOptionSchema } from "../answerability/answerability-model.js";
 import type { AnswerabilityModel } from "../answerability/answerability-model.js";
 import { defaultAnswerabilityModel } from "../answerability/default-answerability-model.js";
@@ -21,8 +21,10 @@ export interface LocalSearchPortOptions {
    * Embeds records at upsert time (`embedDocuments`) and queries at search time
    * (`embedQuery`). Without it the port is lexical only; so is a reader of an index built
    * without embeddings (a writer with embeddings refuses such an index unless it is empty).
+   * A LangChain `Embeddings`, or one whose `embedDocuments` (or `embedDocumentRows`) answers
+   * `Float32Array` / `Float64Array` rows, which the writer quantises without a copy.
    */
-  embeddings?: EmbeddingsInterface | undefined;
+  embeddings?: LocalEmbeddings | undefined;
   /**
    * The identity of `embeddings`, recorded in the index and checked on every open. Defaults
    * to `embeddings.identity` (the offline embedder has one); required when `embeddings` has
@@ -202,7 +204,11 @@ export const localSearchPortOptionsSchema = z.object(
     cjkDenseWeight: fraction().optional(),
     minScore: fraction().default(defaultMinScore),
     denseFloor: fraction("expected a number from 0 to below 1", 1).default(defaultDenseFloor),
-    embeddings: embeddingsSchema.optional(),
+    // LangChain's Embeddings, or one that answers typed rows (the shared embeddingsSchema types number[][]).
+    embeddings: objectWithMethods<LocalEmbeddings>(
+      ["embedQuery", "embedDocuments"],
+      "expected a LangChain Embeddings (embedQuery and embedDocuments)",
+    ).optional(),
     refreshIntervalMs: z
       .custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0, {
         error: "expected milliseconds, 0 or more",

@@ -1,7 +1,8 @@
-import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { LocalEmbeddings } from "./embedded-row.js";
 
 /**
- * The `embedDocuments` calls of a writer's vectors asked for ahead: a call needed now is made
+ * The embedder calls of a writer's vectors asked for ahead (`embedDocumentRows` when the
+ * embedder has it, else `embedDocuments`): a call needed now is made
  * at once; of the calls asked ahead at most `concurrency` run at a time (a service may limit
  * its rate), the next waiting until one ends.
  */
@@ -11,15 +12,19 @@ export class EmbeddingCalls {
   private running = 0;
 
   constructor(
-    private readonly embeddings: EmbeddingsInterface,
+    private readonly embeddings: LocalEmbeddings,
     private readonly concurrency: number,
   ) {}
 
-  /** One `embedDocuments` call, made now; its rejection is handled wherever it is awaited. */
+  /** One call, made now; its rejection is handled wherever it is awaited. */
   now(texts: string[]): Promise<unknown> {
     let answer: Promise<unknown>;
     try {
-      answer = Promise.resolve(this.embeddings.embedDocuments(texts));
+      const { embeddings } = this;
+      // Typed rows when the embedder can give them (no copy into number[] on either side).
+      const rows =
+        typeof embeddings.embedDocumentRows === "function" ? embeddings.embedDocumentRows(texts) : embeddings.embedDocuments(texts);
+      answer = Promise.resolve(rows);
     } catch (error) {
       answer = Promise.reject(error);
     }

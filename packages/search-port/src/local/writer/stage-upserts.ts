@@ -1,18 +1,20 @@
 import { quantiseVector, strideFor } from "../dense/dense-matrix.js";
 import type { LocalIndexState } from "../snapshot/local-index-state.js";
 import type { PendingRecord } from "../snapshot/pending-changes.js";
+import type { EmbeddedRow } from "./embedded-row.js";
 import type { UpsertEntry } from "./read-upsert-batch.js";
 
 /**
  * Stages an upsert in `state`'s pending changes: each record counted into terms and
- * frequencies (`terms[index]`: its lexical terms), its vector (when given) quantised, and the
+ * frequencies (`terms[index]`: its lexical terms), its vector (when given, a `number[]` or a
+ * typed row) quantised straight from what the embedder gave, and the
  * committed record of the same id, if any, removed.
  */
 export function stageUpserts(
   state: LocalIndexState,
   batch: readonly UpsertEntry[],
   terms: ReadonlyArray<readonly string[]>,
-  vectors: number[][] | undefined,
+  vectors: readonly EmbeddedRow[] | undefined,
 ): void {
   const stride = strideFor(state.dimension);
   const prepared = batch.map(({ record, docId, metadataText }, index): PendingRecord => {

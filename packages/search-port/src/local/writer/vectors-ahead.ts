@@ -1,5 +1,5 @@
-import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { throwIfAborted } from "../../internal/abort.js";
+import type { EmbeddedRow, LocalEmbeddings } from "./embedded-row.js";
 import { EmbeddingCalls } from "./embedding-calls.js";
 
 /** A record whose vector is wanted: its id and the text that is embedded. */
@@ -22,13 +22,13 @@ export interface VectorsAhead {
    * rest asked for at once, before this returns, in one call. A batch asked for ahead that
    * failed is asked for again (unless `signal` aborted), so its error, if it repeats, is the
    * one the caller sees. `check` gets each answer and the number of texts it was for, and
-   * returns the vectors or throws.
+   * returns the vectors or throws. Rows are passed on as the embedder gave them (typed or not).
    */
   vectorsFor(
     entries: readonly TextToEmbed[],
-    check: (vectors: unknown, count: number) => number[][],
+    check: (vectors: unknown, count: number) => EmbeddedRow[],
     signal?: AbortSignal,
-  ): Promise<number[][]>;
+  ): Promise<EmbeddedRow[]>;
   /** Lets go of everything held ahead; calls not started yet are not made. */
   clear(): void;
 }
@@ -47,7 +47,7 @@ export const vectorsAheadLimit = 8192;
 export const vectorsAheadConcurrency = 4;
 
 export function createVectorsAhead(
-  embeddings: EmbeddingsInterface,
+  embeddings: LocalEmbeddings,
   limit = vectorsAheadLimit,
   concurrency = vectorsAheadConcurrency,
 ): VectorsAhead {
@@ -85,10 +85,10 @@ async function takeVectors(
   started: Map<string, Started>,
   calls: EmbeddingCalls,
   entries: readonly TextToEmbed[],
-  check: (vectors: unknown, count: number) => number[][],
+  check: (vectors: unknown, count: number) => EmbeddedRow[],
   signal: AbortSignal | undefined,
-): Promise<number[][]> {
-  const vectors = new Array<number[]>(entries.length);
+): Promise<EmbeddedRow[]> {
+  const vectors = new Array<EmbeddedRow>(entries.length);
   const now: number[] = [];
   const batches = new Map<Promise<unknown>, { count: number; uses: { position: number; index: number }[] }>();
   entries.forEach((entry, index) => {
@@ -106,14 +106,14 @@ async function takeVectors(
   const asked = now.length === 0 ? undefined : calls.now(textsOf(now));
   const again: number[] = [];
   for (const [batch, { count, uses }] of batches) {
-    let answer: number[][];
+    let answer: EmbeddedRow[];
     try {
       answer = check(await batch, count);
     } catch {
       for (const use of uses) again.push(use.index);
       continue;
     }
-    for (const use of uses) vectors[use.index] = answer[use.position] as number[];
+    for (const use of uses) vectors[use.index] = answer[use.position] as EmbeddedRow;
   }
   if (again.length > 0) throwIfAborted(signal);
   const retried = again.length === 0 ? undefined : calls.now(textsOf(again));
@@ -121,7 +121,7 @@ async function takeVectors(
     if (answer === undefined) return;
     const rows = check(await answer, indexes.length);
     indexes.forEach((index, position) => {
-      vectors[index] = rows[position] as number[];
+      vectors[index] = rows[position] as EmbeddedRow;
     });
   };
   await fill(now, asked);
