@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { DocumentError } from "./document-error.js";
+import { frontmatterParsersNeeded } from "./frontmatter-parsers-needed.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
 import type { ParsedDocument } from "./parsed-document.js";
 import type { ParsePool } from "./parse-pool.js";
@@ -44,7 +45,8 @@ export async function parseOnCallingThread(
   const parse = () => parseMarkdownDocument(text, { source, options });
   if (text.length < directParseChars) return parse();
   const sliceMs = input.sliceMs ?? callingThreadSliceMs;
-  loadFrontmatterParsers();
+  // A module load that the deadline stops halfway stays broken: load what the parse may need first.
+  if (frontmatterParsersNeeded(text)) loadFrontmatterParsers();
   const first = runWithDeadline(parse, sliceMs);
   if (first.kind === "done") return first.value;
   await nextTurn();
