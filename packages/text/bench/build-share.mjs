@@ -41,12 +41,18 @@ const directory = mkdtempSync(join(tmpdir(), "text-build-share-"));
 const offline = createOfflineEmbeddings();
 /** The offline embedder's vectors, worked out once per distinct text before the profile starts. */
 async function cachedEmbeddings() {
-  const texts = corpus.map((document) => document.text);
+  // The text the writer embeds: the title, a line break and the content (search-port's `indexedText`).
+  const texts = corpus.map((document) => (document.title.trim() === "" ? document.text : `${document.title}\n${document.text}`));
   const vectors = await offline.embedDocuments(texts);
   const byText = new Map(texts.map((text, index) => [text, vectors[index]]));
   return {
     identity: offline.identity,
-    embedDocuments: async (batchTexts) => batchTexts.map((text) => byText.get(text)),
+    embedDocuments: async (batchTexts) =>
+      batchTexts.map((text) => {
+        const vector = byText.get(text);
+        if (vector === undefined) throw new Error(`no vector worked out for ${JSON.stringify(text.slice(0, 80))}`);
+        return vector;
+      }),
     embedQuery: (query) => offline.embedQuery(query),
   };
 }

@@ -40,6 +40,8 @@ const lateRuns = 8_192;
 const lateRunLength = 4_096;
 const lateCharacters = 1_000_000;
 
+const noWords: readonly string[] = Object.freeze([]);
+
 const bundledSource: JiebaSource = {
   jieba: loadJiebaClass,
   dictionary: readBundledDictionary,
@@ -78,8 +80,13 @@ export class CjkSegmenter {
 
   /** The words of each run, in order, as jieba cuts it with its whole dictionary (HMM on). */
   cut(runs: readonly string[]): string[][] {
+    return this.cutShared(runs).map((words) => [...words]);
+  }
+
+  /** `cut`, giving the arrays it keeps rather than copies: read them, never change them. */
+  cutShared(runs: readonly string[]): readonly (readonly string[])[] {
     const whole = this.whole;
-    if (whole !== undefined) return runs.map((run) => (run === "" ? [] : [...this.cutWhole(whole, run)]));
+    if (whole !== undefined) return runs.map((run) => (run === "" ? noWords : this.cutWhole(whole, run)));
     // Runs repeat (a page's title is in each of its chunks): those cut lately are not cut again.
     const words = new Map<string, string[]>();
     const unknown: string[] = [];
@@ -102,7 +109,7 @@ export class CjkSegmenter {
         this.recent.set(run, cut);
       }
     }
-    return runs.map((run) => (run === "" ? [] : [...(words.get(run) as string[])]));
+    return runs.map((run) => (run === "" ? noWords : (words.get(run) as string[])));
   }
 
   /** A run's words with the whole dictionary, from the runs cut lately when it is one of them. */

@@ -1,16 +1,17 @@
-import { cjkWordsOfRuns, defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
+import { addWordTerms, WordHolds } from "./add-word-terms.js";
+import { CharacterKind, characterKind } from "./characters.js";
+import { sharedCjkSegmenter } from "./cjk-segmenter.js";
+import { codeUnitKind } from "./code-unit-kind.js";
+import { defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
 import type { CjkSegmentation } from "./segment-cjk.js";
-import { splitWords } from "./split-words.js";
-import { stemWord } from "./stem-word.js";
-import { englishStopWords } from "./stop-words.js";
+import { chineseStopWords } from "./stop-words.js";
 
 export interface LexicalTermsOptions {
   /** How CJK runs become terms; default `defaultCjkSegmentation`. */
   cjk?: CjkSegmentation;
 }
 
-/** Words longer than this are dropped: they are hashes, base64 or minified code, not words. */
-const maximumWordLength = 64;
+const asciiOnly = /^[\u0000-\u007f]*$/;
 
 /**
  * The lexical view, for the BM25 index and sparse vectors: the terms of a text, in order
@@ -20,23 +21,131 @@ const maximumWordLength = 64;
  * words of ASCII letters Porter-stemmed; words holding digits or other scripts are kept as
  * they are. CJK runs are segmented by `options.cjk` (`segmentCjk`). Mixed text
  * ("TiDB 的 SQL 优化") gets both kinds of terms.
+ *
+ * It splits words exactly as `splitWords(text, { caseChanges: true })` does, in one pass
+ * that makes no token objects, and looks ASCII words up in a cache of their terms without
+ * cutting them out of the text (`addWordTerms`); a test holds it to the implementation it
+ * replaced, on the datasets and on hostile strings.
  */
 export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): string[] {
   const cjk = options.cjk ?? defaultCjkSegmentation;
+  // NFKC leaves ASCII as it is.
+  const normalized = asciiOnly.test(text) ? text : text.normalize("NFKC");
+  const length = normalized.length;
   const terms: string[] = [];
-  const tokens = splitWords(text, { caseChanges: true });
-  // The text's CJK runs are cut together (one small dictionary for all of them).
-  const runs = cjk === "bigrams" ? [] : tokens.filter((token) => token.kind === "cjk").map((token) => token.text);
-  const words = runs.length === 0 ? [] : cjkWordsOfRuns(runs);
-  let run = 0;
-  for (const token of tokens) {
-    if (token.kind === "cjk") {
-      for (const term of segmentCjk(token.text, cjk, cjk === "bigrams" ? undefined : words[run++])) terms.push(term);
+  const runs = new CjkRuns(cjk);
+  // The word and the CJK run being read: [start, end) of `normalized`.
+  let wordStart = -1;
+  let wordEnd = -1;
+  let holds = 0;
+  let runStart = -1;
+  let runEnd = -1;
+  /** Whether the word ended in `+` or `#` (`C++`, `C#`), which no word character may follow. */
+  let inSuffix = false;
+  for (let index = 0; index < length; ) {
+    const code = normalized.charCodeAt(index);
+    let width = 1;
+    let kind: CharacterKind;
+    if (code < 0x80) kind = asciiKinds[code] as CharacterKind;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < length && isLowSurrogate(normalized.charCodeAt(index + 1))) {
+      width = 2;
+      kind = characterKind(normalized.slice(index, index + 2));
+    } else kind = codeUnitKind(code);
+    if (kind === CharacterKind.Word) {
+      if (inSuffix) {
+        addWordTerms(terms, normalized, wordStart, wordEnd, holds);
+        wordStart = -1;
+        inSuffix = false;
+      }
+      if (wordStart < 0) {
+        if (runStart >= 0) runs.add(terms, normalized.slice(runStart, runEnd));
+        runStart = -1;
+        wordStart = index;
+        holds = WordHolds.Plain;
+      }
+      if (code >= 0x41 && code <= 0x5a) holds |= WordHolds.Upper;
+      else if (code >= 0x80) holds |= WordHolds.Other;
+      index += width;
+      wordEnd = index;
       continue;
     }
-    const word = token.text;
-    if (word.length > maximumWordLength || englishStopWords.has(word)) continue;
-    terms.push(stemWord(word));
+    if (kind === CharacterKind.Cjk) {
+      if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds);
+      wordStart = -1;
+      inSuffix = false;
+      if (runStart < 0) runStart = index;
+      index += width;
+      runEnd = index;
+      continue;
+    }
+    if (wordStart >= 0 && (code === 0x2b || code === 0x23) /* + # */) {
+      index += 1;
+      wordEnd = index;
+      inSuffix = true;
+      continue;
+    }
+    if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds);
+    if (runStart >= 0) runs.add(terms, normalized.slice(runStart, runEnd));
+    wordStart = -1;
+    runStart = -1;
+    inSuffix = false;
+    index += width;
   }
-  return terms;
+  if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds);
+  if (runStart >= 0) runs.add(terms, normalized.slice(runStart, runEnd));
+  return runs.placeInto(terms);
+}
+
+/** The kind of each ASCII character: letters and digits are word characters, the rest separate. */
+const asciiKinds = Uint8Array.from({ length: 128 }, (_, code) => characterKind(String.fromCharCode(code)));
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * The CJK runs of one text and where their terms go. Bigrams are added at once; dictionary
+ * words wait until every run of the text is known, so that they are cut together (one small
+ * dictionary for all of them, see `CjkSegmenter`), and are then put in their places.
+ * A CJK run is not lower-cased: no character of the CJK scripts has a case (a test checks
+ * every one).
+ */
+class CjkRuns {
+  private runs: string[] | undefined;
+  /** For each run, how many terms came before it. */
+  private places: number[] | undefined;
+
+  constructor(private readonly segmentation: CjkSegmentation) {}
+
+  add(terms: string[], run: string): void {
+    if (this.segmentation === "bigrams") {
+      for (const term of segmentCjk(run, "bigrams")) terms.push(term);
+      return;
+    }
+    if (this.runs === undefined || this.places === undefined) {
+      this.runs = [];
+      this.places = [];
+    }
+    this.runs.push(run);
+    this.places.push(terms.length);
+  }
+
+  /** `terms` with the words of the runs in their places. */
+  placeInto(terms: string[]): string[] {
+    const runs = this.runs;
+    const places = this.places;
+    if (runs === undefined || places === undefined) return terms;
+    const words = sharedCjkSegmenter.cutShared(runs);
+    const placed: string[] = [];
+    let next = 0;
+    for (let run = 0; run < runs.length; run += 1) {
+      for (const place = places[run] as number; next < place; next += 1) placed.push(terms[next] as string);
+      const runWords = words[run] as readonly string[];
+      if (this.segmentation === "words") {
+        for (const word of runWords) if (!chineseStopWords.has(word)) placed.push(word);
+      } else for (const term of segmentCjk(runs[run] as string, this.segmentation, runWords)) placed.push(term);
+    }
+    for (; next < terms.length; next += 1) placed.push(terms[next] as string);
+    return placed;
+  }
 }

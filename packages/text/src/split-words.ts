@@ -1,4 +1,5 @@
 import { CharacterKind, characterKind } from "./characters.js";
+import { codeUnitKind } from "./code-unit-kind.js";
 
 /** One piece of analysed text, in text order. */
 export interface TextToken {
@@ -103,7 +104,12 @@ export function splitWords(text: string, options: SplitWordsOptions = {}): TextT
     // One character (code point) at a time: two code units for a surrogate pair.
     const width =
       code >= 0xd800 && code <= 0xdbff && index + 1 < normalized.length && isLowSurrogate(normalized.charCodeAt(index + 1)) ? 2 : 1;
-    const kind = code < 0x80 ? (asciiKinds[code] as CharacterKind) : characterKind(normalized.slice(index, index + width));
+    const kind =
+      code < 0x80
+        ? (asciiKinds[code] as CharacterKind)
+        : width === 1
+          ? codeUnitKind(code)
+          : characterKind(normalized.slice(index, index + width));
     const next = index + width;
     if (kind === CharacterKind.Word) {
       if (inSuffix) {

@@ -12,8 +12,13 @@ const stemCacheLimit = 200_000;
 export function stemWord(word: string): string {
   const cached = stemCache.get(word);
   if (cached !== undefined) return cached;
-  const stemmed = asciiLetters.test(word) ? stemmer(word) : word;
+  const stemmed = stemWordUncached(word);
   if (stemCache.size >= stemCacheLimit) stemCache.clear();
   stemCache.set(word, stemmed);
   return stemmed;
+}
+
+/** `stemWord` without its cache, for callers that keep their own (`TermTable`). */
+export function stemWordUncached(word: string): string {
+  return asciiLetters.test(word) ? stemmer(word) : word;
 }

@@ -1,0 +1,75 @@
+import { stemWord, stemWordUncached } from "./stem-word.js";
+import { englishStopWords } from "./stop-words.js";
+import { TermTable } from "./term-table.js";
+
+/** Words longer than this are dropped: they are hashes, base64 or minified code, not words. */
+const maximumWordLength = 64;
+/** Where a word's case changes (for words holding a character outside ASCII; ASCII words are split in `addWordTerms`). */
+const caseChange = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{N})(?=\p{Lu}\p{Ll})/u;
+
+/** What a word found by `lexicalTerms` holds: bit flags. */
+export const WordHolds = {
+  /** Lower-case ASCII letters, digits, `+` and `#` only. */
+  Plain: 0,
+  /** An upper-case ASCII letter. */
+  Upper: 1,
+  /** A character outside ASCII. */
+  Other: 2,
+} as const;
+
+/** The lexical term of each lower-case ASCII word, or `null` when it is a stop word. */
+const asciiTerms = new TermTable((word) => (englishStopWords.has(word) ? null : stemWordUncached(word)));
+
+/**
+ * Adds the lexical terms of one word of `source` (`source.slice(start, end)`, NFKC already)
+ * to `terms`: its pieces split at case changes, lower case, stop words and pieces over 64
+ * characters out, Porter-stemmed when of ASCII letters. `holds`: what `WordHolds` the word
+ * has. Words of ASCII (nearly all of them) are looked up in a cache by their slice, without
+ * cutting out a string; others take the general way.
+ */
+export function addWordTerms(terms: string[], source: string, start: number, end: number, holds: number): void {
+  if (holds === WordHolds.Plain) {
+    addAsciiPiece(terms, source, start, end);
+    return;
+  }
+  if ((holds & WordHolds.Other) !== 0) {
+    for (const piece of source.slice(start, end).split(caseChange)) {
+      const lower = piece.toLowerCase();
+      if (lower.length > maximumWordLength || englishStopWords.has(lower)) continue;
+      terms.push(stemWord(lower));
+    }
+    return;
+  }
+  // ASCII with an upper-case letter: the case changes of `caseChange`, where \p{Ll} is a-z,
+  // \p{Lu} is A-Z and \p{N} is 0-9. A piece starts at an upper-case letter after a lower-case
+  // one, or after an upper-case letter or a digit when a lower-case letter follows it.
+  let pieceStart = start;
+  for (let index = start + 1; index < end; index += 1) {
+    if (!isUpper(source.charCodeAt(index))) continue;
+    const before = source.charCodeAt(index - 1);
+    const startsPiece =
+      isLower(before) || ((isUpper(before) || isDigit(before)) && index + 1 < end && isLower(source.charCodeAt(index + 1)));
+    if (!startsPiece) continue;
+    addAsciiPiece(terms, source, pieceStart, index);
+    pieceStart = index;
+  }
+  addAsciiPiece(terms, source, pieceStart, end);
+}
+
+function addAsciiPiece(terms: string[], source: string, start: number, end: number): void {
+  if (end - start > maximumWordLength) return;
+  const term = asciiTerms.termOf(source, start, end);
+  if (term !== null) terms.push(term);
+}
+
+function isUpper(code: number): boolean {
+  return code >= 0x41 && code <= 0x5a;
+}
+
+function isLower(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
