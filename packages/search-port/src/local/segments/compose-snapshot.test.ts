@@ -1,5 +1,5 @@
 import { lexicalTerms } from "@lookup-knowledge/text";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DenseMatrix } from "../dense/dense-matrix.js";
 import { termShare } from "../lexical/term-share.js";
 import { searchSnapshot } from "../reader/search-snapshot.js";
@@ -183,5 +183,30 @@ describe("composeSnapshot", () => {
     expect(again).toBeGreaterThan(first);
     expect(() => composed.lexicon.postings(first)).toThrow(/no term has index/);
     expect(composed.lexicon.postings(again)).toEqual(single.lexicon.postings(single.lexicon.find(term)));
+  });
+
+  it("issue 36 item 1: a list too large for the postings cache is gathered once for the lookup and the search that follows it", () => {
+    const record = (id: string, content: string) => ({
+      id,
+      docId: id,
+      content,
+      metadata: { category: "alpha", rank: 1 },
+      vector: undefined,
+    });
+    const parts = [
+      { snapshot: memoryPart([record("a", "kalo mine"), record("b", "kalo")], 0), deleted: Uint8Array.of(0, 1) },
+      { snapshot: memoryPart([record("c", "kalo brafir")], 0) },
+    ];
+    const composed = composeSnapshot(parts, { postingsCacheBytes: 0 });
+    const gathered = parts.map((part) => vi.spyOn(part.snapshot.lexicon, "postings"));
+    composed.lexicon.beginSearch?.();
+    const index = composed.lexicon.find(lexicalTerms("kalo")[0] as string);
+    expect(composed.lexicon.postings(index)).toEqual({ slots: Uint32Array.of(0, 1), frequencies: Uint16Array.of(1, 1) });
+    expect(composed.lexicon.documentFrequency(index)).toBe(2);
+    expect(gathered.map((spy) => spy.mock.calls.length)).toEqual([1, 1]);
+    // Not kept: the next search gathers it again.
+    composed.lexicon.beginSearch?.();
+    composed.lexicon.postings(index);
+    expect(gathered.map((spy) => spy.mock.calls.length)).toEqual([2, 2]);
   });
 });

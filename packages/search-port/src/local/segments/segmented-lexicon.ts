@@ -28,6 +28,8 @@ export class SegmentedLexicon implements Lexicon {
   private readonly numbered = new Map<number, NumberedTerm>();
   private nextIndex = 0;
   private readonly cache: PostingsCache;
+  /** The list built last, also when too large for the cache: `find` builds it, the search asks for it next. */
+  private lastBuilt: { index: number; postings: Postings } | undefined;
   private lengthTable: { lengths: Uint32Array; totalLength: number } | undefined;
   private merged: LexicalIndex | undefined;
 
@@ -59,16 +61,15 @@ export class SegmentedLexicon implements Lexicon {
       partIndices[index] = found;
       if (found >= 0) anywhere = true;
     });
+    // A term whose every posting is deleted is not in the index of the live records.
+    const postings = anywhere ? this.build({ partIndices }) : undefined;
     let index = -1;
-    if (anywhere) {
+    if (postings !== undefined && postings.slots.length > 0) {
       index = this.nextIndex;
       this.nextIndex += 1;
       this.numbered.set(index, { partIndices });
-      // A term whose every posting is deleted is not in the index of the live records.
-      if (this.postings(index).slots.length === 0) {
-        this.numbered.delete(index);
-        index = -1;
-      }
+      this.cache.set(index, postings);
+      this.lastBuilt = { index, postings };
     }
     this.indexByTerm.set(term, index);
     return index;
@@ -79,17 +80,19 @@ export class SegmentedLexicon implements Lexicon {
   }
 
   postings(index: number): Postings {
-    const known = this.cache.get(index);
+    const known = this.cache.get(index) ?? (this.lastBuilt?.index === index ? this.lastBuilt.postings : undefined);
     if (known !== undefined) return known;
     const term = this.numbered.get(index);
     if (term === undefined) throw new RangeError(`SegmentedLexicon: no term has index ${index}`);
     const built = this.build(term);
     this.cache.set(index, built);
+    this.lastBuilt = { index, postings: built };
     return built;
   }
 
   /** A new search: past `rememberedTerms` looked-up terms, they are forgotten (an index once given is never reused). */
   beginSearch(): void {
+    this.lastBuilt = undefined;
     if (this.indexByTerm.size < rememberedTerms) return;
     this.indexByTerm.clear();
     this.numbered.clear();
