@@ -70,13 +70,13 @@ function startBusyWriter(warmUp: number): Promise<ReturnType<typeof spawn>> {
 
 /** The answers of an index that depend on its records: every record, and the hits of a few queries with scores. */
 async function answersOf(folder: string) {
-  const reader = await openLocalSearchPort({ directory: folder });
+  const reader = await openLocalSearchPort({ directory: folder, minScore: 0 });
   try {
     const ids = Array.from({ length: 40 }, (_, index) => [`doc${index}#chunk-0`, `doc${index}#chunk-1`]).flat();
     const records = (await reader.fetchRecords(ids)).filter((record) => record !== undefined);
     const hits = [];
     for (const query of ["topic3 shared", "word5 version", "topic1 word17 text"]) {
-      hits.push((await reader.search({ query, topK: 10, minScore: 0 })).map((hit) => [hit.id, hit.score]));
+      hits.push((await reader.search({ query, topK: 10 })).map((hit) => [hit.id, hit.score]));
     }
     return { records, hits, chunks: reader.stats().chunks, documents: reader.stats().documents };
   } finally {

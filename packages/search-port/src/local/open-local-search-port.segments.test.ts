@@ -41,7 +41,7 @@ async function answers(port: LocalSearchPort, queries: readonly string[], ids: r
   const hits = [];
   for (const query of queries) {
     for (const filter of [undefined, { topic: "billing" }]) {
-      const found = await port.search({ query, topK: 8, minScore: 0, ...(filter === undefined ? {} : { filter }) });
+      const found = await port.search({ query, topK: 8, ...(filter === undefined ? {} : { filter }) });
       hits.push(found.map((hit) => [hit.id, hit.score, hit.content]));
     }
   }
@@ -54,11 +54,11 @@ async function freshAnswers(records: readonly KnowledgeRecord[], queries: readon
   const elsewhere = mkdtempSync(join(tmpdir(), "local-port-fresh-"));
   try {
     const embeddings = dense ? { embeddings: hashEmbeddings() } : {};
-    const writer = await openLocalSearchPort({ directory: elsewhere, mode: "write", ...embeddings });
+    const writer = await openLocalSearchPort({ directory: elsewhere, mode: "write", minScore: 0, ...embeddings });
     await writer.upsert([...records]);
     await writer.commit();
     await writer.close();
-    const reader = await openLocalSearchPort({ directory: elsewhere, ...embeddings });
+    const reader = await openLocalSearchPort({ directory: elsewhere, minScore: 0, ...embeddings });
     try {
       return await answers(reader, queries, ids);
     } finally {
@@ -80,7 +80,7 @@ describe("issue 36 item 1: an index of segments answers as an index built fresh 
       const next = random(seed);
       const embeddings = dense ? { embeddings: hashEmbeddings() } : {};
       const hooks = { mergePolicy: eagerMerges, ...(flushRecords === undefined ? {} : { flushRecords }) };
-      const openWriter = () => openLocalSearchPortWithHooks({ directory, mode: "write", ...embeddings }, hooks);
+      const openWriter = () => openLocalSearchPortWithHooks({ directory, mode: "write", minScore: 0, ...embeddings }, hooks);
       let writer = await openWriter();
       /** The live records, as a model: by id, in upsert order. */
       const model = new Map<string, KnowledgeRecord>();
@@ -124,7 +124,7 @@ describe("issue 36 item 1: an index of segments answers as an index built fresh 
         const queries = Array.from({ length: 6 }, () => randomQuery(next));
         const ids = [...model.keys()].filter(() => next() < 0.2).concat(["doc99#chunk-0"]);
         const expected = await freshAnswers([...model.values()], queries, ids, dense);
-        const reader = await openLocalSearchPort({ directory, ...embeddings });
+        const reader = await openLocalSearchPort({ directory, minScore: 0, ...embeddings });
         opened.push(reader);
         expect(await answers(reader, queries, ids), `step ${step}: a reader`).toEqual(expected);
         expect(await answers(writer, queries, ids), `step ${step}: the writer`).toEqual(expected);
@@ -155,7 +155,9 @@ describe("issue 36 item 1: an index of segments answers as an index built fresh 
     const written = readdirSync(directory).filter((name) => !before.has(name) && name !== "manifest.json");
     expect(written.every((name) => name.startsWith("00000002-"))).toBe(true);
     expect(written.some((name) => name.endsWith(".deletes.bin"))).toBe(true);
+    expect(writer.stats().segments).toBe(2);
     await writer.optimize();
+    expect(writer.stats().segments).toBe(1);
     const merged = readManifest(directory) as SegmentedManifest;
     expect(merged.segments).toHaveLength(1);
     expect(merged.segments[0]?.deleted).toBe(0);
@@ -165,7 +167,7 @@ describe("issue 36 item 1: an index of segments answers as an index built fresh 
 
   it("issue 36 item 3: a writer writes a segment each time it holds flushRecords records, listed by the next commit only", async () => {
     const next = random(3621);
-    const writer = await openLocalSearchPortWithHooks({ directory, mode: "write" }, { flushRecords: 10 });
+    const writer = await openLocalSearchPortWithHooks({ directory, mode: "write", minScore: 0 }, { flushRecords: 10 });
     opened.push(writer);
     const documents = Array.from({ length: 40 }, (_, index) => documentChunks(next, `doc${index}`, 1));
     const all = documents.flat();
@@ -184,7 +186,7 @@ describe("issue 36 item 1: an index of segments answers as an index built fresh 
     expect(manifest.segments.length).toBe(keysFiles().length);
     expect(manifest.segments.length).toBeGreaterThan(2);
     expect(manifest.segments.every((segment) => segment.chunks < 10 + 16)).toBe(true);
-    const reader = await openLocalSearchPort({ directory });
+    const reader = await openLocalSearchPort({ directory, minScore: 0 });
     opened.push(reader);
     expect(await answers(reader, queries, ids)).toEqual(expected);
   });

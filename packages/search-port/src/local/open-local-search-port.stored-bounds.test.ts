@@ -5,6 +5,7 @@ import type { KnowledgeRecord } from "../knowledge-record.js";
 import { CorruptIndexError } from "./errors/corrupt-index-error.js";
 import { loadLazyGeneration } from "./reader/load-lazy-generation.js";
 import { build, directory, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import type { IndexManifest } from "./format/index-manifest.js";
 import { readManifest } from "./format/read-manifest.js";
 import { recomputeChecksums } from "./test/recompute-checksums.js";
 import { rewriteAsFormat4 } from "./test/rewrite-as-format-4.js";
@@ -51,9 +52,9 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
   it("stores for every term the bounds a pass over its postings gives", async () => {
     await (await build(zipfRecords(3000, 1))).close();
     rewriteAsFormat6(directory);
-    const manifest = readManifest(directory);
+    const manifest = readManifest(directory) as IndexManifest;
     expect(manifest).toMatchObject({ formatVersion: 6, files: { bounds: { name: boundsFile() } } });
-    const snapshot = loadLazyGeneration(directory, manifest as NonNullable<typeof manifest>, false);
+    const snapshot = loadLazyGeneration(directory, manifest, false);
     try {
       const { lexicon } = snapshot;
       const norms = lengthNorms(snapshot);
@@ -125,7 +126,7 @@ describe("issue 14: an index of format 5 stores each term's block bounds", () =>
   ) {
     const path = join(directory, boundsFile());
     const bytes = readFileSync(path);
-    const terms = readManifest(directory)?.terms as number;
+    const terms = (readManifest(directory) as IndexManifest).terms;
     const blocks = bytes.readUInt32LE(4 * terms);
     const layout = scoreBoundsLayout(terms, blocks);
     // Aligned copies of the three arrays (the bounds need not start at a multiple of 8).

@@ -14,7 +14,7 @@ describe("openLocalSearchPort: writes", () => {
   it("starts empty: a fresh writer finds nothing, and its empty commit can be opened by a reader", async () => {
     const writer = await open({ mode: "write" });
     expect(await writer.search({ query: "refund", topK: 5 })).toEqual([]);
-    expect(writer.stats()).toEqual({ documents: 0, chunks: 0, bytesOnDisk: 0 });
+    expect(writer.stats()).toEqual({ documents: 0, chunks: 0, bytesOnDisk: 0, segments: 0 });
     await writer.commit();
     const reader = await open();
     expect(await reader.search({ query: "refund", topK: 5 })).toEqual([]);

@@ -28,8 +28,13 @@ export interface LocalIndexStats {
   chunks: number;
   /** The embedder whose vectors the index holds; absent for a lexical-only index. */
   embedder?: EmbedderIdentity;
-  /** Bytes of the last committed generation: its data files and the manifest. */
+  /** Bytes of the last commit: its segments' files, its deletes and counts files, and the manifest. */
   bytesOnDisk: number;
+  /**
+   * Segments searches read: a reader's, those of the commit it serves (an index of format 6
+   * or older is one); a writer's, also those written or held in memory since. `optimize()` makes one.
+   */
+  segments: number;
   /** When the last commit happened (ISO 8601); absent before the first commit. */
   lastCommit?: string;
   /**

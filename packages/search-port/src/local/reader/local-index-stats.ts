@@ -1,4 +1,6 @@
 import { manifestBytes } from "../format/manifest-text.js";
+import { isSegmented } from "../format/segmented-manifest.js";
+import type { StoredManifest } from "../format/segmented-manifest.js";
 import type { EmbedderIdentity, LocalIndexStats } from "../port/local-search-port.js";
 import { countDocuments } from "../snapshot/count-documents.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
@@ -23,6 +25,7 @@ export function localIndexStats(
     ...(mode === "read" ? { documents: manifest?.documents ?? 0, chunks: manifest?.chunks ?? 0 } : writerCounts(base, pending)),
     ...(embedder === null ? {} : { embedder: { ...embedder } }),
     bytesOnDisk: manifest === undefined ? 0 : manifestBytes(manifest),
+    segments: mode === "read" ? committedSegments(manifest) : writerSegments(state),
     ...(manifest === undefined ? {} : { lastCommit: manifest.committedAt }),
     ...(refreshError === undefined ? {} : { refreshError: { ...refreshError } }),
   };
@@ -37,4 +40,17 @@ function writerCounts(base: IndexSnapshot, pending: PendingChanges | undefined):
   });
   for (const record of pending?.added.values() ?? []) docIds.push(record.docId);
   return { documents: countDocuments(docIds), chunks: docIds.length };
+}
+
+function committedSegments(manifest: StoredManifest | undefined): number {
+  if (manifest === undefined) return 0;
+  return isSegmented(manifest) ? manifest.segments.length : 1;
+}
+
+/** A writer's segments: those it holds, and one for upserts not yet folded into one held in memory. */
+function writerSegments(state: LocalIndexState): number {
+  const held = state.segments.filter((segment) => segment.snapshot.count > 0).length;
+  const last = state.segments.at(-1);
+  const inMemory = last !== undefined && last.entry === undefined && last.snapshot.count > 0;
+  return held + ((state.pending?.added.size ?? 0) > 0 && !inMemory ? 1 : 0);
 }
