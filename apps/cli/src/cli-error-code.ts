@@ -10,4 +10,6 @@ export type CliErrorCode =
   /** `trace <id>`: no recorded lookup has that id. */
   | "trace_not_found"
   /** `traces`: the data folder does not exist, or never recorded a lookup. */
-  | "traces_not_found";
+  | "traces_not_found"
+  /** `optimize`: the settings name a store that keeps no index of its own here (Pinecone, libSQL). */
+  | "not_a_local_index";

@@ -273,6 +273,16 @@ program
   });
 
 program
+  .command("optimize")
+  .description("merge the embedded index into one segment and drop deleted chunks (ingest merges small segments as it goes)")
+  .option("--json", "print one JSON object")
+  .addHelpText("after", examples("lookup-knowledge optimize", "lookup-knowledge --data .my-docs optimize --json"))
+  .action(async (options: { json?: boolean }) => {
+    const { runOptimizeCommand } = await import("./optimize-command.js");
+    console.log(await runOptimizeCommand(await cliConfig(), options));
+  });
+
+program
   .command("mcp")
   .description("serve the knowledge base to MCP clients: on stdio (the default), or Streamable HTTP with --http")
   .addHelpText("after", `${mcpHelpText}${examples("lookup-knowledge mcp", "lookup-knowledge mcp --http --port 3333")}`)

@@ -53,7 +53,7 @@ export async function runStatsCommand(
         `chunks       ${local.chunks}`,
         `L0 entries   ${knowledgeBase.l0Index.size}`,
         `embedder     ${local.embedder ? `${local.embedder.id}@${local.embedder.version} (${local.embedder.dimension} dimensions)` : "none (lexical only)"}`,
-        `on disk      ${(local.bytesOnDisk / 1024 / 1024).toFixed(1)} MB`,
+        `on disk      ${(local.bytesOnDisk / 1024 / 1024).toFixed(1)} MB in ${local.segments} segment${local.segments === 1 ? "" : "s"}`,
         `last commit  ${local.lastCommit ?? "never"}`,
       );
     } else {
