@@ -1,5 +1,6 @@
 import type { LexicalIndex } from "../snapshot/index-snapshot.js";
 import { appendLivePostings } from "./append-live-postings.js";
+import type { PostingsTarget } from "./append-live-postings.js";
 import { liveLengths } from "./live-lengths.js";
 import type { SlotMap } from "./slot-map.js";
 import { TermCursorHeap } from "./term-cursor-heap.js";
@@ -22,27 +23,31 @@ export function mergeLiveLexicons(slots: SlotMap): LexicalIndex {
   const termStarts = new Uint32Array(termCapacity + 1);
   const terms: string[] = [];
   const cursors = new Uint32Array(lexicals.length);
-  const heap = new TermCursorHeap((part) => (lexicals[part] as LexicalIndex).terms[cursors[part] as number] as string);
+  const heap = new TermCursorHeap(lexicals.length);
   lexicals.forEach((lexical, part) => {
-    if (lexical !== undefined && lexical.terms.length > 0) heap.push(part);
+    if (lexical !== undefined && lexical.terms.length > 0) heap.push(part, lexical.terms[0] as string);
   });
+  const sources = lexicals.map((lexical) => ({
+    slots: lexical?.postingSlots ?? new Uint32Array(0),
+    frequencies: lexical?.postingFrequencies ?? new Uint16Array(0),
+  }));
+  const mappings = lexicals.map((_, part) => ({ base: slots.bases[part] as number, composed: slots.composedTable(part) }));
+  const range = { from: 0, to: 0 };
   let cursor = 0;
   while (heap.size > 0) {
-    const first = heap.pop();
-    const term = (lexicals[first] as LexicalIndex).terms[cursors[first] as number] as string;
-    const holding = [first];
-    while (heap.size > 0 && (lexicals[heap.peek()] as LexicalIndex).terms[cursors[heap.peek()] as number] === term)
-      holding.push(heap.pop());
+    const term = heap.topTerm();
     const start = cursor;
-    for (const part of holding) {
+    // Every part holding the term, in part order (the heap breaks ties by part).
+    while (heap.size > 0 && heap.topTerm() === term) {
+      const part = heap.topPart();
       const lexical = lexicals[part] as LexicalIndex;
       const index = cursors[part] as number;
-      const from = lexical.termStarts[index] as number;
-      const to = lexical.termStarts[index + 1] as number;
-      const postings = { slots: lexical.postingSlots.subarray(from, to), frequencies: lexical.postingFrequencies.subarray(from, to) };
-      cursor = appendLivePostings(target, cursor, postings, slots.bases[part] as number, slots.composedTable(part));
+      range.from = lexical.termStarts[index] as number;
+      range.to = lexical.termStarts[index + 1] as number;
+      cursor = appendLivePostings(target, cursor, sources[part] as PostingsTarget, range, mappings[part] as (typeof mappings)[number]);
       cursors[part] = index + 1;
-      if (index + 1 < lexical.terms.length) heap.push(part);
+      if (index + 1 < lexical.terms.length) heap.replaceTop(lexical.terms[index + 1] as string);
+      else heap.removeTop();
     }
     if (cursor > start) {
       terms.push(term);

@@ -138,7 +138,9 @@ export class SegmentedLexicon implements Lexicon {
       const { lexicon } = part.snapshot;
       // The part's postings are copied at once: a new search of its lexicon may reuse their memory after.
       lexicon.beginSearch?.();
-      cursor = appendLivePostings(target, cursor, lexicon.postings(partIndex), bases[index] as number, this.slots.composedTable(index));
+      const postings = lexicon.postings(partIndex);
+      const mapping = { base: bases[index] as number, composed: this.slots.composedTable(index) };
+      cursor = appendLivePostings(target, cursor, postings, { from: 0, to: postings.slots.length }, mapping);
     });
     if (cursor === capacity) return target;
     return { slots: target.slots.slice(0, cursor), frequencies: target.frequencies.slice(0, cursor) };
