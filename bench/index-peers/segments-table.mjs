@@ -86,7 +86,10 @@ function printChange({ change }) {
   row(["bytes passed to write calls per commit (/proc/self/io wchar), median", size(figures.writeCalls), ""]);
   row(["peak RSS of the writer process (MB)", fixed(change.peakRssMb, 0), ""]);
   const first = change.commits[0];
-  console.log(`\nFiles the first change's commit wrote (${size(first.written.bytes)}; ${first.written.removed.length} files removed):\n`);
+  const removed = first.written.removed.length;
+  console.log(
+    `\nFiles the first change's commit wrote (${size(first.written.bytes)}; ${removed} file${removed === 1 ? "" : "s"} removed):\n`,
+  );
   for (const file of first.written.files) console.log(`- ${file.path}: ${size(file.bytes)} (${file.how})`);
 }
 
