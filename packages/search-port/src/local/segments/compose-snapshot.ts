@@ -17,6 +17,8 @@ import { SlotMap } from "./slot-map.js";
  * vectors are gathered from the parts as searches first need them (postings per term, kept
  * up to a bound). One part without deletions is returned as it is; no parts give an empty
  * snapshot. Closing the result's `records.file` closes every part's files.
+ * `options.postingsCacheBytes`: bytes of gathered postings the lexicon keeps (default
+ * `composedPostingsCacheBytes`, 16 MB).
  */
 export function composeSnapshot(parts: readonly SegmentPart[], options: { postingsCacheBytes?: number } = {}): IndexSnapshot {
   if (parts.length === 0) return emptySnapshot();

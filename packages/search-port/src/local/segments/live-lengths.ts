@@ -23,3 +23,22 @@ export function liveLengths(slots: SlotMap): { lengths: Uint32Array; totalLength
   });
   return { lengths, totalLength };
 }
+
+/**
+ * The sum of the live records' BM25 lengths without gathering them: a part without deletions
+ * gives its own total, one with deletions its total less its deleted records' lengths.
+ */
+export function liveTotalLength(slots: SlotMap): number {
+  let total = 0;
+  slots.parts.forEach((part, index) => {
+    const live = slots.liveCount(index);
+    if (live === 0) return;
+    const { lexicon, count } = part.snapshot;
+    total += lexicon.totalLength;
+    if (live === count) return;
+    const lengths = lexicon.lengths();
+    const deleted = part.deleted as Uint8Array;
+    for (let slot = 0; slot < count; slot += 1) if (deleted[slot] === 1) total -= lengths[slot] as number;
+  });
+  return total;
+}

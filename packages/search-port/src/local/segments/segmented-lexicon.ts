@@ -1,7 +1,7 @@
 import type { Lexicon, Postings } from "../lexical/lexicon.js";
 import type { LexicalIndex } from "../snapshot/index-snapshot.js";
 import { appendLivePostings } from "./append-live-postings.js";
-import { liveLengths } from "./live-lengths.js";
+import { liveLengths, liveTotalLength } from "./live-lengths.js";
 import { mergeLiveLexicons } from "./merge-live-lexicons.js";
 import { PostingsCache } from "./postings-cache.js";
 import type { SlotMap } from "./slot-map.js";
@@ -32,6 +32,7 @@ export class SegmentedLexicon implements Lexicon {
   private lastBuilt: { index: number; postings: Postings } | undefined;
   private lengthTable: { lengths: Uint32Array; totalLength: number } | undefined;
   private merged: LexicalIndex | undefined;
+  private total: number | undefined;
 
   constructor(
     private readonly slots: SlotMap,
@@ -45,8 +46,10 @@ export class SegmentedLexicon implements Lexicon {
     return this.arrays().terms.length;
   }
 
+  /** The live records' indexed terms, without gathering their lengths (a commit reads it). */
   get totalLength(): number {
-    return this.lengthsAndTotal().totalLength;
+    this.total ??= this.lengthTable?.totalLength ?? liveTotalLength(this.slots);
+    return this.total;
   }
 
   find(term: string): number {
