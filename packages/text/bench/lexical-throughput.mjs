@@ -1,4 +1,6 @@
-// Throughput of the lexical view (`lexicalTerms`, defaults) in MB/s of UTF-8 text, on the
+// Throughput of the lexical view (`lexicalTerms`, defaults) and of the embedding view (`embeddingTerms`) in MB/s of UTF-8 text per second
+// of the process's CPU time (`process.cpuUsage`: on a machine shared with other work, wall
+// time counts the time other processes held the core; both are printed), on the
 // SciFact abstracts (title and text), the ShardingSphere and APISIX Chinese docs and the
 // APISIX English docs (../../../../shared/datasets, or $LOOKUP_KNOWLEDGE_DATASETS). With
 // the folder of another build of this package (its `dist`, e.g. one built from an older
@@ -7,6 +9,9 @@
 // median), and the table gives the median of the rounds and the ratio. Run after `tsc -b`:
 //
 //   node bench/lexical-throughput.mjs [baseline-dist-folder] [rounds]
+//
+// (A baseline: `git worktree add /tmp/text-before <commit>`, then `pnpm install` and
+// `pnpm --filter @lookup-knowledge/text build` there, and pass /tmp/text-before/packages/text/dist.)
 //
 // Prints numbers, asserts nothing.
 import { execFileSync } from "node:child_process";
@@ -17,6 +22,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const datasets = process.env.LOOKUP_KNOWLEDGE_DATASETS ?? join(here, "../../../../shared/datasets");
 const passes = 5;
+/** The views timed: the lexical one (the index's terms) and the embedding one (the offline embedder's). */
+const views = ["lexicalTerms", "embeddingTerms"];
 
 function markdownUnder(root) {
   return readdirSync(root, { recursive: true })
@@ -43,19 +50,25 @@ const median = (values) => [...values].sort((left, right) => left - right)[Math.
 
 if (process.argv[2] === "--run") {
   // One build, one process: print {set: MB/s} as JSON.
-  const { lexicalTerms } = await import(pathToFileURL(join(process.argv[3], "index.js")).href);
+  const analyser = await import(pathToFileURL(join(process.argv[3], "index.js")).href);
+  const view = analyser[process.argv[4]];
   const result = {};
   for (const [name, load] of Object.entries(sets)) {
     const texts = load();
     const megabytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / 1e6;
-    for (const text of texts) lexicalTerms(text);
+    for (const text of texts) view(text);
     const rates = [];
+    const wallRates = [];
     for (let pass = 0; pass < passes; pass += 1) {
       const started = performance.now();
-      for (const text of texts) lexicalTerms(text);
-      rates.push(megabytes / ((performance.now() - started) / 1000));
+      const cpu = process.cpuUsage();
+      for (const text of texts) view(text);
+      const used = process.cpuUsage(cpu);
+      rates.push(megabytes / ((used.user + used.system) / 1e6));
+      wallRates.push(megabytes / ((performance.now() - started) / 1000));
     }
     result[name] = median(rates);
+    result[`${name} (wall)`] = median(wallRates);
   }
   console.log(JSON.stringify(result));
 } else {
@@ -69,18 +82,23 @@ if (process.argv[2] === "--run") {
   const rounds = Number(process.argv[3] ?? 5);
   const rates = new Map();
   for (let round = 0; round < rounds; round += 1) {
-    for (const [name, folder] of builds) {
-      const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--run", folder], { encoding: "utf8" });
-      for (const [set, rate] of Object.entries(JSON.parse(output))) {
-        const key = `${set}\u0000${name}`;
-        rates.set(key, [...(rates.get(key) ?? []), rate]);
+    for (const view of views) {
+      for (const [name, folder] of builds) {
+        const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--run", folder, view], { encoding: "utf8" });
+        for (const [set, rate] of Object.entries(JSON.parse(output))) {
+          const key = `${view} ${set}\u0000${name}`;
+          rates.set(key, [...(rates.get(key) ?? []), rate]);
+        }
       }
     }
   }
-  console.log(`lexicalTerms, MB/s of UTF-8 text: median of ${rounds} interleaved rounds (each the median of ${passes} passes)\n`);
+  console.log(
+    `MB of UTF-8 text per CPU second (and per wall second): median of ${rounds} interleaved rounds (each the median of ${passes} passes)\n`,
+  );
   console.log(`| set | ${builds.map(([name]) => name).join(" | ")}${baseline === undefined ? "" : " | ratio"} |`);
   console.log(`|---|${builds.map(() => "---|").join("")}${baseline === undefined ? "" : "---|"}`);
-  for (const set of Object.keys(sets)) {
+  const rows = views.flatMap((view) => Object.keys(sets).flatMap((name) => [`${view} ${name}`, `${view} ${name} (wall)`]));
+  for (const set of rows) {
     const medians = builds.map(([name]) => median(rates.get(`${set}\u0000${name}`)));
     const ratio = baseline === undefined ? "" : ` ${(medians[1] / medians[0]).toFixed(2)}x |`;
     console.log(`| ${set} | ${medians.map((value) => value.toFixed(2)).join(" | ")} |${ratio}`);

@@ -1,11 +1,14 @@
 import { needsDatasets, skipWithoutDatasets } from "@lookup-knowledge/vitest-config";
 import { describe, expect, it } from "vitest";
+import { embeddingTerms } from "./embedding-terms.js";
+import type { EmbeddingTerms } from "./embedding-terms.js";
 import { lexicalTerms } from "./lexical-terms.js";
 import type { CjkSegmentation } from "./segment-cjk.js";
 import { splitWords, wordTokens } from "./split-words.js";
 import type { SplitWordsOptions, TextToken } from "./split-words.js";
 import { datasetTexts, piecesOf } from "./test/dataset-texts.js";
 import { hostileStrings } from "./test/hostile-strings.js";
+import { referenceEmbeddingTerms } from "./test/reference/reference-embedding-terms.js";
 import { referenceLexicalTerms } from "./test/reference/reference-lexical-terms.js";
 import { referenceSplitWords, referenceWordTokens } from "./test/reference/reference-split-words.js";
 
@@ -36,6 +39,17 @@ function sameTokens(left: readonly TextToken[], right: readonly TextToken[]): bo
     if (Object.keys(one).length !== 3) return false;
   }
   return true;
+}
+
+function sameEmbeddingTerms(left: EmbeddingTerms, right: EmbeddingTerms): boolean {
+  return (
+    sameStrings(left.words, right.words) &&
+    sameStrings(left.cjkGrams, right.cjkGrams) &&
+    sameStrings(left.cjkRuns, right.cjkRuns) &&
+    left.continuesPhrase.length === right.continuesPhrase.length &&
+    left.continuesPhrase.every((value, index) => value === right.continuesPhrase[index]) &&
+    Object.keys(left).length === 4
+  );
 }
 
 /** The texts (at most `limit` shown) whose analysis differs from the old implementation's. */
@@ -86,9 +100,10 @@ function checkAll(texts: readonly string[], cjkOptions = segmentations, splitWor
     ).toEqual([]);
   }
   expect(differences(texts, wordTokens, referenceWordTokens, sameStrings), "wordTokens").toEqual([]);
+  expect(differences(texts, embeddingTerms, referenceEmbeddingTerms, sameEmbeddingTerms), "embeddingTerms").toEqual([]);
 }
 
-describe("issue 36 item 4: the faster analyser gives exactly the old terms", () => {
+describe("issue 36 item 4: the faster analyser gives exactly the old terms (lexicalTerms, embeddingTerms, splitWords, wordTokens)", () => {
   it("on 5,000 random strings of hostile characters (case changes, NFKC forms, surrogates, CJK, long words)", () => {
     checkAll(hostileStrings(5_000, 40));
   });
