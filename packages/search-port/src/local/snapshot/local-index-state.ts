@@ -31,6 +31,8 @@ export class LocalIndexState {
   rewriteAll: boolean;
   private slotOfId: Map<string, number> | undefined;
   private slotsOfDocument: Map<string, number[]> | undefined;
+  /** Live records per document id, and records without one (each its own document): kept up to date once counted. */
+  private documentCounts: { byDocument: Map<string, number>; loose: number } | undefined;
 
   /** `opened`: the committed index the port opened (`OpenedIndex`), if any; `dimension`: of the vectors a writer adds (0: it adds none). */
   constructor(
@@ -51,6 +53,7 @@ export class LocalIndexState {
   /** The state searches see: the segments with pending changes folded in. */
   current(): IndexSnapshot {
     if (this.pending !== undefined && !this.pending.isEmpty) {
+      if (this.documentCounts !== undefined) countChanges(this.documentCounts, this.base, this.pending);
       this.segments = foldPendingChanges(this.segments, this.pending, this.dimension);
       this.pending = undefined;
       this.recompose();
@@ -63,6 +66,26 @@ export class LocalIndexState {
     this.base = composeSnapshot(this.segments);
     this.slotOfId = undefined;
     this.slotsOfDocument = undefined;
+  }
+
+  /**
+   * Distinct documents among the live records (a record without a document id is one of its
+   * own), as searches see them now: counted once from every record id, then kept up to date
+   * by each fold, so a commit of a few changes does not count a million records again.
+   */
+  documents(): number {
+    const current = this.current();
+    if (this.documentCounts === undefined) {
+      const counts = { byDocument: new Map<string, number>(), loose: 0 };
+      for (const docId of current.keys.arrays().docIds) add(counts, docId, 1);
+      this.documentCounts = counts;
+    }
+    return this.documentCounts.byDocument.size + this.documentCounts.loose;
+  }
+
+  /** Counts every record again at the next `documents()` (a commit replaced the segments wholesale). */
+  forgetDocumentCounts(): void {
+    this.documentCounts = undefined;
   }
 
   changes(): PendingChanges {
@@ -94,4 +117,23 @@ export class LocalIndexState {
     }
     return this.slotsOfDocument;
   }
+}
+
+function add(counts: { byDocument: Map<string, number>; loose: number }, docId: string | null, by: 1 | -1): void {
+  if (docId === null) {
+    counts.loose += by;
+    return;
+  }
+  const left = (counts.byDocument.get(docId) ?? 0) + by;
+  if (left > 0) counts.byDocument.set(docId, left);
+  else counts.byDocument.delete(docId);
+}
+
+/** The document counts of `base` changed by `pending`: its removed slots out, its added records in. */
+function countChanges(counts: { byDocument: Map<string, number>; loose: number }, base: IndexSnapshot, pending: PendingChanges): void {
+  if (pending.removedCount > 0) {
+    const { removed } = pending;
+    for (let slot = 0; slot < removed.length; slot += 1) if (removed[slot] === 1) add(counts, base.keys.docId(slot), -1);
+  }
+  for (const record of pending.added.values()) add(counts, record.docId, 1);
 }

@@ -229,6 +229,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
         commitId,
         segments: state.segments,
         composed,
+        documents: state.documents(),
         mergeAll: rewrite,
         policy: hooks.mergePolicy ?? defaultMergePolicy,
         embedder: vectorEmbedder,

@@ -13,7 +13,6 @@ import type { EmbedderIdentity } from "../port/local-search-port.js";
 import { chooseMerges } from "../segments/choose-merges.js";
 import type { MergePolicy } from "../segments/choose-merges.js";
 import { composeSnapshot } from "../segments/compose-snapshot.js";
-import { countDocuments } from "../snapshot/count-documents.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import type { StateSegment } from "../snapshot/local-index-state.js";
 import type { MetadataKeyCounts } from "../snapshot/metadata-key-counts.js";
@@ -38,6 +37,8 @@ export interface CommitInput {
   /** The writer's segments, pending changes folded in; `composed`: them as one index. */
   segments: readonly StateSegment[];
   composed: IndexSnapshot;
+  /** Distinct documents of the live records (`LocalIndexState.documents`). */
+  documents: number;
   /** Write every live record into one segment (format upgrade, rebuilt lexicon, `optimize`). */
   mergeAll: boolean;
   policy: MergePolicy;
@@ -110,7 +111,7 @@ export async function prepareCommit(input: CommitInput): Promise<PreparedCommit>
   const manifest: SegmentedManifest = {
     ...sharedManifestFields(generation, input.commitId, withVectors ? input.embedder : null),
     chunks: composed.count,
-    documents: countDocuments(composed.keys.arrays().docIds),
+    documents: input.documents,
     totalLength: composed.lexicon.totalLength,
     segments: entries,
     files: { facets: facets.entry, ...(deletes === undefined ? {} : { deletes: deletes.entry }) },
