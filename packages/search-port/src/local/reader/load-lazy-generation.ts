@@ -132,6 +132,10 @@ function lazySnapshot(
       matrix ??= readVerifiedVectors(vectorsFile, count, embedder.dimension, vectors.stride);
       return matrix;
     },
+    readVectors(): DenseMatrix | undefined {
+      if (matrix !== undefined || vectorsFile === undefined || embedder === null || vectors === null) return matrix;
+      return readVerifiedVectors(vectorsFile, count, embedder.dimension, vectors.stride);
+    },
     records: { file: records, fileSlots, memory: [] },
   };
 }

@@ -4,12 +4,17 @@ import type { SlotMap } from "./slot-map.js";
 /**
  * The vectors of a composed snapshot: one matrix holding the live rows of every part in
  * composed slot order, copied in runs (`copyRows`); undefined when no part with a live
- * record has vectors. Each part's `vectors` getter is read once (it may read a file). A part
+ * record has vectors. Each part's vectors are read once, and not kept by a part that reads them from a file. A part
  * without vectors leaves its rows zero (no dense score), as `mergeVectors` does. Parts must
  * share one dimension: an Error names both otherwise.
  */
 export function composedVectors(slots: SlotMap): DenseMatrix | undefined {
-  const matrices = slots.parts.map((part, index) => (slots.liveCount(index) > 0 ? part.snapshot.vectors : undefined));
+  // Read without keeping them in the part (`readVectors`): the composed matrix holds the rows once.
+  const matrices = slots.parts.map((part, index) => {
+    if (slots.liveCount(index) === 0) return undefined;
+    const { snapshot } = part;
+    return snapshot.readVectors === undefined ? snapshot.vectors : snapshot.readVectors();
+  });
   let dimension: number | undefined;
   matrices.forEach((matrix, index) => {
     if (matrix === undefined) return;

@@ -52,6 +52,11 @@ export interface IndexSnapshot {
   keys: SnapshotKeys;
   lexicon: Lexicon;
   readonly vectors: DenseMatrix | undefined;
+  /**
+   * The vectors as `vectors` gives them, but not kept when they must be read from a file: what
+   * composing several segments needs, which copies them into one matrix (absent: `vectors`).
+   */
+  readVectors?(): DenseMatrix | undefined;
   records: RecordTable;
   /** Filled on first use: k1 * (1 - b + b * length / average length) per slot. */
   lengthNorms?: Float32Array;
