@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import { ingestFolder } from "./ingest-folder.js";
+import { ReadAhead } from "./read-ahead.js";
 import { readRegularFile } from "./read-regular-file.js";
 
 const fifoReason = "a named pipe (FIFO), not a regular file: not read";
@@ -42,6 +43,20 @@ describe.skipIf(process.platform === "win32")("ingestFolder and files that are n
   it("a FIFO that takes a listed file's place is refused when read, at once, saying what it is", async () => {
     await expect(readRegularFile(join(root, "pipe.md"))).rejects.toThrow(fifoReason);
     await expect(readRegularFile(join(root, "guide.md"))).resolves.toEqual(Buffer.from("# Guide\n\nThe guide explains the gateway.\n"));
+  });
+
+  it("issue 36 item 6: a FIFO read ahead is refused on the stats the read-ahead took (one stat a file), a regular file read", async () => {
+    expect(
+      await stat(join(root, "pipe.md")).then((stats) => readRegularFile(join(root, "pipe.md"), undefined, stats).catch(String)),
+    ).toContain(fifoReason);
+    const reads = new ReadAhead([join(root, "guide.md"), join(root, "pipe.md"), join(root, "guide.md")], 2, 1024 * 1024);
+    try {
+      await expect(reads.read(0)).resolves.toEqual(Buffer.from("# Guide\n\nThe guide explains the gateway.\n"));
+      await expect(reads.read(1)).rejects.toThrow(fifoReason);
+      await expect(reads.read(2)).resolves.toEqual(Buffer.from("# Guide\n\nThe guide explains the gateway.\n"));
+    } finally {
+      reads.close();
+    }
   });
 });
 

@@ -78,7 +78,8 @@ export class ReadAhead {
       if (!this.started.has(index) || this.reserved + stats.size > this.maxBytes) return undefined;
       this.reserved += stats.size;
       this.sizes.set(index, stats.size);
-      return this.readFile(path);
+      // The stats just taken say whether it is a regular file: not asked for a second time.
+      return readRegularFile(path, this.signal, stats);
     });
     // A failure is reported by `read`; until then (or when never asked for) it must not count as unhandled.
     reading.catch(() => undefined);

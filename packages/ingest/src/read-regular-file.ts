@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { notRegularFile } from "./not-regular-file.js";
 
@@ -11,10 +11,12 @@ const openFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
  * The bytes of the regular file at `path`. What is not a regular file (a FIFO, a socket, a
- * device) is refused with an error saying what it is, never read.
+ * device) is refused with an error saying what it is, never read. `checked`: the stats of
+ * `path` the caller has just taken (`ReadAhead`, for the file's size), so it is not asked for
+ * again; without them the file is stat'ed first.
  */
-export async function readRegularFile(path: string, signal?: AbortSignal): Promise<Buffer> {
-  const stats = await stat(path);
+export async function readRegularFile(path: string, signal?: AbortSignal, checked?: Stats): Promise<Buffer> {
+  const stats = checked ?? (await stat(path));
   if (!stats.isFile()) throw new Error(notRegularFile(stats));
   const bytes = await readFile(path, signal === undefined ? { flag: openFlags } : { flag: openFlags, signal });
   // A FIFO swapped in after the check reads as empty (non-blocking): refuse it rather than
