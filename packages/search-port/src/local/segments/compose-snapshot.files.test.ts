@@ -16,7 +16,7 @@ import { random } from "../test/seeded-random-test-fixtures.js";
 import { GenerationFiles } from "../writer/generation-files.js";
 import { writeRecordFiles } from "../writer/write-record-files.js";
 import { composeSnapshot } from "./compose-snapshot.js";
-import { vocabulary, zipfWord } from "./composed-snapshot-test-fixtures.js";
+import { vocabulary, zipfWord } from "../test/composed-snapshot-test-fixtures.js";
 
 useIndexFolder();
 

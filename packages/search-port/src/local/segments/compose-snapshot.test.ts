@@ -11,7 +11,7 @@ import { random } from "../test/seeded-random-test-fixtures.js";
 import { composeSnapshot } from "./compose-snapshot.js";
 import { rememberedTerms } from "./segmented-lexicon.js";
 import type { SegmentedLexicon } from "./segmented-lexicon.js";
-import { dimension, memoryPart, randomSegments, randomVector, zipfWord } from "./composed-snapshot-test-fixtures.js";
+import { dimension, memoryPart, randomSegments, randomVector, zipfWord } from "../test/composed-snapshot-test-fixtures.js";
 
 const directory = "/nowhere";
 const denseFloor = 0.2;

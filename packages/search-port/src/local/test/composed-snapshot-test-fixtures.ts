@@ -6,8 +6,8 @@ import { emptySnapshot } from "../snapshot/index-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { mergeSnapshot } from "../snapshot/merge-snapshot.js";
 import { PendingChanges } from "../snapshot/pending-changes.js";
-import { random } from "../test/seeded-random-test-fixtures.js";
-import type { SegmentPart } from "./segment-part.js";
+import { random } from "./seeded-random-test-fixtures.js";
+import type { SegmentPart } from "../segments/segment-part.js";
 
 export const dimension = 12;
 export const categories = ["alpha", "beta", "gamma"] as const;
