@@ -193,8 +193,7 @@ export class LocalIndexReader {
       const next = openCommittedIndex(settings);
       if (next === undefined) return false;
       this.leases.retire(state.base);
-      state.manifest = next.manifest;
-      state.base = next.snapshot;
+      state.adoptOpened(next);
     }
     return true;
   }

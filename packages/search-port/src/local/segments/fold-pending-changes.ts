@@ -7,7 +7,7 @@ import type { PendingChanges } from "../snapshot/pending-changes.js";
  * A writer's segments with `pending` folded in: each removed slot (of the segments composed,
  * `composeSnapshot`) marked deleted in its segment (a new array, so snapshots already composed
  * keep theirs), and the added records merged into the last segment when it is held in memory
- * (its deleted records dropped), else into a new one held in memory. Written segments are
+ * since the last commit (its deleted records dropped), else into a new one held in memory. Written segments are
  * never changed: the next commit lists their deletions. `dimension` 0: no vectors.
  */
 export function foldPendingChanges(segments: readonly StateSegment[], pending: PendingChanges, dimension: number): StateSegment[] {
@@ -28,7 +28,10 @@ export function foldPendingChanges(segments: readonly StateSegment[], pending: P
     return marks === undefined ? segment : { ...segment, deleted: marks };
   });
   const last = folded.at(-1);
-  const inMemory = last !== undefined && last.entry === undefined ? last : undefined;
+  // Only a segment held since the last commit takes the added records: one the last commit
+  // listed without an entry of its own (a generation of format 6 or older, a rebuilt lexicon)
+  // keeps its records as they were, with deletions, so what the commit counted stays apart.
+  const inMemory = last !== undefined && last.entry === undefined && !last.committed ? last : undefined;
   if (pending.added.size === 0 && inMemory?.deleted === undefined) return folded;
   if (inMemory !== undefined) folded.pop();
   const base = inMemory?.snapshot ?? emptySnapshot();

@@ -17,6 +17,14 @@ export interface StateSegment extends OpenedSegment {
   committedDeleted: Uint8Array | undefined;
 }
 
+/** A committed index as opened (`OpenedIndex` of reader/open-committed-index.ts). */
+export interface OpenedState {
+  manifest: StoredManifest;
+  segments: OpenedSegment[];
+  snapshot: IndexSnapshot;
+  startedEmpty?: boolean;
+}
+
 /**
  * What one open port holds of its index: the manifest it last read or wrote, its segments,
  * the segments searched as one (`base`, composed) and, for a writer, the changes not yet
@@ -36,18 +44,31 @@ export class LocalIndexState {
 
   /** `opened`: the committed index the port opened (`OpenedIndex`), if any; `dimension`: of the vectors a writer adds (0: it adds none). */
   constructor(
-    opened: { manifest: StoredManifest; segments: OpenedSegment[]; snapshot: IndexSnapshot; startedEmpty?: boolean } | undefined,
+    opened: OpenedState | undefined,
     readonly dimension: number,
   ) {
     this.manifest = opened?.manifest;
-    this.segments = (opened?.segments ?? []).map((segment) => ({
-      ...segment,
-      committed: segment.entry !== undefined,
-      committedDeleted: segment.deleted,
-    }));
+    this.segments = [];
+    this.base = composeSnapshot([]);
+    this.rewriteAll = false;
+    this.adoptOpened(opened);
+  }
+
+  /**
+   * Takes the committed index `opened` as it was read (a reader: a newer commit it loads; the
+   * old snapshot's files are the caller's to close). Every opened segment holds records the
+   * last commit counted, also a generation of format 6 or older or a lexicon rebuilt for this
+   * analyser (neither has a manifest entry of its own): so they are `committed`.
+   */
+  adoptOpened(opened: OpenedState | undefined): void {
+    this.manifest = opened?.manifest;
+    this.segments = (opened?.segments ?? []).map((segment) => ({ ...segment, committed: true, committedDeleted: segment.deleted }));
     this.base = opened?.snapshot ?? composeSnapshot([]);
     this.rewriteAll =
       opened !== undefined && (opened.startedEmpty === true || opened.segments.some((segment) => segment.entry === undefined));
+    this.slotOfId = undefined;
+    this.slotsOfDocument = undefined;
+    this.documentCounts = undefined;
   }
 
   /** The state searches see: the segments with pending changes folded in. */

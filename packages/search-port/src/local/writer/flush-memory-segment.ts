@@ -29,11 +29,12 @@ export async function flushMemorySegment(
   written: Set<string>,
 ): Promise<void> {
   const last = state.segments.at(-1);
-  const held = (state.pending?.added.size ?? 0) + (last?.entry === undefined ? (last?.snapshot.count ?? 0) : 0);
+  const uncommitted = last !== undefined && last.entry === undefined && !last.committed;
+  const held = (state.pending?.added.size ?? 0) + (uncommitted ? last.snapshot.count : 0);
   if (held < options.flushRecords) return;
   state.current();
   const segment = state.segments.at(-1);
-  if (segment === undefined || segment.entry !== undefined) return;
+  if (segment === undefined || segment.entry !== undefined || segment.committed) return;
   const generation = (state.manifest?.generation ?? 0) + 1;
   const created: string[] = [];
   let snapshot: ReturnType<typeof loadLazyGeneration>;
@@ -49,8 +50,6 @@ export async function flushMemorySegment(
     throw error;
   }
   for (const name of created) written.add(name);
-  // A lexicon rebuilt in memory reads its records from the files of the segments it replaced: they go with it.
-  segment.snapshot.records.file?.close();
   state.segments = [...state.segments.slice(0, -1), { ...segment, entry, snapshot }];
   state.recompose();
 }

@@ -1,0 +1,79 @@
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { KnowledgeRecord } from "../knowledge-record.js";
+import { readManifest } from "./format/read-manifest.js";
+import type { SegmentedManifest } from "./format/segmented-manifest.js";
+import { openLocalSearchPortWithHooks } from "./open-local-search-port.js";
+import type { LocalSearchPort } from "./port/local-search-port.js";
+import { build, directory, open, opened, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { rewriteAsFormat6 } from "./test/rewrite-as-format-6.js";
+
+useIndexFolder();
+
+/** `count` one-chunk documents `<prefix><n>`, half of them `topic: "even"`. */
+function documents(count: number, prefix = "doc", version = 1): KnowledgeRecord[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `${prefix}${index}#chunk-0`,
+    content: `alpha beta word${index % 7} v${version}`,
+    metadata: { docId: `${prefix}${index}`, chunkIndex: 0, topic: index % 2 === 0 ? "even" : "odd" },
+  }));
+}
+
+/** The chunks `metadataKeys` counts for `key` and for each of its values. */
+function keyCounts(port: LocalSearchPort, key: string) {
+  const found = port.metadataKeys().keys.find((entry) => entry.key === key);
+  return { chunks: found?.chunks, values: Object.fromEntries((found?.topValues ?? []).map((value) => [value.value, value.chunks])) };
+}
+
+describe("issue 36 item 8: an index of format 6 keeps its metadata key counts through a reader, a writer and the upgrade", () => {
+  it("issue 36 item 8: a reader of a format-6 index counts each record once", async () => {
+    await (await build(documents(10))).close();
+    rewriteAsFormat6(directory);
+    const reader = await open();
+    expect(keyCounts(reader, "topic")).toEqual({ chunks: 10, values: { even: 5, odd: 5 } });
+  });
+
+  it("issue 36 item 8: a writer of a format-6 index counts each record once before, through changes and after its upgrading commit", async () => {
+    await (await build(documents(10))).close();
+    rewriteAsFormat6(directory);
+    // Segments are written every 8 records: the old generation is not one of them (it is rewritten by the commit alone).
+    const writer = await openLocalSearchPortWithHooks({ directory, mode: "write", minScore: 0 }, { flushRecords: 8 });
+    opened.push(writer);
+    expect(keyCounts(writer, "topic")).toEqual({ chunks: 10, values: { even: 5, odd: 5 } });
+    await writer.deleteDocuments(["doc0", "doc1", "doc2"]);
+    await writer.upsert([...documents(3, "extra"), ...documents(1, "doc", 2)]);
+    // 10 - 3 deleted + 3 extra; doc0 upserted again (even).
+    const expected = { chunks: 11, values: { even: 6, odd: 5 } };
+    expect(keyCounts(writer, "topic")).toEqual(expected);
+    expect(writer.stats()).toMatchObject({ chunks: 11, documents: 11 });
+    expect(readdirSync(directory).filter((name) => name.endsWith(".keys.bin"))).toHaveLength(1);
+    await writer.commit();
+    expect(keyCounts(writer, "topic")).toEqual(expected);
+    const manifest = readManifest(directory) as SegmentedManifest;
+    expect(manifest).toMatchObject({ formatVersion: 7, chunks: 11, documents: 11 });
+    expect(manifest.segments).toHaveLength(1);
+    const reader = await open();
+    expect(keyCounts(reader, "topic")).toEqual(expected);
+    expect((await reader.search({ query: "alpha", topK: 20 })).map((hit) => hit.id).sort()).toEqual(
+      [
+        "doc0#chunk-0",
+        ...documents(10)
+          .slice(3)
+          .map((record) => record.id),
+        ...documents(3, "extra").map((record) => record.id),
+      ].sort(),
+    );
+  });
+
+  it("issue 36 item 8: a reader that opened a format-6 index and refreshed to the upgraded one counts from the new commit, reading no closed file", async () => {
+    await (await build(documents(10))).close();
+    rewriteAsFormat6(directory);
+    const reader = await open({ refreshIntervalMs: 0 });
+    const writer = await open({ mode: "write" });
+    await writer.upsert(documents(3, "extra"));
+    await writer.commit();
+    await reader.search({ query: "alpha", topK: 3 });
+    expect(reader.stats().chunks).toBe(13);
+    expect(keyCounts(reader, "topic")).toEqual({ chunks: 13, values: { even: 7, odd: 6 } });
+  });
+});
