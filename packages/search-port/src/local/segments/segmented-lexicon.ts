@@ -57,22 +57,29 @@ export class SegmentedLexicon implements Lexicon {
     if (known !== undefined) return known;
     const { parts } = this.slots;
     const partIndices = new Int32Array(parts.length).fill(-1);
+    // Held by a part without deletions: live for sure. Held only by parts with deletions: live
+    // when one of its postings is (a term whose every posting is deleted is not in the index
+    // of the live records), which gathering its postings tells.
     let anywhere = false;
+    let surely = false;
     parts.forEach((part, index) => {
       if (this.slots.liveCount(index) === 0) return;
       const found = part.snapshot.lexicon.find(term);
       partIndices[index] = found;
-      if (found >= 0) anywhere = true;
+      if (found < 0) return;
+      anywhere = true;
+      if (!this.slots.hasDeletions(index) && part.snapshot.lexicon.documentFrequency(found) > 0) surely = true;
     });
-    // A term whose every posting is deleted is not in the index of the live records.
-    const postings = anywhere ? this.build({ partIndices }) : undefined;
+    const postings = anywhere && !surely ? this.build({ partIndices }) : undefined;
     let index = -1;
-    if (postings !== undefined && postings.slots.length > 0) {
+    if (surely || (postings !== undefined && postings.slots.length > 0)) {
       index = this.nextIndex;
       this.nextIndex += 1;
       this.numbered.set(index, { partIndices });
-      this.cache.set(index, postings);
-      this.lastBuilt = { index, postings };
+      if (postings !== undefined) {
+        this.cache.set(index, postings);
+        this.lastBuilt = { index, postings };
+      }
     }
     this.indexByTerm.set(term, index);
     return index;
