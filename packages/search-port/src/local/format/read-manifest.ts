@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import { indexFormatVersion, indexManifestSchema, manifestFileName } from "./index-manifest.js";
-import { segmentedManifestSchema } from "./segmented-manifest.js";
-import type { StoredManifest } from "./segmented-manifest.js";
+import { segmentedManifestProblem, segmentedManifestSchema } from "./segmented-manifest.js";
+import type { SegmentedManifest, StoredManifest } from "./segmented-manifest.js";
 import { isMissing } from "./is-missing.js";
 import { manifestChecksum } from "./manifest-text.js";
 
@@ -46,5 +46,7 @@ export function readManifest(directory: string): StoredManifest | undefined {
     const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
     throw new CorruptIndexError({ directory, reason: `${manifestFileName} is malformed${where}: ${issue?.message ?? "invalid"}` });
   }
+  const problem = segmented ? segmentedManifestProblem(parsed.data as SegmentedManifest) : undefined;
+  if (problem !== undefined) throw new CorruptIndexError({ directory, reason: `${manifestFileName} is inconsistent: ${problem}` });
   return parsed.data;
 }

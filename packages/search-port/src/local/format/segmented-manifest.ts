@@ -91,6 +91,37 @@ export function segmentManifest(
   };
 }
 
+/**
+ * What is inconsistent in a format-7 manifest the schema accepted, or undefined: a segment
+ * deleting more records than it holds, live records that do not add up to `chunks`, more
+ * documents than chunks or more indexed terms than the segments hold, a file listed twice
+ * (a segment listed twice would serve its records twice).
+ */
+export function segmentedManifestProblem(manifest: SegmentedManifest): string | undefined {
+  let live = 0;
+  let length = 0;
+  const listedBy = new Map<string, string>();
+  for (const [index, segment] of manifest.segments.entries()) {
+    if (segment.deleted > segment.chunks) return `segment ${index} counts ${segment.deleted} deleted records of its ${segment.chunks}`;
+    live += segment.chunks - segment.deleted;
+    length += segment.totalLength;
+    for (const entry of Object.values(segment.files)) {
+      if (entry === undefined) continue;
+      const earlier = listedBy.get(entry.name);
+      if (earlier !== undefined) return `${entry.name} is listed by ${earlier} and again by segment ${index}`;
+      listedBy.set(entry.name, `segment ${index}`);
+    }
+  }
+  for (const entry of Object.values(manifest.files)) {
+    if (entry !== undefined && listedBy.has(entry.name))
+      return `${entry.name} is listed by ${listedBy.get(entry.name)} and again by the index`;
+  }
+  if (live !== manifest.chunks) return `it counts ${manifest.chunks} chunks but its segments hold ${live} live records`;
+  if (manifest.documents > manifest.chunks) return `it counts ${manifest.documents} documents in ${manifest.chunks} chunks`;
+  if (manifest.totalLength > length) return `it counts ${manifest.totalLength} indexed terms but its segments hold ${length}`;
+  return undefined;
+}
+
 /** Every file a stored manifest lists: a generation's data files, or every segment's and the index's own. */
 export function storedFileEntries(manifest: StoredManifest): IndexFileEntry[] {
   const own = Object.values(manifest.files).filter((entry): entry is IndexFileEntry => entry !== undefined);
