@@ -1,6 +1,6 @@
 import { stemWord, stemWordUncached } from "./stem-word.js";
 import { englishStopWords } from "./stop-words.js";
-import { TermTable } from "./term-table.js";
+import { TermTable, wordHash } from "./term-table.js";
 
 /** Words longer than this are dropped: they are hashes, base64 or minified code, not words. */
 const maximumWordLength = 64;
@@ -24,12 +24,14 @@ const asciiTerms = new TermTable((word) => (englishStopWords.has(word) ? null : 
  * Adds the lexical terms of one word of `source` (`source.slice(start, end)`, NFKC already)
  * to `terms`: its pieces split at case changes, lower case, stop words and pieces over 64
  * characters out, Porter-stemmed when of ASCII letters. `holds`: what `WordHolds` the word
- * has. Words of ASCII (nearly all of them) are looked up in a cache by their slice, without
+ * has; `hash`: the word's `wordHash`, worked out as it was read (used for a `Plain` word). Words of ASCII (nearly all of them) are looked up in a cache by their slice, without
  * cutting out a string; others take the general way.
  */
-export function addWordTerms(terms: string[], source: string, start: number, end: number, holds: number): void {
+export function addWordTerms(terms: string[], source: string, start: number, end: number, holds: number, hash: number): void {
   if (holds === WordHolds.Plain) {
-    addAsciiPiece(terms, source, start, end);
+    if (end - start > maximumWordLength) return;
+    const term = asciiTerms.termOf(source, start, end, hash, true);
+    if (term !== null) terms.push(term);
     return;
   }
   if ((holds & WordHolds.Other) !== 0) {
@@ -56,9 +58,10 @@ export function addWordTerms(terms: string[], source: string, start: number, end
   addAsciiPiece(terms, source, pieceStart, end);
 }
 
+/** A piece of a word with an upper-case letter. */
 function addAsciiPiece(terms: string[], source: string, start: number, end: number): void {
   if (end - start > maximumWordLength) return;
-  const term = asciiTerms.termOf(source, start, end);
+  const term = asciiTerms.termOf(source, start, end, wordHash(source, start, end), false);
   if (term !== null) terms.push(term);
 }
 

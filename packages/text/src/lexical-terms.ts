@@ -3,6 +3,7 @@ import { CharacterKind, characterKind } from "./characters.js";
 import { sharedCjkSegmenter } from "./cjk-segmenter.js";
 import { codeUnitKind } from "./code-unit-kind.js";
 import { defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
+import { addToWordHash, wordHashStart } from "./term-table.js";
 import type { CjkSegmentation } from "./segment-cjk.js";
 import { chineseStopWords } from "./stop-words.js";
 
@@ -38,6 +39,7 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
   let wordStart = -1;
   let wordEnd = -1;
   let holds = 0;
+  let hash = wordHashStart;
   let runStart = -1;
   let runEnd = -1;
   /** Whether the word ended in `+` or `#` (`C++`, `C#`), which no word character may follow. */
@@ -53,7 +55,7 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
     } else kind = codeUnitKind(code);
     if (kind === CharacterKind.Word) {
       if (inSuffix) {
-        addWordTerms(terms, normalized, wordStart, wordEnd, holds);
+        addWordTerms(terms, normalized, wordStart, wordEnd, holds, hash);
         wordStart = -1;
         inSuffix = false;
       }
@@ -62,7 +64,9 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
         runStart = -1;
         wordStart = index;
         holds = WordHolds.Plain;
+        hash = wordHashStart;
       }
+      hash = addToWordHash(hash, code);
       if (code >= 0x41 && code <= 0x5a) holds |= WordHolds.Upper;
       else if (code >= 0x80) holds |= WordHolds.Other;
       index += width;
@@ -70,7 +74,7 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
       continue;
     }
     if (kind === CharacterKind.Cjk) {
-      if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds);
+      if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds, hash);
       wordStart = -1;
       inSuffix = false;
       if (runStart < 0) runStart = index;
@@ -84,14 +88,14 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
       inSuffix = true;
       continue;
     }
-    if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds);
+    if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds, hash);
     if (runStart >= 0) runs.add(terms, normalized.slice(runStart, runEnd));
     wordStart = -1;
     runStart = -1;
     inSuffix = false;
     index += width;
   }
-  if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds);
+  if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds, hash);
   if (runStart >= 0) runs.add(terms, normalized.slice(runStart, runEnd));
   return runs.placeInto(terms);
 }

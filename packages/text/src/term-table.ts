@@ -20,20 +20,24 @@ export class TermTable {
   /** `derive`: what a lower-case word becomes (`null`: dropped). */
   constructor(private readonly derive: (word: string) => string | null) {}
 
-  /** What `derive` gives for `source.slice(start, end).toLowerCase()`; the slice holds ASCII only. */
-  termOf(source: string, start: number, end: number): string | null {
-    let hash = 0x811c9dc5 ^ (end - start);
-    for (let index = start; index < end; index += 1) {
-      const code = source.charCodeAt(index);
-      hash = Math.imul(hash ^ (code >= 0x41 && code <= 0x5a ? code + 0x20 : code), 0x01000193);
-    }
+  /**
+   * What `derive` gives for `source.slice(start, end).toLowerCase()`; the slice holds ASCII
+   * only. `hash`: `wordHash` of the slice, worked out as it was read; `lowerCase`: whether
+   * the slice is lower case already (it is then compared with a key natively).
+   */
+  termOf(source: string, start: number, end: number, hash: number, lowerCase: boolean): string | null {
+    hash = Math.imul(hash ^ (end - start), 0x01000193);
     // 0 marks an empty slot.
     hash = hash === 0 ? 1 : hash;
     const hashes = this.hashes;
     const mask = hashes.length - 1;
     let slot = (hash ^ (hash >>> 15)) & mask;
     for (let seen = hashes[slot] as number; seen !== 0; seen = hashes[slot] as number) {
-      if (seen === hash && sameWord(this.keys[slot] as string, source, start, end)) return this.values[slot] as string | null;
+      if (seen === hash) {
+        const key = this.keys[slot] as string;
+        const same = key.length === end - start && (lowerCase ? source.startsWith(key, start) : sameWord(key, source, start, end));
+        if (same) return this.values[slot] as string | null;
+      }
       slot = (slot + 1) & mask;
     }
     const word = source.slice(start, end).toLowerCase();
@@ -76,6 +80,21 @@ export class TermTable {
     this.size += 1;
     return value;
   }
+}
+
+/** The hash a word starts with, before its first character (`addToWordHash`). */
+export const wordHashStart = 0x811c9dc5 | 0;
+
+/** The hash of a word so far, with one more ASCII character (lower-cased); FNV-1a. */
+export function addToWordHash(hash: number, code: number): number {
+  return Math.imul(hash ^ (code >= 0x41 && code <= 0x5a ? code + 0x20 : code), 0x01000193);
+}
+
+/** The hash `TermTable.termOf` takes for `source.slice(start, end)`. */
+export function wordHash(source: string, start: number, end: number): number {
+  let hash = wordHashStart;
+  for (let index = start; index < end; index += 1) hash = addToWordHash(hash, source.charCodeAt(index));
+  return hash;
 }
 
 /** Whether `word` (lower case) is `source.slice(start, end)` lower-cased (ASCII). */
