@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { readManifest } from "./format/read-manifest.js";
+import { storedFileEntries } from "./format/segmented-manifest.js";
 import type { SegmentedManifest } from "./format/segmented-manifest.js";
 import { openLocalSearchPortWithHooks } from "./open-local-search-port.js";
 import type { LocalSearchPort } from "./port/local-search-port.js";
@@ -75,5 +76,43 @@ describe("issue 36 item 8: an index of format 6 keeps its metadata key counts th
     await reader.search({ query: "alpha", topK: 3 });
     expect(reader.stats().chunks).toBe(13);
     expect(keyCounts(reader, "topic")).toEqual({ chunks: 13, values: { even: 7, odd: 6 } });
+  });
+});
+
+describe("issue 36 item 2: a commit that fails once its manifest switched leaves the writer matching that manifest", () => {
+  it("issue 36 item 2: metadata key counts and files stay right after a failure past the manifest switch", async () => {
+    let failOnce = false;
+    const writer = await openLocalSearchPortWithHooks(
+      { directory, mode: "write", minScore: 0 },
+      {
+        afterManifest: () => {
+          if (!failOnce) return;
+          failOnce = false;
+          throw new Error("failed after the switch");
+        },
+      },
+    );
+    opened.push(writer);
+    await writer.upsert(documents(12));
+    await writer.commit();
+    await writer.deleteDocuments(["doc1"]);
+    await writer.upsert(documents(3, "extra"));
+    failOnce = true;
+    await expect(writer.commit()).rejects.toThrow(/failed after the switch/);
+    expect(readManifest(directory)?.chunks).toBe(14);
+    await writer.deleteDocuments(["doc2"]);
+    await writer.commit();
+    await writer.upsert(documents(1, "late"));
+    await writer.commit();
+    // doc0..doc11 less doc1 and doc2, extra0..extra2, late0: 14 chunks, 8 of them even.
+    const expected = { chunks: 14, values: { even: 8, odd: 6 } };
+    expect(keyCounts(writer, "topic")).toEqual(expected);
+    const reader = await open();
+    expect(keyCounts(reader, "topic")).toEqual(expected);
+    expect(reader.stats()).toMatchObject({ chunks: 14, documents: 14 });
+    const listed = new Set(storedFileEntries(readManifest(directory) as SegmentedManifest).map((entry) => entry.name));
+    expect(
+      readdirSync(directory).filter((name) => /\.(bin|txt|json)$/.test(name) && name !== "manifest.json" && !listed.has(name)),
+    ).toEqual([]);
   });
 });

@@ -282,28 +282,33 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
   }
 
   /**
-   * Once the manifest switched: the state takes the new commit, the segments it wrote opened
-   * from their files (as a reader opens them), those it dropped closed, and files no manifest
-   * names go.
+   * Once the manifest switched: the state takes the new commit, first with the segments as the
+   * commit wrote them (held in memory, or composed of those merged), so a failure below leaves
+   * it matching the manifest; then those it wrote are opened from their files (as a reader
+   * opens them), those it dropped closed, and files no manifest names go.
    */
   private adoptCommit(prepared: PreparedCommit): void {
     const { settings, state, hooks } = this.context;
     const { directory, postingsCacheBytes } = settings;
     const { manifest } = prepared;
-    syncDirectory(directory);
     state.manifest = manifest;
     this.dirty = false;
     for (const entry of storedFileEntries(manifest)) this.removable.add(entry.name);
+    const listed = prepared.segments.map((segment): StateSegment => ({ ...segment, committed: true, committedDeleted: segment.deleted }));
+    state.segments = listed;
+    state.rewriteAll = false;
+    state.recompose();
+    syncDirectory(directory);
     hooks.afterManifest?.(manifest);
     // A segment written from memory or merged from others is read from its files from now on;
     // the others' files (and those of segments merged away) stay open until they are dropped.
     const opened: StateSegment[] = [];
     try {
-      prepared.segments.forEach((segment, index) => {
+      listed.forEach((segment, index) => {
         const snapshot = prepared.fresh[index]
           ? loadLazyGeneration(directory, segmentManifest(manifest, index), state.dimension > 0, { postingsCacheBytes })
           : segment.snapshot;
-        opened.push({ ...segment, snapshot, committed: true, committedDeleted: segment.deleted });
+        opened.push({ ...segment, snapshot });
       });
     } catch (error) {
       prepared.fresh.forEach((fresh, index) => {
@@ -314,7 +319,6 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     }
     for (const segment of prepared.dropped) segment.snapshot.records.file?.close();
     state.segments = opened;
-    state.rewriteAll = false;
     state.recompose();
     removeUnreferencedFiles(directory, state.manifest, this.removable, staleMs);
   }
