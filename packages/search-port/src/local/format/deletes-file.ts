@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
+import { MissingDataFileError } from "../errors/missing-data-file-error.js";
+import { isMissing } from "./is-missing.js";
 import type { SegmentedManifest } from "./segmented-manifest.js";
 
 /**
@@ -24,7 +26,7 @@ export function encodeDeletes(deleted: ReadonlyArray<Uint8Array | undefined>): U
 /**
  * Each segment's deleted slots as marks (undefined for a segment with none), read from the
  * manifest's `deletes` file and checked against its entry and the segments' counts. Throws
- * `CorruptIndexError` when they differ.
+ * `CorruptIndexError` when they differ, `MissingDataFileError` when the file is gone.
  */
 export function readDeletes(directory: string, manifest: SegmentedManifest): Array<Uint8Array | undefined> {
   const entry = manifest.files.deletes;
@@ -40,6 +42,8 @@ export function readDeletes(directory: string, manifest: SegmentedManifest): Arr
   try {
     bytes = readFileSync(join(directory, entry.name));
   } catch (error) {
+    // Gone: a writer may have committed and removed it meanwhile (the caller reads the manifest again).
+    if (isMissing(error)) throw new MissingDataFileError(entry.name);
     throw new CorruptIndexError({ directory, reason: `${entry.name} cannot be read`, cause: error });
   }
   if (bytes.length !== entry.bytes || createHash("sha256").update(bytes).digest("hex") !== entry.sha256) {
