@@ -75,7 +75,11 @@ export function openCommittedIndex(settings: LocalPortSettings): OpenedIndex | u
     try {
       const segments = openSegments(settings, manifest, loadVectors);
       const vectors = loadVectors && manifest.vectors !== null && listsVectors(manifest);
-      const snapshot = composeSnapshot(segments);
+      // The composed lexicon keeps gathered postings within the same bound the reader was given.
+      const snapshot = composeSnapshot(
+        segments,
+        settings.postingsCacheBytes === undefined ? {} : { postingsCacheBytes: settings.postingsCacheBytes },
+      );
       if (!analyzerStale) return { manifest, segments, snapshot, vectors };
       const textOf = (slot: number): string =>
         indexedText({
