@@ -9,7 +9,7 @@ const maximumSlots = 1 << 19;
  * string is made. Keys are lower case; the slice is lower-cased as it is read.
  * Open addressing (linear probing) on a power-of-two table kept at most half full; it doubles
  * up to `maximumSlots`, and past that it is emptied and fills again (a clear costs less than
- * keeping words in order of use, measured: README, "Cost").
+ * keeping words in order of use, measured: README, "Speed in a build").
  */
 export class TermTable {
   private hashes = new Int32Array(initialSlots);
