@@ -9,6 +9,7 @@ import { openLocalSearchPort, openLocalSearchPortWithHooks } from "./open-local-
 import type { LocalSearchPort } from "./port/local-search-port.js";
 import type { MergePolicy } from "./segments/choose-merges.js";
 import { directory, hashEmbeddings, opened, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { rewriteAsFormat6 } from "./test/rewrite-as-format-6.js";
 import { random } from "./test/seeded-random-test-fixtures.js";
 
 useIndexFolder();
@@ -70,21 +71,33 @@ async function freshAnswers(records: readonly KnowledgeRecord[], queries: readon
 }
 
 describe("issue 36 item 1: an index of segments answers as an index built fresh from its live records", () => {
-  for (const [seed, dense, flushRecords] of [
-    [3601, false, undefined],
-    [3602, true, undefined],
-    [3603, true, 6],
+  for (const [seed, dense, flushRecords, fromFormat6] of [
+    [3601, false, undefined, false],
+    [3602, true, undefined, false],
+    [3603, true, 6, false],
+    [3604, true, 5, true],
   ] as const) {
     const flushes = flushRecords === undefined ? "" : `, segments written every ${flushRecords} records (issue 36 item 3)`;
-    it(`seed ${seed}${dense ? ", with vectors" : ""}${flushes}: random upserts, deletes, commits, merges and reopenings`, async () => {
+    const upgraded = fromFormat6 ? ", from an index of format 6 (issue 36 item 8)" : "";
+    it(`seed ${seed}${dense ? ", with vectors" : ""}${flushes}${upgraded}: random upserts, deletes, commits, merges and reopenings`, async () => {
       const next = random(seed);
       const embeddings = dense ? { embeddings: hashEmbeddings() } : {};
       const hooks = { mergePolicy: eagerMerges, ...(flushRecords === undefined ? {} : { flushRecords }) };
       const openWriter = () => openLocalSearchPortWithHooks({ directory, mode: "write", minScore: 0, ...embeddings }, hooks);
-      let writer = await openWriter();
       /** The live records, as a model: by id, in upsert order. */
       const model = new Map<string, KnowledgeRecord>();
       const versions = new Map<string, number>();
+      if (fromFormat6) {
+        const first = Array.from({ length: 12 }, (_, index) => documentChunks(next, `doc${index}`, 1)).flat();
+        const builder = await openLocalSearchPort({ directory, mode: "write", ...embeddings });
+        await builder.upsert(first);
+        await builder.commit();
+        await builder.close();
+        rewriteAsFormat6(directory);
+        for (const chunk of first) model.set(chunk.id, chunk);
+        for (let index = 0; index < 12; index += 1) versions.set(`doc${index}`, 1);
+      }
+      let writer = await openWriter();
       let compared = 0;
       let mostSegments = 0;
       let deletedSeen = false;
