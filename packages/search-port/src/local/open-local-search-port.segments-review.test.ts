@@ -6,7 +6,7 @@ import { storedFileEntries } from "./format/segmented-manifest.js";
 import type { SegmentedManifest } from "./format/segmented-manifest.js";
 import { openLocalSearchPortWithHooks } from "./open-local-search-port.js";
 import type { LocalSearchPort } from "./port/local-search-port.js";
-import { build, directory, open, opened, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { build, directory, hashEmbeddings, open, opened, useIndexFolder } from "./test/local-port-test-fixtures.js";
 import { rewriteAsFormat6 } from "./test/rewrite-as-format-6.js";
 
 useIndexFolder();
@@ -115,4 +115,18 @@ describe("issue 36 item 2: a commit that fails once its manifest switched leaves
       readdirSync(directory).filter((name) => /\.(bin|txt|json)$/.test(name) && name !== "manifest.json" && !listed.has(name)),
     ).toEqual([]);
   });
+});
+
+describe("issue 36 item 8: an index upgraded from format 6 keeps its embedder as a format-7 index does", () => {
+  for (const fromFormat6 of [false, true]) {
+    it(`issue 36 item 8: every record deleted${fromFormat6 ? " by the commit that upgrades a format-6 index" : ""}, the embedder stays recorded`, async () => {
+      const embeddings = hashEmbeddings();
+      await (await build(documents(6), { embeddings })).close();
+      if (fromFormat6) rewriteAsFormat6(directory);
+      const writer = await open({ mode: "write", embeddings });
+      await writer.deleteDocuments(documents(6).map((record) => record.metadata["docId"] as string));
+      await writer.commit();
+      expect(readManifest(directory)).toMatchObject({ formatVersion: 7, chunks: 0, embedder: embeddings.identity });
+    });
+  }
 });

@@ -7,19 +7,14 @@ import { indexedText } from "../../internal/indexed-text.js";
 import { requireArray } from "../../internal/require-array.js";
 import type { KnowledgeRecord } from "../../knowledge-record.js";
 import { manifestFileName, manifestTemporaryName, newCommitId, sameCommit } from "../format/index-manifest.js";
-import { segmentManifest, storedFileEntries } from "../format/segmented-manifest.js";
 import type { SegmentedManifest, StoredManifest } from "../format/segmented-manifest.js";
 import { manifestText } from "../format/manifest-text.js";
 import { readManifest } from "../format/read-manifest.js";
-import { syncDirectory } from "../format/sync-directory.js";
 import { writeNewFileSync } from "../format/write-new-file-sync.js";
 import type { LocalPortLifecycle } from "../port/local-port-lifecycle.js";
 import type { EmbedderIdentity, LocalSearchPort } from "../port/local-search-port.js";
 import type { LocalPortSettings } from "../port/read-local-port-settings.js";
 import { countMetadataKeys } from "../snapshot/count-metadata-keys.js";
-import { CorruptIndexError } from "../errors/corrupt-index-error.js";
-import { MissingDataFileError } from "../errors/missing-data-file-error.js";
-import { loadLazyGeneration } from "../reader/load-lazy-generation.js";
 import { defaultMergePolicy } from "../segments/choose-merges.js";
 import type { LocalIndexState, StateSegment } from "../snapshot/local-index-state.js";
 import { checkEmbeddedVectors } from "./check-embedded-vectors.js";
@@ -27,17 +22,18 @@ import { checkRecord } from "./check-record.js";
 import { committedKeyCountsOrNone } from "./committed-key-counts-or-none.js";
 import type { CommitHooks } from "./commit-hooks.js";
 import { defaultFlushRecords, flushMemorySegment } from "./flush-memory-segment.js";
+import { adoptCommit } from "./adopt-commit.js";
 import { prepareCommit } from "./prepare-commit.js";
 import type { PreparedCommit } from "./prepare-commit.js";
 import { readUpsertBatch } from "./read-upsert-batch.js";
 import type { UpsertEntry } from "./read-upsert-batch.js";
 import { removeDocuments } from "./remove-documents.js";
-import { removeFiles, removeUnreferencedFiles } from "./remove-unreferenced-files.js";
+import { removeFiles } from "./remove-unreferenced-files.js";
 import { stageUpserts } from "./stage-upserts.js";
 import type { EmbeddedRow } from "./embedded-row.js";
 import { createVectorsAhead } from "./vectors-ahead.js";
 import type { TextToEmbed, VectorsAhead } from "./vectors-ahead.js";
-import { lostLockError, staleMs } from "./write-lock.js";
+import { lostLockError } from "./write-lock.js";
 import type { WriteLock } from "./write-lock.js";
 
 /** What the writer is given by the port that owns it. */
@@ -233,7 +229,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
         mergeAll: rewrite,
         policy: hooks.mergePolicy ?? defaultMergePolicy,
         embedder: vectorEmbedder,
-        keepsEmbedder: !state.rewriteAll && state.manifest?.embedder != null,
+        keepsEmbedder: keepsEmbedder(state.manifest?.embedder ?? null, vectorEmbedder),
         keyCounts: countMetadataKeys(committedCounts, state.segments, composed, settings.directory),
         created,
       });
@@ -244,7 +240,8 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
       removeFiles(settings.directory, created);
       throw error;
     }
-    this.adoptCommit(prepared);
+    this.dirty = false;
+    adoptCommit(this.context, prepared, this.removable);
   }
 
   /** Writes the new manifest beside the current one and renames it over it, unless the lock or the commit on disk says another writer may have written. */
@@ -280,52 +277,25 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     this.overtaken = new Error(`another writer committed: the index now holds ${found}, this writer last saw ${seen}`, { cause });
     throw lostLockError(settings.directory, this.overtaken);
   }
-
-  /**
-   * Once the manifest switched: the state takes the new commit, first with the segments as the
-   * commit wrote them (held in memory, or composed of those merged), so a failure below leaves
-   * it matching the manifest; then those it wrote are opened from their files (as a reader
-   * opens them), those it dropped closed, and files no manifest names go.
-   */
-  private adoptCommit(prepared: PreparedCommit): void {
-    const { settings, state, hooks } = this.context;
-    const { directory, postingsCacheBytes } = settings;
-    const { manifest } = prepared;
-    state.manifest = manifest;
-    this.dirty = false;
-    for (const entry of storedFileEntries(manifest)) this.removable.add(entry.name);
-    const listed = prepared.segments.map((segment): StateSegment => ({ ...segment, committed: true, committedDeleted: segment.deleted }));
-    state.segments = listed;
-    state.rewriteAll = false;
-    state.recompose();
-    syncDirectory(directory);
-    hooks.afterManifest?.(manifest);
-    // A segment written from memory or merged from others is read from its files from now on;
-    // the others' files (and those of segments merged away) stay open until they are dropped.
-    const opened: StateSegment[] = [];
-    try {
-      listed.forEach((segment, index) => {
-        const snapshot = prepared.fresh[index]
-          ? loadLazyGeneration(directory, segmentManifest(manifest, index), state.dimension > 0, { postingsCacheBytes })
-          : segment.snapshot;
-        opened.push({ ...segment, snapshot });
-      });
-    } catch (error) {
-      prepared.fresh.forEach((fresh, index) => {
-        if (fresh) opened[index]?.snapshot.records.file?.close();
-      });
-      if (!(error instanceof MissingDataFileError)) throw error;
-      throw new CorruptIndexError({ directory, reason: `${error.message}, listed in ${manifestFileName}, is missing` });
-    }
-    for (const segment of prepared.dropped) segment.snapshot.records.file?.close();
-    state.segments = opened;
-    state.recompose();
-    removeUnreferencedFiles(directory, state.manifest, this.removable, staleMs);
-  }
 }
 
 /** Whether the index is one written segment without deleted records (nothing for `optimize` to merge). */
 function oneSegment(segments: readonly StateSegment[]): boolean {
   const [only, ...others] = segments;
   return others.length === 0 && (only === undefined || (only.entry !== undefined && only.deleted === undefined));
+}
+
+/**
+ * Whether the last commit recorded the writer's own embedder (an index keeps it once it held
+ * its vectors, also one of an older format upgraded with every record deleted); not one of
+ * another embedder a writer started empty over.
+ */
+function keepsEmbedder(recorded: EmbedderIdentity | null, writer: EmbedderIdentity | null): boolean {
+  return (
+    recorded !== null &&
+    writer !== null &&
+    recorded.id === writer.id &&
+    recorded.version === writer.version &&
+    recorded.dimension === writer.dimension
+  );
 }

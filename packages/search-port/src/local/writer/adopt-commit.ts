@@ -1,0 +1,58 @@
+import { manifestFileName } from "../format/index-manifest.js";
+import { segmentManifest, storedFileEntries } from "../format/segmented-manifest.js";
+import { syncDirectory } from "../format/sync-directory.js";
+import { CorruptIndexError } from "../errors/corrupt-index-error.js";
+import { MissingDataFileError } from "../errors/missing-data-file-error.js";
+import type { LocalPortSettings } from "../port/read-local-port-settings.js";
+import { loadLazyGeneration } from "../reader/load-lazy-generation.js";
+import type { LocalIndexState, StateSegment } from "../snapshot/local-index-state.js";
+import type { CommitHooks } from "./commit-hooks.js";
+import type { PreparedCommit } from "./prepare-commit.js";
+import { removeUnreferencedFiles } from "./remove-unreferenced-files.js";
+import { staleMs } from "./write-lock.js";
+
+/**
+ * Once a commit's manifest switched: `state` takes the new commit, first with the segments as
+ * the commit wrote them (held in memory, or composed of those merged), so a failure below
+ * leaves it matching the manifest; then those it wrote are opened from their files (as a
+ * reader opens them), those it dropped closed, and files no manifest names go (`removable`:
+ * the writer's own files, which it may remove at once; the new commit's are added to it).
+ */
+export function adoptCommit(
+  context: { settings: LocalPortSettings; state: LocalIndexState; hooks: CommitHooks },
+  prepared: PreparedCommit,
+  removable: Set<string>,
+): void {
+  const { settings, state, hooks } = context;
+  const { directory, postingsCacheBytes } = settings;
+  const { manifest } = prepared;
+  state.manifest = manifest;
+  for (const entry of storedFileEntries(manifest)) removable.add(entry.name);
+  const listed = prepared.segments.map((segment): StateSegment => ({ ...segment, committed: true, committedDeleted: segment.deleted }));
+  state.segments = listed;
+  state.rewriteAll = false;
+  state.recompose();
+  syncDirectory(directory);
+  hooks.afterManifest?.(manifest);
+  // A segment written from memory or merged from others is read from its files from now on;
+  // the others' files (and those of segments merged away) stay open until they are dropped.
+  const opened: StateSegment[] = [];
+  try {
+    listed.forEach((segment, index) => {
+      const snapshot = prepared.fresh[index]
+        ? loadLazyGeneration(directory, segmentManifest(manifest, index), state.dimension > 0, { postingsCacheBytes })
+        : segment.snapshot;
+      opened.push({ ...segment, snapshot });
+    });
+  } catch (error) {
+    prepared.fresh.forEach((fresh, index) => {
+      if (fresh) opened[index]?.snapshot.records.file?.close();
+    });
+    if (!(error instanceof MissingDataFileError)) throw error;
+    throw new CorruptIndexError({ directory, reason: `${error.message}, listed in ${manifestFileName}, is missing` });
+  }
+  for (const segment of prepared.dropped) segment.snapshot.records.file?.close();
+  state.segments = opened;
+  state.recompose();
+  removeUnreferencedFiles(directory, state.manifest, removable, staleMs);
+}
