@@ -130,3 +130,15 @@ describe("issue 36 item 8: an index upgraded from format 6 keeps its embedder as
     });
   }
 });
+
+describe("issue 36 item 8: a reader's metadataKeys after a writer committed", () => {
+  it("issue 36 item 8: counts from the newer commit when the one it serves lost its counts file, not calling the index corrupt", async () => {
+    const writer = await build(documents(4));
+    const reader = await open({ refreshIntervalMs: 60_000 });
+    expect(keyCounts(reader, "topic").chunks).toBe(4);
+    await writer.upsert(documents(3, "extra"));
+    await writer.commit();
+    expect(keyCounts(reader, "topic")).toEqual({ chunks: 7, values: { even: 4, odd: 3 } });
+    expect(reader.stats().chunks).toBe(7);
+  });
+});

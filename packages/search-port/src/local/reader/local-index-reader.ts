@@ -9,7 +9,9 @@ import type { SearchPortErrorCode } from "../../search-port-error-code.js";
 import type { SearchRequest } from "../../search-request.js";
 import { validateMetadataFilter } from "../../validate-metadata-filter.js";
 import { queryDenseWeight } from "../dense/query-dense-weight.js";
+import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import { sameCommit } from "../format/index-manifest.js";
+import { isMissing } from "../format/is-missing.js";
 import { readManifest } from "../format/read-manifest.js";
 import { termShare } from "../lexical/term-share.js";
 import type { EmbedderIdentity, LocalIndexStats, MetadataKeysSummary } from "../port/local-search-port.js";
@@ -87,7 +89,15 @@ export class LocalIndexReader {
   metadataKeys(options?: { topValues?: number }): MetadataKeysSummary {
     const { state, settings, lifecycle } = this.context;
     lifecycle.ensureOpen();
-    return localMetadataKeys(state, settings.directory, options?.topValues);
+    if (settings.mode === "write") return localMetadataKeys(state, settings.directory, options?.topValues);
+    this.refresh();
+    try {
+      return localMetadataKeys(state, settings.directory, options?.topValues);
+    } catch (error) {
+      // A newer commit removed the counts file of the one this reader serves: count from that commit.
+      if (!(CorruptIndexError.isInstance(error) && isMissing(error.cause)) || !this.loadNewerCommit()) throw error;
+      return localMetadataKeys(state, settings.directory, options?.topValues);
+    }
   }
 
   /** The searches and fetches running now (`close` waits for them to settle). */
