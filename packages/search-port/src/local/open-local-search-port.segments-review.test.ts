@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../knowledge-record.js";
 import { readManifest } from "./format/read-manifest.js";
@@ -141,4 +141,36 @@ describe("issue 36 item 8: a reader's metadataKeys after a writer committed", ()
     expect(keyCounts(reader, "topic")).toEqual({ chunks: 7, values: { even: 4, odd: 3 } });
     expect(reader.stats().chunks).toBe(7);
   });
+});
+
+describe("issue 36 item 2: descriptors after a commit that failed past its manifest switch", () => {
+  // Descriptors are counted in /proc (Linux).
+  it.skipIf(!existsSync("/proc/self/fd"))(
+    "issue 36 item 2: a segment the commit dropped for having no live record is closed, so closing the writer leaves no descriptor open",
+    async () => {
+      const openDescriptors = () => readdirSync("/proc/self/fd").length;
+      const before = openDescriptors();
+      let failOnce = false;
+      const writer = await openLocalSearchPortWithHooks(
+        { directory, mode: "write", minScore: 0 },
+        {
+          afterManifest: () => {
+            if (!failOnce) return;
+            failOnce = false;
+            throw new Error("failed after the switch");
+          },
+        },
+      );
+      await writer.upsert(documents(4));
+      await writer.commit();
+      await writer.upsert(documents(2, "extra"));
+      await writer.commit();
+      await writer.deleteDocuments(documents(4).map((record) => record.metadata["docId"] as string));
+      failOnce = true;
+      await expect(writer.commit()).rejects.toThrow(/failed after the switch/);
+      expect((readManifest(directory) as SegmentedManifest).segments).toHaveLength(1);
+      await writer.close();
+      expect(openDescriptors()).toBe(before);
+    },
+  );
 });

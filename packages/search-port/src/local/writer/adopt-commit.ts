@@ -32,6 +32,10 @@ export function adoptCommit(
   state.segments = listed;
   state.rewriteAll = false;
   state.recompose();
+  // A segment dropped for having no live record is no part of a listed one: closed now, so
+  // a failure below leaks none of its files (those merged away back a merged segment until it is opened).
+  const [empty, merged] = partition(prepared.dropped, (segment) => liveRecords(segment) === 0);
+  for (const segment of empty) segment.snapshot.records.file?.close();
   syncDirectory(directory);
   hooks.afterManifest?.(manifest);
   // A segment written from memory or merged from others is read from its files from now on;
@@ -51,8 +55,21 @@ export function adoptCommit(
     if (!(error instanceof MissingDataFileError)) throw error;
     throw new CorruptIndexError({ directory, reason: `${error.message}, listed in ${manifestFileName}, is missing` });
   }
-  for (const segment of prepared.dropped) segment.snapshot.records.file?.close();
+  for (const segment of merged) segment.snapshot.records.file?.close();
   state.segments = opened;
   state.recompose();
   removeUnreferencedFiles(directory, state.manifest, removable, staleMs);
+}
+
+function liveRecords(segment: StateSegment): number {
+  let live = segment.snapshot.count;
+  if (segment.deleted !== undefined) for (let slot = 0; slot < segment.snapshot.count; slot += 1) live -= segment.deleted[slot] ?? 0;
+  return live;
+}
+
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  const passing: T[] = [];
+  const failing: T[] = [];
+  for (const item of items) (test(item) ? passing : failing).push(item);
+  return [passing, failing];
 }
