@@ -1,6 +1,6 @@
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
-import type { LocalIndexStats } from "@lookup-knowledge/search-port/local";
+import { AnalyzerMismatchError, EmbedderMismatchError, openLocalSearchPort } from "@lookup-knowledge/search-port/local";
+import type { LocalIndexStats, LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { localIndexDirectory } from "./local-data-folder.js";
 
 /** What `optimizeLocalIndex` did: the index's stats before and after, and how long it took. */
@@ -13,22 +13,41 @@ export interface OptimizeReport {
 /**
  * Merges the embedded index of `dataDirectory` into one segment and drops its deleted records
  * (`LocalSearchPort.optimize`), with the writer's lock, as ingest opens it: the offline
- * embedder's vectors, or none for a lexical-only index. Readers keep searching the commit they
- * hold until the merged one is switched in. Throws `IndexNotFoundError` when the folder holds no index.
+ * embedder's vectors, or none for a lexical-only index. An index written with another text
+ * analyser is analysed again by the writer first (as ingest would). Readers keep searching the
+ * commit they hold until the merged one is switched in. Throws `IndexNotFoundError` when the
+ * folder holds no index (and creates nothing).
  */
 export async function optimizeLocalIndex(input: { dataDirectory: string }): Promise<OptimizeReport> {
   const directory = localIndexDirectory(input.dataDirectory);
-  // Read first: the embedder it holds decides how the writer opens (and a missing index is refused, not created).
-  const reader = await openLocalSearchPort({ directory });
-  const before = reader.stats();
-  await reader.close();
-  const embeddings = before.embedder === undefined ? {} : { embeddings: createOfflineEmbeddings() };
-  const writer = await openLocalSearchPort({ directory, mode: "write", ...embeddings });
+  // Read first: a missing index is refused, not created, and the embedder it holds decides how the writer opens.
+  let before: LocalIndexStats | undefined;
   try {
+    const reader = await openLocalSearchPort({ directory });
+    before = reader.stats();
+    await reader.close();
+  } catch (error) {
+    // Another analyser's index: readers refuse it, the writer analyses it again.
+    if (!AnalyzerMismatchError.isInstance(error)) throw error;
+  }
+  const writer = await openWriter(directory, before === undefined || before.embedder !== undefined);
+  try {
+    before ??= writer.stats();
     const started = performance.now();
     await writer.optimize();
     return { before, after: writer.stats(), ms: performance.now() - started };
   } finally {
     await writer.close();
+  }
+}
+
+/** The writer, with the offline embedder when the index may hold its vectors; without, when it holds none. */
+async function openWriter(directory: string, withVectors: boolean): Promise<LocalSearchPort> {
+  if (!withVectors) return openLocalSearchPort({ directory, mode: "write" });
+  try {
+    return await openLocalSearchPort({ directory, mode: "write", embeddings: createOfflineEmbeddings() });
+  } catch (error) {
+    if (EmbedderMismatchError.isInstance(error) && error.indexEmbedder === null) return openLocalSearchPort({ directory, mode: "write" });
+    throw error;
   }
 }
