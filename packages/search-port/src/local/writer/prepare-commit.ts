@@ -83,9 +83,10 @@ export async function prepareCommit(input: CommitInput): Promise<PreparedCommit>
     }
     if (from === to) break;
     const run = live.slice(from, to);
-    const merged = composeSnapshot(run);
-    const written = await writeSegment(directory, generation, newCommitId(), merged, created);
-    segments.push(newSegment(written.entry, merged));
+    const written = await writeSegment(directory, generation, newCommitId(), composeSnapshot(run), created);
+    // A fresh view of the merged segments until it is opened from its files: the one written
+    // from holds the merged lexicon, keys and vectors, let go now (a commit may merge more than once).
+    segments.push(newSegment(written.entry, composeSnapshot(run)));
     fresh.push(true);
     dropped.push(...run);
     index = to;
