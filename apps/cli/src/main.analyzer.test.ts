@@ -18,11 +18,26 @@ describe("the lookup-knowledge CLI and the text analyser's version", () => {
     expect((await lookupKnowledge(cwd, "ingest", knowledgeBase)).code).toBe(0);
     // As an index written before the analyser's version was recorded.
     const path = join(cwd, ".lookup-knowledge", "index", "manifest.json");
-    const manifest = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    const { segments, files, ...manifest } = JSON.parse(readFileSync(path, "utf8")) as {
+      segments: Array<{ terms: number; postings: number; files: Record<string, unknown> }>;
+      files: Record<string, unknown>;
+    } & Record<string, unknown>;
     delete manifest["analyzer"];
-    // An index of format 2 had no checksum of its manifest.
+    // An index of format 2 had no checksum of its manifest, and listed one generation's files itself.
     delete manifest["checksum"];
-    writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 2, tokenizer: { version: "porter-stop-cjk-1", cjk: "bigrams" } }));
+    const [segment] = segments;
+    expect(segments).toHaveLength(1);
+    writeFileSync(
+      path,
+      JSON.stringify({
+        ...manifest,
+        terms: segment?.terms,
+        postings: segment?.postings,
+        files: { ...segment?.files, ...files },
+        formatVersion: 2,
+        tokenizer: { version: "porter-stop-cjk-1", cjk: "bigrams" },
+      }),
+    );
 
     const refused = await lookupKnowledge(cwd, "query", "Who can issue a refund for a paid invoice?");
     expect(refused.code).toBe(2);
