@@ -66,4 +66,13 @@ describe("the lookup-knowledge CLI in a terminal", () => {
     for (const output of outputs) expect(output).not.toMatch(control);
     expect(outputs.join("\n")).toContain("data \uFFFD[2J");
   }, 240_000); // the first `traces` creates the embedded trace database
+
+  it("issue 36 item 2: optimize prints no control character from the data folder's name; --json keeps it as it is", async () => {
+    const readable = await lookupKnowledge(cwd, "--data", data, "optimize");
+    expect({ code: readable.code, stderr: readable.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readable.stdout).not.toMatch(control);
+    expect(readable.stdout).toContain("data \uFFFD[2J");
+    const json = await lookupKnowledge(cwd, "--data", data, "optimize", "--json");
+    expect((JSON.parse(json.stdout) as { dataFolder: string }).dataFolder).toContain(escapes);
+  }, 120_000);
 });

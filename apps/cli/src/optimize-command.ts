@@ -1,3 +1,4 @@
+import { printable } from "@lookup-knowledge/agent-tool/format";
 import { optimizeLocalIndex } from "@lookup-knowledge/agent-tool/local";
 import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
@@ -31,5 +32,7 @@ export async function runOptimizeCommand(config: CliConfig, options: { json?: bo
     `chunks       ${report.after.chunks}`,
     `on disk      ${megabytes(report.before.bytesOnDisk)} -> ${megabytes(report.after.bytesOnDisk)}`,
     `took         ${(report.ms / 1000).toFixed(1)} s`,
-  ].join("\n");
+  ]
+    .map(printable)
+    .join("\n");
 }
