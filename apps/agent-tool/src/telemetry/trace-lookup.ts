@@ -33,7 +33,9 @@ export function traceLookups<Options extends { filter?: unknown }>(
   const needsApi = !explicitTracer || !explicitMeter;
   // The API is imported only once it can matter: `wanted` (the process-wide loader's) says
   // whether anything registered an OpenTelemetry global; until then a lookup goes without it.
-  const wanted = (): boolean => needsApi && (loader.wanted?.() ?? true);
+  // A `telemetry.tracer` needs it whatever is registered: it parents the stage spans
+  // explicitly (without a context manager they would each start a trace of their own).
+  const wanted = (): boolean => needsApi && (explicitTracer !== undefined || (loader.wanted?.() ?? true));
   if (wanted()) void loader.load();
   const explicitMetrics = explicitMeter ? createLookupMetrics(explicitMeter, dataSourceId) : undefined;
   // Without a meter provider registered, a lookup is not measured at all.
