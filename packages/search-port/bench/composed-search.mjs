@@ -21,23 +21,17 @@ import { composeSnapshot } from "../dist/local/segments/compose-snapshot.js";
 import { emptySnapshot } from "../dist/local/snapshot/index-snapshot.js";
 import { mergeSnapshot } from "../dist/local/snapshot/merge-snapshot.js";
 import { PendingChanges } from "../dist/local/snapshot/pending-changes.js";
+import { seeded } from "./seeded-random.mjs";
 
 const total = Number(process.env.BENCH_RECORDS ?? 100_000);
 const smallSegments = Number(process.env.BENCH_SMALL_SEGMENTS ?? 100);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+if (!Number.isInteger(rounds) || rounds < 2) {
+  throw new Error(`BENCH_ROUNDS must be a whole number of at least 2 (the first round is reported apart), got ${process.env.BENCH_ROUNDS}`);
+}
 const dimension = 64;
 const vocabularySize = 30_000;
 const denseFloor = 0.2;
-
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const next = seeded(36);
 const words = Array.from({ length: vocabularySize }, (_, index) => `w${index.toString(36)}`);

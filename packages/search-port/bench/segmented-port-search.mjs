@@ -17,21 +17,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { openLocalSearchPort } from "../dist/local/index.js";
+import { seeded } from "./seeded-random.mjs";
 
 const total = Number(process.env.BENCH_RECORDS ?? 100_000);
 const smallCommits = Number(process.env.BENCH_SMALL_COMMITS ?? 100);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const dimension = 64;
-
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
+if (!Number.isInteger(rounds) || rounds < 2) {
+  throw new Error(`BENCH_ROUNDS must be a whole number of at least 2 (the first round is reported apart), got ${process.env.BENCH_ROUNDS}`);
 }
+const dimension = 64;
 
 /** Letters only, so the analyser keeps each word whole. */
 function word(index) {
