@@ -4,10 +4,23 @@
 // Replica 0 is the corpus as it is. Replica r > 0 drops about one word in eight, chosen by a
 // hash of (r, position), so the copies are not exact ties: without this, the top 10 of every
 // store would be an arbitrary pick among identical copies and could not be compared.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { editedChunks } from "./edits.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = join(here, "../..");
@@ -143,6 +156,47 @@ export async function ensureVectors(replicas, queryCount, log) {
     writeFileSync(paths.queries, JSON.stringify(chosen.map((query, index) => ({ text: query.text, vector: vectors[index] }))));
   }
   return { ...paths, total, dimension: identity.dimension, identity };
+}
+
+/**
+ * The chunks of SciFact x `replicas` with edits 0 .. `edits` - 1 applied, in batches of
+ * `batchChunks` made as they are asked for, each with its rows of the cached vectors read from
+ * `vectorsPath` at their offset: `{ start, chunks, floats }` (`floats`: `chunks.length` x
+ * `dimension`, a Float32Array of its own). So no store's build holds the corpus or its vectors:
+ * only one batch at a time. Throws unless the file holds exactly one vector per chunk.
+ */
+export function* chunkBatches({ corpus, replicas, edits, vectorsPath, dimension, batchChunks }) {
+  const total = corpus.length * replicas;
+  const rowBytes = dimension * 4;
+  const file = openSync(vectorsPath, "r");
+  try {
+    const size = fstatSync(file).size;
+    if (size !== total * rowBytes) throw new Error(`${vectorsPath} holds ${size / rowBytes} vectors, not one per chunk (${total})`);
+    let batch = [];
+    let start = 0;
+    const take = () => {
+      const floats = new Float32Array(batch.length * dimension);
+      const bytes = new Uint8Array(floats.buffer);
+      let read = 0;
+      while (read < bytes.length) {
+        const got = readSync(file, bytes, read, bytes.length - read, start * rowBytes + read);
+        if (got === 0) throw new Error(`${vectorsPath} ended before row ${start + batch.length}`);
+        read += got;
+      }
+      const done = { start, chunks: batch, floats };
+      start += batch.length;
+      batch = [];
+      return done;
+    };
+    for (const chunk of editedChunks(replicatedChunks(corpus, replicas), total, edits)) {
+      batch.push(chunk);
+      if (batch.length === batchChunks) yield take();
+    }
+    if (batch.length > 0) yield take();
+    if (start !== total) throw new Error(`${start} chunks were made, ${total} expected`);
+  } finally {
+    closeSync(file);
+  }
 }
 
 export function readVectors(path, dimension) {

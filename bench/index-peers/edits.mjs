@@ -19,16 +19,27 @@ export function editedChunk(chunk, n) {
   return { ...chunk, content, text: title.trim() === "" ? content : `${title}\n${content}` };
 }
 
+/**
+ * The chunks of `chunks` (any iterable of `total` chunks, read once, in order) with edits
+ * 0 .. count - 1 applied (each to its own document), yielded one by one as they are read.
+ */
+export function* editedChunks(chunks, total, count) {
+  if (count > total) throw new Error(`${count} edits need ${count} documents, the index holds ${total}`);
+  const edits = new Map();
+  for (let n = 0; n < count; n += 1) {
+    const row = editedRow(n, total);
+    if (edits.has(row)) throw new Error(`edit ${n} would rewrite row ${row} again (${total} chunks share a factor with ${step})`);
+    edits.set(row, n);
+  }
+  let row = 0;
+  for (const chunk of chunks) {
+    const n = edits.get(row);
+    yield n === undefined ? chunk : editedChunk(chunk, n);
+    row += 1;
+  }
+}
+
 /** The chunks with edits 0 .. count - 1 applied (each to its own document). */
 export function withEdits(chunks, count) {
-  if (count > chunks.length) throw new Error(`${count} edits need ${count} documents, the index holds ${chunks.length}`);
-  const edited = [...chunks];
-  const rows = new Set();
-  for (let n = 0; n < count; n += 1) {
-    const row = editedRow(n, chunks.length);
-    if (rows.has(row)) throw new Error(`edit ${n} would rewrite row ${row} again (${chunks.length} chunks share a factor with ${step})`);
-    rows.add(row);
-    edited[row] = editedChunk(chunks[row], n);
-  }
-  return edited;
+  return [...editedChunks(chunks, chunks.length, count)];
 }

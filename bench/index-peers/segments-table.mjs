@@ -44,6 +44,7 @@ function printBuilds({ stores, builds, rounds }) {
   };
   measure("build, chunks/s", (build) => build.chunks / build.seconds, 0);
   measure("build, peak RSS (MB)", (build) => build.peakRssMb, 0);
+  measure("RSS before the build (MB)", (build) => build.rssBeforeMb, 0);
   measure("on disk (MB)", (build) => build.diskMb, 0);
   for (const name of stores) {
     const failed = builds[name].filter((build) => build.failed !== undefined);
@@ -154,9 +155,12 @@ export function printSegmentTables(results) {
   );
   if (results.peersLeftOut !== undefined) console.log(`Peers left out: ${results.peersLeftOut}.`);
   printBuilds(results);
-  printChange(results);
-  printCommits(results);
-  printQueries(results);
+  // Parts 1 and 2 are left out with BENCH_SEGMENT_PARTS=build.
+  if (results.change !== undefined) {
+    printChange(results);
+    printCommits(results);
+    printQueries(results);
+  }
   console.log(
     "\nBuild ratios are peer / ours (over 1: the peer builds faster, or uses more memory or disk). " +
       "Bytes written: files new in the index folder after a commit (or renamed over an old name) whole, plus the growth of files it appended to. " +

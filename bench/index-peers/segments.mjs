@@ -15,7 +15,8 @@
 // interleaved); BENCH_SEGMENT_CHANGES (default 5: one-document commits timed for 1);
 // BENCH_SEGMENT_COMMITS (default 100: small commits for 2); BENCH_SEGMENT_QUERIES (default
 // 100); BENCH_SEGMENT_STORES (default "ours,lancedb,sqlite"); BENCH_SEGMENT_JSON (a file for
-// the raw results); BENCH_PEER_TIMEOUT_S (default 3600, per child); BENCH_CODE_ROOT (measure
+// the raw results); BENCH_SEGMENT_PARTS (default "all"; "build" runs part 3 alone);
+// BENCH_PEER_TIMEOUT_S (default 3600, per child); BENCH_CODE_ROOT (measure
 // a copy of the repository built at another commit).
 import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -41,6 +42,8 @@ const changes = wholeNumber("BENCH_SEGMENT_CHANGES", 5, 1);
 const smallCommits = wholeNumber("BENCH_SEGMENT_COMMITS", 100, 1);
 const queryCount = wholeNumber("BENCH_SEGMENT_QUERIES", 100, 1);
 const timeoutMs = wholeNumber("BENCH_PEER_TIMEOUT_S", 3600, 1) * 1000;
+const parts = process.env.BENCH_SEGMENT_PARTS ?? "all";
+if (!["all", "build"].includes(parts)) throw new Error(`BENCH_SEGMENT_PARTS must be all or build, got ${JSON.stringify(parts)}`);
 const stores = (process.env.BENCH_SEGMENT_STORES ?? "ours,lancedb,sqlite").split(",").map((name) => name.trim());
 if (stores[0] !== "ours" || stores.some((name) => !["ours", "lancedb", "sqlite"].includes(name))) {
   throw new Error(`BENCH_SEGMENT_STORES must start with ours and name only ours, lancedb, sqlite; got ${stores.join(",")}`);
@@ -117,8 +120,8 @@ function queryBoth(mergedDirectory) {
   return runs;
 }
 
-try {
-  const builds = buildAll();
+/** Parts 1 and 2 on our first build (the base): the one-document changes, the small commits and the merged index queried beside it. */
+function changesAndQueries() {
   const baseIndex = join(workspace, "base", "index");
   log(`one-document changes: ${changes} commits ...`);
   const change = must(runChild("segment-child.mjs", ["edit", baseIndex, replicasText, "0", String(changes)], timeoutMs), "changes");
@@ -132,21 +135,22 @@ try {
     commits: { files: commits.files, diskMb: bytesIn(baseIndex) / 1048576 },
     merged: { files: folderState(join(merged.directory, "index")).size, diskMb: bytesIn(join(merged.directory, "index")) / 1048576 },
   };
-  const queries = queryBoth(merged.directory);
+  return { change, commits, merged, folders, queries: queryBoth(merged.directory) };
+}
+
+try {
+  const builds = buildAll();
   const results = {
     chunks: cached.total,
     replicas,
     rounds,
     stores: built,
     peersLeftOut: notInstalled,
-    load: { before: loadBefore, after: loadavg() },
+    load: { before: loadBefore, after: undefined },
     builds,
-    change,
-    commits,
-    merged,
-    folders,
-    queries,
+    ...(parts === "all" ? changesAndQueries() : {}),
   };
+  results.load.after = loadavg();
   if (process.env.BENCH_SEGMENT_JSON !== undefined) writeFileSync(process.env.BENCH_SEGMENT_JSON, JSON.stringify(results));
   printSegmentTables(results);
 } finally {

@@ -1,11 +1,11 @@
 // One store, one phase, in a process of its own, so that open time and RSS are its own:
 //   node store-child.mjs build <store> <directory> <replicas> [edits]
 //   node store-child.mjs query <store> <directory> <replicas> <k>
-// Prints one JSON line on stdout; everything else goes to stderr. `edits` (default 0) builds
+// Prints one JSON line on stdout; everything else goes to stderr. A build is fed its chunks
+// and vectors in batches made on the fly (`chunkBatches`), and prints the RSS before it. `edits` (default 0) builds
 // the chunks with the segments bench's edits 0 .. edits - 1 applied (edits.mjs).
 import { readFileSync } from "node:fs";
-import { loadEmbedder, readScifact, readVectors, replicatedChunks, vectorCachePath } from "./corpus.mjs";
-import { withEdits } from "./edits.mjs";
+import { chunkBatches, loadEmbedder, readScifact, vectorCachePath } from "./corpus.mjs";
 
 const [phase, storeName, directory, replicasText, fifth] = process.argv.slice(2);
 const replicas = Number(replicasText);
@@ -18,6 +18,8 @@ const store = await import(`./stores/${storeName}.mjs`);
 const { identity } = await loadEmbedder();
 const paths = vectorCachePath(replicas, identity);
 const mb = (bytes) => bytes / 1024 / 1024;
+/** Chunks a store is handed at a time (each store may write them in smaller batches of its own). */
+const batchChunks = 10_000;
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((left, right) => left - right);
@@ -28,14 +30,16 @@ if (phase === "build") {
   const { corpus } = readScifact();
   const edits = Number(fifth ?? 0);
   if (!Number.isInteger(edits) || edits < 0) throw new Error(`store-child.mjs build: edits must be a whole number, got ${fifth}`);
-  const chunks = withEdits([...replicatedChunks(corpus, replicas)], edits);
-  const vectors = readVectors(paths.vectors, identity.dimension);
-  if (vectors.floats.length !== chunks.length * identity.dimension)
-    throw new Error(`${paths.vectors} does not hold ${chunks.length} vectors`);
+  // The chunks and their vectors are made batch by batch as the store asks for them (the
+  // vector file is read at each batch's offset), so the peak RSS is the store's, not the corpus's.
+  const total = corpus.length * replicas;
+  const { dimension } = identity;
+  const batches = chunkBatches({ corpus, replicas, edits, vectorsPath: paths.vectors, dimension, batchChunks });
+  const rssBeforeMb = mb(process.memoryUsage().rss);
   const started = performance.now();
-  await store.build({ directory, chunks, vectors, identity });
+  await store.build({ directory, batches, dimension, identity });
   const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ chunks: chunks.length, seconds, peakRssMb: mb(process.resourceUsage().maxRSS * 1024) }));
+  console.log(JSON.stringify({ chunks: total, seconds, rssBeforeMb, peakRssMb: mb(process.resourceUsage().maxRSS * 1024) }));
 } else {
   const k = Number(fifth ?? 10);
   const queries = JSON.parse(readFileSync(paths.queries, "utf8"));

@@ -28,13 +28,14 @@ function schemaFor(dimension) {
   ]);
 }
 
-function arrowBatch(chunks, floats, dimension, start) {
+/** One Arrow table of `chunks` and their vectors (`floats`: `chunks.length` x `dimension`). */
+function arrowBatch(chunks, floats, dimension) {
   const count = chunks.length;
   const type = new FixedSizeList(dimension, new Field("item", new Float32(), true));
   const values = makeData({
     type: new Float32(),
     length: count * dimension,
-    data: floats.slice(start * dimension, (start + count) * dimension),
+    data: floats,
   });
   const vector = makeVector(makeData({ type, length: count, nullCount: 0, child: values }));
   return new Table({
@@ -50,12 +51,14 @@ function arrowBatch(chunks, floats, dimension, start) {
   });
 }
 
-export async function build({ directory, chunks, vectors }) {
-  const { floats, dimension } = vectors;
+export async function build({ directory, batches, dimension }) {
   const db = await lancedb.connect(join(directory, "lance"));
   const table = await db.createEmptyTable("chunks", schemaFor(dimension));
-  for (let start = 0; start < chunks.length; start += batchRows) {
-    await table.add(arrowBatch(chunks.slice(start, start + batchRows), floats, dimension, start));
+  for (const { chunks, floats } of batches) {
+    for (let start = 0; start < chunks.length; start += batchRows) {
+      const end = Math.min(chunks.length, start + batchRows);
+      await table.add(arrowBatch(chunks.slice(start, end), floats.subarray(start * dimension, end * dimension), dimension));
+    }
   }
   await table.createIndex("text", { config: lancedb.Index.fts({ stem: true, removeStopWords: true, withPosition: false }) });
   table.close();

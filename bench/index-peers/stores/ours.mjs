@@ -24,21 +24,31 @@ function cachedEmbeddings(identity, documentVectors, queryVectors) {
   };
 }
 
-export async function build({ directory, chunks, vectors, identity }) {
+/**
+ * Upserts each batch of `batches` (`{ chunks, floats }`, corpus.mjs `chunkBatches`) 1,000 chunks
+ * at a time, the embedder answering with `Float32Array` views of the batch's vectors (the
+ * writer takes typed rows as they are), then commits.
+ */
+export async function build({ directory, batches, dimension, identity }) {
   const documentVectors = new Map();
   const embeddings = cachedEmbeddings(identity, documentVectors, new Map());
   const writer = await openLocalSearchPort({ directory: join(directory, "index"), mode: "write", embeddings });
-  const { floats, dimension } = vectors;
-  for (let start = 0; start < chunks.length; start += 1000) {
-    const batch = chunks.slice(start, start + 1000);
-    documentVectors.clear();
-    batch.forEach((chunk, offset) => {
-      const row = start + offset;
-      documentVectors.set(chunk.text, Array.from(floats.subarray(row * dimension, (row + 1) * dimension)));
-    });
-    await writer.upsert(
-      batch.map((chunk) => ({ id: chunk.id, content: chunk.content, metadata: { docId: chunk.docId, chunkIndex: 0, title: chunk.title } })),
-    );
+  for (const { chunks, floats } of batches) {
+    for (let start = 0; start < chunks.length; start += 1000) {
+      const batch = chunks.slice(start, start + 1000);
+      documentVectors.clear();
+      batch.forEach((chunk, offset) => {
+        const row = start + offset;
+        documentVectors.set(chunk.text, floats.subarray(row * dimension, (row + 1) * dimension));
+      });
+      await writer.upsert(
+        batch.map((chunk) => ({
+          id: chunk.id,
+          content: chunk.content,
+          metadata: { docId: chunk.docId, chunkIndex: 0, title: chunk.title },
+        })),
+      );
+    }
   }
   await writer.commit();
   await writer.close();

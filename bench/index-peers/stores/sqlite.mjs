@@ -17,8 +17,7 @@ function connect(directory) {
   return db;
 }
 
-export async function build({ directory, chunks, vectors }) {
-  const { floats, dimension } = vectors;
+export async function build({ directory, batches, dimension }) {
   const db = connect(directory);
   db.pragma("journal_mode = OFF");
   db.pragma("synchronous = OFF");
@@ -30,16 +29,16 @@ export async function build({ directory, chunks, vectors }) {
   const addChunk = db.prepare("insert into chunks (rowid, id) values (?, ?)");
   const addText = db.prepare("insert into fts (rowid, text) values (?, ?)");
   const addVector = db.prepare("insert into vec (rowid, embedding) values (?, ?)");
-  const insert = db.transaction((start, batch) => {
-    batch.forEach((chunk, offset) => {
-      const row = start + offset;
-      const rowid = BigInt(row + 1);
+  // One transaction per batch of `batches` (10,000 chunks from store-child.mjs).
+  const insert = db.transaction((start, chunks, floats) => {
+    chunks.forEach((chunk, offset) => {
+      const rowid = BigInt(start + offset + 1);
       addChunk.run(rowid, chunk.id);
       addText.run(rowid, chunk.text);
-      addVector.run(rowid, Buffer.from(floats.buffer, floats.byteOffset + row * dimension * 4, dimension * 4));
+      addVector.run(rowid, Buffer.from(floats.buffer, floats.byteOffset + offset * dimension * 4, dimension * 4));
     });
   });
-  for (let start = 0; start < chunks.length; start += 10_000) insert(start, chunks.slice(start, start + 10_000));
+  for (const { start, chunks, floats } of batches) insert(start, chunks, floats);
   db.exec("insert into fts (fts) values ('optimize')");
   db.close();
 }
