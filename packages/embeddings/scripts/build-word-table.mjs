@@ -7,11 +7,12 @@
 //
 // It keeps the 50,000 most frequent words that the embedder can look up, quantises each vector
 // to int8 with one float32 scale per word, prints how closely the quantised cosines follow the
-// original ones, and writes `data/word-vectors.bin`, `data/words.txt`, `data/word-table.json`
-// and `NOTICE` (with `--out <folder>`, all four go to that folder).
+// original ones, and writes `data/word-vectors.bin`, `data/words.txt`, `data/word-table.json`,
+// `data/word-index.bin` (see word-index.mjs) and `NOTICE` (with `--out <folder>`, all go to that folder).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fail, outputFolder, packageRoot, splitNotice, writeDataFiles } from "./table-script.mjs";
+import { wordIndexBytes, wordIndexLayout } from "./word-index.mjs";
 
 const formatVersion = 1;
 const wordLimit = 50_000;
@@ -176,7 +177,11 @@ Buffer.from(scales.buffer).copy(binary, headerBytes);
 Buffer.from(values.buffer).copy(binary, headerBytes + scales.byteLength);
 const wordList = Buffer.from(`${selected.join("\n")}\n`, "utf8");
 
-const files = writeDataFiles(outFolder, { "word-vectors.bin": binary, "words.txt": wordList });
+const files = writeDataFiles(outFolder, {
+  "word-vectors.bin": binary,
+  "words.txt": wordList,
+  "word-index.bin": wordIndexBytes(binary, wordList, selected.length, dimension),
+});
 const manifest = {
   formatVersion,
   wordCount: selected.length,
@@ -187,6 +192,7 @@ const manifest = {
       `"${magic}", uint32 LE format version, uint32 LE word count, uint32 LE dimension, ` +
       "float32 LE scale per word, then int8 values word by word",
     "words.txt": "UTF-8, one word per line, in the order of word-vectors.bin: most frequent first",
+    "word-index.bin": wordIndexLayout,
   },
   source: {
     name: sourceManifest.name,

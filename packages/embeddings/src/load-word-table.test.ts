@@ -6,11 +6,14 @@ import { fileURLToPath } from "node:url";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { CorruptWordTableError } from "./corrupt-word-table-error.js";
+import { commonRank } from "./frequency-weight.js";
 import { loadWordTable } from "./load-word-table.js";
 import type { WordTable } from "./load-word-table.js";
+// @ts-expect-error: a plain script of this package, without types
+import { commonRank as scriptCommonRank, wordIndexBytes } from "../scripts/word-index.mjs";
 
 const dataDirectory = fileURLToPath(new URL("../data/", import.meta.url));
-const dataFiles = ["word-table.json", "word-vectors.bin", "words.txt"];
+const dataFiles = ["word-table.json", "word-vectors.bin", "words.txt", "word-index.bin"];
 const manifest = JSON.parse(readFileSync(join(dataDirectory, "word-table.json"), "utf8")) as {
   wordCount: number;
   dimension: number;
@@ -65,7 +68,7 @@ function loadError(directory: string): unknown {
 
 describe("loadWordTable", () => {
   it("loads the committed table, whose files match the checksums in word-table.json", () => {
-    for (const file of ["word-vectors.bin", "words.txt"]) {
+    for (const file of ["word-vectors.bin", "words.txt", "word-index.bin"]) {
       const bytes = readFileSync(join(dataDirectory, file));
       expect(createHash("sha256").update(bytes).digest("hex")).toBe(manifest.files[file]?.sha256);
       expect(bytes.byteLength).toBe(manifest.files[file]?.bytes);
@@ -89,6 +92,34 @@ describe("loadWordTable", () => {
     expect(table.rankOf("throttle")).toBeGreaterThan(0);
     expect(table.rankOf("no-such-word-here")).toBe(-1);
     expect(table.rankOf(",")).toBe(-1);
+  });
+
+  it("issue 36 item 5: finds every word of words.txt at its line, by the index's binary search, and no other", () => {
+    const table = loadWordTable();
+    const lines = readFileSync(join(dataDirectory, "words.txt"), "utf8").trimEnd().split("\n");
+    expect(table.words).toEqual(lines);
+    const misplaced = lines.flatMap((word, rank) => (table.rankOf(word) === rank ? [] : [`${word}: ${table.rankOf(word)}`]));
+    expect(misplaced).toEqual([]);
+    // Words past either end of the sorted order, between two words, a prefix, and non-ASCII ones.
+    for (const absent of ["", "\u0000", "\uffff", "zzzzzzzzzzzz", "aaaaaaaaaa", "netwo", "networkz", "the\n", "caf\u00e9s\u00e9"]) {
+      expect(table.rankOf(absent), JSON.stringify(absent)).toBe(-1);
+    }
+  });
+
+  it("issue 36 item 5: the shipped word-index.bin is the one scripts/word-index.mjs derives from the table", () => {
+    const shipped = readFileSync(join(dataDirectory, "word-index.bin"));
+    const derived = wordIndexBytes(
+      readFileSync(join(dataDirectory, "word-vectors.bin")),
+      readFileSync(join(dataDirectory, "words.txt")),
+      manifest.wordCount,
+      manifest.dimension,
+    ) as Buffer;
+    expect(Buffer.compare(shipped, derived)).toBe(0);
+    expect(scriptCommonRank).toBe(commonRank);
+    // The recorded common direction is a unit vector.
+    const direction = loadWordTable().commonDirection;
+    expect(direction).toHaveLength(100);
+    expect(Math.hypot(...direction)).toBeCloseTo(1, 12);
   });
 
   it("holds vectors in which related words are closer than unrelated ones", () => {
@@ -131,6 +162,26 @@ describe("loadWordTable", () => {
     const error = loadError(directory) as CorruptWordTableError;
     expect(error.code).toBe("corrupt_word_table");
     expect(error.file).toBe(join(directory, "words.txt"));
+  });
+
+  it("refuses a copy whose word index has one flipped byte, or whose index does not fit the table", () => {
+    const flipped = copyOfData();
+    flipByte(join(flipped, "word-index.bin"), 1_000);
+    expect(loadError(flipped)).toMatchObject({ code: "corrupt_word_table", file: join(flipped, "word-index.bin") });
+
+    // An index rebuilt for another table: its checksum is recorded, its header does not fit.
+    const other = copyOfData();
+    const index = readFileSync(join(other, "word-index.bin"));
+    index.writeUInt32LE(49_999, 8);
+    writeFileSync(join(other, "word-index.bin"), index);
+    const files = {
+      ...manifest.files,
+      "word-index.bin": { bytes: index.byteLength, sha256: createHash("sha256").update(index).digest("hex") },
+    };
+    writeFileSync(join(other, "word-table.json"), JSON.stringify({ ...manifest, files }));
+    const error = loadError(other) as CorruptWordTableError;
+    expect(error.file).toBe(join(other, "word-index.bin"));
+    expect(error.message).toContain("header says 49999 words of dimension 100, the table has 50000 of 100");
   });
 
   it("refuses a copy with a missing file or a malformed description", () => {

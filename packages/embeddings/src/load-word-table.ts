@@ -1,7 +1,9 @@
+import { endianness } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CorruptWordTableError } from "./corrupt-word-table-error.js";
 import { checkFileEntries, readBytes, readVerified } from "./read-verified-file.js";
+import { readWordIndex } from "./read-word-index.js";
 
 /** The word vectors that ship in `data/`, quantised to int8 with one scale per word. */
 export interface WordTable {
@@ -9,7 +11,7 @@ export interface WordTable {
   readonly wordCount: number;
   /** Length of each word vector. */
   readonly dimension: number;
-  /** The words, most frequent first: a word's position is its rank and its row. */
+  /** The words, most frequent first: a word's position is its rank and its row (split from words.txt on first use). */
   readonly words: readonly string[];
   /** One float32 scale per word: a value is `values[rank * dimension + column] * scales[rank]`. */
   readonly scales: Float32Array;
@@ -19,6 +21,8 @@ export interface WordTable {
   readonly vectorsSha256: string;
   /** The description the table was built with (`word-table.json`). */
   readonly manifest: WordTableManifest;
+  /** The unit direction that every averaged text vector leans towards (recorded in word-index.bin). */
+  readonly commonDirection: Float64Array;
   /** The rank (row) of a word, or -1 when the table does not hold it. Words are lower case. */
   rankOf(word: string): number;
 }
@@ -43,11 +47,13 @@ export interface LoadWordTableOptions {
 const manifestFile = "word-table.json";
 const vectorsFile = "word-vectors.bin";
 const wordsFile = "words.txt";
+const indexFile = "word-index.bin";
 const supportedFormatVersion = 1;
 const magic = "LKWV";
 const headerBytes = 16;
 
 const cache = new Map<string, WordTable>();
+const littleEndian = endianness() === "LE";
 
 /**
  * Loads the word table synchronously, checking every file against the SHA-256 recorded in
@@ -105,42 +111,48 @@ function readWordTable(directory: string): WordTable {
     });
   }
 
-  // Copy the scales out through a DataView: the file is little-endian and the buffer need not
-  // be aligned for a Float32Array view.
-  const scales = new Float32Array(wordCount);
-  const scaleView = new DataView(vectorBytes.buffer, vectorBytes.byteOffset + headerBytes, wordCount * 4);
-  for (let rank = 0; rank < wordCount; rank += 1) scales[rank] = scaleView.getFloat32(rank * 4, true);
+  // One copy of the scales (the buffer need not be aligned for a Float32Array view); value by
+  // value only on a big-endian machine.
+  const scalesStart = vectorBytes.byteOffset + headerBytes;
+  const scales = littleEndian
+    ? new Float32Array(vectorBytes.buffer.slice(scalesStart, scalesStart + wordCount * 4) as ArrayBuffer)
+    : Float32Array.from({ length: wordCount }, (_, rank) => vectorBytes.readFloatLE(headerBytes + rank * 4));
   const values = new Int8Array(vectorBytes.buffer, vectorBytes.byteOffset + headerBytes + wordCount * 4, wordCount * dimension);
 
-  const text = wordBytes.toString("utf8");
-  const words = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
-  if (words.length !== wordCount) {
-    throw new CorruptWordTableError({
-      file: wordsPath,
-      reason: `${words.length} words where ${manifestFile} says ${wordCount}`,
-    });
-  }
-  const ranks = new Map<string, number>();
-  for (let rank = 0; rank < wordCount; rank += 1) {
-    const word = words[rank] as string;
-    if (word === "" || ranks.has(word)) {
-      throw new CorruptWordTableError({
-        file: wordsPath,
-        reason: `line ${rank + 1} is ${word === "" ? "empty" : `a repeat of ${JSON.stringify(word)}`}`,
-      });
+  // Words are found by a binary search in the index's sorted ranks, comparing UTF-8 bytes, not
+  // through a Map of all 50,000 words: building that Map was most of a cold start's table load.
+  const indexPath = join(directory, indexFile);
+  const indexBytes = readVerified(indexPath, manifest.files[indexFile], manifestPath);
+  const { commonDirection, starts, sortedRanks } = readWordIndex(indexBytes, indexPath, wordCount, dimension, wordBytes.byteLength);
+  const rankOf = (word: string): number => {
+    const target = Buffer.from(word, "utf8");
+    let low = 0;
+    let high = wordCount - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const rank = sortedRanks[middle] as number;
+      const order = wordBytes.compare(target, 0, target.byteLength, starts[rank] as number, (starts[rank + 1] as number) - 1);
+      if (order === 0) return rank;
+      if (order < 0) low = middle + 1;
+      else high = middle - 1;
     }
-    ranks.set(word, rank);
-  }
+    return -1;
+  };
+  let words: readonly string[] | undefined;
 
   return {
     wordCount,
     dimension,
-    words,
+    get words() {
+      words ??= wordBytes.toString("utf8", 0, wordBytes.byteLength - 1).split("\n");
+      return words;
+    },
     scales,
     values,
+    commonDirection,
     vectorsSha256: manifest.files[vectorsFile]?.sha256 ?? "",
     manifest,
-    rankOf: (word) => ranks.get(word) ?? -1,
+    rankOf,
   };
 }
 

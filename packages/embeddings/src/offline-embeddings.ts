@@ -7,7 +7,6 @@ import { featureHash } from "./feature-hash.js";
 import { CorruptWordTableError } from "./corrupt-word-table-error.js";
 import { loadWordTable } from "./load-word-table.js";
 import type { WordTable } from "./load-word-table.js";
-import { commonDirectionOf } from "./common-direction.js";
 import { frequencyWeight } from "./frequency-weight.js";
 import { GlossVectors } from "./gloss-vectors.js";
 
@@ -92,7 +91,7 @@ export class OfflineEmbeddings extends Embeddings {
         reason: `is not the table version ${methodVersion} of ${embedderId} was built with (SHA-256 ${this.table.vectorsSha256})`,
       });
     }
-    this.commonDirection = commonDirectionOf(this.table);
+    this.commonDirection = this.table.commonDirection;
     this.lexicalScale = Math.sqrt(this.lexicalWeight);
     this.denseScale = Math.sqrt(1 - this.lexicalWeight);
     const customised = this.hashDimension !== defaultHashDimension || this.lexicalWeight !== defaultLexicalWeight;
