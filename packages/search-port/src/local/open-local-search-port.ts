@@ -5,7 +5,6 @@ import { emptySnapshot } from "./snapshot/index-snapshot.js";
 import { IndexNotFoundError } from "./errors/index-not-found-error.js";
 import { LocalIndexState } from "./snapshot/local-index-state.js";
 import { LocalIndexReader } from "./reader/local-index-reader.js";
-import { LocalIndexWriter } from "./writer/local-index-writer.js";
 import type { EmbedderIdentity, LocalSearchPort } from "./port/local-search-port.js";
 import type { LocalSearchPortOptions } from "./port/local-search-port-options.js";
 import { LocalPortLifecycle } from "./port/local-port-lifecycle.js";
@@ -14,15 +13,19 @@ import { openCommittedIndex } from "./reader/open-committed-index.js";
 import type { OpenedIndex } from "./reader/open-committed-index.js";
 import { readLocalPortSettings } from "./port/read-local-port-settings.js";
 import type { LocalPortSettings } from "./port/read-local-port-settings.js";
-import { removeUnreferencedFiles } from "./writer/remove-unreferenced-files.js";
 import { acquireDenseScanHelper } from "./dense/dense-scan-helper.js";
-import { acquireWriteLock, staleMs } from "./writer/write-lock.js";
 import type { WriteLock } from "./writer/write-lock.js";
+import { readOnlyWrites } from "./port/read-only-writes.js";
+import type { PortWrites } from "./port/read-only-writes.js";
+
+/** The writer's modules, loaded only by a port opened with mode "write". */
+type WriteMode = typeof import("./port/write-mode.js");
 
 // The options are read in read-local-port-settings.ts and a committed index is opened in
 // open-committed-index.ts. This file creates the port's two parts and connects them: a
 // `LocalIndexReader` (reader/local-index-reader.ts: searches, fetches, a reader's refresh)
-// and a `LocalIndexWriter` (writer/local-index-writer.ts: writes and commits), sharing the
+// and a `LocalIndexWriter` (writer/local-index-writer.ts: writes and commits; loaded only in
+// mode "write", a reader gets port/read-only-writes.ts instead), sharing the
 // index state and the port's lifecycle; and it closes them.
 
 /**
@@ -46,9 +49,11 @@ export async function openLocalSearchPortWithHooks(options: LocalSearchPortOptio
   const settings = readLocalPortSettings(options);
   const { directory, mode } = settings;
   let lock: WriteLock | undefined;
+  let writeMode: WriteMode | undefined;
   if (mode === "write") {
+    writeMode = await import("./port/write-mode.js");
     mkdirSync(directory, { recursive: true });
-    lock = await acquireWriteLock(directory);
+    lock = await writeMode.acquireWriteLock(directory);
   }
   let opened: OpenedIndex | undefined;
   let port: LocalSearchPort;
@@ -58,9 +63,9 @@ export async function openLocalSearchPortWithHooks(options: LocalSearchPortOptio
     opened = openCommittedIndex(settings);
     // Only leftovers older than the lock's stale time: a writer that lost the lock to this
     // one may still be writing its (unreferenced) files.
-    if (mode === "write") removeUnreferencedFiles(directory, opened?.manifest, new Set(), staleMs);
+    writeMode?.removeUnreferencedFiles(directory, opened?.manifest, new Set(), writeMode.staleMs);
     if (opened === undefined && mode === "read") throw new IndexNotFoundError({ directory });
-    port = createPort(settings, opened, lock, hooks, watch);
+    port = createPort(settings, opened, { writeMode, lock, hooks }, watch);
   } catch (error) {
     await lock?.release();
     throw error;
@@ -78,12 +83,14 @@ export async function openLocalSearchPortWithHooks(options: LocalSearchPortOptio
   return port;
 }
 
-/** Creates the port's reader and writer on the opened index (undefined: a writer of a new index) and connects them. */
+/**
+ * Creates the port's reader and writer on the opened index (undefined: a writer of a new
+ * index) and connects them; a reader's writes are `readOnlyWrites` (no `writeMode` loaded).
+ */
 function createPort(
   settings: LocalPortSettings,
   opened: OpenedIndex | undefined,
-  lock: WriteLock | undefined,
-  hooks: CommitHooks,
+  { writeMode, lock, hooks }: { writeMode: WriteMode | undefined; lock: WriteLock | undefined; hooks: CommitHooks },
   watch: ManifestWatch | undefined,
 ): LocalSearchPort {
   const { directory, mode } = settings;
@@ -91,16 +98,19 @@ function createPort(
   const state = new LocalIndexState(opened, mode === "write" ? (vectorEmbedder?.dimension ?? 0) : 0);
   const lifecycle = new LocalPortLifecycle(directory);
   const reader = new LocalIndexReader({ settings, state, lifecycle, watch, vectorEmbedder });
-  const writer = new LocalIndexWriter({
-    settings,
-    state,
-    lock,
-    hooks,
-    vectorEmbedder,
-    lifecycle,
-    dirty: opened !== undefined && (opened.analyzerStale === true || opened.startedEmpty === true || !isSegmented(opened.manifest)),
-    openedFiles: opened === undefined ? [] : storedFileEntries(opened.manifest).map((entry) => entry.name),
-  });
+  const writer: PortWrites =
+    writeMode === undefined
+      ? readOnlyWrites(directory, mode, lifecycle)
+      : new writeMode.LocalIndexWriter({
+          settings,
+          state,
+          lock,
+          hooks,
+          vectorEmbedder,
+          lifecycle,
+          dirty: opened !== undefined && (opened.analyzerStale === true || opened.startedEmpty === true || !isSegmented(opened.manifest)),
+          openedFiles: opened === undefined ? [] : storedFileEntries(opened.manifest).map((entry) => entry.name),
+        });
   // The dense scan's helper thread (started on the first large scan) ends with the last open port.
   const releaseScanHelper = acquireDenseScanHelper();
   let closing: Promise<void> | undefined;
@@ -140,7 +150,7 @@ function vectorEmbedderOf(settings: LocalPortSettings, opened: OpenedIndex | und
 async function closePort(parts: {
   lifecycle: LocalPortLifecycle;
   reader: LocalIndexReader;
-  writer: LocalIndexWriter;
+  writer: PortWrites;
   state: LocalIndexState;
   lock: WriteLock | undefined;
   releaseScanHelper: () => void;
