@@ -16,6 +16,7 @@ import { composeSnapshot } from "../segments/compose-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import type { StateSegment } from "../snapshot/local-index-state.js";
 import type { MetadataKeyCounts } from "../snapshot/metadata-key-counts.js";
+import { writeMergedSegment } from "../merge/write-merged-segment.js";
 import { writeSegment } from "./write-segment.js";
 
 /** What a commit wrote, before the manifest is switched to it. */
@@ -52,7 +53,8 @@ export interface CommitInput {
 
 /**
  * Writes a commit's files: each segment held in memory as a new segment, runs of segments
- * merged as `policy` chooses (`chooseMerges`; all of them with `mergeAll`), the deleted slots
+ * merged as `policy` chooses (`chooseMerges`; all of them with `mergeAll`), each merge streamed
+ * from the segments' files (`writeMergedSegment`), the deleted slots
  * of every kept segment (`deletes`) and the metadata key counts (`facets`), and returns the
  * manifest that lists them. Segments already written are never written again unless merged.
  */
@@ -83,9 +85,9 @@ export async function prepareCommit(input: CommitInput): Promise<PreparedCommit>
     }
     if (from === to) break;
     const run = live.slice(from, to);
-    const written = await writeSegment(directory, generation, newCommitId(), composeSnapshot(run), created);
-    // A fresh view of the merged segments until it is opened from its files: the one written
-    // from holds the merged lexicon, keys and vectors, let go now (a commit may merge more than once).
+    // Streamed: the merged lexicon, keys and vectors are never held in memory (merge/).
+    const written = await writeMergedSegment(directory, generation, newCommitId(), run, input.embedder !== null, created);
+    // A view of the merged segments until the merged one is opened from its files.
     segments.push(newSegment(written.entry, composeSnapshot(run)));
     fresh.push(true);
     dropped.push(...run);
