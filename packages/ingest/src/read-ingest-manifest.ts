@@ -1,34 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { errorMessage } from "@lookup-knowledge/core";
-import { z } from "zod";
 import { IngestError } from "./ingest-error.js";
 import type { IngestManifest } from "./ingest-manifest.js";
 import { ingestManifestPath } from "./ingest-manifest-file.js";
-
-const entrySchema = z.object({
-  id: z.string(),
-  source: z.string(),
-  title: z.string().optional(),
-  keywords: z.array(z.string()).optional(),
-  domain: z.string().optional(),
-  entities: z.array(z.string()).optional(),
-});
-
-const manifestSchema = z.object({
-  version: z.literal(1),
-  root: z.string().optional(),
-  optionsHash: z.string(),
-  documents: z.record(
-    z.string(),
-    z.object({
-      source: z.string(),
-      hash: z.string(),
-      chunkCount: z.number().int().min(0),
-      entry: entrySchema,
-    }),
-  ),
-  noContent: z.record(z.string(), z.object({ source: z.string(), hash: z.string() })).optional(),
-});
+import { ManifestIssue, checkIngestManifest } from "./check-ingest-manifest.js";
 
 /**
  * Reads `ingest-manifest.json` from the data directory. Resolves to `undefined` when the
@@ -60,15 +35,15 @@ export async function readIngestManifest(directory: string): Promise<IngestManif
       cause,
     });
   }
-  const result = manifestSchema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? "(root)" : issue.path.join(".");
+  try {
+    return checkIngestManifest(value);
+  } catch (error) {
+    if (!(error instanceof ManifestIssue)) throw error;
+    const where = error.where.length === 0 ? "(root)" : error.where.join(".");
     throw new IngestError({
       code: "invalid_ingest_manifest",
       path,
-      reason: `The ingest manifest is invalid at ${where} (${issue?.message ?? "unknown problem"}); delete it to re-ingest everything`,
+      reason: `The ingest manifest is invalid at ${where} (${error.message}); delete it to re-ingest everything`,
     });
   }
-  return result.data;
 }

@@ -1,0 +1,62 @@
+import { fileURLToPath } from "node:url";
+import { loadedModules } from "@lookup-knowledge/vitest-config/loaded-modules";
+import { describe, expect, it } from "vitest";
+import { ManifestIssue, checkIngestManifest } from "./check-ingest-manifest.js";
+
+const entry = { id: "a", source: "a.md", title: "A", keywords: ["k"], domain: "d", entities: [] };
+const document = { source: "a.md", hash: "h", chunkCount: 2, entry };
+const valid = { version: 1, root: "/docs", optionsHash: "o", documents: { a: document }, noContent: { b: { source: "b.md", hash: "h" } } };
+
+function issueOf(value: unknown): { where: string; message: string } {
+  try {
+    checkIngestManifest(value);
+  } catch (error) {
+    if (error instanceof ManifestIssue) return { where: error.where.join("."), message: error.message };
+    throw error;
+  }
+  throw new Error("expected the manifest to be refused");
+}
+
+describe("checkIngestManifest (issue 36 item 5: no zod on a query's path)", () => {
+  it("takes a valid manifest, keeping only the known fields", () => {
+    expect(checkIngestManifest(valid)).toEqual(valid);
+    const extra = { ...valid, later: true, documents: { a: { ...document, more: 1, entry: { ...entry, metadata: {} } } } };
+    expect(checkIngestManifest(extra)).toEqual(valid);
+    const bare = { version: 1, optionsHash: "o", documents: { a: { ...document, entry: { id: "a", source: "a.md" } } } };
+    expect(checkIngestManifest(bare)).toEqual(bare);
+  });
+
+  it("names the first wrong field by its path, and what it must be", () => {
+    expect(issueOf([])).toEqual({ where: "", message: "must be an object" });
+    expect(issueOf({ ...valid, version: 2 })).toEqual({ where: "version", message: "must be 1, got 2" });
+    expect(issueOf({ ...valid, optionsHash: 3 })).toEqual({ where: "optionsHash", message: "must be a string, got number" });
+    expect(issueOf({ ...valid, root: null })).toEqual({ where: "root", message: "must be a string, got null" });
+    expect(issueOf({ ...valid, documents: [] })).toEqual({ where: "documents", message: "must be an object" });
+    expect(issueOf({ ...valid, documents: { a: { source: "a.md" } } })).toEqual({
+      where: "documents.a.hash",
+      message: "must be a string, got undefined",
+    });
+    expect(issueOf({ ...valid, documents: { a: { ...document, chunkCount: 1.5 } } })).toEqual({
+      where: "documents.a.chunkCount",
+      message: "must be a whole number from 0, got 1.5",
+    });
+    expect(issueOf({ ...valid, documents: { a: { ...document, chunkCount: -1 } } }).where).toBe("documents.a.chunkCount");
+    expect(issueOf({ ...valid, documents: { a: { ...document, entry: { ...entry, keywords: ["x", 4] } } } })).toEqual({
+      where: "documents.a.entry.keywords.1",
+      message: "must be a string, got number",
+    });
+    expect(issueOf({ ...valid, documents: { a: { ...document, entry: { ...entry, entities: "x" } } } })).toEqual({
+      where: "documents.a.entry.entities",
+      message: "must be an array of strings, got string",
+    });
+    expect(issueOf({ ...valid, noContent: { b: { source: "b.md" } } }).where).toBe("noContent.b.hash");
+  });
+
+  it("reading a manifest loads no zod", () => {
+    const manifestEntry = fileURLToPath(new URL("../dist/manifest.js", import.meta.url));
+    const run = loadedModules(["--input-type=module", "-e", `await import(${JSON.stringify(manifestEntry)});`]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.urls.some((url) => url.endsWith("/ingest/dist/read-ingest-manifest.js"))).toBe(true);
+    expect(run.urls.filter((url) => /\/zod@[^/]+\/node_modules\/zod\//.test(url))).toEqual([]);
+  });
+});
