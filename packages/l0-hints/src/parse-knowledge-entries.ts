@@ -1,5 +1,4 @@
 import { LookupKnowledgeError, describeValue } from "@lookup-knowledge/core";
-import { z } from "zod";
 import type { L0HintsErrorCode } from "./l0-hints-error-code.js";
 
 /** An entry as the index keeps it: trimmed, blank terms dropped, nothing shared with the input. */
@@ -14,24 +13,44 @@ export interface ParsedEntry {
   metadata?: Readonly<Record<string, unknown>>;
 }
 
-const requiredText = z
-  .string({ error: "must be a non-empty string" })
-  .refine((value) => value.trim() !== "", { error: "must be a non-empty string" });
-const optionalText = z.string({ error: "must be a string" }).nullish();
-const optionalTerms = z.array(z.string({ error: "must be a string" }), { error: "must be an array of strings" }).nullish();
+interface CheckedEntry {
+  id: string;
+  source: string;
+  title?: string | null;
+  keywords?: string[] | null;
+  domain?: string | null;
+  entities?: string[] | null;
+  metadata?: Record<string, unknown> | null;
+}
 
-const knowledgeEntrySchema = z.object(
-  {
-    id: requiredText,
-    source: requiredText,
-    title: optionalText,
-    keywords: optionalTerms,
-    domain: optionalText,
-    entities: optionalTerms,
-    metadata: z.custom<Record<string, unknown>>(isPlainObject, { error: "must be a plain object of metadata fields" }).nullish(),
-  },
-  { error: "must be an object" },
-);
+type EntryIssue = { path: PropertyKey[]; message: string };
+
+// Checked by hand, not by a zod schema: an L0 index is built at every open of a knowledge
+// base, from every entry (issue 36 item 5: zod took ~0.5 s at 100,000 entries, and its ~95
+// modules were loaded for it). The reasons are the ones the schema gave, field by field in
+// its order; parse-knowledge-entries.test.ts holds them.
+function entryIssue(raw: unknown): EntryIssue | undefined {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { path: [], message: "must be an object" };
+  const entry = raw as Record<string, unknown>;
+  for (const key of ["id", "source"]) {
+    const value = entry[key];
+    if (typeof value !== "string" || value.trim() === "") return { path: [key], message: "must be a non-empty string" };
+  }
+  for (const key of ["title", "keywords", "domain", "entities", "metadata"]) {
+    const value = entry[key];
+    if (value === undefined || value === null) continue;
+    if (key === "title" || key === "domain") {
+      if (typeof value !== "string") return { path: [key], message: "must be a string" };
+    } else if (key === "metadata") {
+      if (!isPlainObject(value)) return { path: [key], message: "must be a plain object of metadata fields" };
+    } else {
+      if (!Array.isArray(value)) return { path: [key], message: "must be an array of strings" };
+      const position = value.findIndex((item) => typeof item !== "string");
+      if (position !== -1) return { path: [key, position], message: "must be a string" };
+    }
+  }
+  return undefined;
+}
 
 /**
  * Checks entries that come from outside (frontmatter, JSON, another team's code) and copies
@@ -45,17 +64,16 @@ export function parseKnowledgeEntries(entries: unknown): ParsedEntry[] {
   const indexById = new Map<string, number>();
   const parsed: ParsedEntry[] = [];
   entries.forEach((raw: unknown, index) => {
-    const result = knowledgeEntrySchema.safeParse(raw);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const path = issue?.path ?? [];
+    const issue = entryIssue(raw);
+    if (issue !== undefined) {
+      const { path } = issue;
       const field = path.length === 0 ? "entry" : formatPath(path);
       const value = path.length === 0 ? raw : valueAt(raw, path);
       throw invalidEntry(
-        `Invalid knowledge entry at index ${index}${describeId(raw)}: ${field} ${issue?.message ?? "is invalid"} (got ${describeValue(value)})`,
+        `Invalid knowledge entry at index ${index}${describeId(raw)}: ${field} ${issue.message} (got ${describeValue(value)})`,
       );
     }
-    const entry = result.data;
+    const entry = raw as CheckedEntry;
     const earlier = indexById.get(entry.id);
     if (earlier !== undefined) {
       throw invalidEntry(

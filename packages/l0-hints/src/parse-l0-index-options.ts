@@ -1,5 +1,4 @@
-import { ConfigurationError, type MetadataFilter, parseOptions } from "@lookup-knowledge/core";
-import { z } from "zod";
+import { ConfigurationError, type MetadataFilter } from "@lookup-knowledge/core";
 import type { L0IndexOptions } from "./l0-index-options.js";
 
 /** `L0IndexOptions` with every value filled in. */
@@ -17,20 +16,31 @@ export const defaultL0IndexOptions: Readonly<ResolvedL0IndexOptions> = Object.fr
   maxTermShare: 0.02,
 });
 
-const positiveWholeNumber = z
-  .number({ error: "must be a number" })
-  .int({ error: "must be a whole number" })
-  .min(1, { error: "must be at least 1" });
-
-const settings = {
-  minTermLength: positiveWholeNumber.max(1000, { error: "must be at most 1000" }),
-  maxEntries: positiveWholeNumber,
-  maxTermShare: z.number({ error: "must be a number" }).min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1" }),
-  isCommonTerm: z.custom<(term: string) => boolean>((value) => typeof value === "function", { error: "must be a function" }),
-  isCommonTermIn: z.custom<(scope: MetadataFilter) => (term: string) => boolean>((value) => typeof value === "function", {
-    error: "must be a function",
-  }),
+// Checked by hand, not by zod schemas: every open of a knowledge base builds an L0 index
+// (issue 36 item 5: zod's ~95 modules were loaded for these five checks). The reasons are the
+// ones the schemas gave.
+const limits = {
+  minTermLength: { whole: true, min: 1, max: 1000 },
+  maxEntries: { whole: true, min: 1, max: undefined },
+  maxTermShare: { whole: false, min: 0, max: 1 },
 } as const;
+
+function checkNumber(name: keyof typeof limits, value: unknown): number {
+  const { whole, min, max } = limits[name];
+  const refuse = (reason: string): never => {
+    throw new ConfigurationError({ key: name, value, reason });
+  };
+  if (typeof value !== "number" || !Number.isFinite(value)) return refuse("must be a number");
+  if (whole && !Number.isSafeInteger(value)) return refuse("must be a whole number");
+  if (value < min) return refuse(`must be at least ${min}`);
+  if (max !== undefined && value > max) return refuse(`must be at most ${max}`);
+  return value;
+}
+
+function checkFunction<Checked>(name: string, value: unknown): Checked {
+  if (typeof value !== "function") throw new ConfigurationError({ key: name, value, reason: "must be a function" });
+  return value as Checked;
+}
 
 /** Checks the options of `createL0Index`; a bad value throws a `ConfigurationError` naming it. */
 export function parseL0IndexOptions(options: L0IndexOptions | undefined): ResolvedL0IndexOptions {
@@ -42,11 +52,9 @@ export function parseL0IndexOptions(options: L0IndexOptions | undefined): Resolv
   for (const name of ["minTermLength", "maxEntries", "maxTermShare"] as const) {
     const value: unknown = options[name];
     if (value === undefined) continue;
-    resolved[name] = parseOptions(settings[name], value, name);
+    resolved[name] = checkNumber(name, value);
   }
-  if (options.isCommonTerm !== undefined) resolved.isCommonTerm = parseOptions(settings.isCommonTerm, options.isCommonTerm, "isCommonTerm");
-  if (options.isCommonTermIn !== undefined) {
-    resolved.isCommonTermIn = parseOptions(settings.isCommonTermIn, options.isCommonTermIn, "isCommonTermIn");
-  }
+  if (options.isCommonTerm !== undefined) resolved.isCommonTerm = checkFunction("isCommonTerm", options.isCommonTerm);
+  if (options.isCommonTermIn !== undefined) resolved.isCommonTermIn = checkFunction("isCommonTermIn", options.isCommonTermIn);
   return resolved;
 }
