@@ -18,10 +18,10 @@ function issueOf(value: unknown): { where: string; message: string } {
 }
 
 describe("checkIngestManifest (issue 36 item 5: no zod on a query's path)", () => {
-  it("takes a valid manifest, keeping only the known fields", () => {
-    expect(checkIngestManifest(valid)).toEqual(valid);
-    const extra = { ...valid, later: true, documents: { a: { ...document, more: 1, entry: { ...entry, metadata: {} } } } };
-    expect(checkIngestManifest(extra)).toEqual(valid);
+  it("takes a valid manifest as it was read", () => {
+    expect(checkIngestManifest(valid)).toBe(valid);
+    const extra = { ...valid, later: true, documents: { a: { ...document, more: 1 } } };
+    expect(checkIngestManifest(extra)).toBe(extra);
     const bare = { version: 1, optionsHash: "o", documents: { a: { ...document, entry: { id: "a", source: "a.md" } } } };
     expect(checkIngestManifest(bare)).toEqual(bare);
   });
