@@ -6,6 +6,23 @@ import { codeRoot } from "../corpus.mjs";
 
 const { openLocalSearchPort } = await import(pathToFileURL(join(codeRoot, "packages/search-port/dist/local/index.js")).href);
 
+/**
+ * `BENCH_FLUSH_RECORDS`: the records a writer holds in memory before it writes them as a
+ * segment (default: the writer's own), set through the writer's internal test hooks, to pick
+ * the default by measurement.
+ */
+async function openWriter(options) {
+  const text = process.env.BENCH_FLUSH_RECORDS;
+  if (text === undefined) return openLocalSearchPort(options);
+  const flushRecords = Number(text);
+  if (!Number.isInteger(flushRecords) || flushRecords < 1)
+    throw new Error(`BENCH_FLUSH_RECORDS must be a whole number of at least 1, got ${text}`);
+  const { openLocalSearchPortWithHooks } = await import(
+    pathToFileURL(join(codeRoot, "packages/search-port/dist/local/open-local-search-port.js")).href
+  );
+  return openLocalSearchPortWithHooks(options, { flushRecords });
+}
+
 function cachedEmbeddings(identity, documentVectors, queryVectors) {
   return {
     identity,
@@ -32,7 +49,7 @@ function cachedEmbeddings(identity, documentVectors, queryVectors) {
 export async function build({ directory, batches, dimension, identity }) {
   const documentVectors = new Map();
   const embeddings = cachedEmbeddings(identity, documentVectors, new Map());
-  const writer = await openLocalSearchPort({ directory: join(directory, "index"), mode: "write", embeddings });
+  const writer = await openWriter({ directory: join(directory, "index"), mode: "write", embeddings });
   for (const { chunks, floats } of batches) {
     for (let start = 0; start < chunks.length; start += 1000) {
       const batch = chunks.slice(start, start + 1000);

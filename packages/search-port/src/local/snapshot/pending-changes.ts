@@ -26,6 +26,7 @@ export class PendingChanges {
   readonly added = new Map<string, PendingRecord>();
   readonly dictionary = new Map<string, number>();
   readonly dictionaryTerms: string[] = [];
+  private readonly counting = new TermCounting();
 
   constructor(baseCount: number) {
     this.removed = new Uint8Array(baseCount);
@@ -52,21 +53,60 @@ export class PendingChanges {
     return id;
   }
 
-  /** Counts the terms of a tokenised text into dictionary ids and frequencies. */
+  /**
+   * Counts the terms of a tokenised text into dictionary ids (in the order they first occur)
+   * and frequencies. Counted in arrays indexed by term id, used again record after record
+   * (`counting`), not in a map per record: this runs once per upserted record.
+   */
   countTerms(terms: readonly string[]): { terms: Uint32Array; frequencies: Uint16Array } {
-    const counts = new Map<number, number>();
+    const counting = this.counting;
+    counting.record += 1;
+    let distinct = 0;
     for (const term of terms) {
       const id = this.termId(term);
-      counts.set(id, (counts.get(id) ?? 0) + 1);
+      if (id >= counting.seenIn.length) counting.grow(id + 1);
+      if (counting.seenIn[id] === counting.record) {
+        const at = counting.positionOf[id] as number;
+        counting.counts[at] = (counting.counts[at] as number) + 1;
+        continue;
+      }
+      if (distinct === counting.ids.length) counting.growRecord();
+      counting.seenIn[id] = counting.record;
+      counting.positionOf[id] = distinct;
+      counting.ids[distinct] = id;
+      counting.counts[distinct] = 1;
+      distinct += 1;
     }
-    const ids = new Uint32Array(counts.size);
-    const frequencies = new Uint16Array(counts.size);
-    let index = 0;
-    for (const [id, count] of counts) {
-      ids[index] = id;
-      frequencies[index] = Math.min(count, 65_535);
-      index += 1;
-    }
-    return { terms: ids, frequencies };
+    const frequencies = new Uint16Array(distinct);
+    for (let at = 0; at < distinct; at += 1) frequencies[at] = Math.min(counting.counts[at] as number, 65_535);
+    return { terms: counting.ids.slice(0, distinct), frequencies };
+  }
+}
+
+/** The memory `countTerms` counts in: per term id, the record that last saw it and where; per distinct term of the record, its id and count. */
+class TermCounting {
+  record = 0;
+  seenIn = new Uint32Array(1024);
+  positionOf = new Uint32Array(1024);
+  ids = new Uint32Array(256);
+  counts = new Uint32Array(256);
+
+  grow(least: number): void {
+    const length = Math.max(least, 2 * this.seenIn.length);
+    const seenIn = new Uint32Array(length);
+    seenIn.set(this.seenIn);
+    const positionOf = new Uint32Array(length);
+    positionOf.set(this.positionOf);
+    this.seenIn = seenIn;
+    this.positionOf = positionOf;
+  }
+
+  growRecord(): void {
+    const ids = new Uint32Array(2 * this.ids.length);
+    ids.set(this.ids);
+    const counts = new Uint32Array(2 * this.counts.length);
+    counts.set(this.counts);
+    this.ids = ids;
+    this.counts = counts;
   }
 }

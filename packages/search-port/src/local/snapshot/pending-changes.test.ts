@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { PendingChanges } from "./pending-changes.js";
+
+/** What `countTerms` must give: each distinct term once, in the order it first occurs, with its count capped at 65535. */
+function counted(pending: PendingChanges, terms: readonly string[]): Array<[string, number]> {
+  const { terms: ids, frequencies } = pending.countTerms(terms);
+  return [...ids].map((id, at) => [pending.dictionaryTerms[id] as string, frequencies[at] as number]);
+}
+
+function expected(terms: readonly string[]): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return [...counts].map(([term, count]) => [term, Math.min(count, 65_535)]);
+}
+
+describe("PendingChanges.countTerms", () => {
+  it("issue 36 item 4: counts each record's terms in first-occurrence order, record after record, past thousands of terms and a capped frequency", () => {
+    const pending = new PendingChanges(0);
+    const records = [
+      ["b", "a", "b", "c", "a", "b"],
+      [],
+      ["c", "d", "c"],
+      Array.from({ length: 3000 }, (_, at) => `t${at % 1500}`),
+      [...Array.from({ length: 70_000 }, () => "often"), "rare", "b"],
+      ["a", "b"],
+    ];
+    for (const terms of records) expect(counted(pending, terms)).toEqual(expected(terms));
+    // One dictionary id per distinct term over all records.
+    expect(new Set(pending.dictionaryTerms).size).toBe(pending.dictionaryTerms.length);
+    expect(pending.dictionaryTerms.slice(0, 4)).toEqual(["b", "a", "c", "d"]);
+  });
+});
