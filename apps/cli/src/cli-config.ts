@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigurationError, resolveRagConfig, type FlatRagConfig, type RagConfig } from "@lookup-knowledge/core";
 import type { IngestOptions } from "@lookup-knowledge/ingest";
-import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store";
+import { resolveQueryStorage, type QueryStorage } from "@lookup-knowledge/trace-store/recording";
 import type { settingsFileSchema } from "./settings-file-schema.js";
 import { parseStoreSettings, type StoreSettings } from "@lookup-knowledge/agent-tool/store-settings";
 import { CliError } from "./cli-error.js";

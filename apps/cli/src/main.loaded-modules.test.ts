@@ -16,6 +16,8 @@ const localIndex = /\/packages\/search-port\/dist\/local\//;
 const retriever = /\/apps\/agent-tool\/dist\/create-knowledge-retriever\.js$/;
 const traceDatabase = /\/(@electric-sql\+pglite|drizzle-orm)@/;
 const openTelemetry = /\/@opentelemetry\+/;
+const traceStoreRoot = /\/packages\/trace-store\/dist\/index\.js$/;
+const indexWriter = /\/packages\/search-port\/dist\/local\/writer\//;
 
 describe("what each command loads", () => {
   let cwd: string;
@@ -55,6 +57,15 @@ describe("what each command loads", () => {
     const registered = `data:text/javascript,globalThis[Symbol.for("opentelemetry.js.api.1")] = { version: "1.9.0" };`;
     const urls = commandWith(["--import", registered], "query", "Who can issue a refund for a paid invoice?");
     expect(urls.some((url) => openTelemetry.test(url))).toBe(true);
+  });
+
+  it("issue 36 item 5: a query loads the trace store's recording entry only, and no writer of the local index", () => {
+    const urls = command("query", "Who can issue a refund for a paid invoice?");
+    expect(urls.some((url) => url.endsWith("/packages/trace-store/dist/recording.js"))).toBe(true);
+    expect(urls.filter((url) => traceStoreRoot.test(url) || indexWriter.test(url))).toEqual([]);
+    // The checks see both where they are loaded: `traces` reads through the root entry, an ingest writes.
+    expect(command("traces").some((url) => traceStoreRoot.test(url))).toBe(true);
+    expect(command("ingest", "--no-progress", exampleKnowledgeBase).some((url) => indexWriter.test(url))).toBe(true);
   });
 
   it("issue 35 item 4: traces answers from the spool and loads no trace database and no Markdown parser", () => {
@@ -130,6 +141,7 @@ describe("light entry points reach no optional peer statically (issue 35 item 5)
       .filter((subpath) => subpath !== "./package.json")
       .map((subpath) => `@lookup-knowledge/agent-tool${subpath.slice(1)}`),
     "@lookup-knowledge/trace-store",
+    "@lookup-knowledge/trace-store/recording",
     "@lookup-knowledge/text",
     "@lookup-knowledge/embeddings",
     "@lookup-knowledge/search-port/local",

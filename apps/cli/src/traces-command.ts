@@ -1,38 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import {
-  createDurableTraceStore,
-  createTraceSpool,
-  type DurableTraceStore,
-  type StoredToolInvocation,
-  type TraceSpool,
-} from "@lookup-knowledge/trace-store";
+import { createDurableTraceStore, type DurableTraceStore, type StoredToolInvocation } from "@lookup-knowledge/trace-store";
 import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";
 import { redactSecrets } from "./redact-secrets.js";
 import { reportedTraceStoreErrors } from "./reported-trace-store-errors.js";
+import { tracesDirectory } from "./cli-trace-spool.js";
 
-/**
- * Where a data folder's traces live: `@lookup-knowledge/agent-tool/local`'s `tracesDirectory`
- * (a test checks they agree), written here so that `traces` does not load the local index
- * that entry brings (issue 35 item 4: `traces` answers in well under a second).
- */
-export function tracesDirectory(dataDirectory: string): string {
-  return join(dataDirectory, "traces");
-}
-
-/**
- * The trace spool of the CLI's data folder: what `query` records into. Appending needs no
- * database, so a lookup never opens one (`traces` moves the records in later).
- */
-export function openCliTraceSpool(config: CliConfig): TraceSpool {
-  return createTraceSpool({
-    directory: tracesDirectory(config.dataDirectory),
-    queryStorage: config.traces.queryStorage,
-    ...(config.traces.queryHashKey ? { queryHashKey: config.traces.queryHashKey } : {}),
-  });
-}
+export { openCliTraceSpool, tracesDirectory } from "./cli-trace-spool.js";
 
 /**
  * The durable trace store of the CLI's data folder, for the commands that read traces:

@@ -1,6 +1,6 @@
 import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
 import type { CliConfig } from "./cli-config.js";
-import { openCliTraceSpool } from "./traces-command.js";
+import { openCliTraceSpool } from "./cli-trace-spool.js";
 
 /**
  * Runs `use` with the knowledge base of the CLI's settings opened for lookups, each lookup

@@ -1,5 +1,5 @@
 import { assessCompleteness, assessRelevance, normalizeHits, packContext, postprocessCandidates } from "@lookup-knowledge/postprocess";
-import { buildToolInvocationRecord } from "@lookup-knowledge/trace-store";
+import { buildToolInvocationRecord } from "@lookup-knowledge/trace-store/recording";
 
 /**
  * The stage functions a lookup calls after L1 retrieval, in the order of R1: hit identity,

@@ -1,5 +1,5 @@
 import { LookupKnowledgeError, errorMessage, type LookupResult, type RagConfig } from "@lookup-knowledge/core";
-import { createTraceRecorder, type TraceStore } from "@lookup-knowledge/trace-store";
+import { createTraceRecorder, type TraceStore } from "@lookup-knowledge/trace-store/recording";
 import type { LookupStages } from "./lookup-stages.js";
 import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
