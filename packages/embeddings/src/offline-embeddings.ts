@@ -1,12 +1,21 @@
-import { ConfigurationError, LookupKnowledgeError, describeValue } from "@lookup-knowledge/core";
+import { LookupKnowledgeError, describeValue } from "@lookup-knowledge/core";
 import type { EmbeddingsErrorCode } from "./embeddings-error-code.js";
 import { Embeddings } from "@langchain/core/embeddings";
 import type { EmbedderIdentity } from "./embedder-identity.js";
 import { embeddingTerms, stemWord } from "@lookup-knowledge/text";
 import { featureHash } from "./feature-hash.js";
+import { LexicalFeatures, bucketOf } from "./lexical-features.js";
+import type { LexicalSlot } from "./lexical-features.js";
 import { CorruptWordTableError } from "./corrupt-word-table-error.js";
 import { loadWordTable } from "./load-word-table.js";
 import type { WordTable } from "./load-word-table.js";
+import {
+  checkChineseGlosses,
+  checkHashDimension,
+  checkLexicalWeight,
+  defaultHashDimension,
+  defaultLexicalWeight,
+} from "./check-embedder-options.js";
 import { frequencyWeight } from "./frequency-weight.js";
 import { GlossVectors } from "./gloss-vectors.js";
 
@@ -31,8 +40,6 @@ const embedderId = "lookup-knowledge/offline-hash-glove";
 /** Version 2 gives Chinese words the vectors of their glosses; version 1 (`chineseGlosses: false`) did not. */
 const methodVersion = "2";
 const methodVersionWithoutGlosses = "1";
-const defaultHashDimension = 256;
-const defaultLexicalWeight = 0.5;
 
 /**
  * SHA-256 of the `data/word-vectors.bin` that method version 1 was built with. A rebuilt table
@@ -43,12 +50,12 @@ export const pinnedWordVectorsSha256 = "37cb03bf54cda5da83ab978bd6f4d5215d1de202
 /** Weight of a word bigram relative to the geometric mean of its two words. */
 const bigramFactor = 0.5;
 
-/** A word's rank in the table (-1: not in it), its frequency weight, its stem and its lexical feature. */
+/** A word's rank in the table (-1: not in it), its frequency weight, its stem and its stem's lexical feature. */
 interface WordFeatures {
   rank: number;
   weight: number;
   stem: string;
-  feature: string;
+  slot: LexicalSlot;
 }
 
 /** The most words whose features are kept (the cache starts over past it). */
@@ -78,6 +85,17 @@ export class OfflineEmbeddings extends Embeddings {
   private readonly features = new Map<string, WordFeatures>();
   private readonly lexicalScale: number;
   private readonly denseScale: number;
+  // Working space of `embedInto`, kept between texts (a text is embedded at once, never two together).
+  private readonly lexical: LexicalFeatures;
+  private readonly lexicalPart: Float64Array;
+  private readonly dense: Float64Array;
+  private readonly joined: Float64Array;
+  /** The ranks of the table's words in the current text, in the order of their first occurrence. */
+  private readonly ranks: number[] = [];
+  /** By rank: its count in the text `rankTexts` names (a count from another text is stale). */
+  private readonly rankCounts: Int32Array;
+  private readonly rankTexts: Int32Array;
+  private textNumber = 0;
 
   constructor(options: OfflineEmbeddingsOptions = {}) {
     super({});
@@ -101,6 +119,12 @@ export class OfflineEmbeddings extends Embeddings {
       version: customised ? `${method};hashDimension=${this.hashDimension};lexicalWeight=${this.lexicalWeight}` : method,
       dimension: this.hashDimension + this.table.dimension,
     };
+    this.lexical = new LexicalFeatures(this.hashDimension, cachedWordLength);
+    this.lexicalPart = new Float64Array(this.hashDimension);
+    this.dense = new Float64Array(this.table.dimension);
+    this.joined = new Float64Array(this.identity.dimension);
+    this.rankCounts = new Int32Array(this.table.scales.length);
+    this.rankTexts = new Int32Array(this.table.scales.length);
   }
 
   /**
@@ -108,9 +132,7 @@ export class OfflineEmbeddings extends Embeddings {
    * ("limit ... limit") is not pulled towards that word.
    */
   async embedQuery(text: string): Promise<number[]> {
-    const output = new Array<number>(this.identity.dimension).fill(0);
-    this.embedInto(text, "query", output, 0);
-    return output;
+    return this.vectorOf(text, "query");
   }
 
   /**
@@ -118,11 +140,7 @@ export class OfflineEmbeddings extends Embeddings {
    * weight, sublinearly, and the final L2 normalisation removes the effect of length.
    */
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => {
-      const output = new Array<number>(this.identity.dimension).fill(0);
-      this.embedInto(text, "document", output, 0);
-      return output;
-    });
+    return texts.map((text) => this.vectorOf(text, "document"));
   }
 
   /**
@@ -134,10 +152,21 @@ export class OfflineEmbeddings extends Embeddings {
   async embedDocumentRows(texts: string[]): Promise<Float32Array[]> {
     const dimension = this.identity.dimension;
     const buffer = new Float32Array(texts.length * dimension);
-    return texts.map((text, row) => {
-      this.embedInto(text, "document", buffer, row * dimension);
-      return buffer.subarray(row * dimension, (row + 1) * dimension);
-    });
+    const rows: Float32Array[] = [];
+    for (let row = 0; row < texts.length; row += 1) {
+      const offset = row * dimension;
+      writeDivided(this.joined, this.embedInto(texts[row] as string, "document"), buffer, offset);
+      rows.push(buffer.subarray(offset, offset + dimension));
+    }
+    return rows;
+  }
+
+  /** The vector of `text` as a `number[]`. */
+  private vectorOf(text: string, mode: Mode): number[] {
+    const norm = this.embedInto(text, mode);
+    const output = new Array<number>(this.identity.dimension);
+    writeDivided(this.joined, norm, output, 0);
+    return output;
   }
 
   /** What a word gives, worked out once per word (a text repeats its words, and so do texts). */
@@ -146,7 +175,7 @@ export class OfflineEmbeddings extends Embeddings {
     if (known !== undefined) return known;
     const rank = this.table.rankOf(word);
     const stem = stemWord(word);
-    const features: WordFeatures = { rank, weight: frequencyWeight(rank), stem, feature: `w\u0001${stem}` };
+    const features: WordFeatures = { rank, weight: frequencyWeight(rank), stem, slot: this.lexical.stemSlot(stem) };
     // A very long "word" (a hash, base64, a minified line) is rare: it is not kept.
     if (word.length > cachedWordLength) return features;
     if (this.features.size >= wordFeaturesLimit) this.features.clear();
@@ -161,19 +190,19 @@ export class OfflineEmbeddings extends Embeddings {
   }
 
   /**
-   * The word-vector part before its scaling: the frequency-weighted vectors of the words the
-   * table holds (`counts`, by rank) and of the Chinese words of `cjkRuns` (their glosses),
-   * with the common direction removed; `hasWords`: whether any word gave a vector.
+   * The word-vector part before its scaling, into `this.dense`: the frequency-weighted vectors
+   * of the words the table holds (`this.ranks`, with their counts, in the order of their first
+   * occurrence) and of the Chinese words of `cjkRuns` (their glosses), with the common
+   * direction removed. Its squared norm, and whether any word gave a vector.
    */
-  private wordVectorPart(
-    counts: ReadonlyMap<number, number>,
-    cjkRuns: readonly string[],
-    mode: Mode,
-  ): { dense: Float64Array; denseNormSquared: number; hasWords: boolean } {
+  private wordVectorPart(cjkRuns: readonly string[], mode: Mode): { denseNormSquared: number; hasWords: boolean } {
     const wordDimension = this.table.dimension;
-    const dense = new Float64Array(wordDimension);
+    const dense = this.dense;
+    dense.fill(0);
     const { scales, values } = this.table;
-    for (const [rank, count] of counts) {
+    const { ranks, rankCounts } = this;
+    for (const rank of ranks) {
+      const count = rankCounts[rank] as number;
       const frequency = mode === "document" ? 1 + Math.log(count) : 1;
       const weight = frequencyWeight(rank) * frequency * (scales[rank] as number);
       const offset = rank * wordDimension;
@@ -194,14 +223,16 @@ export class OfflineEmbeddings extends Embeddings {
       dense[column] = value;
       denseNormSquared += value * value;
     }
-    return { dense, denseNormSquared, hasWords: counts.size > 0 || glossedWords > 0 };
+    return { denseNormSquared, hasWords: ranks.length > 0 || glossedWords > 0 };
   }
 
   /**
-   * Writes the vector of `text` into `output` from `offset` (`dimension` values, every one of
-   * them written): a `number[]` for LangChain's answers, a typed buffer for typed rows.
+   * Works the vector of `text` out into `this.joined` (`dimension` values, not yet divided by
+   * the norm) and returns its norm: callers divide as they write their own output, a
+   * `number[]` for LangChain's answers or a typed buffer for typed rows (each write site of
+   * one type, which keeps it fast).
    */
-  private embedInto(text: string, mode: Mode, output: number[] | Float32Array, offset: number): void {
+  private embedInto(text: string, mode: Mode): number {
     if (typeof text !== "string") {
       throw new LookupKnowledgeError<EmbeddingsErrorCode>({
         code: "invalid_embedding_input",
@@ -209,54 +240,62 @@ export class OfflineEmbeddings extends Embeddings {
       });
     }
     const { words, continuesPhrase, cjkGrams, cjkRuns } = embeddingTerms(text);
-    const lexicalTerms = new Map<string, { count: number; weight: number }>();
-    const addLexical = (feature: string, weight: number) => {
-      const entry = lexicalTerms.get(feature);
-      if (entry === undefined) lexicalTerms.set(feature, { count: 1, weight });
-      else {
-        entry.count += 1;
-        entry.weight += weight;
-      }
-    };
-    const denseCounts = new Map<number, number>();
+    // The distinct lexical features and word ranks, each in the order of its first occurrence.
+    const features = this.lexical;
+    if (features.begin()) this.features.clear();
+    const { ranks, rankCounts, rankTexts } = this;
+    const textNumber = ++this.textNumber;
+    ranks.length = 0;
 
     let previousStem = "";
+    let previousSlot: LexicalSlot | undefined;
     let previousWeight = 0;
     for (let position = 0; position < words.length; position += 1) {
-      const { rank, weight, stem, feature } = this.wordFeatures(words[position] as string);
-      addLexical(feature, weight);
-      if (continuesPhrase[position] === true) {
-        addLexical(`b\u0001${previousStem}\u0001${stem}`, bigramFactor * Math.sqrt(previousWeight * weight));
+      const { rank, weight, stem, slot } = this.wordFeatures(words[position] as string);
+      features.add(slot, weight);
+      if (continuesPhrase[position] === true && previousSlot !== undefined) {
+        features.add(features.pairSlot(previousStem, previousSlot, stem, slot), bigramFactor * Math.sqrt(previousWeight * weight));
       }
       previousStem = stem;
+      previousSlot = slot;
       previousWeight = weight;
-      if (rank >= 0) denseCounts.set(rank, (denseCounts.get(rank) ?? 0) + 1);
+      if (rank >= 0) {
+        if (rankTexts[rank] !== textNumber) {
+          rankTexts[rank] = textNumber;
+          rankCounts[rank] = 1;
+          ranks.push(rank);
+        } else rankCounts[rank] = (rankCounts[rank] as number) + 1;
+      }
     }
-    for (const gram of cjkGrams) addLexical(`c\u0001${gram}`, 1);
+    for (const gram of cjkGrams) features.add(features.gramSlot(gram), 1);
 
     const hashDimension = this.hashDimension;
-    const lexical = new Float64Array(hashDimension);
-    for (const [feature, { count, weight }] of lexicalTerms) {
+    const lexical = this.lexicalPart;
+    lexical.fill(0);
+    for (const { bucket, negative, count, weight } of features.touched) {
       const value = (weight / count) * (mode === "document" ? 1 + Math.log(count) : 1);
-      const hash = featureHash(feature);
-      const bucket = bucketOf(hash, hashDimension);
-      lexical[bucket] = (lexical[bucket] as number) + (hash & 1 ? -value : value);
+      lexical[bucket] = (lexical[bucket] as number) + (negative ? -value : value);
     }
     let lexicalNormSquared = 0;
-    for (const value of lexical) lexicalNormSquared += value * value;
+    for (let bucket = 0; bucket < hashDimension; bucket += 1) {
+      const value = lexical[bucket] as number;
+      lexicalNormSquared += value * value;
+    }
 
     const wordDimension = this.table.dimension;
-    const { dense, denseNormSquared, hasWords } = this.wordVectorPart(denseCounts, cjkRuns, mode);
+    const { denseNormSquared, hasWords } = this.wordVectorPart(cjkRuns, mode);
+    const dense = this.dense;
 
     const hasLexical = lexicalNormSquared > 1e-24;
     const hasDense = hasWords && denseNormSquared > 1e-24;
     const dimension = hashDimension + wordDimension;
+    const joined = this.joined;
     if (!hasLexical && !hasDense) {
       // Nothing to go on (empty text, only punctuation): a fixed unit vector instead of zeros,
       // which stores reject and cosine turns into NaN. All such texts match each other.
-      const one = bucketOf(featureHash(emptyTextFeature), hashDimension);
-      for (let position = 0; position < dimension; position += 1) output[offset + position] = position === one ? 1 : 0;
-      return;
+      joined.fill(0);
+      joined[bucketOf(featureHash(emptyTextFeature), hashDimension)] = 1;
+      return 1;
     }
     // Each part is made unit length, then weighted so that the cosine of two vectors is
     // `lexicalWeight * lexical cosine + (1 - lexicalWeight) * word-vector cosine`. A text with
@@ -265,42 +304,21 @@ export class OfflineEmbeddings extends Embeddings {
     const denseShare = hasLexical ? this.denseScale : 1;
     const lexicalFactor = hasLexical ? lexicalShare / Math.sqrt(lexicalNormSquared) : 0;
     const denseFactor = hasDense ? denseShare / Math.sqrt(denseNormSquared) : 0;
-    // The joined vector, then its final L2 normalisation, in float64 whatever `output` holds.
-    const joined = new Float64Array(dimension);
+    // The joined vector, then its final L2 normalisation (by the callers), in float64 whatever the output holds.
     for (let bucket = 0; bucket < hashDimension; bucket += 1) joined[bucket] = (lexical[bucket] as number) * lexicalFactor;
     for (let column = 0; column < wordDimension; column += 1) {
       joined[hashDimension + column] = (dense[column] as number) * denseFactor;
     }
     let norm = 0;
-    for (const value of joined) norm += value * value;
-    norm = Math.sqrt(norm);
-    for (let position = 0; position < dimension; position += 1) output[offset + position] = (joined[position] as number) / norm;
+    for (let position = 0; position < dimension; position += 1) {
+      const value = joined[position] as number;
+      norm += value * value;
+    }
+    return Math.sqrt(norm);
   }
 }
 
-/** The bucket of a hash: its high bits scaled to `buckets` (the low bit gives the sign). */
-function bucketOf(hash: number, buckets: number): number {
-  return Math.floor((hash / 4294967296) * buckets);
-}
-
-function checkHashDimension(value: number | undefined): number {
-  if (value === undefined) return defaultHashDimension;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 16 || value > 65_536) {
-    throw new ConfigurationError({ key: "hashDimension", value, reason: "must be an integer from 16 to 65536" });
-  }
-  return value;
-}
-
-function checkChineseGlosses(value: boolean | undefined): boolean {
-  if (value === undefined) return true;
-  if (typeof value !== "boolean") throw new ConfigurationError({ key: "chineseGlosses", value, reason: "must be true or false" });
-  return value;
-}
-
-function checkLexicalWeight(value: number | undefined): number {
-  if (value === undefined) return defaultLexicalWeight;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new ConfigurationError({ key: "lexicalWeight", value, reason: "must be a number from 0 to 1" });
-  }
-  return value;
+/** `output` from `offset`: each value of `vector` divided by `norm` (the final L2 normalisation). */
+function writeDivided(vector: Float64Array, norm: number, output: number[] | Float32Array, offset: number): void {
+  for (let position = 0; position < vector.length; position += 1) output[offset + position] = (vector[position] as number) / norm;
 }
