@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { ingestIntoStore } from "@lookup-knowledge/agent-tool/ingest";
 import type { IngestProgress } from "@lookup-knowledge/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProgressBar } from "./ingest-progress-display.js";
+import { createProgressBar } from "./ingest-progress-bar.js";
 import { exampleKnowledgeBase } from "./test/run-lookup-knowledge.js";
 
 /** A terminal as cli-progress sees one: `isTTY`, a width, and everything written kept. */

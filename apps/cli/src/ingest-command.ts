@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import { ingestIntoStore } from "@lookup-knowledge/agent-tool/ingest";
 import type { CliConfig } from "./cli-config.js";
-import { createProgressBar, createProgressLines } from "./ingest-progress-display.js";
+import { createProgressLines } from "./ingest-progress-display.js";
 import { printable } from "@lookup-knowledge/agent-tool/format";
 
 /** How progress is shown: a bar (a terminal), a line on stderr every few seconds (no terminal), or nothing. */
@@ -33,7 +33,9 @@ export async function runIngestCommand(
 ): Promise<(IngestReport & { store: string }) | undefined> {
   const root = resolve(folder);
   const mode: IngestProgressOutput = output.progress === true ? "bar" : output.progress === false ? "none" : output.progress;
-  const display = mode === "bar" ? createProgressBar() : mode === "lines" ? createProgressLines() : undefined;
+  // The bar's module (and cli-progress) is loaded only for a terminal's bar.
+  const display =
+    mode === "bar" ? (await import("./ingest-progress-bar.js")).createProgressBar() : mode === "lines" ? createProgressLines() : undefined;
   const interrupt = createIngestInterrupt();
   const onSignal = (signal: NodeJS.Signals): void => interrupt.onSignal(signal);
   process.on("SIGINT", onSignal);

@@ -84,6 +84,11 @@ describe("what each command loads", () => {
     expect(urls.some((url) => localIndex.test(url))).toBe(true);
     expect(urls.filter((url) => retriever.test(url) || traceDatabase.test(url))).toEqual([]);
   });
+
+  it("issue 36 item 6: an ingest without a terminal's bar loads no cli-progress (the check matches cli-progress's entry as the loader names it)", () => {
+    const progressBar = /\/node_modules\/.*cli-progress\//;
+    expect(command("ingest", "--no-progress", exampleKnowledgeBase).filter((url) => progressBar.test(url))).toEqual([]);
+  });
 });
 
 // Issue 35 item 5 (pay for what you use): the trace database's packages (PGlite, Drizzle, pg) and
