@@ -1,3 +1,5 @@
+import { CorruptIndexError } from "../errors/corrupt-index-error.js";
+import type { FileRecords } from "../format/file-records.js";
 import type { SegmentPart } from "../segments/segment-part.js";
 import { recordMetadata } from "./index-snapshot.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
@@ -37,14 +39,55 @@ export function countMetadataKeys(
   return committed;
 }
 
-/** Every record's counts: committed records in one pass over their files, records in memory parsed one by one and let go. */
+/** Committed records parsed at a time when every record is counted: their metadata is read and parsed by the run, then let go. */
+const runRecords = 4096;
+
+/**
+ * Every record's counts: committed records read from their files in runs of up to
+ * `runRecords` that lie back to back in one segment's metadata file, each run parsed at once
+ * and let go (never the whole index's metadata held: a fresh build of a million records
+ * counts them all at its first commit); records in memory parsed one by one.
+ */
 function countAll(snapshot: IndexSnapshot, directory: string): MetadataKeyCounts {
   const { file, fileSlots } = snapshot.records;
   const counts = new MetadataKeyCounts();
-  const all = file?.allMetadata();
-  for (let slot = 0; slot < snapshot.count; slot += 1) {
+  let slot = 0;
+  while (slot < snapshot.count) {
     const fileSlot = fileSlots[slot] ?? -1;
-    counts.apply(fileSlot >= 0 && all !== undefined ? (all[fileSlot] ?? {}) : recordMetadata(snapshot.records, slot, directory), 1);
+    if (fileSlot < 0 || file === undefined) {
+      counts.apply(recordMetadata(snapshot.records, slot, directory), 1);
+      slot += 1;
+      continue;
+    }
+    const first = file.locate(fileSlot);
+    let end = slot + 1;
+    while (end < snapshot.count && end - slot < runRecords) {
+      const next = fileSlots[end] ?? -1;
+      if (next < 0) break;
+      const at = file.locate(next);
+      if (at.file !== first.file || at.slot !== first.slot + (end - slot)) break;
+      end += 1;
+    }
+    for (const metadata of metadataRun(first.file, first.slot, first.slot + (end - slot), directory)) counts.apply(metadata, 1);
+    slot = end;
   }
   return counts;
+}
+
+/** The metadata of slots `from` to `to` of one segment's files, read and parsed at once (each object is stored followed by a comma). */
+function metadataRun(file: FileRecords, from: number, to: number, directory: string): Array<Record<string, unknown>> {
+  const start = file.offset("metadata", from);
+  const bytes = file.readBytes("metadata", start, file.offset("metadata", to) - start);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.max(0, bytes.length - 1)).toString("utf8");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(`[${text}]`);
+  } catch (error) {
+    throw new CorruptIndexError({ directory, reason: "a record's metadata is not valid JSON", cause: error });
+  }
+  const list = parsed as unknown[];
+  if (list.length !== to - from || list.some((value) => typeof value !== "object" || value === null || Array.isArray(value))) {
+    throw new CorruptIndexError({ directory, reason: `the metadata of records ${from} to ${to - 1} are not ${to - from} objects` });
+  }
+  return list as Array<Record<string, unknown>>;
 }
