@@ -164,8 +164,9 @@ export async function ensureVectors(replicas, queryCount, log) {
  * `vectorsPath` at their offset: `{ start, chunks, floats }` (`floats`: `chunks.length` x
  * `dimension`, a Float32Array of its own). So no store's build holds the corpus or its vectors:
  * only one batch at a time. Throws unless the file holds exactly one vector per chunk.
+ * `timing.seconds` grows by the time spent making the batches (so a build's time can leave it out).
  */
-export function* chunkBatches({ corpus, replicas, edits, vectorsPath, dimension, batchChunks }) {
+export function* chunkBatches({ corpus, replicas, edits, vectorsPath, dimension, batchChunks, timing = { seconds: 0 } }) {
   const total = corpus.length * replicas;
   const rowBytes = dimension * 4;
   const file = openSync(vectorsPath, "r");
@@ -188,11 +189,20 @@ export function* chunkBatches({ corpus, replicas, edits, vectorsPath, dimension,
       batch = [];
       return done;
     };
+    let resumed = performance.now();
+    const made = () => {
+      const done = take();
+      timing.seconds += (performance.now() - resumed) / 1000;
+      return done;
+    };
     for (const chunk of editedChunks(replicatedChunks(corpus, replicas), total, edits)) {
       batch.push(chunk);
-      if (batch.length === batchChunks) yield take();
+      if (batch.length === batchChunks) {
+        yield made();
+        resumed = performance.now();
+      }
     }
-    if (batch.length > 0) yield take();
+    if (batch.length > 0) yield made();
     if (start !== total) throw new Error(`${start} chunks were made, ${total} expected`);
   } finally {
     closeSync(file);
