@@ -12,6 +12,8 @@ export interface WeighedTerm {
   cjk: boolean;
   /** The slots holding it, ascending (its postings), when some record holds it. */
   slots?: Uint32Array;
+  /** Whether the record in a slot holds it, when its postings lie in several segments (then `slots` is absent). */
+  holds?: (slot: number) => boolean;
 }
 
 /** A hit of the ranked list: its slot and its three scores. */
@@ -144,6 +146,7 @@ export function answerabilitySignals(
 
 /** Whether the record in `slot` holds the term: a binary search of the term's postings (slots ascend). */
 function holds(snapshot: IndexSnapshot, term: WeighedTerm, slot: number): boolean {
+  if (term.holds !== undefined) return term.holds(slot);
   const postingSlots = term.slots ?? snapshot.lexicon.postings(term.index).slots;
   return postingSlots[firstAtLeast(postingSlots, 0, postingSlots.length, slot)] === slot;
 }

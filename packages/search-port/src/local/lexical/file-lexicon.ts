@@ -1,5 +1,6 @@
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import type { LexicalIndex } from "../snapshot/index-snapshot.js";
+import { findTerm } from "./lexicon.js";
 import type { Lexicon, Postings } from "./lexicon.js";
 import { PostingsArena } from "./postings-arena.js";
 import type { FillPostings } from "./postings-memory.js";
@@ -46,6 +47,8 @@ export function encodeTermEnds(terms: readonly string[]): Uint8Array {
 
 /** Probes of the binary search this shallow are kept: the same few terms start every lookup. */
 const cachedDepth = 12;
+/** Fewer terms than this left to search are read in one go (their ends and their bytes) and searched in memory. */
+const runTerms = 64;
 const lookupCacheSize = 8192;
 /**
  * The postings of recently searched terms are kept in a ring of reused memory
@@ -64,9 +67,19 @@ export function postingsCacheLimit(fileBytes: number): number {
 }
 
 /**
+ * A lexicon whose terms and postings files together hold at most this many bytes is read
+ * whole at its first lookup and searched in memory, unless the reader keeps fewer bytes of
+ * postings (`postingsCacheBytes`) than its postings file holds: a small segment (a commit of a
+ * few documents) costs a few reads once instead of a binary search by reads, and two reads
+ * per term, at every query that looks it up.
+ */
+export const wholeLexiconBytes = 64 * 1024;
+
+/**
  * The lexicon of a format-4 generation, read from its files on demand: a term lookup is a
  * binary search by positional reads (its first levels cached), a term's postings two reads,
- * the lengths one read the first time a search needs them.
+ * the lengths one read the first time a search needs them. A small one (`wholeLexiconBytes`)
+ * is read whole instead.
  */
 export class FileLexicon implements Lexicon {
   readonly termCount: number;
@@ -80,6 +93,12 @@ export class FileLexicon implements Lexicon {
   /** The lists a search reads and does not keep. */
   private readonly scratch = new PostingsScratch();
   private cached: LexicalIndex | undefined;
+  /**
+   * Read whole at the first lookup: a small lexicon (`wholeLexiconBytes`) whose postings the
+   * reader may keep (`cacheBytes` at least its postings file). Its lists, by term, then.
+   */
+  private readonly readWhole: boolean;
+  private readonly wholePostings = new Map<number, Postings>();
 
   constructor(
     private readonly postingsFile: VerifiedFile,
@@ -96,6 +115,7 @@ export class FileLexicon implements Lexicon {
     // The ring never needs more than the whole file's postings (each list rounds up to 8 bytes).
     const cacheLimit = Math.min(cacheBytes ?? postingsCacheLimit(postingsFile.size), postingsFile.size + 8 * shape.terms);
     this.recentPostings = cacheLimit > 0 ? new PostingsArena(cacheLimit) : undefined;
+    this.readWhole = postingsFile.size + termsFile.size <= wholeLexiconBytes && (cacheBytes ?? postingsFile.size) >= postingsFile.size;
     if (postingsFile.size !== this.layout.bytes) {
       this.fail(postingsFile, `has ${postingsFile.size} bytes, expected ${this.layout.bytes}`);
     }
@@ -105,6 +125,7 @@ export class FileLexicon implements Lexicon {
   }
 
   find(term: string): number {
+    if (this.readWhole) return findTerm(this.arrays().terms, term);
     const known = this.lookups.get(term);
     if (known !== undefined) return known;
     let low = 0;
@@ -112,6 +133,10 @@ export class FileLexicon implements Lexicon {
     let depth = 0;
     let found = -1;
     while (low <= high) {
+      if (high - low < runTerms) {
+        found = this.findInRun(low, high, term);
+        break;
+      }
       const middle = (low + high) >>> 1;
       const candidate = this.term(middle, depth < cachedDepth);
       depth += 1;
@@ -138,6 +163,15 @@ export class FileLexicon implements Lexicon {
   }
 
   postings(index: number): Postings {
+    if (this.readWhole) {
+      const known = this.wholePostings.get(index);
+      if (known !== undefined) return known;
+      const { postingSlots, postingFrequencies } = this.arrays();
+      const [start, end] = this.range(index);
+      const postings = { slots: postingSlots.subarray(start, end), frequencies: postingFrequencies.subarray(start, end) };
+      this.wholePostings.set(index, postings);
+      return postings;
+    }
     const known = this.recentPostings?.get(index);
     if (known !== undefined) return known;
     const [start, end] = this.range(index);
@@ -182,11 +216,43 @@ export class FileLexicon implements Lexicon {
   }
 
   private range(index: number): [number, number] {
+    if (this.cached !== undefined) {
+      const start = this.cached.termStarts[index] as number;
+      const end = this.cached.termStarts[index + 1] as number;
+      if (!(end >= start) || end > this.shape.postings) this.fail(this.postingsFile, `has inconsistent postings for term ${index}`);
+      return [start, end];
+    }
     const view = new DataView(this.postingsFile.read(4 * index, 8).buffer);
     const start = view.getUint32(0, true);
     const end = view.getUint32(4, true);
     if (end < start || end > this.shape.postings) this.fail(this.postingsFile, `has inconsistent postings for term ${index}`);
     return [start, end];
+  }
+
+  /** `term`'s index among terms `low` to `high` (fewer than `runTerms`), read in two reads and searched in memory; -1 when not there. */
+  private findInRun(low: number, high: number, term: string): number {
+    const first = Math.max(0, low - 1);
+    const endBytes = this.postingsFile.read(this.layout.termEndsAt + 4 * first, 4 * (high - first + 1));
+    const ends = new DataView(endBytes.buffer, endBytes.byteOffset, endBytes.byteLength);
+    const endOf = (index: number) => ends.getUint32(4 * (index - first), true);
+    const from = low === 0 ? 0 : endOf(low - 1) + 1;
+    const to = endOf(high);
+    if (to < from || to > this.termsFile.size) this.fail(this.postingsFile, `has inconsistent ends for terms ${low} to ${high}`);
+    const bytes = this.termsFile.read(from, to - from);
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let bottom = low;
+    let top = high;
+    while (bottom <= top) {
+      const middle = (bottom + top) >>> 1;
+      const start = middle === 0 ? 0 : endOf(middle - 1) + 1;
+      const end = endOf(middle);
+      if (end < start || start < from || end > to) this.fail(this.postingsFile, `has an inconsistent end for term ${middle}`);
+      const candidate = text.toString("utf8", start - from, end - from);
+      if (candidate === term) return middle;
+      if (candidate < term) bottom = middle + 1;
+      else top = middle - 1;
+    }
+    return -1;
   }
 
   private termEnd(index: number): number {

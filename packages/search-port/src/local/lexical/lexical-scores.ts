@@ -1,6 +1,5 @@
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import type { MatchedTerm } from "./weigh-query-terms.js";
-import { lengthNorms } from "./weigh-query-terms.js";
 
 /** The lexical score of every slot a query touches, term by term. */
 export interface LexicalScores {
@@ -27,9 +26,9 @@ export interface LexicalScores {
  * was called (a search that failed before the fused pass finished).
  */
 export function lexicalScores(snapshot: IndexSnapshot, matched: readonly MatchedTerm[], scratch?: Float64Array): LexicalScores {
-  if (scratch !== undefined) return untrackedLexicalScores(snapshot, matched, scratch);
+  if (scratch !== undefined) return untrackedLexicalScores(matched, scratch);
   let postingCount = 0;
-  for (const { postings } of matched) postingCount += postings.slots.length;
+  for (const { pieces } of matched) for (const { postings } of pieces) postingCount += postings.slots.length;
   const touched = new Uint32Array(Math.min(snapshot.count, postingCount));
   let touchedCount = 0;
   snapshot.scratch ??= new Float64Array(snapshot.count);
@@ -42,23 +41,42 @@ export function lexicalScores(snapshot: IndexSnapshot, matched: readonly Matched
     touchedCount = 0;
   };
   if (matched.length === 0) return { scores, touched, touchedCount, release, markCleared };
-  const norms = lengthNorms(snapshot);
-  for (const { postings, scaled } of matched) {
-    const { slots, frequencies } = postings;
-    const length = slots.length;
-    for (let posting = 0; posting < length; posting += 1) {
-      const slot = slots[posting] as number;
-      const frequency = frequencies[posting] as number;
-      const previous = scores[slot] as number;
-      if (previous === 0) touched[touchedCount++] = slot;
-      scores[slot] = previous + (scaled * frequency) / (frequency + (norms[slot] as number));
+  // Term by term in query order, segment by segment in slot order: each slot's sum is made in
+  // the same order as over one list of the term's postings, and slots are first reached alike.
+  for (const { pieces, scaled } of matched) {
+    for (const { segment, postings } of pieces) {
+      const { slots, frequencies } = postings;
+      const norms = segment.norms();
+      const { base, composed } = segment;
+      const length = slots.length;
+      // Two loops, so that a segment without deletions (and a snapshot of one) pays no lookup.
+      if (composed === undefined) {
+        for (let posting = 0; posting < length; posting += 1) {
+          const own = slots[posting] as number;
+          const slot = base + own;
+          const frequency = frequencies[posting] as number;
+          const previous = scores[slot] as number;
+          if (previous === 0) touched[touchedCount++] = slot;
+          scores[slot] = previous + (scaled * frequency) / (frequency + (norms[own] as number));
+        }
+        continue;
+      }
+      for (let posting = 0; posting < length; posting += 1) {
+        const own = slots[posting] as number;
+        const slot = composed[own] as number;
+        if (slot < 0) continue;
+        const frequency = frequencies[posting] as number;
+        const previous = scores[slot] as number;
+        if (previous === 0) touched[touchedCount++] = slot;
+        scores[slot] = previous + (scaled * frequency) / (frequency + (norms[own] as number));
+      }
     }
   }
   return { scores, touched, touchedCount, release, markCleared };
 }
 
 /** The same sums into `scores`, without the list of touched slots (the same additions, in the same order). */
-function untrackedLexicalScores(snapshot: IndexSnapshot, matched: readonly MatchedTerm[], scores: Float64Array): LexicalScores {
+function untrackedLexicalScores(matched: readonly MatchedTerm[], scores: Float64Array): LexicalScores {
   let dirty = matched.length > 0;
   const release = () => {
     if (dirty) scores.fill(0);
@@ -69,14 +87,27 @@ function untrackedLexicalScores(snapshot: IndexSnapshot, matched: readonly Match
   };
   const result = { scores, touched: new Uint32Array(0), touchedCount: 0, release, markCleared };
   if (!dirty) return result;
-  const norms = lengthNorms(snapshot);
-  for (const { postings, scaled } of matched) {
-    const { slots, frequencies } = postings;
-    const length = slots.length;
-    for (let posting = 0; posting < length; posting += 1) {
-      const slot = slots[posting] as number;
-      const frequency = frequencies[posting] as number;
-      scores[slot] = (scores[slot] as number) + (scaled * frequency) / (frequency + (norms[slot] as number));
+  for (const { pieces, scaled } of matched) {
+    for (const { segment, postings } of pieces) {
+      const { slots, frequencies } = postings;
+      const norms = segment.norms();
+      const { base, composed } = segment;
+      const length = slots.length;
+      if (composed === undefined) {
+        for (let posting = 0; posting < length; posting += 1) {
+          const own = slots[posting] as number;
+          const frequency = frequencies[posting] as number;
+          scores[base + own] = (scores[base + own] as number) + (scaled * frequency) / (frequency + (norms[own] as number));
+        }
+        continue;
+      }
+      for (let posting = 0; posting < length; posting += 1) {
+        const own = slots[posting] as number;
+        const slot = composed[own] as number;
+        if (slot < 0) continue;
+        const frequency = frequencies[posting] as number;
+        scores[slot] = (scores[slot] as number) + (scaled * frequency) / (frequency + (norms[own] as number));
+      }
     }
   }
   return result;

@@ -1,4 +1,5 @@
 import type { LexicalIndex } from "../snapshot/index-snapshot.js";
+import type { PostingsPiece } from "./lexical-segment.js";
 import type { BlockBounds } from "./term-score-bounds.js";
 
 /** One term's postings: the slots holding it, ascending, and its frequency in each. */
@@ -32,6 +33,12 @@ export interface Lexicon {
   lengths(): Uint32Array;
   /** Everything as arrays (read whole the first time: a writer's need). */
   arrays(): LexicalIndex;
+  /**
+   * Term `index`'s postings where they lie, for a lexicon of several segments
+   * (`SegmentedLexicon`): one piece per segment holding it, in the segment's own slots, in
+   * memory valid until the next `beginSearch`. Absent: `postings(index)` is the one piece.
+   */
+  pieces?(index: number): PostingsPiece[];
   /** Term `index`'s block bounds as the index stores them (format 5), when it does, checked against its `postings`. */
   storedBounds?(index: number, postings: Postings): BlockBounds | undefined;
 }

@@ -29,6 +29,9 @@ export interface WindowScan {
   windowStarts: Uint32Array;
   /** The heap's worst score, less the rounding margin (0 until the heap is full). */
   threshold: number;
+  /** The segment searched (`LexicalSegment`): slots here are its own, offered to the heap as the snapshot's. */
+  base: number;
+  composed: Int32Array | undefined;
 }
 
 /**
@@ -103,9 +106,11 @@ export function scanWindow(scan: WindowScan, window: number): void {
   }
 }
 
-/** Offers a slot with its exact score to the heap, raising the threshold. */
-function offer(scan: WindowScan, slot: number, score: number): void {
-  if (!(score > 0) || !scan.heap.wouldEnter(slot, score)) return;
+/** Offers a slot (the segment's own) with its exact score to the heap, raising the threshold; a deleted record is passed over. */
+function offer(scan: WindowScan, own: number, score: number): void {
+  if (!(score > 0)) return;
+  const slot = scan.composed === undefined ? scan.base + own : (scan.composed[own] as number);
+  if (slot < 0 || !scan.heap.wouldEnter(slot, score)) return;
   scan.heap.push(slot, score, score, 0);
   scan.threshold = scan.heap.threshold() * (1 - roundingMargin);
 }

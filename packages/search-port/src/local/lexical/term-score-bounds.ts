@@ -1,4 +1,5 @@
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
+import type { PostingsPiece } from "./lexical-segment.js";
 import type { Postings } from "./lexicon.js";
 
 /** Postings per block of `TermScoreBounds.blocks`. */
@@ -40,17 +41,37 @@ export interface BlockBounds {
  * whose bounds alone are larger is not kept).
  */
 export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, postings: Postings, norms: Float32Array): TermScoreBounds {
+  return keptScoreBounds(
+    snapshot,
+    termIndex,
+    snapshot.count,
+    () => snapshot.lexicon.storedBounds?.(termIndex, postings) ?? blockBoundsOf(postings, norms),
+  );
+}
+
+/**
+ * The `TermScoreBounds` of a term's postings in one segment of the snapshot (`PostingsPiece`),
+ * over the segment's own slots, from the segment's block bounds; kept with the snapshot as
+ * `termScoreBounds` keeps them, under the piece's `boundsKey`.
+ */
+export function pieceScoreBounds(snapshot: IndexSnapshot, piece: PostingsPiece): TermScoreBounds {
+  const { segment, termIndex, postings } = piece;
+  return keptScoreBounds(snapshot, piece.boundsKey, segment.count, () => segment.blockBounds(termIndex, postings));
+}
+
+/** The bounds kept under `key`, else made from `blockBounds()` over `count` slots and kept. */
+function keptScoreBounds(snapshot: IndexSnapshot, key: number, count: number, blockBounds: () => BlockBounds): TermScoreBounds {
   snapshot.scoreBounds ??= { byTerm: new Map(), bytes: 0 };
   const kept = snapshot.scoreBounds;
-  const known = kept.byTerm.get(termIndex);
+  const known = kept.byTerm.get(key);
   if (known !== undefined) {
     // Most recently used last.
-    kept.byTerm.delete(termIndex);
-    kept.byTerm.set(termIndex, known);
+    kept.byTerm.delete(key);
+    kept.byTerm.set(key, known);
     return known;
   }
-  const { blocks, blockFirst, blockLast } = snapshot.lexicon.storedBounds?.(termIndex, postings) ?? blockBoundsOf(postings, norms);
-  const windows = new Float64Array(Math.ceil(snapshot.count / 2 ** windowShift));
+  const { blocks, blockFirst, blockLast } = blockBounds();
+  const windows = new Float64Array(Math.ceil(count / 2 ** windowShift));
   for (let block = 0; block < blocks.length; block += 1) {
     const largest = blocks[block] as number;
     // Every window the block's slots reach takes its bound: a window bound may exceed the
@@ -69,7 +90,7 @@ export function termScoreBounds(snapshot: IndexSnapshot, termIndex: number, post
     kept.byTerm.delete(term);
     kept.bytes -= boundBytes(old);
   }
-  kept.byTerm.set(termIndex, bounds);
+  kept.byTerm.set(key, bounds);
   kept.bytes += bytes;
   return bounds;
 }

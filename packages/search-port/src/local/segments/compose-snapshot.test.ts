@@ -185,7 +185,7 @@ describe("composeSnapshot", () => {
     expect(composed.lexicon.postings(again)).toEqual(single.lexicon.postings(single.lexicon.find(term)));
   });
 
-  it("issue 36 item 1: a list too large for the postings cache is gathered once for the lookup and the search that follows it", () => {
+  it("issue 36: a search reads each part's postings in place and gathers none; a list gathered on request is kept within the cache", () => {
     const record = (id: string, content: string) => ({
       id,
       docId: id,
@@ -198,15 +198,27 @@ describe("composeSnapshot", () => {
       { snapshot: memoryPart([record("c", "kalo brafir")], 0) },
     ];
     const composed = composeSnapshot(parts, { postingsCacheBytes: 0 });
-    const gathered = parts.map((part) => vi.spyOn(part.snapshot.lexicon, "postings"));
-    composed.lexicon.beginSearch?.();
-    const index = composed.lexicon.find(lexicalTerms("kalo")[0] as string);
-    expect(composed.lexicon.postings(index)).toEqual({ slots: Uint32Array.of(0, 1), frequencies: Uint16Array.of(1, 1) });
+    const gathered = vi.spyOn(composed.lexicon, "postings");
+    const read = parts.map((part) => vi.spyOn(part.snapshot.lexicon, "postings"));
+    const terms = lexicalTerms("kalo brafir");
+    for (const query of [
+      { terms, denseWeight: 0, topK: 5 },
+      { terms, denseWeight: 0, topK: 5, accepts: () => true },
+    ]) {
+      const { slots } = searchSnapshot(composed, query, denseFloor);
+      expect(slots.map(({ slot }) => composed.keys.id(slot))).toEqual(["c", "a"]);
+    }
+    expect(gathered).not.toHaveBeenCalled();
+    expect(read.map((spy) => spy.mock.calls.length > 0)).toEqual([true, true]);
+    // The deleted record's posting is not counted.
+    const index = composed.lexicon.find(terms[0] as string);
     expect(composed.lexicon.documentFrequency(index)).toBe(2);
-    expect(gathered.map((spy) => spy.mock.calls.length)).toEqual([1, 1]);
-    // Not kept: the next search gathers it again.
+    // Gathered on request, with composed slots; not kept by a cache of 0 bytes, so the next search gathers it again.
+    expect(composed.lexicon.postings(index)).toEqual({ slots: Uint32Array.of(0, 1), frequencies: Uint16Array.of(1, 1) });
+    expect((composed.lexicon as SegmentedLexicon).cachedBytes).toBe(0);
+    const calls = read.map((spy) => spy.mock.calls.length);
     composed.lexicon.beginSearch?.();
     composed.lexicon.postings(index);
-    expect(gathered.map((spy) => spy.mock.calls.length)).toEqual([2, 2]);
+    expect(read.map((spy) => spy.mock.calls.length)).toEqual(calls.map((count) => count + 1));
   });
 });

@@ -15,11 +15,14 @@ export class SlotMap {
   private readonly liveSlots: Array<Uint32Array | undefined>;
   /** Per part with deletions, each of its slots' composed slot, or -1 for a deleted one. */
   private readonly composedSlots: Array<Int32Array | undefined>;
+  /** Per part with deletions, its deleted slots in order. */
+  private readonly deletedSlots: Array<Uint32Array | undefined>;
 
   constructor(readonly parts: readonly SegmentPart[]) {
     this.bases = new Float64Array(parts.length + 1);
     this.liveSlots = [];
     this.composedSlots = [];
+    this.deletedSlots = [];
     let base = 0;
     parts.forEach((part, index) => {
       this.bases[index] = base;
@@ -32,12 +35,17 @@ export class SlotMap {
       if (live === count) {
         this.liveSlots.push(undefined);
         this.composedSlots.push(undefined);
+        this.deletedSlots.push(undefined);
       } else {
         const liveSlots = new Uint32Array(live);
         const composedSlots = new Int32Array(count);
-        for (let slot = 0, next = 0; slot < count; slot += 1) {
-          if (deleted?.[slot] === 1) composedSlots[slot] = -1;
-          else {
+        const deletedSlots = new Uint32Array(count - live);
+        for (let slot = 0, next = 0, gone = 0; slot < count; slot += 1) {
+          if (deleted?.[slot] === 1) {
+            composedSlots[slot] = -1;
+            deletedSlots[gone] = slot;
+            gone += 1;
+          } else {
             liveSlots[next] = slot;
             composedSlots[slot] = base + next;
             next += 1;
@@ -45,6 +53,7 @@ export class SlotMap {
         }
         this.liveSlots.push(liveSlots);
         this.composedSlots.push(composedSlots);
+        this.deletedSlots.push(deletedSlots);
       }
       base += live;
     });
@@ -93,6 +102,11 @@ export class SlotMap {
   /** Part `part`'s slot -> composed slot table (-1: deleted), or undefined when the part has no deletions (then it is `bases[part] + slot`). */
   composedTable(part: number): Int32Array | undefined {
     return this.composedSlots[part];
+  }
+
+  /** Part `part`'s deleted slots in order, or undefined when none is deleted. */
+  deletedTable(part: number): Uint32Array | undefined {
+    return this.deletedSlots[part];
   }
 
   /** Part `part`'s live slots in order, or undefined when all its slots are live. */

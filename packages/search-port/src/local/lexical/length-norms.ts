@@ -1,0 +1,27 @@
+import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
+import { bm25B, bm25K1 } from "./bm25.js";
+
+/** k1 * (1 - b + b * length / average length) per slot, computed on first use and kept with the snapshot. */
+export function lengthNorms(snapshot: IndexSnapshot): Float32Array {
+  if (snapshot.lengthNorms !== undefined) return snapshot.lengthNorms;
+  snapshot.lengthNorms = normsOf(snapshot.lexicon.lengths(), snapshot.count, averageLength(snapshot.lexicon.totalLength, snapshot.count));
+  return snapshot.lengthNorms;
+}
+
+/** The BM25 average length of `count` records of `totalLength` indexed terms in all (1 for none). */
+export function averageLength(totalLength: number, count: number): number {
+  return count === 0 ? 1 : Math.max(totalLength / count, 1e-9);
+}
+
+/**
+ * k1 * (1 - b + b * length / `average`) for the first `count` of `lengths`: the one formula of
+ * every norm, so that a segment's records searched in place get the very numbers one index of
+ * the live records gives them.
+ */
+export function normsOf(lengths: Uint32Array, count: number, average: number): Float32Array {
+  const norms = new Float32Array(count);
+  for (let slot = 0; slot < count; slot += 1) {
+    norms[slot] = bm25K1 * (1 - bm25B + (bm25B * (lengths[slot] as number)) / average);
+  }
+  return norms;
+}
