@@ -13,9 +13,11 @@ import {
   checkChineseGlosses,
   checkHashDimension,
   checkLexicalWeight,
+  checkThread,
   defaultHashDimension,
   defaultLexicalWeight,
 } from "./check-embedder-options.js";
+import { EmbeddingThread } from "./embedding-thread.js";
 import { frequencyWeight } from "./frequency-weight.js";
 import { GlossVectors } from "./gloss-vectors.js";
 
@@ -34,7 +36,20 @@ export interface OfflineEmbeddingsOptions {
    * for Chinese: the embedder of indexes built before it.
    */
   chineseGlosses?: boolean;
+  /**
+   * Work the vectors of a batch of documents (at least `threadBatchTexts` of them) out on a
+   * worker thread of this embedder's own, so the caller goes on meanwhile (an ingest parses
+   * the next files while the previous ones are embedded): the same vectors, bit for bit. The
+   * thread starts at the first such batch and keeps the process alive only while it has work;
+   * where it cannot run (the TypeScript sources, a bundle without its script) or once it
+   * failed, documents are embedded on the calling thread. Queries always are. Default:
+   * `defaultEmbeddingThread()`, true when the machine has 2 idle cores (cores minus load).
+   */
+  thread?: boolean;
 }
+
+/** The fewest texts a call sends to the embedding thread: fewer are embedded at once, here. */
+export const threadBatchTexts = 32;
 
 const embedderId = "lookup-knowledge/offline-hash-glove";
 /** Version 2 gives Chinese words the vectors of their glosses; version 1 (`chineseGlosses: false`) did not. */
@@ -96,12 +111,16 @@ export class OfflineEmbeddings extends Embeddings {
   private readonly rankCounts: Int32Array;
   private readonly rankTexts: Int32Array;
   private textNumber = 0;
+  /** Whether documents go to a thread; the thread, once started (null: it cannot run here). */
+  private readonly useThread: boolean;
+  private thread: EmbeddingThread | null | undefined;
 
   constructor(options: OfflineEmbeddingsOptions = {}) {
     super({});
     this.hashDimension = checkHashDimension(options.hashDimension);
     this.lexicalWeight = checkLexicalWeight(options.lexicalWeight);
     this.chineseGlosses = checkChineseGlosses(options.chineseGlosses);
+    this.useThread = checkThread(options.thread);
     this.table = loadWordTable();
     if (this.table.vectorsSha256 !== pinnedWordVectorsSha256) {
       throw new CorruptWordTableError({
@@ -140,7 +159,10 @@ export class OfflineEmbeddings extends Embeddings {
    * weight, sublinearly, and the final L2 normalisation removes the effect of length.
    */
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => this.vectorOf(text, "document"));
+    const dimension = this.identity.dimension;
+    const vectors = await this.onThread(texts, "float64");
+    if (vectors === undefined) return texts.map((text) => this.vectorOf(text, "document"));
+    return texts.map((_, row) => Array.from(vectors.subarray(row * dimension, (row + 1) * dimension)));
   }
 
   /**
@@ -151,14 +173,46 @@ export class OfflineEmbeddings extends Embeddings {
    */
   async embedDocumentRows(texts: string[]): Promise<Float32Array[]> {
     const dimension = this.identity.dimension;
-    const buffer = new Float32Array(texts.length * dimension);
-    const rows: Float32Array[] = [];
+    const buffer = (await this.onThread(texts, "float32")) ?? this.embedDocumentsInto(texts, "float32");
+    return texts.map((_, row) => buffer.subarray(row * dimension, (row + 1) * dimension) as Float32Array);
+  }
+
+  /**
+   * The document vectors of `texts` worked out here, at once, one after another in one
+   * buffer: float32 values (those of `embedDocumentRows`) or float64 ones (`embedDocuments`).
+   * What the embedding thread runs.
+   */
+  embedDocumentsInto(texts: readonly string[], precision: "float32" | "float64"): Float32Array | Float64Array {
+    const dimension = this.identity.dimension;
+    const buffer = precision === "float32" ? new Float32Array(texts.length * dimension) : new Float64Array(texts.length * dimension);
     for (let row = 0; row < texts.length; row += 1) {
-      const offset = row * dimension;
-      writeDivided(this.joined, this.embedInto(texts[row] as string, "document"), buffer, offset);
-      rows.push(buffer.subarray(offset, offset + dimension));
+      writeDivided(this.joined, this.embedInto(texts[row] as string, "document"), buffer, row * dimension);
     }
-    return rows;
+    return buffer;
+  }
+
+  /**
+   * The document vectors of `texts` from the embedding thread, or undefined when they are to
+   * be worked out here: a small batch, no thread, or a thread that failed (then it is not
+   * asked again). A text that is not a string is refused here, as the calling thread would.
+   */
+  private async onThread(texts: string[], precision: "float32" | "float64"): Promise<Float32Array | Float64Array | undefined> {
+    if (!this.useThread || this.thread === null || texts.length < threadBatchTexts) return undefined;
+    for (const text of texts) if (typeof text !== "string") throw notText(text);
+    this.thread ??=
+      EmbeddingThread.start({
+        hashDimension: this.hashDimension,
+        lexicalWeight: this.lexicalWeight,
+        chineseGlosses: this.chineseGlosses,
+      }) ?? null;
+    if (this.thread === null || this.thread.failed) return undefined;
+    try {
+      return await this.thread.embed(texts, precision);
+    } catch {
+      // The thread failed (it could not start, or died): this call and the next embed here.
+      this.thread = null;
+      return undefined;
+    }
   }
 
   /** The vector of `text` as a `number[]`. */
@@ -233,12 +287,7 @@ export class OfflineEmbeddings extends Embeddings {
    * one type, which keeps it fast).
    */
   private embedInto(text: string, mode: Mode): number {
-    if (typeof text !== "string") {
-      throw new LookupKnowledgeError<EmbeddingsErrorCode>({
-        code: "invalid_embedding_input",
-        message: `OfflineEmbeddings: text must be a string (got ${describeValue(text)})`,
-      });
-    }
+    if (typeof text !== "string") throw notText(text);
     const { words, continuesPhrase, cjkGrams, cjkRuns } = embeddingTerms(text);
     // The distinct lexical features and word ranks, each in the order of its first occurrence.
     const features = this.lexical;
@@ -318,7 +367,15 @@ export class OfflineEmbeddings extends Embeddings {
   }
 }
 
+/** The error of a text that is not a string. */
+function notText(text: unknown): LookupKnowledgeError<EmbeddingsErrorCode> {
+  return new LookupKnowledgeError<EmbeddingsErrorCode>({
+    code: "invalid_embedding_input",
+    message: `OfflineEmbeddings: text must be a string (got ${describeValue(text)})`,
+  });
+}
+
 /** `output` from `offset`: each value of `vector` divided by `norm` (the final L2 normalisation). */
-function writeDivided(vector: Float64Array, norm: number, output: number[] | Float32Array, offset: number): void {
+function writeDivided(vector: Float64Array, norm: number, output: number[] | Float32Array | Float64Array, offset: number): void {
   for (let position = 0; position < vector.length; position += 1) output[offset + position] = (vector[position] as number) / norm;
 }

@@ -1,0 +1,77 @@
+// Issue 36 item 6: what the offline embedder's `thread` default is chosen by. Ingests one tree
+// into a new local index (the offline embedder, commit included; what `ingestIntoLocalIndex`
+// does) with the embedder's documents on its own thread and on the calling thread, one child
+// process per run, interleaved round by round, and prints the medians (min-max) of wall and
+// CPU time (the process's, worker threads included) from before the embedder is made (so the
+// thread's start and its word table count) to the end.
+//
+//   node bench/ingest-peers/embedding-thread.mjs [tree]      # 5 rounds
+//   BENCH_INGEST_ROUNDS=7 node bench/ingest-peers/embedding-thread.mjs
+//
+// Needs `pnpm build`. Its figures are written in the embeddings README ("Speed").
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "../..");
+
+if (process.argv[2] === "--child") {
+  const [, , , thread, tree] = process.argv;
+  const { createOfflineEmbeddings } = await import(join(root, "packages/embeddings/dist/index.js"));
+  const { openLocalSearchPort } = await import(join(root, "packages/search-port/dist/local/index.js"));
+  const { ingestFolder } = await import(join(root, "packages/ingest/dist/index.js"));
+  const dataDirectory = mkdtempSync(join(tmpdir(), "embedding-thread-"));
+  try {
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const embeddings = createOfflineEmbeddings({ thread: thread === "thread" });
+    const writer = await openLocalSearchPort({ directory: join(dataDirectory, "index"), embeddings, mode: "write" });
+    const report = await ingestFolder({ root: tree, dataDirectory, writer, parseWorkers: 1 });
+    await writer.close();
+    const cpu = process.cpuUsage(cpuBefore);
+    console.log(
+      JSON.stringify({ wallMs: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, chunks: report.chunksWritten }),
+    );
+  } finally {
+    rmSync(dataDirectory, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+const tree = resolve(process.argv[2] ?? join(root, "../shared/datasets/apisix-docs/docs/en"));
+const rounds = Number(process.env.BENCH_INGEST_ROUNDS ?? 5);
+const values = ["calling", "thread"];
+if (!Number.isInteger(rounds) || rounds <= 0) throw new Error(`BENCH_INGEST_ROUNDS must be a positive integer, got ${rounds}`);
+
+const results = new Map(values.map((value) => [value, []]));
+const loads = [];
+for (let round = 0; round < rounds; round += 1) {
+  for (const value of values.map((_, index) => values[(index + round) % values.length])) {
+    loads.push(loadavg()[0]);
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", String(value), tree], { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`${value} failed: ${(run.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
+    results.get(value).push(JSON.parse(run.stdout.trim().split("\n").pop()));
+  }
+  console.error(`[embedding-thread] round ${round + 1}/${rounds} done`);
+}
+
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const show = (list) => `${median(list).toFixed(0)} (${Math.min(...list).toFixed(0)}-${Math.max(...list).toFixed(0)})`;
+console.log(
+  `\n## the offline embedder's documents on the calling thread or its own, ${tree}: ${availableParallelism()} cores, one-minute load ${median(loads).toFixed(1)} (median while it ran), median of ${rounds} interleaved rounds (min-max)\n`,
+);
+console.log("| documents embedded on | wall (ms) | CPU (ms) | wall / calling thread | chunks |");
+console.log("|---|---|---|---|---|");
+const baseline = median(results.get("calling").map((result) => result.wallMs));
+for (const [value, list] of results) {
+  const cpu = list.map((result) => result.cpuMs);
+  const ratio = `${(median(list.map((result) => result.wallMs)) / baseline).toFixed(2)}x`;
+  console.log(`| ${value} | ${show(list.map((result) => result.wallMs))} | ${show(cpu)} | ${ratio} | ${list[0].chunks} |`);
+}
