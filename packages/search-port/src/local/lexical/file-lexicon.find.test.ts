@@ -5,7 +5,7 @@ import { isSegmented, segmentManifest } from "../format/segmented-manifest.js";
 import { loadLazyGeneration } from "../reader/load-lazy-generation.js";
 import { build, directory, useIndexFolder } from "../test/local-port-test-fixtures.js";
 import { random } from "../test/seeded-random-test-fixtures.js";
-import { type FileLexicon, wholeLexiconBytes } from "./file-lexicon.js";
+import { FileLexicon, wholeLexiconBytes } from "./file-lexicon.js";
 
 useIndexFolder();
 
@@ -21,16 +21,23 @@ function distinctWords(count: number): KnowledgeRecord[] {
   });
 }
 
-/** The index's one segment opened twice: its terms as arrays, and a fresh lexicon that looks each up from the files. */
-function openedTwice(): { terms: string[]; lexicon: FileLexicon; close: () => void } {
+/**
+ * The index's one segment opened twice: its terms as arrays, and a fresh lexicon that looks
+ * each up from the files (`termTableLimit` 0: by reads, never a term table in memory).
+ */
+function openedTwice(termTableLimit?: number): { terms: string[]; lexicon: FileLexicon; close: () => void } {
   const stored = readManifest(directory);
   if (stored === undefined) throw new Error("no manifest was written");
   const manifest = isSegmented(stored) ? segmentManifest(stored, 0) : stored;
   const reference = loadLazyGeneration(directory, manifest, false);
   const searched = loadLazyGeneration(directory, manifest, false);
+  const { postingsFile, termsFile, shape } = searched.lexicon as unknown as FileLexiconParts;
   return {
     terms: reference.lexicon.arrays().terms,
-    lexicon: searched.lexicon as FileLexicon,
+    lexicon:
+      termTableLimit === undefined
+        ? (searched.lexicon as FileLexicon)
+        : new FileLexicon(postingsFile, termsFile, shape, undefined, undefined, termTableLimit),
     close: () => {
       reference.records.file?.close();
       searched.records.file?.close();
@@ -38,14 +45,22 @@ function openedTwice(): { terms: string[]; lexicon: FileLexicon; close: () => vo
   };
 }
 
+/** What a file lexicon is made of, read back from one the reader made. */
+interface FileLexiconParts {
+  postingsFile: ConstructorParameters<typeof FileLexicon>[0];
+  termsFile: ConstructorParameters<typeof FileLexicon>[1];
+  shape: ConstructorParameters<typeof FileLexicon>[2];
+}
+
 describe("issue 36: a file lexicon's term lookup", () => {
-  for (const [name, count] of [
-    ["read whole when small", 40],
-    ["by reads, the last terms of the search read in one go", 6000],
+  for (const [name, count, termTableLimit] of [
+    ["read whole when small", 40, undefined],
+    ["in its term table read whole", 6000, undefined],
+    ["by reads, the last terms of the search read in one go", 6000, 0],
   ] as const) {
     it(`issue 36: finds every term at its index and no other word, ${name}`, async () => {
       await (await build(distinctWords(count))).close();
-      const { terms, lexicon, close } = openedTwice();
+      const { terms, lexicon, close } = openedTwice(termTableLimit);
       try {
         const size = lexicon as unknown as { postingsFile: { size: number }; termsFile: { size: number } };
         expect(size.postingsFile.size + size.termsFile.size <= wholeLexiconBytes).toBe(count < 100);

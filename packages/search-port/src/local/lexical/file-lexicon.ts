@@ -6,6 +6,7 @@ import { PostingsArena } from "./postings-arena.js";
 import type { FillPostings } from "./postings-memory.js";
 import { PostingsScratch } from "./postings-scratch.js";
 import type { StoredScoreBounds } from "./stored-score-bounds.js";
+import { TermTable } from "./term-table.js";
 import type { BlockBounds } from "./term-score-bounds.js";
 import type { VerifiedFile } from "../format/verified-file.js";
 
@@ -79,7 +80,8 @@ export const wholeLexiconBytes = 64 * 1024;
  * The lexicon of a format-4 generation, read from its files on demand: a term lookup is a
  * binary search by positional reads (its first levels cached), a term's postings two reads,
  * the lengths one read the first time a search needs them. A small one (`wholeLexiconBytes`)
- * is read whole instead.
+ * is read whole instead, and one of a vocabulary of up to a few hundred thousand terms keeps
+ * its term table in memory (`TermTable`).
  */
 export class FileLexicon implements Lexicon {
   readonly termCount: number;
@@ -99,6 +101,8 @@ export class FileLexicon implements Lexicon {
    */
   private readonly readWhole: boolean;
   private readonly wholePostings = new Map<number, Postings>();
+  /** The term table in memory (`TermTable`); null until the first lookup, undefined when too large. */
+  private table: TermTable | undefined | null = null;
 
   constructor(
     private readonly postingsFile: VerifiedFile,
@@ -108,6 +112,8 @@ export class FileLexicon implements Lexicon {
     cacheBytes?: number,
     /** The generation's stored block bounds (format 5). */
     private readonly bounds?: StoredScoreBounds,
+    /** The largest term table kept in memory (`termTableBytes`). */
+    private readonly termTableLimit?: number,
   ) {
     this.termCount = shape.terms;
     this.totalLength = shape.totalLength;
@@ -126,6 +132,8 @@ export class FileLexicon implements Lexicon {
 
   find(term: string): number {
     if (this.readWhole) return findTerm(this.arrays().terms, term);
+    const table = this.termTable();
+    if (table !== undefined) return table.find(term);
     const known = this.lookups.get(term);
     if (known !== undefined) return known;
     let low = 0;
@@ -215,7 +223,17 @@ export class FileLexicon implements Lexicon {
     return this.cached;
   }
 
+  /** The term table in memory, read at the first lookup when it fits `termTableBytes`; undefined when it does not. */
+  private termTable(): TermTable | undefined {
+    if (this.table === null) {
+      const files = { postingsFile: this.postingsFile, termsFile: this.termsFile, ...this.shape, termEndsAt: this.layout.termEndsAt };
+      this.table = TermTable.read(files, (what) => this.fail(this.postingsFile, what), this.termTableLimit);
+    }
+    return this.table;
+  }
+
   private range(index: number): [number, number] {
+    if (this.table) return this.table.range(index);
     if (this.cached !== undefined) {
       const start = this.cached.termStarts[index] as number;
       const end = this.cached.termStarts[index + 1] as number;

@@ -70,8 +70,10 @@ export class StoredScoreBounds {
   read(index: number, postings: Postings): BlockBounds {
     const { slots } = postings;
     const layout = this.layout ?? this.readLayout();
-    const start = this.blockStart(index);
-    const end = this.blockStart(index + 1);
+    // Both ends of the term's blocks in one read.
+    const ends = new DataView(this.file.read(4 * index, 8).buffer);
+    const start = ends.getUint32(0, true);
+    const end = ends.getUint32(4, true);
     const count = end - start;
     const needed = Math.ceil(slots.length / boundBlockPostings);
     if (count !== needed || end > layout.blocks) {

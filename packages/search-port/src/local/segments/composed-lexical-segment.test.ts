@@ -35,7 +35,7 @@ describe("issue 36: a lexical search of segments with their stored block bounds"
     const next = random(3601);
     const words = vocabulary(60, next);
     const long = records(1500, "l", () => 20 + Math.floor(40 * next()), words, next);
-    const short = records(700, "s", () => 1 + Math.floor(4 * next()), words, next);
+    const short = records(2500, "s", () => 1 + Math.floor(4 * next()), words, next);
     const middle = records(400, "m", () => 5 + Math.floor(15 * next()), words, next);
     const deletions = [long, short, middle].map((list) => Uint8Array.from(list, () => (next() < 0.1 ? 1 : 0)));
     const stores = [long, short, middle].map((list, index) => partStoringBounds(list, deletions[index] as Uint8Array));
