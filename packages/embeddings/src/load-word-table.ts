@@ -125,13 +125,18 @@ function readWordTable(directory: string): WordTable {
   const indexBytes = readVerified(indexPath, manifest.files[indexFile], manifestPath);
   const { commonDirection, starts, sortedRanks } = readWordIndex(indexBytes, indexPath, wordCount, dimension, wordBytes.byteLength);
   const rankOf = (word: string): number => {
-    const target = Buffer.from(word, "utf8");
+    // An ASCII word (nearly every one) is compared as it is, its char codes being its bytes: no buffer per lookup.
+    const ascii = isAscii(word);
+    const target = ascii ? undefined : Buffer.from(word, "utf8");
     let low = 0;
     let high = wordCount - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const rank = sortedRanks[middle] as number;
-      const order = wordBytes.compare(target, 0, target.byteLength, starts[rank] as number, (starts[rank + 1] as number) - 1);
+      const start = starts[rank] as number;
+      const end = (starts[rank + 1] as number) - 1;
+      const order =
+        target === undefined ? asciiOrder(wordBytes, start, end, word) : wordBytes.compare(target, 0, target.byteLength, start, end);
       if (order === 0) return rank;
       if (order < 0) low = middle + 1;
       else high = middle - 1;
@@ -154,6 +159,24 @@ function readWordTable(directory: string): WordTable {
     manifest,
     rankOf,
   };
+}
+
+function isAscii(word: string): boolean {
+  for (let index = 0; index < word.length; index += 1) if (word.charCodeAt(index) >= 0x80) return false;
+  return true;
+}
+
+/**
+ * How `bytes[start, end)` sorts against the ASCII `word`, as `Buffer#compare` answers for
+ * `word`'s bytes: negative when it comes before, 0 when equal, positive when after.
+ */
+function asciiOrder(bytes: Uint8Array, start: number, end: number, word: string): number {
+  const length = Math.min(end - start, word.length);
+  for (let index = 0; index < length; index += 1) {
+    const difference = (bytes[start + index] as number) - word.charCodeAt(index);
+    if (difference !== 0) return difference;
+  }
+  return end - start - word.length;
 }
 
 function parseManifest(text: string, path: string): WordTableManifest {
