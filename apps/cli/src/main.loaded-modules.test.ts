@@ -63,6 +63,8 @@ describe("what each command loads", () => {
     const urls = command("query", "Who can issue a refund for a paid invoice?");
     expect(urls.some((url) => url.endsWith("/packages/trace-store/dist/recording.js"))).toBe(true);
     expect(urls.filter((url) => traceStoreRoot.test(url) || indexWriter.test(url))).toEqual([]);
+    // Nor ingest nor explain, which `./stores` brings.
+    expect(urls.filter((url) => /\/agent-tool\/dist\/(ingest-into-store|explain\/)/.test(url))).toEqual([]);
     // The checks see both where they are loaded: `traces` reads through the root entry, an ingest writes.
     expect(command("traces").some((url) => traceStoreRoot.test(url))).toBe(true);
     expect(command("ingest", "--no-progress", exampleKnowledgeBase).some((url) => indexWriter.test(url))).toBe(true);

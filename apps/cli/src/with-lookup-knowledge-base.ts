@@ -1,4 +1,4 @@
-import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/stores";
+import { openKnowledgeBase, type KnowledgeBase } from "@lookup-knowledge/agent-tool/knowledge-base";
 import type { CliConfig } from "./cli-config.js";
 import { openCliTraceSpool } from "./cli-trace-spool.js";
 
