@@ -1,4 +1,4 @@
-import { countHelperChunks, denseScanHelper, detachWhenCollected } from "./dense-scan-helper.js";
+import { countHelperChunks, denseScanHelperFor, detachWhenCollected } from "./dense-scan-helper.js";
 import type { SharedScanTarget } from "./dense-scan-helper.js";
 import { instantiateDenseFuseKernel } from "./kernels/dense-fuse-kernel.js";
 import type { DenseFuse } from "./kernels/dense-fuse-kernel.js";
@@ -204,7 +204,7 @@ export class DenseMatrix {
     const queryInverseNorm = quantiseQuery(query, this.dimension, codes);
     const dots = new Int32Array(this.memory.buffer, outputOffset, this.count);
     const { count, scan, stride } = this;
-    const helper = this.sharedTarget === undefined || count === 0 ? undefined : denseScanHelper();
+    const helper = this.sharedTarget === undefined || count === 0 ? undefined : denseScanHelperFor(count);
     if (scan === undefined) {
       during?.();
       scanInJavaScript(codes, new Int8Array(this.memory.buffer, rowsOffset, count * stride), stride, dots);

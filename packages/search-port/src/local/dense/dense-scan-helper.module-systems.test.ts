@@ -42,7 +42,7 @@ const scanOnce = () => {
   const expected = alone.dots(vector).dots.join(",");
   if (split.scanInChunks(vector, pause, undefined).dots.join(",") !== expected) equal = false;
 };
-// The first parallel scan starts the worker; a worker that cannot load fails asynchronously.
+// A process's first small scan runs alone; asking for the helper starts the worker, and a worker that cannot load fails asynchronously.
 scanOnce();
 for (let wait = 0; wait < 500 && denseScanHelper()?.started !== true && lost.length === 0; wait += 1) {
   await new Promise((resolve) => setTimeout(resolve, 20));

@@ -165,6 +165,11 @@ export function allowDenseScanHelper(allow: boolean): void {
   allowed = allow;
 }
 
+/** Whether this process has a helper thread now (started, or starting), without starting one: a diagnostic for tests. */
+export function hasDenseScanHelper(): boolean {
+  return helper !== undefined;
+}
+
 /** How many chunks of scans, since the process started, came from the helper thread (a diagnostic for tests and benches). */
 export function helperChunkCount(): number {
   return chunksFromHelper;
@@ -210,6 +215,23 @@ export function denseScanHelper(): DenseScanHelper | undefined {
     warnHelperLost(error instanceof Error ? error : undefined);
     return undefined;
   }
+}
+
+/**
+ * Rows below which a process's first scan runs on the calling thread alone, starting no
+ * worker: a worker takes some 30-90 ms (and as much CPU) to start, and a scan of fewer rows
+ * ends before it could take a chunk. A one-query process (a CLI `query`) so never pays for
+ * one (issue 36 item 5: 60-70 ms of CPU at 103,660 rows); the scans after it use the helper.
+ */
+export const firstScanHelperRows = 262_144;
+let firstScanDone = false;
+
+/** The helper thread for a scan of `rows` rows: none for a process's first scan of fewer than `firstScanHelperRows`, else `denseScanHelper()`. */
+export function denseScanHelperFor(rows: number): DenseScanHelper | undefined {
+  const first = !firstScanDone;
+  firstScanDone = true;
+  if (first && rows < firstScanHelperRows && helper === undefined) return undefined;
+  return denseScanHelper();
 }
 
 /** The code of the process warning emitted when the helper thread is lost. */
