@@ -13,7 +13,9 @@
 // `ours=` this checkout or BENCH_CODE_ROOT), e.g. `before=/tmp/old-checkout,after=.`;
 // BENCH_COLD_DATA: a data folder the CLI ingested, timed too (its L0 index is built from
 // the ingest manifest at open); BENCH_COLD_DIR: where the indexes are built once and reused
-// (default <cache>/cold-start-x<replicas>). The peers install as for run.mjs; SKIPPED otherwise.
+// (default <cache>/cold-start-x<replicas>); BENCH_COLD_CPU=1: each process also timed in CPU
+// (user + system, through /usr/bin/time), which a loaded machine moves less than wall time.
+// The peers install as for run.mjs; SKIPPED otherwise.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -94,17 +96,26 @@ const kinds = [
   },
 ];
 
+const cpuTime = process.env.BENCH_COLD_CPU === "1";
+if (cpuTime && !existsSync("/usr/bin/time")) throw new Error("BENCH_COLD_CPU=1 needs /usr/bin/time (Debian: apt-get install time)");
+const cpuMarker = "LOOKUP_KNOWLEDGE_BENCH_CPU";
 const samples = new Map(kinds.map((kind) => [kind.name, []]));
+const cpuSamples = new Map(kinds.map((kind) => [kind.name, []]));
 try {
   for (let round = 0; round < rounds; round += 1) {
     const text = texts[round % texts.length];
     for (const kind of kinds) {
+      const [command, args] = cpuTime
+        ? ["/usr/bin/time", ["-f", `${cpuMarker} %U %S`, process.execPath, ...kind.args(text)]]
+        : [process.execPath, kind.args(text)];
       const started = performance.now();
-      const run = spawnSync(process.execPath, kind.args(text), { cwd, env: environment, encoding: "utf8" });
+      const run = spawnSync(command, args, { cwd, env: environment, encoding: "utf8" });
       const wall = performance.now() - started;
       if (run.status !== 0)
         throw new Error(`${kind.name} failed (exit ${run.status}): ${run.stderr.trim().split("\n").slice(-3).join(" ")}`);
       samples.get(kind.name).push(wall);
+      const cpu = new RegExp(`${cpuMarker} ([\\d.]+) ([\\d.]+)`).exec(run.stderr);
+      if (cpu) cpuSamples.get(kind.name).push((Number(cpu[1]) + Number(cpu[2])) * 1000);
     }
   }
 } finally {
@@ -121,8 +132,10 @@ const [load1] = loadavg();
 console.log(
   `\n## Cold start: whole processes at ${vectors.total} chunks (SciFact x ${replicas}), ${rounds} rounds interleaved, Node ${process.version}, load average ${load1.toFixed(1)} at the end\n`,
 );
-console.log("| process | median ms | min ms | / SQLite one query |");
-console.log("|---|---|---|---|");
+const sqliteCpu = cpuTime ? median(cpuSamples.get("SQLite FTS5: one query")) : 0;
+console.log(`| process | median ms | min ms | / SQLite one query |${cpuTime ? " median CPU ms | CPU / SQLite |" : ""}`);
+console.log(`|---|---|---|---|${cpuTime ? "---|---|" : ""}`);
 for (const [name, values] of samples) {
-  console.log(`| ${name} | ${median(values).toFixed(0)} | ${Math.min(...values).toFixed(0)} | ${(median(values) / sqlite).toFixed(2)} |`);
+  const cpu = cpuTime ? ` ${median(cpuSamples.get(name)).toFixed(0)} | ${(median(cpuSamples.get(name)) / sqliteCpu).toFixed(2)} |` : "";
+  console.log(`| ${name} | ${median(values).toFixed(0)} | ${Math.min(...values).toFixed(0)} | ${(median(values) / sqlite).toFixed(2)} |${cpu}`);
 }
