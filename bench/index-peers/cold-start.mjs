@@ -137,5 +137,7 @@ console.log(`| process | median ms | min ms | / SQLite one query |${cpuTime ? " 
 console.log(`|---|---|---|---|${cpuTime ? "---|---|" : ""}`);
 for (const [name, values] of samples) {
   const cpu = cpuTime ? ` ${median(cpuSamples.get(name)).toFixed(0)} | ${(median(cpuSamples.get(name)) / sqliteCpu).toFixed(2)} |` : "";
-  console.log(`| ${name} | ${median(values).toFixed(0)} | ${Math.min(...values).toFixed(0)} | ${(median(values) / sqlite).toFixed(2)} |${cpu}`);
+  console.log(
+    `| ${name} | ${median(values).toFixed(0)} | ${Math.min(...values).toFixed(0)} | ${(median(values) / sqlite).toFixed(2)} |${cpu}`,
+  );
 }
