@@ -66,6 +66,12 @@ describe("issue 36 item 6: the offline embedder's documents on a thread of its o
       expect(await threaded.embedDocuments(texts)).toEqual(await here.embedDocuments(texts));
       // It did run on the thread: the calling thread's embedder of `threaded` never saw these words.
       expect((threaded as unknown as { features: Map<string, unknown> }).features.size).toBe(0);
+      // Embedders of the same options share the process's one thread (each thread holds a word table).
+      const another = built.createOfflineEmbeddings({ thread: true });
+      await another.embedDocumentRows(texts);
+      const threadOf = (embeddings: object) => (embeddings as { thread?: unknown }).thread;
+      expect(threadOf(another)).toBeDefined();
+      expect(threadOf(another)).toBe(threadOf(threaded));
       // A text that is not a string is refused as on the calling thread.
       await expect(threaded.embedDocumentRows([...texts, 7 as unknown as string])).rejects.toMatchObject({
         code: "invalid_embedding_input",

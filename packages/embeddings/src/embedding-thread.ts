@@ -20,13 +20,16 @@ export interface EmbeddingRequest {
 /** The thread's answer: the vectors, one after another in one buffer, or why it could not. */
 export type EmbeddingResponse = { id: number; vectors: Float32Array | Float64Array } | { id: number; error: string };
 
+/** The threads of `EmbeddingThread.shared`, by options. */
+const sharedThreads = new Map<string, EmbeddingThread>();
+
 interface Waiting {
   resolve: (vectors: Float32Array | Float64Array) => void;
   reject: (error: Error) => void;
 }
 
 /**
- * An offline embedder of the same options on a worker thread (`embedding-thread-worker.js`),
+ * An offline embedder of given options on a worker thread (`embedding-thread-worker.js`),
  * so document vectors are worked out while the calling thread goes on (an ingest parses the
  * next files meanwhile). The vectors are those of the calling thread's embedder, bit for bit:
  * the same code on the same texts. The thread keeps the process alive only while it has work.
@@ -52,7 +55,21 @@ export class EmbeddingThread {
   }
 
   /**
-   * Starts the thread, or returns undefined when its script cannot run here: when the
+   * The process's thread for embedders of these options, started on first need (one per
+   * options, however many embedders ask: each thread holds its own word table), or undefined
+   * when its script cannot run here. A thread that failed is replaced on the next call.
+   */
+  static shared(options: EmbeddingThreadOptions): EmbeddingThread | undefined {
+    const key = `${options.hashDimension};${options.lexicalWeight};${options.chineseGlosses}`;
+    const known = sharedThreads.get(key);
+    if (known !== undefined && !known.failed) return known;
+    const started = EmbeddingThread.start(options);
+    if (started !== undefined) sharedThreads.set(key, started);
+    return started;
+  }
+
+  /**
+   * Starts a thread, or returns undefined when its script cannot run here: when the
    * package runs from its TypeScript sources (tests) or was bundled without the script.
    */
   static start(

@@ -38,7 +38,7 @@ export interface OfflineEmbeddingsOptions {
   chineseGlosses?: boolean;
   /**
    * Work the vectors of a batch of documents (at least `threadBatchTexts` of them) out on a
-   * worker thread of this embedder's own, so the caller goes on meanwhile (an ingest parses
+   * worker thread (one per process and options), so the caller goes on meanwhile (an ingest parses
    * the next files while the previous ones are embedded): the same vectors, bit for bit. The
    * thread starts at the first such batch and keeps the process alive only while it has work;
    * where it cannot run (the TypeScript sources, a bundle without its script) or once it
@@ -200,7 +200,7 @@ export class OfflineEmbeddings extends Embeddings {
     if (!this.useThread || this.thread === null || texts.length < threadBatchTexts) return undefined;
     for (const text of texts) if (typeof text !== "string") throw notText(text);
     this.thread ??=
-      EmbeddingThread.start({
+      EmbeddingThread.shared({
         hashDimension: this.hashDimension,
         lexicalWeight: this.lexicalWeight,
         chineseGlosses: this.chineseGlosses,
