@@ -10,7 +10,8 @@ import { writeSegment } from "./write-segment.js";
 /**
  * Records a writer holds in memory before it writes them as a segment of their own (unless a
  * commit comes first), so the memory an ingest takes is bounded by this, not by the index: a
- * segment in memory costs about 2 to 3 KB a record (text, terms, vector codes).
+ * segment in memory costs about 5 KB a record (text, terms, vector codes; measured with
+ * `BENCH_FLUSH_RECORDS`, bench/index-peers/README.md).
  */
 export const defaultFlushRecords = 50_000;
 
