@@ -13,10 +13,11 @@ import { SlotMap } from "./slot-map.js";
  * `termShare`, fetches, a writer's merge) takes for a single snapshot holding only the live
  * (not deleted) records of `parts`, part by part in the given order, within a part in its
  * slot order. Term statistics count those records only, so every score, hit, tie and
- * answerability signal is the one a single index of them gives. Keys, postings, lengths and
- * vectors are gathered from the parts as searches first need them (postings per term, kept
- * up to a bound). One part without deletions is returned as it is; no parts give an empty
- * snapshot. Closing the result's `records.file` closes every part's files.
+ * answerability signal is the one a single index of them gives. Searches read each part's
+ * postings in place (`SegmentedLexicon.pieces`); keys, lengths and vectors are gathered from
+ * the parts as searches first need them, and a term's postings when a caller asks for one
+ * list (`postings`, kept up to a bound). One part without deletions is returned as it is; no
+ * parts give an empty snapshot. Closing the result's `records.file` closes every part's files.
  * `options.postingsCacheBytes`: bytes of gathered postings the lexicon keeps (default
  * `composedPostingsCacheBytes`, 16 MB).
  */
