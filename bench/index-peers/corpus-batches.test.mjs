@@ -52,3 +52,25 @@ test("issue 36 item 3 bench: chunkBatches refuses a vector file that does not ho
     );
   });
 });
+
+test("issue 36 10M bench: chunkBatches with vectorReplicas reuses the smaller file's rows in turn, across its end", () => {
+  const replicas = 4;
+  withVectorFile(corpus.length * 2, (vectorsPath) => {
+    const batches = [...chunkBatches({ corpus, replicas, edits: 0, vectorsPath, dimension, batchChunks: 5, vectorReplicas: 2 })];
+    const rows = corpus.length * 2;
+    for (const { start, chunks: batch, floats } of batches) {
+      batch.forEach((_, offset) => {
+        const row = (start + offset) % rows;
+        assert.deepEqual([...floats.subarray(offset * dimension, (offset + 1) * dimension)], [row * 3, row * 3 + 1, row * 3 + 2]);
+      });
+    }
+    assert.equal(
+      batches.reduce((sum, batch) => sum + batch.chunks.length, 0),
+      corpus.length * replicas,
+    );
+    assert.throws(
+      () => [...chunkBatches({ corpus, replicas: 3, edits: 0, vectorsPath, dimension, batchChunks: 5, vectorReplicas: 2 })],
+      /positive divisor of replicas \(3\), got 2/,
+    );
+  });
+});

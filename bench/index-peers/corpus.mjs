@@ -165,22 +165,42 @@ export async function ensureVectors(replicas, queryCount, log) {
  * `dimension`, a Float32Array of its own). So no store's build holds the corpus or its vectors:
  * only one batch at a time. Throws unless the file holds exactly one vector per chunk.
  * `timing.seconds` grows by the time spent making the batches (so a build's time can leave it out).
+ * `vectorReplicas` (default `replicas`, a divisor of it): the file holds the vectors of that many
+ * replicas, and chunk row r takes row r mod (corpus x `vectorReplicas`), so a build past the
+ * sizes embedded once (10M chunks) reuses a smaller cache: every store gets the same rows.
  */
-export function* chunkBatches({ corpus, replicas, edits, vectorsPath, dimension, batchChunks, timing = { seconds: 0 } }) {
+export function* chunkBatches({
+  corpus,
+  replicas,
+  edits,
+  vectorsPath,
+  dimension,
+  batchChunks,
+  timing = { seconds: 0 },
+  vectorReplicas = replicas,
+}) {
   const total = corpus.length * replicas;
+  if (!Number.isInteger(vectorReplicas) || vectorReplicas <= 0 || replicas % vectorReplicas !== 0)
+    throw new Error(`vectorReplicas must be a positive divisor of replicas (${replicas}), got ${vectorReplicas}`);
+  const vectorRows = corpus.length * vectorReplicas;
   const rowBytes = dimension * 4;
   const file = openSync(vectorsPath, "r");
   try {
     const size = fstatSync(file).size;
-    if (size !== total * rowBytes) throw new Error(`${vectorsPath} holds ${size / rowBytes} vectors, not one per chunk (${total})`);
+    if (size !== vectorRows * rowBytes)
+      throw new Error(`${vectorsPath} holds ${size / rowBytes} vectors, not one per chunk (${vectorRows})`);
     let batch = [];
     let start = 0;
     const take = () => {
       const floats = new Float32Array(batch.length * dimension);
       const bytes = new Uint8Array(floats.buffer);
+      // Rows wrap at the file's end (vectorReplicas < replicas): read up to it, then from row 0.
       let read = 0;
       while (read < bytes.length) {
-        const got = readSync(file, bytes, read, bytes.length - read, start * rowBytes + read);
+        const row = (start + Math.floor(read / rowBytes)) % vectorRows;
+        const inRow = read % rowBytes;
+        const want = Math.min(bytes.length - read, (vectorRows - row) * rowBytes - inRow);
+        const got = readSync(file, bytes, read, want, row * rowBytes + inRow);
         if (got === 0) throw new Error(`${vectorsPath} ended before row ${start + batch.length}`);
         read += got;
       }

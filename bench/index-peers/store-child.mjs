@@ -16,7 +16,10 @@ if (!["build", "query"].includes(phase) || !["ours", "lancedb", "sqlite"].includ
 }
 const store = await import(`./stores/${storeName}.mjs`);
 const { identity } = await loadEmbedder();
-const paths = vectorCachePath(replicas, identity);
+// BENCH_VECTOR_REPLICAS (a divisor of replicas): the vectors of that many replicas, reused in
+// turn past them (`chunkBatches`' vectorReplicas), for a size never embedded whole (10M chunks).
+const vectorReplicas = Number(process.env.BENCH_VECTOR_REPLICAS ?? replicas);
+const paths = vectorCachePath(vectorReplicas, identity);
 const mb = (bytes) => bytes / 1024 / 1024;
 /** Chunks a store is handed at a time (each store may write them in smaller batches of its own). */
 const batchChunks = 10_000;
@@ -35,7 +38,7 @@ if (phase === "build") {
   const total = corpus.length * replicas;
   const { dimension } = identity;
   const timing = { seconds: 0 };
-  const batches = chunkBatches({ corpus, replicas, edits, vectorsPath: paths.vectors, dimension, batchChunks, timing });
+  const batches = chunkBatches({ corpus, replicas, edits, vectorsPath: paths.vectors, dimension, batchChunks, timing, vectorReplicas });
   const rssBeforeMb = mb(process.memoryUsage().rss);
   const started = performance.now();
   await store.build({ directory, batches, dimension, identity });
