@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type * as EmbeddingsModule from "./index.js";
-import { defaultEmbeddingThread } from "./check-embedder-options.js";
+import { checkThread } from "./check-embedder-options.js";
 import { EmbeddingThread } from "./embedding-thread.js";
 import { OfflineEmbeddings, threadBatchTexts } from "./offline-embeddings.js";
 
@@ -35,13 +35,10 @@ describe("issue 36 item 6: the offline embedder's documents on a thread of its o
     expect(await embeddings.embedDocumentRows(texts)).toEqual(await new OfflineEmbeddings({ thread: false }).embedDocumentRows(texts));
   });
 
-  it("defaults to a thread only where 2 cores are idle beside the load (the measurement on a busy 2-core machine)", () => {
-    expect(defaultEmbeddingThread({ cores: 2, load: 0 })).toBe(true);
-    expect(defaultEmbeddingThread({ cores: 2, load: 0.5 })).toBe(false);
-    expect(defaultEmbeddingThread({ cores: 2, load: 12.5 })).toBe(false);
-    expect(defaultEmbeddingThread({ cores: 8, load: 5.9 })).toBe(true);
-    expect(defaultEmbeddingThread({ cores: 1, load: 0 })).toBe(false);
-    expect(defaultEmbeddingThread({ cores: 4, load: -1 })).toBe(true);
+  it("is off unless asked for (it did not pay where measured), and on when asked", () => {
+    expect(checkThread(undefined)).toBe(false);
+    expect(checkThread(true)).toBe(true);
+    expect(checkThread(false)).toBe(false);
   });
 
   it("refuses a thread option that is not a boolean, naming it", () => {

@@ -7,5 +7,3 @@ export type { LoadWordTableOptions, WordTable, WordTableManifest } from "./load-
 export { OfflineEmbeddings } from "./offline-embeddings.js";
 export type { OfflineEmbeddingsOptions } from "./offline-embeddings.js";
 export type { EmbeddingsErrorCode } from "./embeddings-error-code.js";
-export { defaultEmbeddingThread } from "./check-embedder-options.js";
-export type { EmbeddingMachine } from "./check-embedder-options.js";

@@ -42,8 +42,8 @@ export interface OfflineEmbeddingsOptions {
    * the next files while the previous ones are embedded): the same vectors, bit for bit. The
    * thread starts at the first such batch and keeps the process alive only while it has work;
    * where it cannot run (the TypeScript sources, a bundle without its script) or once it
-   * failed, documents are embedded on the calling thread. Queries always are. Default:
-   * `defaultEmbeddingThread()`, true when the machine has 2 idle cores (cores minus load).
+   * failed, documents are embedded on the calling thread. Queries always are. Default false:
+   * on the 2-core machine it was measured on it did not pay (`checkThread`).
    */
   thread?: boolean;
 }
