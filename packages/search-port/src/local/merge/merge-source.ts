@@ -6,6 +6,7 @@ import { VerifiedFileSet } from "../reader/verified-file-set.js";
 import type { SegmentPart } from "../segments/segment-part.js";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import { postingsLayout } from "../lexical/file-lexicon.js";
+import { checkPostingSlots, checkSourceTables } from "./check-source-tables.js";
 
 /**
  * One segment of a streaming merge (`writeMergedSegment`): its sorted terms and the small
@@ -151,17 +152,23 @@ function fileSource(directory: string, entry: SegmentEntry, withVectors: boolean
     const idBytes = count === 0 ? 0 : (idEnds[count - 1] as number);
     const docIdBytes = count === 0 ? 0 : (docIdEnds[count - 1] as number);
     if (keysFile.size !== 9 * count + idBytes + docIdBytes) fail(keysFile, "does not match its tables");
+    const byKind = { postings: postingsFile, terms: termsFile, keys: keysFile };
+    checkSourceTables({ count, terms, termStarts, idEnds, docIdEnds }, (kind, what) => fail(byKind[kind], what));
     const idWindow = new FileWindow(keysFile, 9 * count, idBytes);
     const docIdWindow = new FileWindow(keysFile, 9 * count + idBytes, docIdBytes);
     const vectorsFile = entry.files.vectors === undefined || !withVectors ? undefined : opened.open("vectors");
     let vectors: MergeSource["vectors"];
     if (vectorsFile !== undefined && count > 0) {
       const stride = (vectorsFile.size - 4 * count) / count;
-      if (!Number.isInteger(stride) || stride <= 0) fail(vectorsFile, `has ${vectorsFile.size} bytes, not ${count} rows`);
+      if (!Number.isInteger(stride) || stride <= 0 || stride % 4 !== 0)
+        fail(vectorsFile, `has ${vectorsFile.size} bytes, not ${count} rows`);
       const inverseNorms = new Float32Array(vectorsFile.read(0, 4 * count).buffer);
       const rowWindow = new FileWindow(vectorsFile, 4 * count, stride * count);
       vectors = { stride, inverseNorms, rows: (from, to) => rowWindow.read(from * stride, to * stride) };
     }
+    // Postings are read term by term, pass after pass, in term order: each term's slots are
+    // checked the first time they are read.
+    let checkedTo = 0;
     return {
       count,
       terms,
@@ -171,10 +178,12 @@ function fileSource(directory: string, entry: SegmentEntry, withVectors: boolean
       postings: (from, to) => {
         const slotBytes = slotWindow.read(4 * from, 4 * to);
         const frequencyBytes = frequencyWindow.read(2 * from, 2 * to);
-        return {
-          slots: new Uint32Array(slotBytes.buffer, slotBytes.byteOffset, to - from),
-          frequencies: new Uint16Array(frequencyBytes.buffer, frequencyBytes.byteOffset, to - from),
-        };
+        const slots = new Uint32Array(slotBytes.buffer, slotBytes.byteOffset, to - from);
+        if (to > checkedTo) {
+          checkPostingSlots(slots, count, (what) => fail(postingsFile, what));
+          checkedTo = to;
+        }
+        return { slots, frequencies: new Uint16Array(frequencyBytes.buffer, frequencyBytes.byteOffset, to - from) };
       },
       keyBytes: (which, from, to) => (which === "ids" ? idWindow : docIdWindow).read(from, to),
       vectors,
