@@ -27,11 +27,11 @@ describe("checkIngestManifest (issue 36 item 5: no zod on a query's path)", () =
   });
 
   it("names the first wrong field by its path, and what it must be", () => {
-    expect(issueOf([])).toEqual({ where: "", message: "must be an object" });
+    expect(issueOf([])).toEqual({ where: "", message: "must be an object, got an array" });
     expect(issueOf({ ...valid, version: 2 })).toEqual({ where: "version", message: "must be 1, got 2" });
     expect(issueOf({ ...valid, optionsHash: 3 })).toEqual({ where: "optionsHash", message: "must be a string, got number" });
     expect(issueOf({ ...valid, root: null })).toEqual({ where: "root", message: "must be a string, got null" });
-    expect(issueOf({ ...valid, documents: [] })).toEqual({ where: "documents", message: "must be an object" });
+    expect(issueOf({ ...valid, documents: [] })).toEqual({ where: "documents", message: "must be an object, got an array" });
     expect(issueOf({ ...valid, documents: { a: { source: "a.md" } } })).toEqual({
       where: "documents.a.hash",
       message: "must be a string, got undefined",
@@ -50,6 +50,24 @@ describe("checkIngestManifest (issue 36 item 5: no zod on a query's path)", () =
       message: "must be an array of strings, got string",
     });
     expect(issueOf({ ...valid, noContent: { b: { source: "b.md" } } }).where).toBe("noContent.b.hash");
+  });
+
+  it("issue 36 item 5: a hostile manifest gets the manifest's error, short, naming the field (not a RangeError, not the value whole)", () => {
+    const deep = JSON.parse(`${"[".repeat(100_000)}${"]".repeat(100_000)}`);
+    expect(issueOf({ ...valid, version: deep })).toEqual({ where: "version", message: "must be 1, got an array" });
+    expect(issueOf({ ...valid, documents: { a: { ...document, chunkCount: deep } } })).toEqual({
+      where: "documents.a.chunkCount",
+      message: "must be a whole number from 0, got an array",
+    });
+    const huge = issueOf({ ...valid, documents: { a: { ...document, chunkCount: "x".repeat(1_000_000) } } });
+    expect(huge.message.length).toBeLessThan(100);
+    // 1e400 in the file is read as Infinity: shown as that, not as JSON's null.
+    expect(issueOf(JSON.parse('{"version":1e400}'))).toEqual({ where: "version", message: "must be 1, got Infinity" });
+    expect(issueOf({ ...valid, documents: undefined })).toEqual({ where: "documents", message: "must be an object, got undefined" });
+    expect(issueOf({ ...valid, noContent: null })).toEqual({ where: "noContent", message: "must be an object, got null" });
+    // A document whose id is a prototype key is checked as any other.
+    const proto = JSON.parse('{"version":1,"optionsHash":"o","documents":{"__proto__":{"source":"s"}}}');
+    expect(issueOf(proto)).toEqual({ where: "documents.__proto__.hash", message: "must be a string, got undefined" });
   });
 
   it("reading a manifest loads no zod", () => {

@@ -1,3 +1,4 @@
+import { describeValue } from "@lookup-knowledge/core";
 import type { IngestManifest } from "./ingest-manifest.js";
 
 /** What is wrong with a manifest, and where (`documents.a.hash`; empty: the whole value). */
@@ -21,7 +22,8 @@ type Fields = Record<string, unknown>;
 // issue is built only when there is one (a manifest of 100,000 documents has a million fields).
 
 function fields(value: unknown, where: () => string[]): Fields {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ManifestIssue(where(), "must be an object");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new ManifestIssue(where(), `must be an object, got ${describe(value)}`);
   return value as Fields;
 }
 
@@ -43,13 +45,20 @@ function describe(value: unknown): string {
   return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
 }
 
+// A refused value as an error shows it: short, and never by JSON.stringify, which echoed a
+// megabyte string whole, printed 1e400 (Infinity) as null, and overflowed the stack on a
+// deeply nested array (a RangeError instead of the manifest's error).
+function shown(value: unknown): string {
+  return typeof value === "number" || typeof value === "string" ? describeValue(value) : describe(value);
+}
+
 function checkDocument(value: unknown, where: () => string[]): void {
   const document = fields(value, where);
   text(document.source, where, "source");
   text(document.hash, where, "hash");
   const chunkCount = document.chunkCount;
   if (typeof chunkCount !== "number" || !Number.isSafeInteger(chunkCount) || chunkCount < 0) {
-    throw new ManifestIssue([...where(), "chunkCount"], `must be a whole number from 0, got ${JSON.stringify(chunkCount) ?? "nothing"}`);
+    throw new ManifestIssue([...where(), "chunkCount"], `must be a whole number from 0, got ${shown(chunkCount)}`);
   }
   const inEntry = () => [...where(), "entry"];
   const entry = fields(document.entry, inEntry);
@@ -64,7 +73,7 @@ function checkDocument(value: unknown, where: () => string[]): void {
 /** `value` (parsed JSON) as a manifest, checked field by field; `ManifestIssue` for the first field that is wrong. */
 export function checkIngestManifest(value: unknown): IngestManifest {
   const manifest = fields(value, () => []);
-  if (manifest.version !== 1) throw new ManifestIssue(["version"], `must be 1, got ${JSON.stringify(manifest.version) ?? "nothing"}`);
+  if (manifest.version !== 1) throw new ManifestIssue(["version"], `must be 1, got ${shown(manifest.version)}`);
   optionalText(manifest.root, () => [], "root");
   text(manifest.optionsHash, () => [], "optionsHash");
   const documents = fields(manifest.documents, () => ["documents"]);
