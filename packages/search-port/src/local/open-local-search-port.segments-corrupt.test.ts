@@ -2,36 +2,12 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { KnowledgeRecord } from "../knowledge-record.js";
-import { readManifest } from "./format/read-manifest.js";
 import type { SegmentedManifest } from "./format/segmented-manifest.js";
-import { build, directory, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { directory, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
 import { recomputeChecksums } from "./test/recompute-checksums.js";
+import { segmentsWithDeletes } from "./test/segments-with-deletes-test-fixtures.js";
 
 useIndexFolder();
-
-function documents(count: number, prefix: string): KnowledgeRecord[] {
-  return Array.from({ length: count }, (_, index) => ({
-    id: `${prefix}${index}#chunk-0`,
-    content: `alpha beta word${index % 5}`,
-    metadata: { docId: `${prefix}${index}` },
-  }));
-}
-
-/** Two segments of 12 and 3 records, the first with two deleted (listed in a deletes file). */
-async function segmentsWithDeletes(): Promise<SegmentedManifest> {
-  const writer = await build(documents(12, "a"));
-  await writer.deleteDocuments(["a3", "a7"]);
-  await writer.upsert(documents(3, "b"));
-  await writer.commit();
-  await writer.close();
-  const manifest = readManifest(directory) as SegmentedManifest;
-  expect(manifest.segments.map((segment) => [segment.chunks, segment.deleted])).toEqual([
-    [12, 2],
-    [3, 0],
-  ]);
-  return manifest;
-}
 
 function editManifest(change: (manifest: SegmentedManifest) => void): void {
   recomputeChecksums(directory, (manifest) => change(manifest as unknown as SegmentedManifest));

@@ -1,32 +1,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { KnowledgeRecord } from "../../knowledge-record.js";
-import { readManifest } from "../format/read-manifest.js";
 import type { SegmentedManifest } from "../format/segmented-manifest.js";
 import { postingsLayout } from "../lexical/file-lexicon.js";
-import { build, directory, open, useIndexFolder } from "../test/local-port-test-fixtures.js";
+import { directory, open, useIndexFolder } from "../test/local-port-test-fixtures.js";
 import { recomputeChecksums } from "../test/recompute-checksums.js";
+import { segmentsWithDeletes } from "../test/segments-with-deletes-test-fixtures.js";
 
 useIndexFolder();
-
-function documents(count: number, prefix: string): KnowledgeRecord[] {
-  return Array.from({ length: count }, (_, index) => ({
-    id: `${prefix}${index}#chunk-0`,
-    content: `alpha beta word${index % 5}`,
-    metadata: { docId: `${prefix}${index}` },
-  }));
-}
-
-/** Two committed segments of 12 records (two deleted) and 3; the writer is closed. */
-async function twoSegments(): Promise<SegmentedManifest> {
-  const writer = await build(documents(12, "a"));
-  await writer.deleteDocuments(["a3", "a7"]);
-  await writer.upsert(documents(3, "b"));
-  await writer.commit();
-  await writer.close();
-  return readManifest(directory) as SegmentedManifest;
-}
 
 /** Rewrites a file of segment `at` through `change` and makes every checksum agree with it: content wrong, not damaged. */
 function rewrite(manifest: SegmentedManifest, at: number, kind: "postings" | "terms", change: (bytes: Buffer) => void): void {
@@ -47,7 +28,7 @@ async function expectMergeRefused(pattern: RegExp): Promise<void> {
 
 describe("issue 36 item 2: a streamed merge refuses a segment whose tables mislead it, instead of copying them into a merged segment", () => {
   it("issue 36 item 2: term starts that go back are refused, naming the postings file", async () => {
-    const manifest = await twoSegments();
+    const manifest = await segmentsWithDeletes();
     const { postings } = manifest.segments[0] as SegmentedManifest["segments"][number];
     // Term 0 then claims every posting, and term 1 ends before it starts.
     rewrite(manifest, 0, "postings", (bytes) => bytes.writeUInt32LE(postings, 4));
@@ -58,7 +39,7 @@ describe("issue 36 item 2: a streamed merge refuses a segment whose tables misle
     [0, "with deletions"],
     [1, "without deletions"],
   ])("issue 36 item 2: a posting slot past its segment's records is refused (segment %i, %s)", async (at) => {
-    const manifest = await twoSegments();
+    const manifest = await segmentsWithDeletes();
     const segment = manifest.segments[at] as SegmentedManifest["segments"][number];
     const { slotsAt } = postingsLayout({ terms: segment.terms, postings: segment.postings, chunks: segment.chunks, totalLength: 0 });
     rewrite(manifest, at, "postings", (bytes) => bytes.writeUInt32LE(segment.chunks + 2, slotsAt + 4 * (segment.postings - 1)));
@@ -68,7 +49,7 @@ describe("issue 36 item 2: a streamed merge refuses a segment whose tables misle
   });
 
   it("issue 36 item 2: terms out of order are refused, naming the terms file", async () => {
-    const manifest = await twoSegments();
+    const manifest = await segmentsWithDeletes();
     // word0 ... word4 in reverse: the same bytes per term, so the term ends still agree.
     rewrite(manifest, 0, "terms", (bytes) => {
       const text = bytes.toString("utf8");
