@@ -293,6 +293,12 @@ export class OfflineEmbeddings extends Embeddings {
     const features = this.lexical;
     if (features.begin()) this.features.clear();
     const { ranks, rankCounts, rankTexts } = this;
+    // Text numbers are int32 in `rankTexts`: before they would wrap (and a stale count look
+    // current), every mark is cleared and numbering starts again.
+    if (this.textNumber === 0x7fffffff) {
+      rankTexts.fill(0);
+      this.textNumber = 0;
+    }
     const textNumber = ++this.textNumber;
     ranks.length = 0;
 
