@@ -98,6 +98,24 @@ export class FileRecords implements RecordFile {
     return Buffer.from(bytes.buffer, 0, Math.max(0, bytes.length - 1)).toString("utf8");
   }
 
+  /**
+   * The metadata of records `from` to `to` (exclusive) as JSON text, objects separated by
+   * commas (the last one's dropped): `[` + it + `]` is their array. Offsets that go back
+   * are a `CorruptIndexError` naming the file, as for one record.
+   */
+  metadataRunText(from: number, to: number): string {
+    const start = this.offset("metadata", from);
+    const end = this.offset("metadata", to);
+    if (end < start) {
+      throw new CorruptIndexError({
+        directory: this.directory,
+        reason: `the offsets of ${this.files.metadataName} decrease between records ${from} and ${to}`,
+      });
+    }
+    const bytes = this.readBytes("metadata", start, end - start);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, Math.max(0, bytes.length - 1)).toString("utf8");
+  }
+
   /** A fresh copy of one record's metadata. */
   metadata(slot: number): Record<string, unknown> {
     return parseMetadata(this.metadataText(slot), this.directory);

@@ -1,8 +1,13 @@
+import { openSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../../knowledge-record.js";
+import { FileRecords, descriptorSource, memoryOffsets } from "../format/file-records.js";
 import { openLocalSearchPortWithHooks } from "../open-local-search-port.js";
 import { directory, useIndexFolder } from "../test/local-port-test-fixtures.js";
 import { random } from "../test/seeded-random-test-fixtures.js";
+import { countMetadataKeys } from "./count-metadata-keys.js";
+import type { IndexSnapshot } from "./index-snapshot.js";
 
 useIndexFolder();
 
@@ -35,5 +40,29 @@ describe("countMetadataKeys", () => {
     expect(fromFiles.keys).toEqual(fromMemory.keys);
     expect(fromFiles.keys.find((key) => key.key === "category")?.chunks).toBe(230);
     expect(fromFiles.keys.find((key) => key.key === "__proto__")?.chunks).toBeGreaterThan(0);
+  });
+
+  it("issue 36 item 3: metadata offsets that go back within a run are refused with a CorruptIndexError naming the file, not a RangeError", () => {
+    const name = "records.metadata.json";
+    writeFileSync(join(directory, name), '{"a":1},{"b":2},{"c":3},');
+    const source = descriptorSource(openSync(join(directory, name), "r"), directory, name);
+    // The first record claims to end past where the run ends.
+    const file = new FileRecords(directory, {
+      content: source,
+      metadata: source,
+      contentName: "records.content.txt",
+      metadataName: name,
+      count: 3,
+      offsets: memoryOffsets(new Float64Array(4), Float64Array.of(16, 8, 16, 4)),
+      metadataSha256: "",
+    });
+    const snapshot = { count: 3, records: { file, fileSlots: Int32Array.of(0, 1, 2), memory: [] } } as unknown as IndexSnapshot;
+    try {
+      expect(() => countMetadataKeys(undefined, [], snapshot, directory)).toThrow(
+        /corrupt: the offsets of records\.metadata\.json decrease between records 0 and 3/,
+      );
+    } finally {
+      source.close();
+    }
   });
 });

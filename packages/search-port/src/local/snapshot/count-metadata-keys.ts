@@ -76,9 +76,7 @@ function countAll(snapshot: IndexSnapshot, directory: string): MetadataKeyCounts
 
 /** The metadata of slots `from` to `to` of one segment's files, read and parsed at once (each object is stored followed by a comma). */
 function metadataRun(file: FileRecords, from: number, to: number, directory: string): Array<Record<string, unknown>> {
-  const start = file.offset("metadata", from);
-  const bytes = file.readBytes("metadata", start, file.offset("metadata", to) - start);
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.max(0, bytes.length - 1)).toString("utf8");
+  const text = file.metadataRunText(from, to);
   let parsed: unknown;
   try {
     parsed = JSON.parse(`[${text}]`);
