@@ -184,6 +184,46 @@ describe("loadWordTable", () => {
     expect(error.message).toContain("header says 49999 words of dimension 100, the table has 50000 of 100");
   });
 
+  it("issue 36 item 5 review: a recorded word index whose sorted ranks or word offsets are wrong fails a lookup, it does not miss words in silence", () => {
+    const { wordCount, dimension } = manifest;
+    const startsAt = 16 + dimension * 8;
+    const ranksAt = startsAt + (wordCount + 1) * 4;
+    // Every lookup's binary search probes the middle of the sorted ranks first.
+    const middle = (wordCount - 1) >>> 1;
+    const cases: Array<[string, (index: Buffer) => void, string]> = [
+      ["a rank out of range", (index) => index.writeUInt32LE(wordCount + 7, ranksAt + 4 * middle), `rank ${wordCount + 7} at ${middle}`],
+      [
+        "a line of no word",
+        (index) => {
+          const rank = index.readUInt32LE(ranksAt + 4 * middle);
+          index.writeUInt32LE(index.readUInt32LE(startsAt + 4 * rank) + 1, startsAt + 4 * (rank + 1));
+        },
+        `at ${middle}, whose line in words.txt runs from byte`,
+      ],
+    ];
+    for (const [what, damage, reason] of cases) {
+      const directory = copyOfData();
+      const index = readFileSync(join(directory, "word-index.bin"));
+      damage(index);
+      writeFileSync(join(directory, "word-index.bin"), index);
+      const files = {
+        ...manifest.files,
+        "word-index.bin": { bytes: index.byteLength, sha256: createHash("sha256").update(index).digest("hex") },
+      };
+      writeFileSync(join(directory, "word-table.json"), JSON.stringify({ ...manifest, files }));
+      const table = loadWordTable({ directory });
+      let error: unknown;
+      try {
+        table.rankOf("network");
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, what).toBeInstanceOf(CorruptWordTableError);
+      expect((error as CorruptWordTableError).file, what).toBe(join(directory, "word-index.bin"));
+      expect((error as CorruptWordTableError).message, what).toContain(reason);
+    }
+  });
+
   it("refuses a copy with a missing file or a malformed description", () => {
     const missing = copyOfData();
     unlinkSync(join(missing, "words.txt"));

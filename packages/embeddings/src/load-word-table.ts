@@ -135,6 +135,10 @@ function readWordTable(directory: string): WordTable {
       const rank = sortedRanks[middle] as number;
       const start = starts[rank] as number;
       const end = (starts[rank + 1] as number) - 1;
+      // The checksum proves the index is the one recorded, not that it was written right: a
+      // rank out of range (NaN here) or a line of no word would make lookups miss in silence.
+      // Checked per probe, not in a pass over the index at load (~4 ms of a cold start).
+      if (!(end > start)) throw badIndexEntry(indexPath, middle, rank, start, end);
       const order =
         target === undefined ? asciiOrder(wordBytes, start, end, word) : wordBytes.compare(target, 0, target.byteLength, start, end);
       if (order === 0) return rank;
@@ -159,6 +163,13 @@ function readWordTable(directory: string): WordTable {
     manifest,
     rankOf,
   };
+}
+
+function badIndexEntry(indexPath: string, position: number, rank: number, start: number, end: number): CorruptWordTableError {
+  return new CorruptWordTableError({
+    file: indexPath,
+    reason: `its sorted words list rank ${rank} at ${position}, whose line in words.txt runs from byte ${start} to ${end}`,
+  });
 }
 
 function isAscii(word: string): boolean {
