@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadedModules } from "@lookup-knowledge/vitest-config/loaded-modules";
 import { describe, expect, it } from "vitest";
@@ -32,5 +34,24 @@ describe("what @lookup-knowledge/l0-hints loads", () => {
         'Invalid knowledge entry at index 0 (id "a"): source must be a non-empty string (got " ")',
       ],
     });
+  });
+});
+
+describe("what @lookup-knowledge/l0-hints declares", () => {
+  it("issue 36 item 5: every dependency it declares is one its sources import (zod went with the checks by hand)", () => {
+    const sources = fileURLToPath(new URL(".", import.meta.url));
+    const imported = new Set<string>();
+    for (const file of readdirSync(sources, { recursive: true }) as string[]) {
+      if (!file.endsWith(".ts") || file.endsWith(".test.ts")) continue;
+      for (const match of readFileSync(join(sources, file), "utf8").matchAll(/\bfrom\s+["']([^"'./][^"']*)["']/g)) {
+        const specifier = match[1] as string;
+        imported.add(specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] as string));
+      }
+    }
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(imported.has("@lookup-knowledge/core")).toBe(true);
+    expect(Object.keys(manifest.dependencies).filter((name) => !imported.has(name))).toEqual([]);
   });
 });
