@@ -11,6 +11,7 @@ import type { PlannedFile } from "./plan-files.js";
 import type { PreviousIngest } from "./read-previous-ingest.js";
 import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
 import { sha256 } from "./sha256.js";
+import { ownValue } from "./keyed-record.js";
 
 /** Below this many files, worker threads cost more to start than they save. */
 const minimumFilesForWorkers = 16;
@@ -50,9 +51,9 @@ export async function ingestFile(file: PlannedFile, context: FileIngestContext):
   try {
     const bytes = await context.read(file);
     const hash = sha256(bytes);
-    const known = context.previous.reusable[docId];
+    const known = ownValue(context.previous.reusable, docId);
     if (known !== undefined && known.hash === hash && known.source === source) return { kind: "unchanged", docId, known };
-    const empty = context.previous.reusableNoContent[docId];
+    const empty = ownValue(context.previous.reusableNoContent, docId);
     if (empty !== undefined && empty.hash === hash && empty.source === source)
       return { kind: "noContent", docId, source, hash, parsed: false };
     const text = decodeUtf8(context.decoder, bytes, source);

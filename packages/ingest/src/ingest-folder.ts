@@ -15,6 +15,7 @@ import { scanFolder } from "./scan-folder.js";
 import { tallyFileOutcomes } from "./tally-file-outcomes.js";
 import { writeIngestManifest } from "./write-ingest-manifest.js";
 import { writeRecords } from "./write-records.js";
+import { ownValue } from "./keyed-record.js";
 
 /**
  * Ingests a folder of Markdown into a store, incrementally.
@@ -99,7 +100,7 @@ export async function ingestFolder(input: IngestFolderInput): Promise<IngestRepo
   // Added documents (and files parsed as having no content) are deleted too: a run that stopped before saving its
   // manifest may have written some of their chunks.
   const emptied = outcomes.flatMap((outcome) =>
-    outcome.kind === "noContent" && outcome.parsed && before[outcome.docId] === undefined ? [outcome.docId] : [],
+    outcome.kind === "noContent" && outcome.parsed && ownValue(before, outcome.docId) === undefined ? [outcome.docId] : [],
   );
   const stale = [...tally.parsed.map((document) => document.docId), ...emptied, ...tally.removed];
   await writeRecords({

@@ -4,6 +4,7 @@ import type { FileOutcome } from "./file-outcome.js";
 import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
 import type { IngestReport } from "./ingest-report.js";
 import type { ParsedDocument } from "./parsed-document.js";
+import { keyedRecord, ownValue } from "./keyed-record.js";
 
 /** What the outcomes of a run's files come to: the next manifest's documents, what to write, and the counts reported. */
 export interface FileOutcomeTally {
@@ -34,11 +35,11 @@ export function tallyFileOutcomes(
   before: Record<string, IngestManifestDocument>,
   storeKeepsOldChunks = true,
 ): FileOutcomeTally {
-  const documents: Record<string, IngestManifestDocument> = {};
+  const documents = keyedRecord<IngestManifestDocument>();
   const parsed: ParsedDocument[] = [];
   const parsedRecords: KnowledgeRecord[][] = [];
   const failed: IngestReport["failed"] = [];
-  const noContent: NonNullable<IngestManifest["noContent"]> = {};
+  const noContent: NonNullable<IngestManifest["noContent"]> = keyedRecord();
   let noContentParsed = 0;
   let unchanged = 0;
   let added = 0;
@@ -57,7 +58,7 @@ export function tallyFileOutcomes(
         chunkCount: document.chunks.length,
         entry: documentToEntry(document),
       };
-      if (before[docId] === undefined) added += 1;
+      if (ownValue(before, docId) === undefined) added += 1;
       else changed += 1;
     } else if (outcome.kind === "noContent") {
       // Not a document: an earlier version's chunks, if any, are removed.
@@ -65,7 +66,7 @@ export function tallyFileOutcomes(
       if (outcome.parsed) noContentParsed += 1;
     } else {
       failed.push({ source: outcome.source, reason: outcome.reason });
-      const previous = outcome.docId === undefined ? undefined : before[outcome.docId];
+      const previous = outcome.docId === undefined ? undefined : ownValue(before, outcome.docId);
       // The old chunks stay in the store; an empty hash makes the next run try the file again.
       // (Older manifests may record documents without chunks: those are not kept.)
       if (storeKeepsOldChunks && outcome.docId !== undefined && previous !== undefined && previous.chunkCount > 0)
