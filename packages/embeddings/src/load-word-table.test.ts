@@ -239,6 +239,16 @@ describe("loadWordTable", () => {
     expect(error.message).toContain("formatVersion is 2");
   });
 
+  it("issue 36 item 5 review: a table folder made before word-index.bin is refused with how to write its index", () => {
+    const older = copyOfData();
+    unlinkSync(join(older, "word-index.bin"));
+    const { "word-index.bin": _index, ...files } = manifest.files;
+    writeFileSync(join(older, "word-table.json"), JSON.stringify({ ...manifest, files }));
+    const error = loadError(older) as CorruptWordTableError;
+    expect(error).toMatchObject({ code: "corrupt_word_table", file: join(older, "word-index.bin") });
+    expect(error.message).toContain("scripts/build-word-index.mjs <folder>");
+  });
+
   it("refuses a table whose description disagrees with the binary header", () => {
     const directory = copyOfData();
     writeFileSync(join(directory, "word-table.json"), JSON.stringify({ ...manifest, dimension: 50 }));

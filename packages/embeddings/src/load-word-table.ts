@@ -122,6 +122,13 @@ function readWordTable(directory: string): WordTable {
   // Words are found by a binary search in the index's sorted ranks, comparing UTF-8 bytes, not
   // through a Map of all 50,000 words: building that Map was most of a cold start's table load.
   const indexPath = join(directory, indexFile);
+  if (manifest.files[indexFile] === undefined) {
+    // A table folder made before the index existed (issue 36 item 5) still loaded until then.
+    throw new CorruptWordTableError({
+      file: indexPath,
+      reason: `is not recorded in ${manifestPath}: a table built before ${indexFile} needs it written (scripts/build-word-index.mjs <folder>, in the repository)`,
+    });
+  }
   const indexBytes = readVerified(indexPath, manifest.files[indexFile], manifestPath);
   const { commonDirection, starts, sortedRanks } = readWordIndex(indexBytes, indexPath, wordCount, dimension, wordBytes.byteLength);
   const rankOf = (word: string): number => {
