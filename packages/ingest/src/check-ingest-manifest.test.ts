@@ -76,5 +76,9 @@ describe("checkIngestManifest (issue 36 item 5: no zod on a query's path)", () =
     expect(run.status, run.stderr).toBe(0);
     expect(run.urls.some((url) => url.endsWith("/ingest/dist/read-ingest-manifest.js"))).toBe(true);
     expect(run.urls.filter((url) => /\/zod@[^/]+\/node_modules\/zod\//.test(url))).toEqual([]);
+    // The check sees zod where it is loaded: the package's root entry checks ingest options with it.
+    const root = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+    const withZod = loadedModules(["--input-type=module", "-e", `await import(${JSON.stringify(root)});`]);
+    expect(withZod.urls.some((url) => /\/zod@[^/]+\/node_modules\/zod\//.test(url))).toBe(true);
   });
 });
