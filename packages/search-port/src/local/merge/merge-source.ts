@@ -35,16 +35,16 @@ const windowBytes = 1 << 21;
 
 /**
  * The merge source of `part`: read from its files when it has been written (`entry`, files
- * verified block by block as read; its vectors only with `withVectors`, as a writer opens
- * segments), else from the arrays it holds in memory.
+ * verified block by block as read; its vectors only with `vectorStride`, the index's row
+ * size, as a writer opens segments), else from the arrays it holds in memory.
  */
 export function openMergeSource(
   directory: string,
   part: SegmentPart & { entry?: SegmentEntry | undefined },
-  withVectors: boolean,
+  vectorStride: number | undefined,
 ): MergeSource {
   if (part.entry === undefined) return memorySource(part);
-  return fileSource(directory, part.entry, withVectors);
+  return fileSource(directory, part.entry, vectorStride);
 }
 
 function memorySource(part: SegmentPart): MergeSource {
@@ -123,7 +123,7 @@ class FileWindow {
   }
 }
 
-function fileSource(directory: string, entry: SegmentEntry, withVectors: boolean): MergeSource {
+function fileSource(directory: string, entry: SegmentEntry, vectorStride: number | undefined): MergeSource {
   const manifest = { files: entry.files } as IndexManifest;
   const checksums = readBlockChecksums(directory, entry.files.blocks as NonNullable<SegmentEntry["files"]["blocks"]>, manifest, "xxh64");
   const opened = new VerifiedFileSet(directory, manifest, checksums, "xxh64");
@@ -156,12 +156,13 @@ function fileSource(directory: string, entry: SegmentEntry, withVectors: boolean
     checkSourceTables({ count, terms, termStarts, idEnds, docIdEnds }, (kind, what) => fail(byKind[kind], what));
     const idWindow = new FileWindow(keysFile, 9 * count, idBytes);
     const docIdWindow = new FileWindow(keysFile, 9 * count + idBytes, docIdBytes);
-    const vectorsFile = entry.files.vectors === undefined || !withVectors ? undefined : opened.open("vectors");
+    const vectorsFile = entry.files.vectors === undefined || vectorStride === undefined ? undefined : opened.open("vectors");
     let vectors: MergeSource["vectors"];
-    if (vectorsFile !== undefined && count > 0) {
-      const stride = (vectorsFile.size - 4 * count) / count;
-      if (!Number.isInteger(stride) || stride <= 0 || stride % 4 !== 0)
-        fail(vectorsFile, `has ${vectorsFile.size} bytes, not ${count} rows`);
+    if (vectorsFile !== undefined && vectorStride !== undefined && count > 0) {
+      // The size the index's row size gives, as a reader checks it (read-verified-vectors.ts).
+      const stride = vectorStride;
+      const expected = 4 * count + count * stride;
+      if (vectorsFile.size !== expected) fail(vectorsFile, `has ${vectorsFile.size} bytes, expected ${expected}`);
       const inverseNorms = new Float32Array(vectorsFile.read(0, 4 * count).buffer);
       const rowWindow = new FileWindow(vectorsFile, 4 * count, stride * count);
       vectors = { stride, inverseNorms, rows: (from, to) => rowWindow.read(from * stride, to * stride) };

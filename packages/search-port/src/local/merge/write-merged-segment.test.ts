@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { strideFor } from "../dense/dense-matrix.js";
 import { segmentManifest } from "../format/segmented-manifest.js";
 import type { SegmentEntry } from "../format/segmented-manifest.js";
 import { loadLazyGeneration } from "../reader/load-lazy-generation.js";
@@ -50,7 +51,7 @@ describe("writeMergedSegment", () => {
       const run: Part[] = [];
       for (const [at, part] of parts.entries()) run.push(next() < 0.7 ? await written(part, `source${seed}-${at}`, created) : part);
       const expected = await writeSegment(directory, 2, `expected${seed}`, composeSnapshot(run), created);
-      const actual = await writeMergedSegment(directory, 2, `actual${seed}`, run, true, created);
+      const actual = await writeMergedSegment(directory, 2, `actual${seed}`, run, strideFor(dimension), created);
       const want = segmentFiles(expected.entry);
       const got = segmentFiles(actual.entry);
       expect(Object.keys(got.bytes), `seed ${seed}`).toEqual(Object.keys(want.bytes));

@@ -25,7 +25,8 @@ function bytesOf(array: ArrayBufferView): Uint8Array {
  * block bounds worked out per term as it is written; keys, vectors, content and metadata are
  * copied in runs of live records. What it holds grows with the vocabulary and with a few
  * bytes per record (lengths, norms, key ends), never with the postings, ids or vectors.
- * A written segment (`entry`) is read from its files (its vectors only with `withVectors`);
+ * A written segment (`entry`) is read from its files (its vectors only with `vectorStride`,
+ * the index's row size, `strideFor` its embedder's dimension; undefined: an index without);
  * one held in memory from its arrays. Every file created is added to `created`.
  */
 export async function writeMergedSegment(
@@ -33,7 +34,7 @@ export async function writeMergedSegment(
   generation: number,
   segmentId: string,
   run: ReadonlyArray<SegmentPart & { entry?: SegmentEntry | undefined }>,
-  withVectors: boolean,
+  vectorStride: number | undefined,
   created: string[],
 ): Promise<WrittenSegment> {
   const slots = new SlotMap(run);
@@ -42,7 +43,7 @@ export async function writeMergedSegment(
   try {
     for (const at of kept) {
       const part = run[at] as SegmentPart & { entry?: SegmentEntry | undefined };
-      inputs.push({ source: openMergeSource(directory, part, withVectors), deleted: slots.hasDeletions(at) ? part.deleted : undefined });
+      inputs.push({ source: openMergeSource(directory, part, vectorStride), deleted: slots.hasDeletions(at) ? part.deleted : undefined });
     }
     const mappings: SlotMapping[] = kept.map((at) => ({ base: slots.bases[at] as number, composed: slots.composedTable(at) }));
     const files = new GenerationFiles(directory, generation, segmentId, created);
@@ -56,7 +57,8 @@ export async function writeMergedSegment(
       boundsParts = await writeMergedPostings(writer, inputs, mappings, merged, lengths, norms);
     });
     await files.writeWhole("bounds", boundsParts);
-    const stride = withVectors || inputs.some(({ source }) => source.vectors !== undefined) ? mergedStride(inputs) : undefined;
+    const stride =
+      vectorStride !== undefined || inputs.some(({ source }) => source.vectors !== undefined) ? mergedStride(inputs) : undefined;
     if (stride !== undefined) await writeWhole(files, "vectors", (writer) => writeMergedVectors(writer, inputs, stride));
     const offsets = await writeRecordFiles(files, composeSnapshot(run));
     await files.writeWhole("offsets", [bytesOf(offsets.contentOffsets), bytesOf(offsets.metadataOffsets)]);

@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import type { KnowledgeRecord } from "../../knowledge-record.js";
 import { readManifest } from "../format/read-manifest.js";
 import type { SegmentedManifest } from "../format/segmented-manifest.js";
+import type { LocalSearchPortOptions } from "../port/local-search-port-options.js";
 import { build, directory } from "./local-port-test-fixtures.js";
 
 /** `count` one-chunk documents `<prefix><n>` of three words, five of them distinct over the set. */
@@ -13,9 +14,12 @@ export function shortDocuments(count: number, prefix: string): KnowledgeRecord[]
   }));
 }
 
-/** Commits two segments in `directory`, of 12 and 3 records, the first with two deleted (listed in a deletes file); the writer is closed. */
-export async function segmentsWithDeletes(): Promise<SegmentedManifest> {
-  const writer = await build(shortDocuments(12, "a"));
+/**
+ * Commits two segments in `directory`, of 12 and 3 records, the first with two deleted
+ * (listed in a deletes file), with `options` (an embedder, say); the writer is closed.
+ */
+export async function segmentsWithDeletes(options: Partial<LocalSearchPortOptions> = {}): Promise<SegmentedManifest> {
+  const writer = await build(shortDocuments(12, "a"), options);
   await writer.deleteDocuments(["a3", "a7"]);
   await writer.upsert(shortDocuments(3, "b"));
   await writer.commit();

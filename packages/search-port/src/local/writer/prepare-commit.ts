@@ -86,7 +86,14 @@ export async function prepareCommit(input: CommitInput): Promise<PreparedCommit>
     if (from === to) break;
     const run = live.slice(from, to);
     // Streamed: the merged lexicon, keys and vectors are never held in memory (merge/).
-    const written = await writeMergedSegment(directory, generation, newCommitId(), run, input.embedder !== null, created);
+    const written = await writeMergedSegment(
+      directory,
+      generation,
+      newCommitId(),
+      run,
+      input.embedder === null ? undefined : strideFor(input.embedder.dimension),
+      created,
+    );
     // A view of the merged segments until the merged one is opened from its files.
     segments.push(newSegment(written.entry, composeSnapshot(run)));
     fresh.push(true);
