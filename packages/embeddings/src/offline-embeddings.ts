@@ -281,6 +281,40 @@ export class OfflineEmbeddings extends Embeddings {
   }
 
   /**
+   * Starts a text: the lexical features' counts and the word ranks from nothing (the word
+   * cache let go when the features' tables started over). The text's number, which marks the
+   * counts in `rankCounts` that are its own.
+   */
+  private beginText(): number {
+    if (this.lexical.begin()) this.features.clear();
+    this.ranks.length = 0;
+    // Text numbers are int32 in `rankTexts`: before they would wrap (and a stale count look
+    // current), every mark is cleared and numbering starts again.
+    if (this.textNumber === 0x7fffffff) {
+      this.rankTexts.fill(0);
+      this.textNumber = 0;
+    }
+    this.textNumber += 1;
+    return this.textNumber;
+  }
+
+  /** The hashed lexical part of the current text, before its scaling, into `this.lexicalPart`; its squared norm. */
+  private lexicalFeaturePart(mode: Mode): number {
+    const lexical = this.lexicalPart;
+    lexical.fill(0);
+    for (const { bucket, negative, count, weight } of this.lexical.touched) {
+      const value = (weight / count) * (mode === "document" ? 1 + Math.log(count) : 1);
+      lexical[bucket] = (lexical[bucket] as number) + (negative ? -value : value);
+    }
+    let lexicalNormSquared = 0;
+    for (let bucket = 0; bucket < this.hashDimension; bucket += 1) {
+      const value = lexical[bucket] as number;
+      lexicalNormSquared += value * value;
+    }
+    return lexicalNormSquared;
+  }
+
+  /**
    * Works the vector of `text` out into `this.joined` (`dimension` values, not yet divided by
    * the norm) and returns its norm: callers divide as they write their own output, a
    * `number[]` for LangChain's answers or a typed buffer for typed rows (each write site of
@@ -291,16 +325,8 @@ export class OfflineEmbeddings extends Embeddings {
     const { words, continuesPhrase, cjkGrams, cjkRuns } = embeddingTerms(text);
     // The distinct lexical features and word ranks, each in the order of its first occurrence.
     const features = this.lexical;
-    if (features.begin()) this.features.clear();
     const { ranks, rankCounts, rankTexts } = this;
-    // Text numbers are int32 in `rankTexts`: before they would wrap (and a stale count look
-    // current), every mark is cleared and numbering starts again.
-    if (this.textNumber === 0x7fffffff) {
-      rankTexts.fill(0);
-      this.textNumber = 0;
-    }
-    const textNumber = ++this.textNumber;
-    ranks.length = 0;
+    const textNumber = this.beginText();
 
     let previousStem = "";
     let previousSlot: LexicalSlot | undefined;
@@ -326,16 +352,7 @@ export class OfflineEmbeddings extends Embeddings {
 
     const hashDimension = this.hashDimension;
     const lexical = this.lexicalPart;
-    lexical.fill(0);
-    for (const { bucket, negative, count, weight } of features.touched) {
-      const value = (weight / count) * (mode === "document" ? 1 + Math.log(count) : 1);
-      lexical[bucket] = (lexical[bucket] as number) + (negative ? -value : value);
-    }
-    let lexicalNormSquared = 0;
-    for (let bucket = 0; bucket < hashDimension; bucket += 1) {
-      const value = lexical[bucket] as number;
-      lexicalNormSquared += value * value;
-    }
+    const lexicalNormSquared = this.lexicalFeaturePart(mode);
 
     const wordDimension = this.table.dimension;
     const { denseNormSquared, hasWords } = this.wordVectorPart(cjkRuns, mode);
