@@ -13,7 +13,7 @@ import { rewriteAsFormat6 } from "./test/rewrite-as-format-6.js";
 import { random } from "./test/seeded-random-test-fixtures.js";
 import { scoreBoundsLayout } from "./lexical/stored-score-bounds.js";
 import { blockBoundsOf, boundBlockPostings } from "./lexical/term-score-bounds.js";
-import { lengthNorms } from "./lexical/weigh-query-terms.js";
+import { lengthNorms } from "./lexical/length-norms.js";
 
 useIndexFolder();
 

@@ -76,6 +76,3 @@ function piecesHold(pieces: readonly PostingsPiece[], slot: number): boolean {
   }
   return false;
 }
-
-/** Kept here for the files that import it from here (the writer's segment bounds). */
-export { lengthNorms } from "./length-norms.js";

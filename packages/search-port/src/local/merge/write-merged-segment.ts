@@ -1,6 +1,6 @@
 import type { SegmentEntry } from "../format/segmented-manifest.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
-import { lengthNorms } from "../lexical/weigh-query-terms.js";
+import { lengthNorms } from "../lexical/length-norms.js";
 import { composeSnapshot } from "../segments/compose-snapshot.js";
 import type { SegmentPart } from "../segments/segment-part.js";
 import { SlotMap } from "../segments/slot-map.js";

@@ -2,7 +2,7 @@ import { encodeKeys } from "../format/keys-file.js";
 import type { SegmentEntry } from "../format/segmented-manifest.js";
 import { encodeTermEnds } from "../lexical/file-lexicon.js";
 import { encodeScoreBounds } from "../lexical/stored-score-bounds.js";
-import { lengthNorms } from "../lexical/weigh-query-terms.js";
+import { lengthNorms } from "../lexical/length-norms.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { GenerationFiles } from "./generation-files.js";
 import { writeRecordFiles } from "./write-record-files.js";
