@@ -69,6 +69,11 @@ describe("issue 36 item 6: the offline embedder's documents on a thread of its o
       const threadOf = (embeddings: object) => (embeddings as { thread?: unknown }).thread;
       expect(threadOf(another)).toBeDefined();
       expect(threadOf(another)).toBe(threadOf(threaded));
+      // Off unless asked: an embedder of the default options embeds batches here, starting no thread.
+      const plain = built.createOfflineEmbeddings();
+      await plain.embedDocumentRows(texts);
+      expect(threadOf(plain)).toBeUndefined();
+      expect((plain as unknown as { features: Map<string, unknown> }).features.size).toBeGreaterThan(0);
       // A text that is not a string is refused as on the calling thread.
       await expect(threaded.embedDocumentRows([...texts, 7 as unknown as string])).rejects.toMatchObject({
         code: "invalid_embedding_input",
