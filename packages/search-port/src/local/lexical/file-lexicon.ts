@@ -1,5 +1,6 @@
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import type { LexicalIndex } from "../snapshot/index-snapshot.js";
+import { findTermInRun } from "./find-term-in-run.js";
 import { findTerm } from "./lexicon.js";
 import type { Lexicon, Postings } from "./lexicon.js";
 import { PostingsArena } from "./postings-arena.js";
@@ -142,7 +143,8 @@ export class FileLexicon implements Lexicon {
     let found = -1;
     while (low <= high) {
       if (high - low < runTerms) {
-        found = this.findInRun(low, high, term);
+        const files = { postingsFile: this.postingsFile, termsFile: this.termsFile, termEndsAt: this.layout.termEndsAt };
+        found = findTermInRun(files, low, high, term, (what) => this.fail(this.postingsFile, what));
         break;
       }
       const middle = (low + high) >>> 1;
@@ -245,32 +247,6 @@ export class FileLexicon implements Lexicon {
     const end = view.getUint32(4, true);
     if (end < start || end > this.shape.postings) this.fail(this.postingsFile, `has inconsistent postings for term ${index}`);
     return [start, end];
-  }
-
-  /** `term`'s index among terms `low` to `high` (fewer than `runTerms`), read in two reads and searched in memory; -1 when not there. */
-  private findInRun(low: number, high: number, term: string): number {
-    const first = Math.max(0, low - 1);
-    const endBytes = this.postingsFile.read(this.layout.termEndsAt + 4 * first, 4 * (high - first + 1));
-    const ends = new DataView(endBytes.buffer, endBytes.byteOffset, endBytes.byteLength);
-    const endOf = (index: number) => ends.getUint32(4 * (index - first), true);
-    const from = low === 0 ? 0 : endOf(low - 1) + 1;
-    const to = endOf(high);
-    if (to < from || to > this.termsFile.size) this.fail(this.postingsFile, `has inconsistent ends for terms ${low} to ${high}`);
-    const bytes = this.termsFile.read(from, to - from);
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let bottom = low;
-    let top = high;
-    while (bottom <= top) {
-      const middle = (bottom + top) >>> 1;
-      const start = middle === 0 ? 0 : endOf(middle - 1) + 1;
-      const end = endOf(middle);
-      if (end < start || start < from || end > to) this.fail(this.postingsFile, `has an inconsistent end for term ${middle}`);
-      const candidate = text.toString("utf8", start - from, end - from);
-      if (candidate === term) return middle;
-      if (candidate < term) bottom = middle + 1;
-      else top = middle - 1;
-    }
-    return -1;
   }
 
   private termEnd(index: number): number {
