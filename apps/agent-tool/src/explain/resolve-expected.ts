@@ -39,7 +39,10 @@ export async function resolveExpected(input: {
   const documents = manifest?.documents ?? {};
   const chunk = chunkPattern.exec(text);
   const docId = chunk?.[1] !== undefined ? asDocId(chunk[1]) : asDocId(text);
-  const known = documents[docId] ?? Object.values(documents).find((document) => document.source === text);
+  // Own properties only: `documents["constructor"]` of a manifest read from JSON is Object's constructor.
+  const known =
+    (Object.hasOwn(documents, docId) ? documents[docId] : undefined) ??
+    Object.values(documents).find((document) => document.source === text);
   const resolvedDocId = known ? asDocId(known.source) : docId;
   const chunkIndex = chunk?.[2] === undefined ? undefined : Number(chunk[2]);
   const base: { input: string; docId: string; source?: string; chunkCount?: number } = {
