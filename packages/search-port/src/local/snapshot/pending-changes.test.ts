@@ -29,4 +29,13 @@ describe("PendingChanges.countTerms", () => {
     expect(new Set(pending.dictionaryTerms).size).toBe(pending.dictionaryTerms.length);
     expect(pending.dictionaryTerms.slice(0, 4)).toEqual(["b", "a", "c", "d"]);
   });
+
+  it("issue 36 item 4: record numbers past 2^32 records start again, the counts unchanged (no term of a record taken for one of a record 2^32 before)", () => {
+    const pending = new PendingChanges(0);
+    const records = [["a", "b", "a"], ["b", "c"], ["a"], ["c", "a", "c"], ["b"]];
+    expect(counted(pending, records[0] as string[])).toEqual(expected(records[0] as string[]));
+    // As after 2^32 - 3 records more.
+    (pending as unknown as { counting: { record: number } }).counting.record = 0xffffffff - 2;
+    for (let round = 0; round < 3; round += 1) for (const terms of records) expect(counted(pending, terms)).toEqual(expected(terms));
+  });
 });

@@ -60,6 +60,8 @@ export class PendingChanges {
    */
   countTerms(terms: readonly string[]): { terms: Uint32Array; frequencies: Uint16Array } {
     const counting = this.counting;
+    // Record numbers are kept in a Uint32Array: before they wrap, the marks start again.
+    if (counting.record === 0xffffffff) counting.restart();
     counting.record += 1;
     let distinct = 0;
     for (const term of terms) {
@@ -90,6 +92,12 @@ class TermCounting {
   positionOf = new Uint32Array(1024);
   ids = new Uint32Array(256);
   counts = new Uint32Array(256);
+
+  /** Forgets which record saw each term, so record numbers can start again from 1. */
+  restart(): void {
+    this.seenIn.fill(0);
+    this.record = 0;
+  }
 
   grow(least: number): void {
     const length = Math.max(least, 2 * this.seenIn.length);
