@@ -5,19 +5,20 @@ import { readFrontmatterBlock } from "./read-frontmatter-block.js";
 import { readHtmlBlock } from "./read-html-block.js";
 import { readInlineHtml } from "./read-inline-html.js";
 import { readTable } from "./read-table.js";
+import { skipPlainText } from "./skip-plain-text.js";
 
 /**
  * The block parser: CommonMark with GFM tables. Of the inline constructs only code spans
  * and raw HTML are parsed (chunk text is sliced from the source, so emphasis, links,
  * escapes and entities would only cost time); heading text that may use them is parsed
- * again in full (`headingText`).
+ * again in full (`headingText`). Plain text between them is skipped in one step (`skipPlainText`).
  */
 const blockParser = commonMark.configure([
   readTable,
   {
     remove: ["Escape", "Entity", "Emphasis", "HardBreak", "Link", "Image", "LinkEnd"],
     parseBlock: [readHtmlBlock],
-    parseInline: [readInlineHtml],
+    parseInline: [readInlineHtml, skipPlainText],
   },
 ]);
 
