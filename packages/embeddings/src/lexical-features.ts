@@ -1,4 +1,5 @@
 import { featureHash } from "./feature-hash.js";
+import { PairTable } from "./pair-table.js";
 
 /**
  * One lexical feature (a stem, a pair of stems, a CJK bigram): where it lands in the hashed
@@ -13,8 +14,6 @@ export class LexicalSlot {
   count = 0;
   /** Sum of the occurrences' weights, in text order (NaN until the first occurrence sets it). */
   weight = Number.NaN;
-  /** The pairs this stem starts, by the `id` of the stem that follows (`noPairs` until the first). */
-  pairs: Map<number, LexicalSlot> = noPairs;
 
   constructor(
     /** The slot's number in its table (pairs are found by the numbers of their stems). */
@@ -25,9 +24,6 @@ export class LexicalSlot {
     readonly negative: boolean,
   ) {}
 }
-
-/** The `pairs` of a slot that starts none: never written to (a slot's first pair gets a map of its own). */
-const noPairs: Map<number, LexicalSlot> = new Map();
 
 /** Slots kept (stems, pairs and CJK bigrams together) before the tables start over. */
 const keptSlotsLimit = 250_000;
@@ -47,6 +43,8 @@ const keptSlotsLimit = 250_000;
 export class LexicalFeatures {
   private readonly stems = new Map<string, LexicalSlot>();
   private readonly grams = new Map<string, LexicalSlot>();
+  /** The slots of stem pairs, by the `id`s of their two stems' slots. */
+  private readonly pairs = new PairTable<LexicalSlot>();
   /** Features of long stems, for the current text only (by their string). */
   private readonly transient = new Map<string, LexicalSlot>();
   private kept = 0;
@@ -73,6 +71,7 @@ export class LexicalFeatures {
     if (this.kept < keptSlotsLimit) return false;
     this.stems.clear();
     this.grams.clear();
+    this.pairs.clear();
     this.made = 0;
     this.kept = 0;
     return true;
@@ -93,11 +92,10 @@ export class LexicalFeatures {
   /** The slot of the pair feature `b\u0001first\u0001second` (`firstSlot` and `secondSlot` are the stems' slots). */
   pairSlot(first: string, firstSlot: LexicalSlot, second: string, secondSlot: LexicalSlot): LexicalSlot {
     if (first.length > this.keptLength || second.length > this.keptLength) return this.transientSlot(`b\u0001${first}\u0001${second}`);
-    let slot = firstSlot.pairs.get(secondSlot.id);
+    let slot = this.pairs.get(firstSlot.id, secondSlot.id);
     if (slot === undefined) {
       slot = this.newSlot(`b\u0001${first}\u0001${second}`);
-      if (firstSlot.pairs === noPairs) firstSlot.pairs = new Map();
-      firstSlot.pairs.set(secondSlot.id, slot);
+      this.pairs.add(firstSlot.id, secondSlot.id, slot);
       this.kept += 1;
     }
     return slot;
