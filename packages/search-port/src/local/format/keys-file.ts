@@ -2,6 +2,9 @@ import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import type { SnapshotKeys } from "../snapshot/snapshot-keys.js";
 import type { VerifiedFile } from "./verified-file.js";
 
+/** Slots whose ids `eachId` and `eachDocId` read at a time (with their bytes, some 100 KB to 1 MB). */
+const scanSlots = 16_384;
+
 /**
  * The keys file of format 4, for `count` slots:
  *   u32 idEnds[count]      end of each record id in the id bytes
@@ -104,6 +107,54 @@ export class FileKeys implements SnapshotKeys {
     }
     this.cached = { ids, docIds };
     return this.cached;
+  }
+
+  eachId(visit: (id: string, slot: number) => void): void {
+    if (this.cached !== undefined) {
+      this.cached.ids.forEach((id, slot) => {
+        visit(id, slot);
+      });
+      return;
+    }
+    this.eachText(0, this.idsAt, (text, slot) => visit(text as string, slot));
+  }
+
+  eachDocId(visit: (docId: string | null, slot: number) => void): void {
+    if (this.cached !== undefined) {
+      this.cached.docIds.forEach((docId, slot) => {
+        visit(docId, slot);
+      });
+      return;
+    }
+    this.eachText(this.count, this.docIdsAt, visit);
+  }
+
+  /**
+   * Visits each slot's text of the offsets table that begins at entry `table` (0: record ids,
+   * `count`: document ids, null where marked so), whose bytes start at `bytesAt`: a window of
+   * slots at a time, so a scan of a large segment holds neither the whole file nor its texts.
+   */
+  private eachText(table: number, bytesAt: number, visit: (text: string | null, slot: number) => void): void {
+    const { count } = this;
+    const decoder = new TextDecoder();
+    let start = 0;
+    for (let first = 0; first < count; first += scanSlots) {
+      const slots = Math.min(scanSlots, count - first);
+      const endBytes = this.file.read(4 * (table + first), 4 * slots);
+      const ends = new DataView(endBytes.buffer, endBytes.byteOffset, endBytes.byteLength);
+      const nulls = table === 0 ? undefined : this.file.read(8 * count + first, slots);
+      const last = ends.getUint32(4 * (slots - 1), true);
+      if (last < start || bytesAt + last > this.file.size) this.fail("has an id outside its bytes");
+      const bytes = this.file.read(bytesAt + start, last - start);
+      let at = 0;
+      for (let index = 0; index < slots; index += 1) {
+        const end = ends.getUint32(4 * index, true) - start;
+        if (end < at || end > bytes.length) this.fail("has decreasing id offsets");
+        visit(nulls?.[index] === 1 ? null : decoder.decode(bytes.subarray(at, end)), first + index);
+        at = end;
+      }
+      start = last;
+    }
   }
 
   /** Start and end of entry `slot` of the offsets table that begins at entry `table`. */

@@ -19,13 +19,17 @@ import { SlotMap } from "./slot-map.js";
  * list (`postings`, kept up to a bound). One part without deletions is returned as it is; no
  * parts give an empty snapshot. Closing the result's `records.file` closes every part's files.
  * `options.postingsCacheBytes`: bytes of gathered postings the lexicon keeps (default
- * `composedPostingsCacheBytes`, 16 MB).
+ * `composedPostingsCacheBytes`, 16 MB); `options.slots`: the parts' `SlotMap`, when the caller
+ * made it already (a writer keeps it to map its lookups' segment slots to composed ones).
  */
-export function composeSnapshot(parts: readonly SegmentPart[], options: { postingsCacheBytes?: number } = {}): IndexSnapshot {
+export function composeSnapshot(
+  parts: readonly SegmentPart[],
+  options: { postingsCacheBytes?: number; slots?: SlotMap } = {},
+): IndexSnapshot {
   if (parts.length === 0) return emptySnapshot();
   const only = parts[0] as SegmentPart;
   if (parts.length === 1 && (only.deleted === undefined || !only.deleted.includes(1))) return only.snapshot;
-  const slots = new SlotMap(parts);
+  const slots = options.slots ?? new SlotMap(parts);
   let vectors: DenseMatrix | undefined;
   let vectorsBuilt = false;
   return {

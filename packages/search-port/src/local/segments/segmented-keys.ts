@@ -41,6 +41,25 @@ export class SegmentedKeys implements SnapshotKeys {
     return this.all;
   }
 
+  eachId(visit: (id: string, slot: number) => void): void {
+    this.eachLive((keys, live) => keys.eachId((id, partSlot) => live(partSlot, (slot) => visit(id, slot))));
+  }
+
+  eachDocId(visit: (docId: string | null, slot: number) => void): void {
+    this.eachLive((keys, live) => keys.eachDocId((docId, partSlot) => live(partSlot, (slot) => visit(docId, slot))));
+  }
+
+  /** Each part with live records, with a function that passes a part slot's composed slot on when that record is live. */
+  private eachLive(scan: (keys: SnapshotKeys, live: (partSlot: number, pass: (slot: number) => void) => void) => void): void {
+    this.slots.parts.forEach((part, index) => {
+      if (this.slots.liveCount(index) === 0) return;
+      scan(part.snapshot.keys, (partSlot, pass) => {
+        const slot = this.slots.composedSlot(index, partSlot);
+        if (slot >= 0) pass(slot);
+      });
+    });
+  }
+
   private keysOf(part: number): SnapshotKeys {
     return (this.slots.parts[part] as SegmentPart).snapshot.keys;
   }

@@ -35,7 +35,8 @@ describe("LocalIndexState", () => {
     expect(folded.count).toBe(3);
     expect(state.pending).toBeUndefined();
     expect(state.base).toBe(folded);
-    expect(state.idSlots().get("a#chunk-1")).toBe(folded.keys.arrays().ids.indexOf("a#chunk-1"));
+    expect(state.slotOfId("a#chunk-1")).toBe(folded.keys.arrays().ids.indexOf("a#chunk-1"));
+    expect(state.slotOfId("a#chunk-2")).toBeUndefined();
     expect(state.documentSlots().get("a")?.length).toBe(2);
     expect(state.documentSlots().has("loose")).toBe(false);
   });

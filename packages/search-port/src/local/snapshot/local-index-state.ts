@@ -2,8 +2,11 @@ import type { StoredManifest } from "../format/segmented-manifest.js";
 import { composeSnapshot } from "../segments/compose-snapshot.js";
 import { foldPendingChanges } from "../segments/fold-pending-changes.js";
 import type { OpenedSegment } from "../segments/segment-part.js";
+import { SlotMap } from "../segments/slot-map.js";
+import { DocumentCounts } from "./document-counts.js";
 import type { IndexSnapshot } from "./index-snapshot.js";
 import { PendingChanges } from "./pending-changes.js";
+import { RecordLocations } from "./record-locations.js";
 
 /**
  * One segment of a port's index: as the last commit wrote it (`committed`: listed in the
@@ -37,10 +40,13 @@ export class LocalIndexState {
   pending: PendingChanges | undefined;
   /** The next commit writes every record into one new segment (an index of an older format, or a rebuilt lexicon). */
   rewriteAll: boolean;
-  private slotOfId: Map<string, number> | undefined;
+  /** How `base`'s slots map to the segments' (made when a lookup first needs it). */
+  private slotMap: SlotMap | undefined;
+  /** Where each record id is among the segments: kept across folds, flushes and commits (`RecordLocations`). */
+  private locations = new RecordLocations();
   private slotsOfDocument: Map<string, number[]> | undefined;
   /** Live records per document id, and records without one (each its own document): kept up to date once counted. */
-  private documentCounts: { byDocument: Map<string, number>; loose: number } | undefined;
+  private documentCounts: DocumentCounts | undefined;
 
   /** `opened`: the committed index the port opened (`OpenedIndex`), if any; `dimension`: of the vectors a writer adds (0: it adds none). */
   constructor(
@@ -66,7 +72,9 @@ export class LocalIndexState {
     this.base = opened?.snapshot ?? composeSnapshot([]);
     this.rewriteAll =
       opened !== undefined && (opened.startedEmpty === true || opened.segments.some((segment) => segment.entry === undefined));
-    this.slotOfId = undefined;
+    this.slotMap = undefined;
+    // Another writer's commit may have changed segments this one held: their ids are read again.
+    this.locations = new RecordLocations();
     this.slotsOfDocument = undefined;
     this.documentCounts = undefined;
   }
@@ -84,24 +92,29 @@ export class LocalIndexState {
 
   /** Searches see `segments` as one index from now on (after a fold, a flush or a commit). */
   recompose(): void {
-    this.base = composeSnapshot(this.segments);
-    this.slotOfId = undefined;
+    this.slotMap = new SlotMap(this.segments);
+    this.base = composeSnapshot(this.segments, { slots: this.slotMap });
     this.slotsOfDocument = undefined;
   }
 
   /**
    * Distinct documents among the live records (a record without a document id is one of its
-   * own), as searches see them now: counted once from every record id, then kept up to date
-   * by each fold, so a commit of a few changes does not count a million records again.
+   * own), as searches see them now: counted once from every segment's document ids (read
+   * from its keys, none kept), then kept up to date by each fold, so a commit of a few
+   * changes does not count a million records again.
    */
   documents(): number {
-    const current = this.current();
+    this.current();
     if (this.documentCounts === undefined) {
-      const counts = { byDocument: new Map<string, number>(), loose: 0 };
-      for (const docId of current.keys.arrays().docIds) add(counts, docId, 1);
+      const counts = new DocumentCounts();
+      for (const { snapshot, deleted } of this.segments) {
+        snapshot.keys.eachDocId((docId, slot) => {
+          if (deleted?.[slot] !== 1) counts.add(docId, 1);
+        });
+      }
       this.documentCounts = counts;
     }
-    return this.documentCounts.byDocument.size + this.documentCounts.loose;
+    return this.documentCounts.documents;
   }
 
   /** Counts every record again at the next `documents()` (a commit replaced the segments wholesale). */
@@ -114,21 +127,19 @@ export class LocalIndexState {
     return this.pending;
   }
 
-  idSlots(): Map<string, number> {
-    if (this.slotOfId === undefined) {
-      const map = new Map<string, number>();
-      this.base.keys.arrays().ids.forEach((id, slot) => {
-        map.set(id, slot);
-      });
-      this.slotOfId = map;
-    }
-    return this.slotOfId;
+  /** The slot of `base` holding the live record `id`, or undefined when none does. */
+  slotOfId(id: string): number | undefined {
+    const found = this.locations.find(id, this.segments, heldInMemory(this.segments));
+    if (found === undefined) return undefined;
+    this.slotMap ??= new SlotMap(this.segments);
+    return this.slotMap.composedSlot(found.part, found.slot);
   }
 
+  /** The slots of `base` of each document's records (gathered from every record's document id, none of them kept, until the next fold). */
   documentSlots(): Map<string, number[]> {
     if (this.slotsOfDocument === undefined) {
       const map = new Map<string, number[]>();
-      this.base.keys.arrays().docIds.forEach((docId, slot) => {
+      this.base.keys.eachDocId((docId, slot) => {
         if (docId === null) return;
         const slots = map.get(docId);
         if (slots === undefined) map.set(docId, [slot]);
@@ -140,21 +151,17 @@ export class LocalIndexState {
   }
 }
 
-function add(counts: { byDocument: Map<string, number>; loose: number }, docId: string | null, by: 1 | -1): void {
-  if (docId === null) {
-    counts.loose += by;
-    return;
-  }
-  const left = (counts.byDocument.get(docId) ?? 0) + by;
-  if (left > 0) counts.byDocument.set(docId, left);
-  else counts.byDocument.delete(docId);
+/** Whether the last segment is one a writer holds in memory since the last commit (it changes with every fold). */
+function heldInMemory(segments: readonly StateSegment[]): boolean {
+  const last = segments.at(-1);
+  return last !== undefined && last.entry === undefined && !last.committed;
 }
 
 /** The document counts of `base` changed by `pending`: its removed slots out, its added records in. */
-function countChanges(counts: { byDocument: Map<string, number>; loose: number }, base: IndexSnapshot, pending: PendingChanges): void {
+function countChanges(counts: DocumentCounts, base: IndexSnapshot, pending: PendingChanges): void {
   if (pending.removedCount > 0) {
     const { removed } = pending;
-    for (let slot = 0; slot < removed.length; slot += 1) if (removed[slot] === 1) add(counts, base.keys.docId(slot), -1);
+    for (let slot = 0; slot < removed.length; slot += 1) if (removed[slot] === 1) counts.add(base.keys.docId(slot), -1);
   }
-  for (const record of pending.added.values()) add(counts, record.docId, 1);
+  for (const record of pending.added.values()) counts.add(record.docId, 1);
 }

@@ -9,6 +9,10 @@ export interface SnapshotKeys {
   docId(slot: number): string | null;
   /** All of them, in slot order (read whole the first time, then kept: a writer's or a fetch's need). */
   arrays(): { ids: readonly string[]; docIds: ReadonlyArray<string | null> };
+  /** Visits every slot's record id in slot order, keeping none of them (a writer's lookups, built without holding every id). */
+  eachId(visit: (id: string, slot: number) => void): void;
+  /** Visits every slot's document id in slot order, keeping none of them. */
+  eachDocId(visit: (docId: string | null, slot: number) => void): void;
 }
 
 export class MemoryKeys implements SnapshotKeys {
@@ -27,5 +31,13 @@ export class MemoryKeys implements SnapshotKeys {
 
   arrays(): { ids: readonly string[]; docIds: ReadonlyArray<string | null> } {
     return this;
+  }
+
+  eachId(visit: (id: string, slot: number) => void): void {
+    for (let slot = 0; slot < this.ids.length; slot += 1) visit(this.ids[slot] as string, slot);
+  }
+
+  eachDocId(visit: (docId: string | null, slot: number) => void): void {
+    for (let slot = 0; slot < this.ids.length; slot += 1) visit(this.docIds[slot] ?? null, slot);
   }
 }

@@ -39,9 +39,8 @@ export function stageUpserts(
     };
   });
   const pendingChanges = state.changes();
-  const slots = state.idSlots();
   for (const record of prepared) {
-    const slot = slots.get(record.id);
+    const slot = state.slotOfId(record.id);
     if (slot !== undefined) pendingChanges.remove(slot);
     pendingChanges.added.delete(record.id);
     pendingChanges.added.set(record.id, record);
