@@ -56,7 +56,8 @@ if (phase === "build") {
   const rssAfterOpen = process.memoryUsage().rss;
   const modes = await opened.modes();
   const result = { openMs, rssBeforeOpenMb: mb(rssBefore), rssAfterOpenMb: mb(rssAfterOpen), modes: {} };
-  const names = ["lexical", "dense", "hybrid"];
+  // A store may search in fewer modes (LanceDB without vectors: lexical only).
+  const names = ["lexical", "dense", "hybrid"].filter((mode) => mode in modes);
   // A warm-up of every mode on the first 10 queries (the first query of a mode may build
   // lazy state, and the JIT warms up), then one timed round over all queries in which the
   // modes take turns on each query, so that all three see the same machine load.

@@ -19,26 +19,22 @@ const { Field, FixedSizeList, Float32, makeData, makeVector, Schema, Table, Utf8
 );
 
 const batchRows = 10_000;
+/**
+ * `BENCH_LANCE_TEXT_ONLY=1`: a table of id and text alone (no vectors), searched lexically
+ * only: LanceDB at sizes whose vectors do not fit the disk beside ours (10M chunks: ~47 GB
+ * with them). The same setting must be given to the build and to the queries.
+ */
+const textOnly = process.env.BENCH_LANCE_TEXT_ONLY === "1";
 
 function schemaFor(dimension) {
-  return new Schema([
-    new Field("id", new Utf8(), false),
-    new Field("text", new Utf8(), false),
-    new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false),
-  ]);
+  const fields = [new Field("id", new Utf8(), false), new Field("text", new Utf8(), false)];
+  if (!textOnly) fields.push(new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false));
+  return new Schema(fields);
 }
 
-/** One Arrow table of `chunks` and their vectors (`floats`: `chunks.length` x `dimension`). */
+/** One Arrow table of `chunks` and their vectors (`floats`: `chunks.length` x `dimension`; left out when `textOnly`). */
 function arrowBatch(chunks, floats, dimension) {
-  const count = chunks.length;
-  const type = new FixedSizeList(dimension, new Field("item", new Float32(), true));
-  const values = makeData({
-    type: new Float32(),
-    length: count * dimension,
-    data: floats,
-  });
-  const vector = makeVector(makeData({ type, length: count, nullCount: 0, child: values }));
-  return new Table({
+  const columns = {
     id: vectorFromArray(
       chunks.map((chunk) => chunk.id),
       new Utf8(),
@@ -47,8 +43,11 @@ function arrowBatch(chunks, floats, dimension) {
       chunks.map((chunk) => chunk.text),
       new Utf8(),
     ),
-    vector,
-  });
+  };
+  if (textOnly) return new Table(columns);
+  const type = new FixedSizeList(dimension, new Field("item", new Float32(), true));
+  const values = makeData({ type: new Float32(), length: chunks.length * dimension, data: floats });
+  return new Table({ ...columns, vector: makeVector(makeData({ type, length: chunks.length, nullCount: 0, child: values })) });
 }
 
 export async function build({ directory, batches, dimension }) {
@@ -72,8 +71,14 @@ export async function open({ directory }) {
     async modes() {
       const reranker = await lancedb.rerankers.RRFReranker.create(60);
       const ids = (rows) => rows.map((row) => row.id);
+      const lexical = async (query, k) => ids(await table.query().fullTextSearch(query.text).select(["id"]).limit(k).toArray());
+      const close = async () => {
+        table.close();
+        db.close();
+      };
+      if (textOnly) return { lexical, close };
       return {
-        lexical: async (query, k) => ids(await table.query().fullTextSearch(query.text).select(["id"]).limit(k).toArray()),
+        lexical,
         dense: async (query, k) => ids(await table.vectorSearch(query.vector).distanceType("cosine").select(["id"]).limit(k).toArray()),
         hybrid: async (query, k) =>
           ids(
@@ -87,10 +92,7 @@ export async function open({ directory }) {
               .limit(k)
               .toArray(),
           ),
-        close: async () => {
-          table.close();
-          db.close();
-        },
+        close,
       };
     },
   };
