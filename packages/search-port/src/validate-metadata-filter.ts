@@ -1,70 +1,76 @@
 import { InvalidFilterError, filterOperators } from "@lookup-knowledge/core";
 import type { MetadataFilter } from "@lookup-knowledge/core";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import type { z } from "zod";
+import { readPlainMetadataFilter } from "./plain-metadata-filter.js";
 
 const valueReason = "expected a string, a finite number or a boolean";
 
-const filterValueSchema = z.union([z.string(), z.number(), z.boolean()], { error: valueReason });
+// Built, and zod loaded, on first use: `readPlainMetadataFilter` reads a plainly valid filter without it.
+export const metadataFilterSchema = schemaOnDemand((z): z.ZodType<unknown> => {
+  const filterValueSchema = z.union([z.string(), z.number(), z.boolean()], { error: valueReason });
 
-function numberOperand(operator: string) {
-  return z.number({ error: `${operator} needs a finite number` }).optional();
-}
+  function numberOperand(operator: string) {
+    return z.number({ error: `${operator} needs a finite number` }).optional();
+  }
 
-function listOperand(operator: string) {
-  return z.array(filterValueSchema, { error: `${operator} needs an array of strings, numbers or booleans` }).optional();
-}
+  function listOperand(operator: string) {
+    return z.array(filterValueSchema, { error: `${operator} needs an array of strings, numbers or booleans` }).optional();
+  }
 
-const conditionSchema = z
-  .strictObject({
-    $eq: filterValueSchema.optional(),
-    $ne: filterValueSchema.optional(),
-    $gt: numberOperand("$gt"),
-    $gte: numberOperand("$gte"),
-    $lt: numberOperand("$lt"),
-    $lte: numberOperand("$lte"),
-    $in: listOperand("$in"),
-    $nin: listOperand("$nin"),
-    $exists: z.boolean({ error: "$exists needs true or false" }).optional(),
-  })
-  .refine((condition) => Object.values(condition).some((operand) => operand !== undefined), {
-    error: `a condition needs at least one operator (${filterOperators.join(", ")})`,
+  const conditionSchema = z
+    .strictObject({
+      $eq: filterValueSchema.optional(),
+      $ne: filterValueSchema.optional(),
+      $gt: numberOperand("$gt"),
+      $gte: numberOperand("$gte"),
+      $lt: numberOperand("$lt"),
+      $lte: numberOperand("$lte"),
+      $in: listOperand("$in"),
+      $nin: listOperand("$nin"),
+      $exists: z.boolean({ error: "$exists needs true or false" }).optional(),
+    })
+    .refine((condition) => Object.values(condition).some((operand) => operand !== undefined), {
+      error: `a condition needs at least one operator (${filterOperators.join(", ")})`,
+    });
+
+  const fieldSchema = z.union([filterValueSchema, conditionSchema], {
+    error: (issue) =>
+      Array.isArray(issue.input)
+        ? "a list is not a value; to match any of several values use { $in: [...] }"
+        : `${valueReason}, or an operator object such as { $eq: ... }`,
   });
 
-const fieldSchema = z.union([filterValueSchema, conditionSchema], {
-  error: (issue) =>
-    Array.isArray(issue.input)
-      ? "a list is not a value; to match any of several values use { $in: [...] }"
-      : `${valueReason}, or an operator object such as { $eq: ... }`,
-});
+  function logicalOperand(operator: "$and" | "$or") {
+    return z
+      .array(
+        z.lazy(() => schema),
+        { error: `${operator} needs a non-empty array of filters` },
+      )
+      .min(1, { error: `${operator} needs a non-empty array of filters` })
+      .optional();
+  }
 
-function logicalOperand(operator: "$and" | "$or") {
-  return z
-    .array(
-      z.lazy(() => filterSchema),
-      { error: `${operator} needs a non-empty array of filters` },
-    )
-    .min(1, { error: `${operator} needs a non-empty array of filters` })
-    .optional();
-}
-
-const filterSchema: z.ZodType<unknown> = z
-  .object({ $and: logicalOperand("$and"), $or: logicalOperand("$or") }, { error: "filter must be an object" })
-  .catchall(fieldSchema)
-  .superRefine((filter, context) => {
-    for (const key of Object.keys(filter)) {
-      if (key === "$and" || key === "$or") continue;
-      if (key === "") {
-        context.addIssue({ code: "custom", path: [key], message: "a field name may not be empty", params: { name: true } });
-      } else if (key.startsWith("$")) {
-        context.addIssue({
-          code: "custom",
-          path: [key],
-          message: `unknown operator ${JSON.stringify(key)} (only $and and $or combine filters; field names may not start with "$")`,
-          params: { name: true },
-        });
+  const schema: z.ZodType<unknown> = z
+    .object({ $and: logicalOperand("$and"), $or: logicalOperand("$or") }, { error: "filter must be an object" })
+    .catchall(fieldSchema)
+    .superRefine((filter, context) => {
+      for (const key of Object.keys(filter)) {
+        if (key === "$and" || key === "$or") continue;
+        if (key === "") {
+          context.addIssue({ code: "custom", path: [key], message: "a field name may not be empty", params: { name: true } });
+        } else if (key.startsWith("$")) {
+          context.addIssue({
+            code: "custom",
+            path: [key],
+            message: `unknown operator ${JSON.stringify(key)} (only $and and $or combine filters; field names may not start with "$")`,
+            params: { name: true },
+          });
+        }
       }
-    }
-  });
+    });
+  return schema;
+});
 
 /**
  * Parses an untrusted metadata filter (tool input, configuration, a request body). Returns a
@@ -77,7 +83,9 @@ const filterSchema: z.ZodType<unknown> = z
  * of filters. A field whose value is `undefined` is refused rather than silently dropped.
  */
 export function validateMetadataFilter(filter: unknown): MetadataFilter {
-  const result = filterSchema.safeParse(filter);
+  const plain = readPlainMetadataFilter(filter);
+  if (plain !== undefined) return plain;
+  const result = metadataFilterSchema().safeParse(filter);
   if (result.success) return result.data as MetadataFilter;
   const issue = pickIssue(result.error.issues);
   throw new InvalidFilterError({ path: formatPath(issue.path), reason: issue.message });

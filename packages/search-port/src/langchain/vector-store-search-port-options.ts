@@ -33,6 +33,7 @@ export interface VectorStoreSearchPortOptions {
 export const vectorStoreSearchPortOptionsSchema = z.object(
   {
     vectorStore: objectWithMethods<VectorStoreInterface>(
+      z,
       ["similaritySearchWithScore", "addDocuments"],
       "expected a LangChain VectorStore (similaritySearchWithScore and addDocuments)",
     ),

@@ -70,6 +70,7 @@ const textFieldError = "expected the name of the field the index embeds (its fie
 export const pineconeSearchPortOptionsSchema = z.object(
   {
     index: objectWithMethods<PineconeIndex>(
+      z,
       indexMethods,
       "expected the client's Index, e.g. new Pinecone({ apiKey }).index({ name }) (@pinecone-database/pinecone 8)",
     ),

@@ -1,5 +1,5 @@
 import { parseOptions } from "@lookup-knowledge/core";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
 import { answerabilitySignalNames, type AnswerabilitySignalName, type AnswerabilitySignals } from "./answerability-signals.js";
 
 /**
@@ -48,41 +48,45 @@ const interactionNames = new Set<string>(interactionPairs().map(([left, right]) 
 
 /** Parameters beyond this size only make the score overflow; fitted ones stay far below it. */
 const largestParameter = 1000;
-const finite = z
-  .number()
-  .refine(Number.isFinite, { error: "expected a finite number" })
-  .refine((value) => Math.abs(value) <= largestParameter, { error: `expected a number from -${largestParameter} to ${largestParameter}` });
-
-/** A model as outside data gives it: every field checked, read into an `AnswerabilityModel` (absent optional fields left out). */
-const modelSchema = z
-  .strictObject({
-    kind: z.literal("logistic"),
-    version: z.number().int().min(0),
-    bias: finite,
-    weights: z.partialRecord(z.enum(answerabilitySignalNames), finite),
-    interactions: z
-      .record(
-        z.string().refine((name) => interactionNames.has(name), {
-          error: (issue) => `${JSON.stringify(issue.input)} is not two signal names joined by "*", in signal order`,
-        }),
-        finite,
-      )
-      .optional(),
-    fittedOn: z.string().max(2000).optional(),
-    referenceThreshold: z.number().min(0).max(1).optional(),
-  })
-  .transform(
-    ({ fittedOn, interactions, referenceThreshold, ...rest }): AnswerabilityModel => ({
-      ...rest,
-      ...(interactions === undefined ? {} : { interactions: interactions as Partial<Record<InteractionName, number>> }),
-      ...(fittedOn === undefined ? {} : { fittedOn }),
-      ...(referenceThreshold === undefined ? {} : { referenceThreshold }),
-    }),
-  );
+// Built, and zod loaded, on first use (issue 36 item 5: a process that never reads a model, as
+// a lookup with the default one, loads no zod).
+const modelSchema = schemaOnDemand((z) => {
+  const finite = z
+    .number()
+    .refine(Number.isFinite, { error: "expected a finite number" })
+    .refine((value) => Math.abs(value) <= largestParameter, {
+      error: `expected a number from -${largestParameter} to ${largestParameter}`,
+    });
+  return z
+    .strictObject({
+      kind: z.literal("logistic"),
+      version: z.number().int().min(0),
+      bias: finite,
+      weights: z.partialRecord(z.enum(answerabilitySignalNames), finite),
+      interactions: z
+        .record(
+          z.string().refine((name) => interactionNames.has(name), {
+            error: (issue) => `${JSON.stringify(issue.input)} is not two signal names joined by "*", in signal order`,
+          }),
+          finite,
+        )
+        .optional(),
+      fittedOn: z.string().max(2000).optional(),
+      referenceThreshold: z.number().min(0).max(1).optional(),
+    })
+    .transform(
+      ({ fittedOn, interactions, referenceThreshold, ...rest }): AnswerabilityModel => ({
+        ...rest,
+        ...(interactions === undefined ? {} : { interactions: interactions as Partial<Record<InteractionName, number>> }),
+        ...(fittedOn === undefined ? {} : { fittedOn }),
+        ...(referenceThreshold === undefined ? {} : { referenceThreshold }),
+      }),
+    );
+});
 
 /** Reads an answerability model from outside data (a settings or calibration file); a bad one is refused naming the field. */
 export function parseAnswerabilityModel(value: unknown, key = "answerability"): AnswerabilityModel {
-  return parseOptions(modelSchema, value, key);
+  return parseOptions(modelSchema(), value, key);
 }
 
 /**
@@ -90,13 +94,15 @@ export function parseAnswerabilityModel(value: unknown, key = "answerability"): 
  * `answerability`: a model is checked by the schema `parseAnswerabilityModel` reads with, each
  * bad field refused under its own name (`answerability.kind`); `false` stays `false`.
  */
-export const answerabilityOptionSchema = z.custom<AnswerabilityModel | false>().transform((value, context) => {
-  if (value === false) return false;
-  const parsed = modelSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  for (const { message, path } of parsed.error.issues) context.issues.push({ code: "custom", message, path, input: value });
-  return z.NEVER;
-});
+export const answerabilityOptionSchema = schemaOnDemand((z) =>
+  z.custom<AnswerabilityModel | false>().transform((value, context) => {
+    if (value === false) return false;
+    const parsed = modelSchema().safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const { message, path } of parsed.error.issues) context.issues.push({ code: "custom", message, path, input: value });
+    return z.NEVER;
+  }),
+);
 
 /** The name a model's judgements carry in traces. */
 export function answerabilityModelName(model: AnswerabilityModel): string {

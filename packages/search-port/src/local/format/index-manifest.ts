@@ -1,5 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import type { z as Zod } from "zod";
+import {
+  type PlainShape,
+  plainLiteral,
+  plainMatch,
+  plainNullable,
+  plainNumber,
+  plainOptional,
+  plainStrictObject,
+  plainString,
+  plainWhole,
+} from "../../internal/plain-shape.js";
 
 /** The only file with a fixed name; everything else is named by its generation. */
 export const manifestFileName = "manifest.json";
@@ -25,77 +37,147 @@ export const indexFormatVersion = 7;
 /** The last format of one generation per commit (every format before segments, segmented-manifest.ts). */
 export const lastGenerationFormatVersion = 6;
 
-const fileEntrySchema = z.strictObject({
-  name: z.string().regex(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
-  bytes: z.number().int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+function fileEntrySchema(z: typeof Zod) {
+  return z.strictObject({
+    name: z.string().regex(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
+    bytes: z.number().int().nonnegative(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  });
+}
+
+function buildIndexManifestSchema(z: typeof Zod) {
+  const count = z.number().int().nonnegative();
+  const fileEntry = fileEntrySchema(z);
+  return z.strictObject({
+    format: z.literal(indexFormat),
+    formatVersion: z.number().int().positive(),
+    generation: z.number().int().positive(),
+    /** The commit's random id, also in its data file names (absent in format version 1). */
+    id: z
+      .string()
+      .regex(/^[0-9a-f]{16}$/)
+      .optional(),
+    committedAt: z.string(),
+    chunks: count,
+    documents: count,
+    terms: count,
+    postings: count,
+    totalLength: count,
+    /**
+     * The text analyser the lexicon was built with (`analyzerVersion` of
+     * `@lookup-knowledge/text`); queries must be analysed the same way. Absent before format 3.
+     */
+    analyzer: z.strictObject({ version: z.string() }).optional(),
+    /** Formats 1 and 2: the tokenizer of the search port before `@lookup-knowledge/text`. */
+    tokenizer: z.strictObject({ version: z.string(), cjk: z.string() }).optional(),
+    /** Format 4: the size of the blocks the `blocks` file holds a checksum of. */
+    blockBytes: z.number().int().positive().optional(),
+    /** Format 5: how those checksums are made (block-checksums.ts); absent: SHA-256, as format 4 made them. */
+    blockHash: z.enum(["sha256", "xxh64"]).optional(),
+    /** Format 5: postings per block of the `bounds` file (`boundBlockPostings` when written). */
+    boundBlockPostings: z.number().int().positive().optional(),
+    bm25: z.strictObject({ k1: z.number(), b: z.number() }),
+    embedder: z.strictObject({ id: z.string(), version: z.string(), dimension: z.number().int().positive() }).nullable(),
+    vectors: z.strictObject({ encoding: z.literal("int8"), stride: z.number().int().positive() }).nullable(),
+    files: z.strictObject({
+      keys: fileEntry,
+      terms: fileEntry,
+      postings: fileEntry,
+      offsets: fileEntry,
+      content: fileEntry,
+      metadata: fileEntry,
+      vectors: fileEntry.optional(),
+      /** Format 5: every term's block score bounds. */
+      bounds: fileEntry.optional(),
+      /** Format 6: per metadata key, the records carrying it and its values' counts (key-counts-file.ts). */
+      facets: fileEntry.optional(),
+      /** Format 4: the SHA-256 of each block of the files above, in `checksummedKinds` order. */
+      blocks: fileEntry.optional(),
+    }),
+    /**
+     * The SHA-256 of the manifest's other fields as written (`manifestChecksum`), so a changed
+     * count or statistic is refused instead of silently changing scores. Absent in manifests
+     * written before it was added; those are read as they are.
+     */
+    checksum: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+  });
+}
+
+/**
+ * The schema of a manifest of formats 1 to 6, built (and zod loaded) on first use:
+ * `readIndexManifest` reads a plainly valid manifest without it (issue 36 item 5).
+ */
+export const indexManifestSchema = schemaOnDemand(buildIndexManifestSchema);
+
+const plainFileEntry = plainStrictObject({
+  name: plainMatch(/^\d{8}(?:-[0-9a-f]{16})?\.[a-z]+\.(?:json|txt|bin)$/),
+  bytes: plainWhole(0),
+  sha256: plainMatch(/^[0-9a-f]{64}$/),
+});
+const plainCount = plainWhole(0);
+const plainFileShapes = {
+  keys: plainFileEntry,
+  terms: plainFileEntry,
+  postings: plainFileEntry,
+  offsets: plainFileEntry,
+  content: plainFileEntry,
+  metadata: plainFileEntry,
+  vectors: plainOptional(plainFileEntry),
+  bounds: plainOptional(plainFileEntry),
+  facets: plainOptional(plainFileEntry),
+  blocks: plainOptional(plainFileEntry),
+} as const;
+
+/** The shapes a manifest of format 7 shares with the older ones (segmented-manifest.ts). */
+export const plainManifestParts = {
+  fileEntry: plainFileEntry,
+  count: plainCount,
+  files: plainFileShapes,
+  bm25: plainStrictObject({ k1: plainNumber, b: plainNumber }),
+  embedder: plainNullable(plainStrictObject({ id: plainString, version: plainString, dimension: plainWhole(1) })),
+  vectors: plainNullable(plainStrictObject({ encoding: plainLiteral("int8"), stride: plainWhole(1) })),
+  analyzer: plainStrictObject({ version: plainString }),
+  checksum: plainOptional(plainMatch(/^[0-9a-f]{64}$/)),
+} satisfies Record<string, PlainShape | Record<string, PlainShape>>;
+
+/** `indexManifestSchema` in plain checks: what they accept, the schema reads to the same value. */
+const plainIndexManifest = plainStrictObject({
+  format: plainLiteral(indexFormat),
+  formatVersion: plainWhole(1),
+  generation: plainWhole(1),
+  id: plainOptional(plainMatch(/^[0-9a-f]{16}$/)),
+  committedAt: plainString,
+  chunks: plainCount,
+  documents: plainCount,
+  terms: plainCount,
+  postings: plainCount,
+  totalLength: plainCount,
+  analyzer: plainOptional(plainManifestParts.analyzer),
+  tokenizer: plainOptional(plainStrictObject({ version: plainString, cjk: plainString })),
+  blockBytes: plainOptional(plainWhole(1)),
+  blockHash: plainOptional(plainLiteral("sha256", "xxh64")),
+  boundBlockPostings: plainOptional(plainWhole(1)),
+  bm25: plainManifestParts.bm25,
+  embedder: plainManifestParts.embedder,
+  vectors: plainManifestParts.vectors,
+  files: plainStrictObject(plainFileShapes),
+  checksum: plainManifestParts.checksum,
 });
 
-const count = z.number().int().nonnegative();
-
-export const indexManifestSchema = z.strictObject({
-  format: z.literal(indexFormat),
-  formatVersion: z.number().int().positive(),
-  generation: z.number().int().positive(),
-  /** The commit's random id, also in its data file names (absent in format version 1). */
-  id: z
-    .string()
-    .regex(/^[0-9a-f]{16}$/)
-    .optional(),
-  committedAt: z.string(),
-  chunks: count,
-  documents: count,
-  terms: count,
-  postings: count,
-  totalLength: count,
-  /**
-   * The text analyser the lexicon was built with (`analyzerVersion` of
-   * `@lookup-knowledge/text`); queries must be analysed the same way. Absent before format 3.
-   */
-  analyzer: z.strictObject({ version: z.string() }).optional(),
-  /** Formats 1 and 2: the tokenizer of the search port before `@lookup-knowledge/text`. */
-  tokenizer: z.strictObject({ version: z.string(), cjk: z.string() }).optional(),
-  /** Format 4: the size of the blocks the `blocks` file holds a checksum of. */
-  blockBytes: z.number().int().positive().optional(),
-  /** Format 5: how those checksums are made (block-checksums.ts); absent: SHA-256, as format 4 made them. */
-  blockHash: z.enum(["sha256", "xxh64"]).optional(),
-  /** Format 5: postings per block of the `bounds` file (`boundBlockPostings` when written). */
-  boundBlockPostings: z.number().int().positive().optional(),
-  bm25: z.strictObject({ k1: z.number(), b: z.number() }),
-  embedder: z.strictObject({ id: z.string(), version: z.string(), dimension: z.number().int().positive() }).nullable(),
-  vectors: z.strictObject({ encoding: z.literal("int8"), stride: z.number().int().positive() }).nullable(),
-  files: z.strictObject({
-    keys: fileEntrySchema,
-    terms: fileEntrySchema,
-    postings: fileEntrySchema,
-    offsets: fileEntrySchema,
-    content: fileEntrySchema,
-    metadata: fileEntrySchema,
-    vectors: fileEntrySchema.optional(),
-    /** Format 5: every term's block score bounds. */
-    bounds: fileEntrySchema.optional(),
-    /** Format 6: per metadata key, the records carrying it and its values' counts (key-counts-file.ts). */
-    facets: fileEntrySchema.optional(),
-    /** Format 4: the SHA-256 of each block of the files above, in `checksummedKinds` order. */
-    blocks: fileEntrySchema.optional(),
-  }),
-  /**
-   * The SHA-256 of the manifest's other fields as written (`manifestChecksum`), so a changed
-   * count or statistic is refused instead of silently changing scores. Absent in manifests
-   * written before it was added; those are read as they are.
-   */
-  checksum: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
-});
+/** A manifest of formats 1 to 6 read by plain checks, or undefined when they do not accept it (the schema then says why). */
+export function readPlainIndexManifest(json: unknown): IndexManifest | undefined {
+  return plainIndexManifest(json)?.value as IndexManifest | undefined;
+}
 
 /**
  * What a committed generation holds and how to check its files: the manifest of formats 1 to
  * 6, and of each segment of format 7 (`segmentManifest`, segmented-manifest.ts).
  */
-export type IndexManifest = z.infer<typeof indexManifestSchema>;
-export type IndexFileEntry = z.infer<typeof fileEntrySchema>;
+export type IndexManifest = Zod.infer<ReturnType<typeof indexManifestSchema>>;
+export type IndexFileEntry = Zod.infer<ReturnType<typeof fileEntrySchema>>;
 export type IndexFileKind = keyof IndexManifest["files"];
 
 /** The file entries a manifest lists (a lexical-only index has no vectors entry). */

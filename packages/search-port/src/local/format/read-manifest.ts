@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
-import { indexFormatVersion, indexManifestSchema, manifestFileName } from "./index-manifest.js";
-import { segmentedManifestProblem, segmentedManifestSchema } from "./segmented-manifest.js";
+import { indexFormatVersion, indexManifestSchema, manifestFileName, readPlainIndexManifest } from "./index-manifest.js";
+import { readPlainSegmentedManifest, segmentedManifestProblem, segmentedManifestSchema } from "./segmented-manifest.js";
 import type { SegmentedManifest, StoredManifest } from "./segmented-manifest.js";
 import { isMissing } from "./is-missing.js";
 import { manifestChecksum } from "./manifest-text.js";
@@ -40,13 +40,20 @@ export function readManifest(directory: string): StoredManifest | undefined {
     });
   }
   const segmented = typeof json === "object" && json !== null && (json as { formatVersion?: unknown }).formatVersion === 7;
-  const parsed = segmented ? segmentedManifestSchema.safeParse(json) : indexManifestSchema.safeParse(json);
+  const manifest =
+    (segmented ? readPlainSegmentedManifest(json) : readPlainIndexManifest(json)) ?? parseManifest(directory, json, segmented);
+  const problem = segmented ? segmentedManifestProblem(manifest as SegmentedManifest) : undefined;
+  if (problem !== undefined) throw new CorruptIndexError({ directory, reason: `${manifestFileName} is inconsistent: ${problem}` });
+  return manifest;
+}
+
+/** A manifest the plain checks did not accept, read by its schema, which names what is wrong. */
+function parseManifest(directory: string, json: unknown, segmented: boolean): StoredManifest {
+  const parsed = segmented ? segmentedManifestSchema().safeParse(json) : indexManifestSchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
     throw new CorruptIndexError({ directory, reason: `${manifestFileName} is malformed${where}: ${issue?.message ?? "invalid"}` });
   }
-  const problem = segmented ? segmentedManifestProblem(parsed.data as SegmentedManifest) : undefined;
-  if (problem !== undefined) throw new CorruptIndexError({ directory, reason: `${manifestFileName} is inconsistent: ${problem}` });
   return parsed.data;
 }

@@ -1,65 +1,125 @@
-import { z } from "zod";
-import { indexFormat, indexManifestSchema } from "./index-manifest.js";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import type { z as Zod } from "zod";
+import {
+  plainArray,
+  plainLiteral,
+  plainMatch,
+  plainOptional,
+  plainStrictObject,
+  plainString,
+  plainWhole,
+} from "../../internal/plain-shape.js";
+import { indexFormat, indexManifestSchema, plainManifestParts } from "./index-manifest.js";
 import type { IndexFileEntry, IndexManifest } from "./index-manifest.js";
 
-const count = z.number().int().nonnegative();
-const fileEntrySchema = indexManifestSchema.shape.files.shape.keys;
+function buildSegmentedManifestSchema(z: typeof Zod) {
+  const index = indexManifestSchema();
+  const count = z.number().int().nonnegative();
+  const fileEntrySchema = index.shape.files.shape.keys;
 
-/** The data files of one segment: those of a format-6 generation but the metadata counts, which the index keeps whole. */
-const segmentFilesSchema = indexManifestSchema.shape.files.omit({ facets: true }).extend({
-  bounds: fileEntrySchema,
-  blocks: fileEntrySchema,
+  /** The data files of one segment: those of a format-6 generation but the metadata counts, which the index keeps whole. */
+  const segmentFilesSchema = index.shape.files.omit({ facets: true }).extend({
+    bounds: fileEntrySchema,
+    blocks: fileEntrySchema,
+  });
+
+  const segmentEntrySchema = z.strictObject({
+    /** Records the segment was written with, the deleted ones included (its slots). */
+    chunks: count,
+    /** Of them, those later commits deleted: listed in the index's `deletes` file. */
+    deleted: count,
+    terms: count,
+    postings: count,
+    /** Indexed terms over all its records, the deleted ones included. */
+    totalLength: count,
+    files: segmentFilesSchema,
+  });
+
+  /**
+   * The manifest of format 7: the index is a list of segments, each written once by the commit
+   * that added its records (or by a merge of earlier segments) and never changed; later
+   * commits delete records by listing them in the `deletes` file. `chunks`, `documents` and
+   * `totalLength` count the live records. Searches see the segments as one index of their
+   * live records, in segment order (segments/compose-snapshot.ts).
+   */
+  return z.strictObject({
+    format: z.literal(indexFormat),
+    formatVersion: z.literal(7),
+    generation: z.number().int().positive(),
+    id: z.string().regex(/^[0-9a-f]{16}$/),
+    committedAt: z.string(),
+    chunks: count,
+    documents: count,
+    totalLength: count,
+    analyzer: z.strictObject({ version: z.string() }),
+    blockBytes: z.number().int().positive(),
+    blockHash: z.literal("xxh64"),
+    boundBlockPostings: z.number().int().positive(),
+    bm25: z.strictObject({ k1: z.number(), b: z.number() }),
+    embedder: index.shape.embedder,
+    vectors: index.shape.vectors,
+    segments: z.array(segmentEntrySchema),
+    files: z.strictObject({
+      /** Per metadata key, the live records carrying it and its values' counts (key-counts-file.ts). */
+      facets: fileEntrySchema,
+      /** Every segment's deleted slots (deletes-file.ts); absent when none is deleted. */
+      deletes: fileEntrySchema.optional(),
+    }),
+    checksum: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+  });
+}
+
+/** The schema of a format-7 manifest, built (and zod loaded) on first use: `readPlainSegmentedManifest` reads a plainly valid one without it. */
+export const segmentedManifestSchema = schemaOnDemand(buildSegmentedManifestSchema);
+
+// A segment's files: a format-6 generation's without the metadata counts, its bounds and blocks required.
+const { facets: _wholeIndexOnly, ...generationFiles } = plainManifestParts.files;
+const plainSegmentFiles = plainStrictObject({
+  ...generationFiles,
+  bounds: plainManifestParts.fileEntry,
+  blocks: plainManifestParts.fileEntry,
 });
 
-const segmentEntrySchema = z.strictObject({
-  /** Records the segment was written with, the deleted ones included (its slots). */
-  chunks: count,
-  /** Of them, those later commits deleted: listed in the index's `deletes` file. */
-  deleted: count,
-  terms: count,
-  postings: count,
-  /** Indexed terms over all its records, the deleted ones included. */
-  totalLength: count,
-  files: segmentFilesSchema,
+/** `segmentedManifestSchema` in plain checks (internal/plain-shape.ts): what they accept, the schema reads to the same value. */
+const plainSegmentedManifest = plainStrictObject({
+  format: plainLiteral(indexFormat),
+  formatVersion: plainLiteral(7),
+  generation: plainWhole(1),
+  id: plainMatch(/^[0-9a-f]{16}$/),
+  committedAt: plainString,
+  chunks: plainManifestParts.count,
+  documents: plainManifestParts.count,
+  totalLength: plainManifestParts.count,
+  analyzer: plainManifestParts.analyzer,
+  blockBytes: plainWhole(1),
+  blockHash: plainLiteral("xxh64"),
+  boundBlockPostings: plainWhole(1),
+  bm25: plainManifestParts.bm25,
+  embedder: plainManifestParts.embedder,
+  vectors: plainManifestParts.vectors,
+  segments: plainArray(
+    plainStrictObject({
+      chunks: plainManifestParts.count,
+      deleted: plainManifestParts.count,
+      terms: plainManifestParts.count,
+      postings: plainManifestParts.count,
+      totalLength: plainManifestParts.count,
+      files: plainSegmentFiles,
+    }),
+  ),
+  files: plainStrictObject({ facets: plainManifestParts.fileEntry, deletes: plainOptional(plainManifestParts.fileEntry) }),
+  checksum: plainManifestParts.checksum,
 });
 
-/**
- * The manifest of format 7: the index is a list of segments, each written once by the commit
- * that added its records (or by a merge of earlier segments) and never changed; later
- * commits delete records by listing them in the `deletes` file. `chunks`, `documents` and
- * `totalLength` count the live records. Searches see the segments as one index of their
- * live records, in segment order (segments/compose-snapshot.ts).
- */
-export const segmentedManifestSchema = z.strictObject({
-  format: z.literal(indexFormat),
-  formatVersion: z.literal(7),
-  generation: z.number().int().positive(),
-  id: z.string().regex(/^[0-9a-f]{16}$/),
-  committedAt: z.string(),
-  chunks: count,
-  documents: count,
-  totalLength: count,
-  analyzer: z.strictObject({ version: z.string() }),
-  blockBytes: z.number().int().positive(),
-  blockHash: z.literal("xxh64"),
-  boundBlockPostings: z.number().int().positive(),
-  bm25: z.strictObject({ k1: z.number(), b: z.number() }),
-  embedder: indexManifestSchema.shape.embedder,
-  vectors: indexManifestSchema.shape.vectors,
-  segments: z.array(segmentEntrySchema),
-  files: z.strictObject({
-    /** Per metadata key, the live records carrying it and its values' counts (key-counts-file.ts). */
-    facets: fileEntrySchema,
-    /** Every segment's deleted slots (deletes-file.ts); absent when none is deleted. */
-    deletes: fileEntrySchema.optional(),
-  }),
-  checksum: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
-});
+/** A format-7 manifest read by plain checks, or undefined when they do not accept it (the schema then says why). */
+export function readPlainSegmentedManifest(json: unknown): SegmentedManifest | undefined {
+  return plainSegmentedManifest(json)?.value as SegmentedManifest | undefined;
+}
 
-export type SegmentedManifest = z.infer<typeof segmentedManifestSchema>;
+export type SegmentedManifest = Zod.infer<ReturnType<typeof segmentedManifestSchema>>;
 export type SegmentEntry = SegmentedManifest["segments"][number];
 
 /** What `manifest.json` holds: one generation (formats 1 to 6) or a list of segments (format 7). */

@@ -11,11 +11,11 @@ const model = { kind: "logistic" as const, version: 1, bias: 0, weights: { lexic
 
 describe("localSearchPortOptionsSchema", () => {
   it("takes exactly the documented options: its input type is LocalSearchPortOptions, property by property (a new, dropped or retyped option fails the type check)", () => {
-    expectTypeOf<LocalSearchPortOptions>().toEqualTypeOf<z.input<typeof localSearchPortOptionsSchema>>();
+    expectTypeOf<LocalSearchPortOptions>().toEqualTypeOf<z.input<ReturnType<typeof localSearchPortOptionsSchema>>>();
   });
 
   it("fills in the defaults that depend on no other option", () => {
-    const parsed = localSearchPortOptionsSchema.parse({ directory: "index" });
+    const parsed = localSearchPortOptionsSchema().parse({ directory: "index" });
     expect(parsed).toMatchObject({
       mode: "read",
       onEmbedderChange: "refuse",
@@ -32,10 +32,10 @@ describe("localSearchPortOptionsSchema", () => {
   });
 
   it("reads the embedder and the answerability model as copies, without the fields given as undefined", () => {
-    const parsed = localSearchPortOptionsSchema.parse({ directory: "index", embedder: identity, answerability: model });
+    const parsed = localSearchPortOptionsSchema().parse({ directory: "index", embedder: identity, answerability: model });
     expect(parsed.embedder).toEqual(identity);
     expect(parsed.embedder).not.toBe(identity);
     expect(parsed.answerability).toStrictEqual({ kind: "logistic", version: 1, bias: 0, weights: { lexical: 1 } });
-    expect(localSearchPortOptionsSchema.parse({ directory: "index", answerability: false }).answerability).toBe(false);
+    expect(localSearchPortOptionsSchema().parse({ directory: "index", answerability: false }).answerability).toBe(false);
   });
 });

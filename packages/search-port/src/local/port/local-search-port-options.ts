@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import type { z as Zod } from "zod";
 import { objectWithMethods } from "../../internal/object-with-methods.js";
 import type { LocalEmbeddings } from "../writer/embedded-row.js";
 import { answerabilityOptionSchema } from "../answerability/answerability-model.js";
@@ -157,23 +158,31 @@ export const defaultMinScore = 0;
 /** What a writer does with an index of another embedder (`onEmbedderChange`), or what the function given there returns. */
 type EmbedderChangeChoice = "refuse" | "start-empty";
 
-const identitySchema = z.strictObject({
-  id: z.string().min(1),
-  version: z.string(),
-  dimension: z.number().int().positive(),
-});
+function identitySchema(z: typeof Zod) {
+  return z.strictObject({
+    id: z.string().min(1),
+    version: z.string(),
+    dimension: z.number().int().positive(),
+  });
+}
+
+function buildEmbedderIdentitySchema(z: typeof Zod) {
+  const identity = identitySchema(z);
+  return z
+    .custom<EmbedderIdentity>((value) => identity.safeParse(value).success, {
+      error: "expected { id: non-empty string, version: string, dimension: positive integer }",
+    })
+    .pipe(identity);
+}
 
 /**
  * An embedder identity (the option `embedder`, or the `identity` of the embeddings): refused
- * as a whole, under the key it was read from, else read as a copy.
+ * as a whole, under the key it was read from, else read as a copy. Built, and zod loaded, on
+ * first use: `readCommonEmbedderIdentity` reads a plainly valid one without it.
  */
-export const embedderIdentitySchema = z
-  .custom<EmbedderIdentity>((value) => identitySchema.safeParse(value).success, {
-    error: "expected { id: non-empty string, version: string, dimension: positive integer }",
-  })
-  .pipe(identitySchema);
+export const embedderIdentitySchema = schemaOnDemand(buildEmbedderIdentitySchema);
 
-function fraction(reason = "expected a number from 0 to 1", below = 1.5) {
+function fraction(z: typeof Zod, reason = "expected a number from 0 to 1", below = 1.5) {
   return z.custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1 && value < below, {
     error: reason,
   });
@@ -185,65 +194,69 @@ const approximateDenseError = "expected true, false or { candidates?: whole numb
  * Each option of `openLocalSearchPort` checked on its own, with the defaults that do not
  * depend on other options; `readLocalPortSettings` parses it (through `parseOptions`, so a bad
  * option is a `ConfigurationError` naming it) and then checks what depends on several. The
- * first bad option in the order of these keys is the one reported.
+ * first bad option in the order of these keys is the one reported. Built, and zod loaded, on
+ * first use: `readCommonLocalOptions` reads the common options without it (issue 36 item 5).
  */
-export const localSearchPortOptionsSchema = z.object(
-  {
-    directory: z
-      .string({ error: "expected the path of the index folder" })
-      .refine((directory) => directory.trim() !== "", { error: "expected the path of the index folder" }),
-    mode: z.enum(["read", "write"], { error: 'expected "read" or "write"' }).default("read"),
-    onEmbedderChange: z
-      .custom<EmbedderChangeChoice | ((committed: CommittedIndexSummary) => EmbedderChangeChoice)>(
-        (value) => value === "refuse" || value === "start-empty" || typeof value === "function",
-        { error: 'expected "refuse", "start-empty" or a function that returns one of them' },
-      )
-      .default("refuse"),
-    // Not defaulted here: a denseWeight given is also the default of cjkDenseWeight.
-    denseWeight: fraction().optional(),
-    cjkDenseWeight: fraction().optional(),
-    minScore: fraction().default(defaultMinScore),
-    denseFloor: fraction("expected a number from 0 to below 1", 1).default(defaultDenseFloor),
-    // LangChain's Embeddings, or one that answers typed rows (the shared embeddingsSchema types number[][]).
-    embeddings: objectWithMethods<LocalEmbeddings>(
-      ["embedQuery", "embedDocuments"],
-      "expected a LangChain Embeddings (embedQuery and embedDocuments)",
-    ).optional(),
-    refreshIntervalMs: z
-      .custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0, {
-        error: "expected milliseconds, 0 or more",
-      })
-      .default(defaultRefreshIntervalMs),
-    postingsCacheBytes: z
-      .custom<number>((value) => Number.isSafeInteger(value) && (value as number) >= 0, {
-        error: "expected a whole number of bytes, 0 or more",
-      })
-      .optional(),
-    onRefreshError: z
-      .custom<(error: Error) => void>((value) => typeof value === "function", { error: "expected a function" })
-      .default(() => warnRefreshError),
-    embedder: embedderIdentitySchema.optional(),
-    answerability: answerabilityOptionSchema.default(() => defaultAnswerabilityModel),
-    approximateDense: z
-      .union(
-        [
-          z.boolean(),
-          z.strictObject(
-            {
-              // Not aborting, so that a bad count is refused under its own name (approximateDense.candidates).
-              candidates: z
-                .custom<number>((value) => Number.isSafeInteger(value) && (value as number) >= 1, {
-                  error: "expected a whole number of candidates, 1 or more",
-                  abort: false,
-                })
-                .optional(),
-            },
-            { error: approximateDenseError },
-          ),
-        ],
-        { error: approximateDenseError },
-      )
-      .optional(),
-  },
-  { error: "expected an object with a directory" },
+export const localSearchPortOptionsSchema = schemaOnDemand((z) =>
+  z.object(
+    {
+      directory: z
+        .string({ error: "expected the path of the index folder" })
+        .refine((directory) => directory.trim() !== "", { error: "expected the path of the index folder" }),
+      mode: z.enum(["read", "write"], { error: 'expected "read" or "write"' }).default("read"),
+      onEmbedderChange: z
+        .custom<EmbedderChangeChoice | ((committed: CommittedIndexSummary) => EmbedderChangeChoice)>(
+          (value) => value === "refuse" || value === "start-empty" || typeof value === "function",
+          { error: 'expected "refuse", "start-empty" or a function that returns one of them' },
+        )
+        .default("refuse"),
+      // Not defaulted here: a denseWeight given is also the default of cjkDenseWeight.
+      denseWeight: fraction(z).optional(),
+      cjkDenseWeight: fraction(z).optional(),
+      minScore: fraction(z).default(defaultMinScore),
+      denseFloor: fraction(z, "expected a number from 0 to below 1", 1).default(defaultDenseFloor),
+      // LangChain's Embeddings, or one that answers typed rows (the shared embeddingsSchema types number[][]).
+      embeddings: objectWithMethods<LocalEmbeddings>(
+        z,
+        ["embedQuery", "embedDocuments"],
+        "expected a LangChain Embeddings (embedQuery and embedDocuments)",
+      ).optional(),
+      refreshIntervalMs: z
+        .custom<number>((value) => typeof value === "number" && Number.isFinite(value) && value >= 0, {
+          error: "expected milliseconds, 0 or more",
+        })
+        .default(defaultRefreshIntervalMs),
+      postingsCacheBytes: z
+        .custom<number>((value) => Number.isSafeInteger(value) && (value as number) >= 0, {
+          error: "expected a whole number of bytes, 0 or more",
+        })
+        .optional(),
+      onRefreshError: z
+        .custom<(error: Error) => void>((value) => typeof value === "function", { error: "expected a function" })
+        .default(() => warnRefreshError),
+      embedder: buildEmbedderIdentitySchema(z).optional(),
+      answerability: answerabilityOptionSchema().default(() => defaultAnswerabilityModel),
+      approximateDense: z
+        .union(
+          [
+            z.boolean(),
+            z.strictObject(
+              {
+                // Not aborting, so that a bad count is refused under its own name (approximateDense.candidates).
+                candidates: z
+                  .custom<number>((value) => Number.isSafeInteger(value) && (value as number) >= 1, {
+                    error: "expected a whole number of candidates, 1 or more",
+                    abort: false,
+                  })
+                  .optional(),
+              },
+              { error: approximateDenseError },
+            ),
+          ],
+          { error: approximateDenseError },
+        )
+        .optional(),
+    },
+    { error: "expected an object with a directory" },
+  ),
 );

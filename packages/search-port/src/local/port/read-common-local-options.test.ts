@@ -41,12 +41,12 @@ const declined: unknown[] = [
 
 describe("the common options of openLocalSearchPort, read without zod (issue 36 item 5)", () => {
   it.each(common)("issue 36 item 5: %o reads to what the schema gives", (input) => {
-    expect(readCommonLocalOptions(input)).toEqual(parseOptions(localSearchPortOptionsSchema, input, ""));
+    expect(readCommonLocalOptions(input)).toEqual(parseOptions(localSearchPortOptionsSchema(), input, ""));
   });
 
   it("issue 36 item 5: anything else is left to the schema (and a bad option to its message)", () => {
     for (const input of declined) expect([input, readCommonLocalOptions(input)]).toEqual([input, undefined]);
-    expect(() => parseOptions(localSearchPortOptionsSchema, { directory: "idx", denseWeight: 1.2 }, "")).toThrow(
+    expect(() => parseOptions(localSearchPortOptionsSchema(), { directory: "idx", denseWeight: 1.2 }, "")).toThrow(
       /denseWeight=1\.2: expected a number from 0 to 1/,
     );
   });
@@ -54,7 +54,7 @@ describe("the common options of openLocalSearchPort, read without zod (issue 36 
   it("issue 36 item 5: an embedder identity reads to the schema's copy, or is left to it", () => {
     const identity = { id: "lookup-knowledge/offline", version: "2", dimension: 356 };
     const read = readCommonEmbedderIdentity(identity);
-    expect(read).toEqual(parseOptions(embedderIdentitySchema, identity, "embedder"));
+    expect(read).toEqual(parseOptions(embedderIdentitySchema(), identity, "embedder"));
     expect(read).not.toBe(identity);
     for (const bad of [
       null,

@@ -12,7 +12,7 @@ import type { z } from "zod";
 // so a bad option is refused by it with its usual message (read-common-local-options.test.ts
 // holds the two side by side).
 
-type ParsedLocalOptions = z.output<typeof localSearchPortOptionsSchema>;
+type ParsedLocalOptions = z.output<ReturnType<typeof localSearchPortOptionsSchema>>;
 
 const fractionKeys = ["denseWeight", "cjkDenseWeight", "minScore"] as const;
 const commonKeys = new Set<string>([

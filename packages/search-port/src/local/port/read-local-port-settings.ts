@@ -14,7 +14,7 @@ import type { LocalSearchPortOptions } from "./local-search-port-options.js";
 import { readCommonEmbedderIdentity, readCommonLocalOptions } from "./read-common-local-options.js";
 
 /** The options as `localSearchPortOptionsSchema` gives them: each checked, the independent defaults filled in. */
-type ParsedLocalOptions = z.output<typeof localSearchPortOptionsSchema>;
+type ParsedLocalOptions = z.output<ReturnType<typeof localSearchPortOptionsSchema>>;
 
 /**
  * The options of `openLocalSearchPort`, checked, resolved and with their defaults: the parsed
@@ -44,7 +44,7 @@ export interface LocalPortSettings
  * (`denseWeight`, `answerability.kind`), as the README documents it.
  */
 export function readLocalPortSettings(input: LocalSearchPortOptions): LocalPortSettings {
-  const options = readCommonLocalOptions(input) ?? parseOptions(localSearchPortOptionsSchema, input, "");
+  const options = readCommonLocalOptions(input) ?? parseOptions(localSearchPortOptionsSchema(), input, "");
   const { mode, embeddings } = options;
   const embedder = embedderOf(options);
   if (options.onEmbedderChange !== "refuse" && mode !== "write") {
@@ -92,7 +92,7 @@ function embedderOf(options: ParsedLocalOptions): EmbedderIdentity | null {
   const { embeddings } = options;
   if (embeddings === undefined) return null;
   const identity = (embeddings as { identity?: unknown }).identity;
-  if (identity !== undefined) return readCommonEmbedderIdentity(identity) ?? parseOptions(embedderIdentitySchema, identity, "embedder");
+  if (identity !== undefined) return readCommonEmbedderIdentity(identity) ?? parseOptions(embedderIdentitySchema(), identity, "embedder");
   throw new ConfigurationError({
     key: "embedder",
     value: undefined,
