@@ -1,6 +1,7 @@
 import { evidenceKey, readChunkIndex, readDocId } from "@lookup-knowledge/core";
 import type { Candidate, RejectedHit } from "@lookup-knowledge/core";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import { readPlainHit } from "./internal/read-plain-hit.js";
 
 /** `typeof`, but telling null and arrays apart, for readable rejection reasons. */
 function kindOf(value: unknown): string {
@@ -23,43 +24,48 @@ function readId(value: unknown): string | undefined {
 /** Most answerability signals a hit may carry into the trace. */
 const maxSignals = 32;
 
-/** One port hit as the pipeline accepts it. Every message names the field and the value. */
-const hitSchema = z.object(
-  {
-    id: z.unknown().optional().transform(readId),
-    content: z
-      .string({
-        error: (issue) => (issue.input === undefined ? "content is missing" : `content is ${kindOf(issue.input)}, not a string`),
-      })
-      .refine((content) => content.trim() !== "", { error: "content is blank" }),
-    score: z
-      .number({
-        error: (issue) =>
-          typeof issue.input === "number"
-            ? `score ${String(issue.input)} is not a finite number`
-            : `score ${showValue(issue.input)} is ${kindOf(issue.input)}, not a number`,
-      })
-      .refine((score) => score >= 0 && score <= 1, {
-        error: (issue) => `score ${String(issue.input)} is outside 0..1`,
-      })
-      .optional(),
-    // A port's answerability judgement is optional explanation that goes into the trace: a
-    // malformed or oversized one is dropped (the hit kept), and names must look like names,
-    // so no query or document text rides along.
-    answerability: z
-      .object({
-        score: z.number().min(0).max(1),
-        model: z.string().regex(/^[\w.@-]{1,80}$/),
-        signals: z
-          .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/), z.number().refine(Number.isFinite))
-          .refine((signals) => Object.keys(signals).length <= maxSignals),
-      })
-      .optional()
-      .catch(undefined),
-    // Missing, null, array or scalar metadata is read as {}: the hit may still have an id.
-    metadata: z.record(z.string(), z.unknown()).catch(() => ({})),
-  },
-  { error: (issue) => `hit is ${kindOf(issue.input)}, not an object` },
+/**
+ * One port hit as the pipeline accepts it. Every message names the field and the value.
+ * Built, and zod loaded, on first use: `readPlainHit` reads a plainly valid hit without it.
+ */
+export const hitSchema = schemaOnDemand((z) =>
+  z.object(
+    {
+      id: z.unknown().optional().transform(readId),
+      content: z
+        .string({
+          error: (issue) => (issue.input === undefined ? "content is missing" : `content is ${kindOf(issue.input)}, not a string`),
+        })
+        .refine((content) => content.trim() !== "", { error: "content is blank" }),
+      score: z
+        .number({
+          error: (issue) =>
+            typeof issue.input === "number"
+              ? `score ${String(issue.input)} is not a finite number`
+              : `score ${showValue(issue.input)} is ${kindOf(issue.input)}, not a number`,
+        })
+        .refine((score) => score >= 0 && score <= 1, {
+          error: (issue) => `score ${String(issue.input)} is outside 0..1`,
+        })
+        .optional(),
+      // A port's answerability judgement is optional explanation that goes into the trace: a
+      // malformed or oversized one is dropped (the hit kept), and names must look like names,
+      // so no query or document text rides along.
+      answerability: z
+        .object({
+          score: z.number().min(0).max(1),
+          model: z.string().regex(/^[\w.@-]{1,80}$/),
+          signals: z
+            .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/), z.number().refine(Number.isFinite))
+            .refine((signals) => Object.keys(signals).length <= maxSignals),
+        })
+        .optional()
+        .catch(undefined),
+      // Missing, null, array or scalar metadata is read as {}: the hit may still have an id.
+      metadata: z.record(z.string(), z.unknown()).catch(() => ({})),
+    },
+    { error: (issue) => `hit is ${kindOf(issue.input)}, not an object` },
+  ),
 );
 
 /** A non-blank string metadata field, trimmed; anything else is ignored. */
@@ -106,7 +112,8 @@ export function normalizeHits(
   const candidates: Candidate[] = [];
   const rejected: RejectedHit[] = [];
   hits.forEach((hit: unknown, index) => {
-    const parsed = hitSchema.safeParse(hit);
+    const plain = readPlainHit(hit, readId, maxSignals);
+    const parsed = plain === null ? hitSchema().safeParse(hit) : { success: true as const, data: plain };
     if (!parsed.success) {
       const rawId = hit !== null && typeof hit === "object" ? readId((hit as { id?: unknown }).id) : undefined;
       const reason = parsed.error.issues.map((issue) => issue.message).join("; ");
