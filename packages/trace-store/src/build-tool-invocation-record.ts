@@ -11,7 +11,8 @@ import type { AttemptSummary } from "./attempt-summary.js";
 import type { EvidenceSummary } from "./evidence-summary.js";
 import type { RetrievalDetails } from "./retrieval-details.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
-import { wholeNumberOption } from "./whole-number-option.js";
+import { isWholeNumberOption, wholeNumberOption } from "./whole-number-option.js";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
 
 /** The longest evidence preview kept in a record, in UTF-16 code units, `…` included. */
 const previewLength = 160;
@@ -20,7 +21,7 @@ const errorLength = 500;
 /** The longest received query kept, by default: core's default `rag.max-query-length`. */
 const defaultMaxQueryLength = defaultRagConfig.maxQueryLength;
 /** A given `maxQueryLength`: a whole number, 16 or more. */
-const maxQueryLengthSchema = wholeNumberOption(16);
+const maxQueryLengthSchema = schemaOnDemand((z) => wholeNumberOption(z, 16));
 
 /**
  * Summarises a `LookupResult` as one tool invocation record (R27): the hints, the layer,
@@ -54,7 +55,9 @@ export function buildToolInvocationRecord(input: {
   const maxQueryLength =
     input.maxQueryLength === undefined
       ? defaultMaxQueryLength
-      : parseOptions(maxQueryLengthSchema, input.maxQueryLength, "buildToolInvocationRecord.maxQueryLength");
+      : isWholeNumberOption(input.maxQueryLength, 16)
+        ? input.maxQueryLength
+        : parseOptions(maxQueryLengthSchema(), input.maxQueryLength, "buildToolInvocationRecord.maxQueryLength");
   const { result } = input;
   const trace = result.retrievalTrace;
   const blocks: readonly EvidenceBlock[] = result.evidenceBlocks;

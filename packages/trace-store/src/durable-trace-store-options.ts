@@ -68,15 +68,15 @@ export const defaultMaxSpoolBytes = 256 * 1024 * 1024;
 const durableTraceStoreOptionsSchema = z.object({
   directory: z.string({ error: "must be the path of the trace folder" }),
   databaseDirectory: z.string({ error: "must be the path of the PGlite folder" }).optional(),
-  fsync: spoolFsyncSchema.optional(),
-  flushIntervalMs: wholeNumberOption(0).default(2000),
-  flushAfterRecords: wholeNumberOption(0).optional(),
-  flushAfterBytes: wholeNumberOption(0).optional(),
-  batchSize: wholeNumberOption(1).default(500),
-  maxSpoolBytes: wholeNumberOption(0).default(defaultMaxSpoolBytes),
-  idleCloseMs: wholeNumberOption(0).default(1000),
-  lockWaitMs: wholeNumberOption(0).default(defaultLockWaitMs),
-  foreignWriterIdleMs: wholeNumberOption(0).default(defaultForeignWriterIdleMs),
+  fsync: spoolFsyncSchema(z).optional(),
+  flushIntervalMs: wholeNumberOption(z, 0).default(2000),
+  flushAfterRecords: wholeNumberOption(z, 0).optional(),
+  flushAfterBytes: wholeNumberOption(z, 0).optional(),
+  batchSize: wholeNumberOption(z, 1).default(500),
+  maxSpoolBytes: wholeNumberOption(z, 0).default(defaultMaxSpoolBytes),
+  idleCloseMs: wholeNumberOption(z, 0).default(1000),
+  lockWaitMs: wholeNumberOption(z, 0).default(defaultLockWaitMs),
+  foreignWriterIdleMs: wholeNumberOption(z, 0).default(defaultForeignWriterIdleMs),
 });
 
 /** `DurableTraceStoreOptions` checked, with every default filled in. */

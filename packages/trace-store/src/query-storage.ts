@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
 import { hashQuery, hashQueryTerm } from "./hash-query.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 
@@ -14,10 +14,13 @@ export const queryHashKeyFile = "query-hash.key";
 
 /** Checks a `queryStorage` setting; anything but `text` or `hash` throws `ConfigurationError`. */
 export function resolveQueryStorage(value: unknown, key = "queryStorage"): QueryStorage {
-  return parseOptions(queryStorageSchema, value, key);
+  if (value === undefined) return "text";
+  if (value === "text" || value === "hash") return value;
+  return parseOptions(queryStorageSchema(), value, key);
 }
 
-const queryStorageSchema = z.enum(["text", "hash"], { error: 'must be "text" or "hash"' }).default("text");
+// Built, and zod loaded, only to refuse a bad value with its message (issue 36 item 5).
+const queryStorageSchema = schemaOnDemand((z) => z.enum(["text", "hash"], { error: 'must be "text" or "hash"' }).default("text"));
 
 /**
  * The key of the query hashes of the trace folder `directory`: the given one, else the one

@@ -1,18 +1,42 @@
 import { parseOptions } from "@lookup-knowledge/core";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
 import { guardErrorHandler } from "./guard-error-handler.js";
 import type { TraceRecordError } from "./trace-record-error.js";
-import { wholeNumberOption } from "./whole-number-option.js";
+import { isWholeNumberOption, wholeNumberOption } from "./whole-number-option.js";
 
 /** The longest wait between two retry passes, unless `retryDelayMs` is longer. */
 const longestRetryDelayMs = 30_000;
 
-/** The numeric options of `createTraceRecorder`, with their defaults (`onError` is read as given). */
-const recorderOptionsSchema = z.object({
-  maxPending: wholeNumberOption(0).default(1000),
-  retryDelayMs: wholeNumberOption(0).default(500),
-  writeTimeoutMs: wholeNumberOption(1).default(5000),
-});
+/** The numeric options of `createTraceRecorder`: each one's least value and default (`onError` is read as given). */
+const numericOptions = {
+  maxPending: { least: 0, default: 1000 },
+  retryDelayMs: { least: 0, default: 500 },
+  writeTimeoutMs: { least: 1, default: 5000 },
+} as const;
+
+/** Their schema, built (and zod loaded) on first use: plainly valid options are read without it (issue 36 item 5). */
+const recorderOptionsSchema = schemaOnDemand((z) =>
+  z.object({
+    maxPending: wholeNumberOption(z, numericOptions.maxPending.least).default(numericOptions.maxPending.default),
+    retryDelayMs: wholeNumberOption(z, numericOptions.retryDelayMs.least).default(numericOptions.retryDelayMs.default),
+    writeTimeoutMs: wholeNumberOption(z, numericOptions.writeTimeoutMs.least).default(numericOptions.writeTimeoutMs.default),
+  }),
+);
+
+/** The numeric options when each is absent or plainly valid, with their defaults; else undefined (the schema reads them). */
+function readPlainNumericOptions(
+  options: TraceRecorderOptions,
+): { maxPending: number; retryDelayMs: number; writeTimeoutMs: number } | undefined {
+  if (options === null || typeof options !== "object") return undefined;
+  const read = { maxPending: 0, retryDelayMs: 0, writeTimeoutMs: 0 };
+  for (const name of ["maxPending", "retryDelayMs", "writeTimeoutMs"] as const) {
+    const value: unknown = options[name];
+    if (value === undefined) read[name] = numericOptions[name].default;
+    else if (isWholeNumberOption(value, numericOptions[name].least)) read[name] = value;
+    else return undefined;
+  }
+  return read;
+}
 
 /** The options of `createTraceRecorder`. */
 export interface TraceRecorderOptions {
@@ -38,7 +62,8 @@ export interface TraceRecorderSettings {
 
 /** Checks the options of `createTraceRecorder`; a bad one throws `ConfigurationError` naming it. */
 export function readTraceRecorderOptions(options: TraceRecorderOptions): TraceRecorderSettings {
-  const { maxPending, retryDelayMs, writeTimeoutMs } = parseOptions(recorderOptionsSchema, options, "createTraceRecorder");
+  const { maxPending, retryDelayMs, writeTimeoutMs } =
+    readPlainNumericOptions(options) ?? parseOptions(recorderOptionsSchema(), options, "createTraceRecorder");
   const onError = options.onError ?? ((error: TraceRecordError) => console.warn(error.message));
   return {
     maxPending,

@@ -5,7 +5,7 @@ import { TraceStoreError } from "../trace-store-error.js";
 import { createSegmentWriter } from "./create-segment-writer.js";
 import { spoolDirectory } from "./spool-segment.js";
 import type { TraceSpool } from "./trace-spool.js";
-import { traceSpoolOptionsSchema, type TraceSpoolOptions } from "./trace-spool-options.js";
+import { readPlainTraceSpoolOptions, traceSpoolOptionsSchema, type TraceSpoolOptions } from "./trace-spool-options.js";
 
 /**
  * The write-ahead side of the durable trace store: `record` appends the record as one JSON
@@ -20,7 +20,8 @@ import { traceSpoolOptionsSchema, type TraceSpoolOptions } from "./trace-spool-o
  * replaced by a new segment and the line written again. `close` seals the segment.
  */
 export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
-  const { fsync, maxSegmentBytes } = parseOptions(traceSpoolOptionsSchema, options, "createTraceSpool");
+  const { fsync, maxSegmentBytes } =
+    readPlainTraceSpoolOptions(options) ?? parseOptions(traceSpoolOptionsSchema(), options, "createTraceSpool");
   const traceDirectory = options.directory;
   const directory = spoolDirectory(traceDirectory);
   const queryStorage = resolveQueryStorage(options.queryStorage);
