@@ -1,7 +1,8 @@
 // `@lookup-knowledge/agent-tool/store-settings`: which store holds the chunks, as settings
 // (parsed, described), without loading any store: what a command line needs before it runs.
 import { ConfigurationError } from "@lookup-knowledge/core";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import type { z as Zod } from "zod";
 
 /**
  * Which store holds the chunks (R13): the embedded local index (the default), a Pinecone
@@ -30,11 +31,12 @@ export type StoreSettings =
 export const storeKinds = ["local", "pinecone", "libsql"] as const;
 
 const secretKeys = ["apiKey", "api_key", "apikey", "authToken", "auth_token", "token", "password", "secret"];
-const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");
-// Built on first use, not at import (issue 36 item 5: a lookup that never reads these options builds nothing).
-let storeSchema: ReturnType<typeof buildStoreSchema> | undefined;
+// Built, and zod loaded, on first use (issue 36 item 5: a lookup of the local store, which
+// `parseStoreSettings` reads by hand, loads no zod).
+const storeSchema = schemaOnDemand(buildStoreSchema);
 
-function buildStoreSchema() {
+function buildStoreSchema(z: typeof Zod) {
+  const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");
   return z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("local") }),
     z.strictObject({
@@ -75,8 +77,8 @@ export function parseStoreSettings(raw: unknown, where: string): StoreSettings {
       }
     }
   }
-  storeSchema ??= buildStoreSchema();
-  const parsed = storeSchema.safeParse(raw);
+  if (isLocalStore(raw)) return { kind: "local" };
+  const parsed = storeSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const kind = (raw as { kind?: unknown } | null)?.kind;
@@ -118,6 +120,13 @@ export function parseStoreSettings(raw: unknown, where: string): StoreSettings {
     });
   }
   return settings;
+}
+
+/** Whether `raw` is exactly `{ kind: "local" }`, the settings of the default store. */
+function isLocalStore(raw: unknown): boolean {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return false;
+  const keys = Object.keys(raw);
+  return keys.length === 1 && keys[0] === "kind" && (raw as { kind?: unknown }).kind === "local";
 }
 
 /** A short readable description of a store, without secrets: `pinecone index handbook, namespace support`. */

@@ -3,7 +3,8 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigurationError, LookupKnowledgeError } from "@lookup-knowledge/core";
 import { parseAnswerabilityModel, type AnswerabilityModel } from "@lookup-knowledge/search-port/local";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import type { z as Zod } from "zod";
 import type { AgentToolErrorCode } from "../agent-tool-error-code.js";
 
 /** The format version this release writes and reads. */
@@ -30,10 +31,10 @@ export interface Calibration {
   fitted: { kind: "answerability-model"; model: AnswerabilityModel } | { kind: "reference-threshold"; referenceThreshold: number };
 }
 
-// Built on first use, not at import (issue 36 item 5: a lookup that never reads these options builds nothing).
-let fileSchema: ReturnType<typeof buildFileSchema> | undefined;
+// Built, and zod loaded, on first use (issue 36 item 5: a lookup without a calibration file loads no zod).
+const fileSchema = schemaOnDemand(buildFileSchema);
 
-function buildFileSchema() {
+function buildFileSchema(z: typeof Zod) {
   return z.strictObject({
     version: z.number().int().min(1),
     store: z.strictObject({ kind: z.string().min(1), description: z.string(), key: z.string().min(1) }),
@@ -79,8 +80,7 @@ export async function readCalibrationFile(stateDirectory: string): Promise<Calib
       `has format version ${version}, newer than this release reads (${calibrationFormatVersion}); upgrade lookup-knowledge or calibrate again`,
     );
   }
-  fileSchema ??= buildFileSchema();
-  const parsed = fileSchema.safeParse(raw);
+  const parsed = fileSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw invalid(file, `${issue?.path.join(".") || "the file"}: ${issue?.message ?? "invalid"}`);

@@ -1,5 +1,6 @@
 import { parseOptions } from "@lookup-knowledge/core";
-import { z } from "zod";
+import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import type { z as Zod } from "zod";
 import type { TelemetryMeter } from "./telemetry-meter.js";
 import type { TelemetryTracer } from "./telemetry-tracer.js";
 
@@ -30,10 +31,11 @@ export interface TelemetrySettings {
   meter: TelemetryMeter | undefined;
 }
 
-// Built on first use, not at import (issue 36 item 5).
-let telemetrySchema: ReturnType<typeof buildTelemetrySchema> | undefined;
+// Built, and zod loaded, on first use (issue 36 item 5): no telemetry option, the common case,
+// is read without it.
+const telemetrySchema = schemaOnDemand(buildTelemetrySchema);
 
-function buildTelemetrySchema() {
+function buildTelemetrySchema(z: typeof Zod) {
   const tracerSchema = z.custom<TelemetryTracer>(
     (value) =>
       typeof value === "object" && value !== null && typeof (value as { startActiveSpan?: unknown }).startActiveSpan === "function",
@@ -68,12 +70,29 @@ function buildTelemetrySchema() {
  * `defaultDataSourceId` is used when the option names none.
  */
 export function parseTelemetryOptions(input: unknown, defaultDataSourceId?: string): TelemetrySettings {
-  telemetrySchema ??= buildTelemetrySchema();
-  const parsed = parseOptions(telemetrySchema, input ?? {}, "telemetry");
+  const given = input ?? {};
+  const parsed = readPlainTelemetryOptions(given) ?? parseOptions(telemetrySchema(), given, "telemetry");
   return {
     includeContent: parsed.includeContent ?? false,
     dataSourceId: parsed.dataSourceId?.trim() ?? defaultDataSourceId,
     tracer: parsed.tracer,
     meter: parsed.meter,
   };
+}
+
+const telemetryKeys = new Set(["includeContent", "dataSourceId", "tracer", "meter"]);
+
+const hasMethods = (value: unknown, names: readonly string[]): boolean =>
+  typeof value === "object" && value !== null && names.every((name) => typeof (value as Record<string, unknown>)[name] === "function");
+
+/** The options when plainly valid (the schema would read them as they are), else undefined: the schema reads them or says what is wrong. */
+function readPlainTelemetryOptions(input: unknown): KnowledgeRetrieverTelemetryOptions | undefined {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
+  if (!Object.keys(input).every((key) => telemetryKeys.has(key))) return undefined;
+  const { includeContent, dataSourceId, tracer, meter } = input as Record<string, unknown>;
+  if (includeContent !== undefined && typeof includeContent !== "boolean") return undefined;
+  if (dataSourceId !== undefined && (typeof dataSourceId !== "string" || dataSourceId.trim() === "")) return undefined;
+  if (tracer !== undefined && !hasMethods(tracer, ["startActiveSpan"])) return undefined;
+  if (meter !== undefined && !hasMethods(meter, ["createHistogram", "createCounter"])) return undefined;
+  return input as KnowledgeRetrieverTelemetryOptions;
 }
