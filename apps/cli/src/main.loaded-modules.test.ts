@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -18,6 +19,7 @@ const traceDatabase = /\/(@electric-sql\+pglite|drizzle-orm)@/;
 const openTelemetry = /\/@opentelemetry\+/;
 const traceStoreRoot = /\/packages\/trace-store\/dist\/index\.js$/;
 const indexWriter = /\/packages\/search-port\/dist\/local\/writer\//;
+const zodModule = /\/zod@[^/]+\/node_modules\/zod\//;
 
 describe("what each command loads", () => {
   let cwd: string;
@@ -68,6 +70,26 @@ describe("what each command loads", () => {
     // The checks see both where they are loaded: `traces` reads through the root entry, an ingest writes.
     expect(command("traces").some((url) => traceStoreRoot.test(url))).toBe(true);
     expect(command("ingest", "--no-progress", exampleKnowledgeBase).some((url) => indexWriter.test(url))).toBe(true);
+  });
+
+  it("issue 36 item 5: a query, with a filter, loads no zod, as an ES module or through require, and fewer than 360 modules", () => {
+    const { DATABASE_URL: _ignored, ...environment } = process.env;
+    // Counts zod's CommonJS modules (what `schemaOnDemand` requires) at exit, on stderr.
+    const requiredZod = `data:text/javascript,import { createRequire } from "node:module"; process.on("exit", () => process.stderr.write("zod required: " + Object.keys(createRequire("/").cache).filter((path) => path.includes("/zod/")).length + "\\n"));`;
+    const query = (...args: string[]) => {
+      const run = loadedModules(["--import", requiredZod, cli, "query", ...args], { cwd, env: { ...environment, NO_COLOR: "1" } });
+      expect(run.status, run.stderr).toBe(0);
+      return { urls: run.urls, required: Number(/zod required: (\d+)/.exec(run.stderr)?.[1]) };
+    };
+    const plain = query("Who can issue a refund for a paid invoice?");
+    expect(plain.urls.filter((url) => zodModule.test(url))).toEqual([]);
+    expect(plain.required).toBe(0);
+    expect(plain.urls.length).toBeLessThan(360);
+    expect(query("--json", "--filter", "category=security", "Who can see the audit log?").required).toBe(0);
+    // The count sees zod's CommonJS modules when they are there.
+    const zod = createRequire(fileURLToPath(new URL("../../../packages/core/package.json", import.meta.url))).resolve("zod");
+    const preloaded = loadedModules(["--require", zod, "--import", requiredZod, "-e", "0"], { cwd });
+    expect(Number(/zod required: (\d+)/.exec(preloaded.stderr)?.[1])).toBeGreaterThan(0);
   });
 
   it("issue 35 item 4: traces answers from the spool and loads no trace database and no Markdown parser", () => {
