@@ -5,8 +5,7 @@ import type { SlotMap } from "./slot-map.js";
  * The vectors of a composed snapshot: one matrix holding the live rows of every part in
  * composed slot order, copied in runs (`copyRows`); undefined when no part with a live
  * record has vectors. Each part's vectors are read once, and not kept by a part that reads them from a file. A part
- * without vectors leaves its rows zero (no dense score), as `mergeVectors` does; a part
- * holding every live record undeleted gives its own matrix, uncopied. Parts must
+ * without vectors leaves its rows zero (no dense score), as `mergeVectors` does. Parts must
  * share one dimension: an Error names both otherwise.
  */
 export function composedVectors(slots: SlotMap): DenseMatrix | undefined {
@@ -25,19 +24,6 @@ export function composedVectors(slots: SlotMap): DenseMatrix | undefined {
     dimension = matrix.dimension;
   });
   if (dimension === undefined) return undefined;
-  // One part holding every live record, none of them deleted (an index of one segment, as a
-  // merge or a first build leaves it): its matrix is the composed one as it is. Copying it
-  // cost a first dense search ~45 ms and a second copy of the vectors at 100k chunks (issue 36 item 5).
-  const whole = matrices.findIndex((matrix) => matrix !== undefined);
-  const wholeMatrix = matrices[whole];
-  if (
-    wholeMatrix !== undefined &&
-    slots.liveCount(whole) === slots.count &&
-    slots.liveTable(whole) === undefined &&
-    wholeMatrix.count === slots.count
-  ) {
-    return wholeMatrix;
-  }
   const vectors = new DenseMatrix(slots.count, dimension);
   matrices.forEach((matrix, index) => {
     if (matrix === undefined) return;
