@@ -1,3 +1,4 @@
+import type { LexicalOutput } from "./lexical-output.js";
 import { stemWord, stemWordUncached } from "./stem-word.js";
 import { englishStopWords } from "./stop-words.js";
 import { TermTable, wordHash } from "./term-table.js";
@@ -22,23 +23,24 @@ const asciiTerms = new TermTable((word) => (englishStopWords.has(word) ? null : 
 
 /**
  * Adds the lexical terms of one word of `source` (`source.slice(start, end)`, NFKC already)
- * to `terms`: its pieces split at case changes, lower case, stop words and pieces over 64
+ * to `output`: its pieces split at case changes, lower case, stop words and pieces over 64
  * characters out, Porter-stemmed when of ASCII letters. `holds`: what `WordHolds` the word
- * has; `hash`: the word's `wordHash`, worked out as it was read (used for a `Plain` word). Words of ASCII (nearly all of them) are looked up in a cache by their slice, without
- * cutting out a string; others take the general way.
+ * has; `hash`: the word's `wordHash`, worked out as it was read (used for a word of ASCII not
+ * split at a case change). Words of ASCII (nearly all of them) are looked up in a cache by
+ * their slice, without cutting out a string (`LexicalOutput.addTableWord`); others take the
+ * general way.
  */
-export function addWordTerms(terms: string[], source: string, start: number, end: number, holds: number, hash: number): void {
+export function addWordTerms(output: LexicalOutput, source: string, start: number, end: number, holds: number, hash: number): void {
   if (holds === WordHolds.Plain) {
     if (end - start > maximumWordLength) return;
-    const term = asciiTerms.termOf(source, start, end, hash, true);
-    if (term !== null) terms.push(term);
+    output.addTableWord(asciiTerms, source, start, end, hash, true);
     return;
   }
   if ((holds & WordHolds.Other) !== 0) {
     for (const piece of source.slice(start, end).split(caseChange)) {
       const lower = piece.toLowerCase();
       if (lower.length > maximumWordLength || englishStopWords.has(lower)) continue;
-      terms.push(stemWord(lower));
+      output.addTerm(stemWord(lower));
     }
     return;
   }
@@ -52,17 +54,19 @@ export function addWordTerms(terms: string[], source: string, start: number, end
     const startsPiece =
       isLower(before) || ((isUpper(before) || isDigit(before)) && index + 1 < end && isLower(source.charCodeAt(index + 1)));
     if (!startsPiece) continue;
-    addAsciiPiece(terms, source, pieceStart, index);
+    addAsciiPiece(output, source, pieceStart, index);
     pieceStart = index;
   }
-  addAsciiPiece(terms, source, pieceStart, end);
+  // A word not split (`The`, `RNA`) is one piece, whose hash is the word's.
+  if (pieceStart === start) {
+    if (end - start <= maximumWordLength) output.addTableWord(asciiTerms, source, start, end, hash, false);
+  } else addAsciiPiece(output, source, pieceStart, end);
 }
 
 /** A piece of a word with an upper-case letter. */
-function addAsciiPiece(terms: string[], source: string, start: number, end: number): void {
+function addAsciiPiece(output: LexicalOutput, source: string, start: number, end: number): void {
   if (end - start > maximumWordLength) return;
-  const term = asciiTerms.termOf(source, start, end, wordHash(source, start, end), false);
-  if (term !== null) terms.push(term);
+  output.addTableWord(asciiTerms, source, start, end, wordHash(source, start, end), false);
 }
 
 function isUpper(code: number): boolean {

@@ -2,10 +2,12 @@ import { needsDatasets, skipWithoutDatasets } from "@lookup-knowledge/vitest-con
 import { describe, expect, it } from "vitest";
 import { embeddingTerms } from "./embedding-terms.js";
 import type { EmbeddingTerms } from "./embedding-terms.js";
-import { lexicalTerms } from "./lexical-terms.js";
+import { lexicalTermIds, lexicalTerms } from "./lexical-terms.js";
+import type { LexicalTermsOptions } from "./lexical-terms.js";
 import type { CjkSegmentation } from "./segment-cjk.js";
 import { splitWords, wordTokens } from "./split-words.js";
 import type { SplitWordsOptions, TextToken } from "./split-words.js";
+import { TermNumbering } from "./term-numbering.js";
 import { datasetTexts, piecesOf } from "./test/dataset-texts.js";
 import { hostileStrings } from "./test/hostile-strings.js";
 import { referenceEmbeddingTerms } from "./test/reference/reference-embedding-terms.js";
@@ -73,6 +75,19 @@ function differences<Analysis>(
   return different;
 }
 
+/**
+ * `lexicalTermIds` read back as terms, under two numberings taken in turns text after text (so
+ * the word cache's remembered ids are of the other numbering half the time).
+ */
+function termsOfIds(options?: LexicalTermsOptions): (text: string) => string[] {
+  const numberings = [new TermNumbering(), new TermNumbering()];
+  let turn = 0;
+  return (text) => {
+    const numbering = numberings[turn++ % 2] as TermNumbering;
+    return Array.from(lexicalTermIds(text, numbering, options), (id) => numbering.terms[id] as string);
+  };
+}
+
 function checkAll(texts: readonly string[], cjkOptions = segmentations, splitWordsOptions = splitOptions): void {
   for (const cjk of cjkOptions) {
     const options = cjk === undefined ? undefined : { cjk };
@@ -85,6 +100,10 @@ function checkAll(texts: readonly string[], cjkOptions = segmentations, splitWor
         sameStrings,
       ),
       name,
+    ).toEqual([]);
+    expect(
+      differences(texts, termsOfIds(options), (text) => referenceLexicalTerms(text, options), sameStrings),
+      `${name} as ids`,
     ).toEqual([]);
   }
   for (const options of splitWordsOptions) {
@@ -103,7 +122,7 @@ function checkAll(texts: readonly string[], cjkOptions = segmentations, splitWor
   expect(differences(texts, embeddingTerms, referenceEmbeddingTerms, sameEmbeddingTerms), "embeddingTerms").toEqual([]);
 }
 
-describe("issue 36 item 4: the faster analyser gives exactly the old terms (lexicalTerms, embeddingTerms, splitWords, wordTokens)", () => {
+describe("issue 36 item 4: the faster analyser gives exactly the old terms (lexicalTerms and lexicalTermIds, embeddingTerms, splitWords, wordTokens)", () => {
   it("on 5,000 random strings of hostile characters (case changes, NFKC forms, surrogates, CJK, long words)", () => {
     checkAll(hostileStrings(5_000, 40));
   });
@@ -134,6 +153,10 @@ describe("issue 36 item 4: the faster analyser gives exactly the old terms (lexi
               sameStrings,
             ),
             `${name}, pieces`,
+          ).toEqual([]);
+          expect(
+            differences(pieces, termsOfIds(), (text) => referenceLexicalTerms(text), sameStrings),
+            `${name}, pieces as ids`,
           ).toEqual([]);
         }
         checkAll(texts, datasetSegmentations, datasetSplitOptions);

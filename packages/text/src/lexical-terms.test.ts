@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzerVersion } from "./analyzer-version.js";
-import { lexicalTerms } from "./lexical-terms.js";
+import { lexicalTermIds, lexicalTerms } from "./lexical-terms.js";
+import { TermNumbering } from "./term-numbering.js";
 
 describe("lexicalTerms", () => {
   it("lower-cases, drops stop words and question words, and Porter-stems English", () => {
@@ -56,5 +57,18 @@ describe("lexicalTerms", () => {
       analyzerVersion: "lookup-knowledge-text/1 (nfkc-lower, split-case, stop-en-zh, porter, cjk-words jieba-2.0.3)",
       terms: ["apisix", "limit", "count", "plugin", "redi", "user", "name", "node", "js", "c++", "配置", "分布式", "限流", "插件"],
     });
+  });
+
+  it("issue 36 item 4: lexicalTermIds gives the terms' ids, numbered in the order lexicalTerms gives the terms (CJK runs cut at the end included)", () => {
+    for (const cjk of ["words", "bigrams", "words+bigrams"] as const) {
+      const text = "Rate limits 如何配置基于Redis集群的分布式限流 limitCount 限流 插件 rate";
+      const numbering = new TermNumbering();
+      const terms = lexicalTerms(text, { cjk });
+      expect(
+        Array.from(lexicalTermIds(text, numbering, { cjk }), (id) => numbering.terms[id]),
+        cjk,
+      ).toEqual(terms);
+      expect(numbering.terms, cjk).toEqual([...new Set(terms)]);
+    }
   });
 });

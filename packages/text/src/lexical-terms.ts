@@ -2,10 +2,12 @@ import { addWordTerms, WordHolds } from "./add-word-terms.js";
 import { CharacterKind, characterKind } from "./characters.js";
 import { sharedCjkSegmenter } from "./cjk-segmenter.js";
 import { codeUnitKind } from "./code-unit-kind.js";
+import { LexicalOutput } from "./lexical-output.js";
 import { defaultCjkSegmentation, segmentCjk } from "./segment-cjk.js";
 import { addToWordHash, wordHashStart } from "./term-table.js";
 import type { CjkSegmentation } from "./segment-cjk.js";
 import { chineseStopWords } from "./stop-words.js";
+import type { TermNumbering } from "./term-numbering.js";
 
 export interface LexicalTermsOptions {
   /** How CJK runs become terms; default `defaultCjkSegmentation`. */
@@ -29,11 +31,32 @@ const asciiOnly = /^[\u0000-\u007f]*$/;
  * replaced, on the datasets and on hostile strings.
  */
 export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): string[] {
-  const cjk = options.cjk ?? defaultCjkSegmentation;
+  const output = new LexicalOutput(undefined, emptyIds);
+  analyseLexically(text, options.cjk ?? defaultCjkSegmentation, output);
+  return output.takeStrings();
+}
+
+/** Ids gathered here text after text, then copied out (`LexicalOutput`). */
+let scratchIds = new Uint32Array(1024);
+const emptyIds = new Uint32Array(0);
+
+/**
+ * `lexicalTerms` as ids under `numbering` (`numbering.terms[id]` is the term), for an index
+ * that numbers its terms as it analyses its records: the same terms in the same order, but a
+ * word seen before is given its id by the cache of word terms without its term being looked
+ * up (see `TermNumbering`), and no array of strings is made.
+ */
+export function lexicalTermIds(text: string, numbering: TermNumbering, options: LexicalTermsOptions = {}): Uint32Array<ArrayBuffer> {
+  const output = new LexicalOutput(numbering, scratchIds);
+  analyseLexically(text, options.cjk ?? defaultCjkSegmentation, output);
+  scratchIds = output.scratch;
+  return output.takeIds();
+}
+
+function analyseLexically(text: string, cjk: CjkSegmentation, output: LexicalOutput): void {
   // NFKC leaves ASCII as it is.
   const normalized = asciiOnly.test(text) ? text : text.normalize("NFKC");
   const length = normalized.length;
-  const terms: string[] = [];
   const runs = new CjkRuns(cjk);
   // The word and the CJK run being read: [start, end) of `normalized`.
   let wordStart = -1;
@@ -55,12 +78,12 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
     } else kind = codeUnitKind(code);
     if (kind === CharacterKind.Word) {
       if (inSuffix) {
-        addWordTerms(terms, normalized, wordStart, wordEnd, holds, hash);
+        addWordTerms(output, normalized, wordStart, wordEnd, holds, hash);
         wordStart = -1;
         inSuffix = false;
       }
       if (wordStart < 0) {
-        if (runStart >= 0) runs.add(terms, normalized.slice(runStart, runEnd));
+        if (runStart >= 0) runs.add(output, normalized.slice(runStart, runEnd));
         runStart = -1;
         wordStart = index;
         holds = WordHolds.Plain;
@@ -70,11 +93,22 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
       if (code >= 0x41 && code <= 0x5a) holds |= WordHolds.Upper;
       else if (code >= 0x80) holds |= WordHolds.Other;
       index += width;
+      // The ASCII letters and digits that follow, read in a loop of their own (most of a text).
+      for (; index < length; index += 1) {
+        const next = normalized.charCodeAt(index);
+        if (next >= 0x80) break;
+        const asciiClass = asciiClasses[next] as number;
+        if (asciiClass === AsciiClass.Separator) break;
+        if (asciiClass === AsciiClass.Upper) {
+          holds |= WordHolds.Upper;
+          hash = Math.imul(hash ^ (next + 0x20), 0x01000193);
+        } else hash = Math.imul(hash ^ next, 0x01000193);
+      }
       wordEnd = index;
       continue;
     }
     if (kind === CharacterKind.Cjk) {
-      if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds, hash);
+      if (wordStart >= 0) addWordTerms(output, normalized, wordStart, wordEnd, holds, hash);
       wordStart = -1;
       inSuffix = false;
       if (runStart < 0) runStart = index;
@@ -88,20 +122,29 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
       inSuffix = true;
       continue;
     }
-    if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds, hash);
-    if (runStart >= 0) runs.add(terms, normalized.slice(runStart, runEnd));
+    if (wordStart >= 0) addWordTerms(output, normalized, wordStart, wordEnd, holds, hash);
+    if (runStart >= 0) runs.add(output, normalized.slice(runStart, runEnd));
     wordStart = -1;
     runStart = -1;
     inSuffix = false;
     index += width;
   }
-  if (wordStart >= 0) addWordTerms(terms, normalized, wordStart, wordEnd, holds, hash);
-  if (runStart >= 0) runs.add(terms, normalized.slice(runStart, runEnd));
-  return runs.placeInto(terms);
+  if (wordStart >= 0) addWordTerms(output, normalized, wordStart, wordEnd, holds, hash);
+  if (runStart >= 0) runs.add(output, normalized.slice(runStart, runEnd));
+  runs.placeInto(output);
 }
 
 /** The kind of each ASCII character: letters and digits are word characters, the rest separate. */
 const asciiKinds = Uint8Array.from({ length: 128 }, (_, code) => characterKind(String.fromCharCode(code)));
+/** What an ASCII character is to a word being read (the hash of a word is of its lower case: `addToWordHash`). */
+const AsciiClass = { Separator: 0, LowerOrDigit: 1, Upper: 2 } as const;
+const asciiClasses = Uint8Array.from({ length: 128 }, (_, code) =>
+  asciiKinds[code] !== CharacterKind.Word
+    ? AsciiClass.Separator
+    : code >= 0x41 && code <= 0x5a
+      ? AsciiClass.Upper
+      : AsciiClass.LowerOrDigit,
+);
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
@@ -121,35 +164,31 @@ class CjkRuns {
 
   constructor(private readonly segmentation: CjkSegmentation) {}
 
-  add(terms: string[], run: string): void {
+  add(output: LexicalOutput, run: string): void {
     if (this.segmentation === "bigrams") {
-      for (const term of segmentCjk(run, "bigrams")) terms.push(term);
+      for (const term of segmentCjk(run, "bigrams")) output.addTerm(term);
       return;
     }
     if (this.runs === undefined || this.places === undefined) {
       this.runs = [];
       this.places = [];
+      output.deferTerms();
     }
     this.runs.push(run);
-    this.places.push(terms.length);
+    this.places.push(output.count);
   }
 
-  /** `terms` with the words of the runs in their places. */
-  placeInto(terms: string[]): string[] {
+  /** Puts the words of the runs in their places in `output`. */
+  placeInto(output: LexicalOutput): void {
     const runs = this.runs;
     const places = this.places;
-    if (runs === undefined || places === undefined) return terms;
+    if (runs === undefined || places === undefined) return;
     const words = sharedCjkSegmenter.cutShared(runs);
-    const placed: string[] = [];
-    let next = 0;
-    for (let run = 0; run < runs.length; run += 1) {
-      for (const place = places[run] as number; next < place; next += 1) placed.push(terms[next] as string);
-      const runWords = words[run] as readonly string[];
-      if (this.segmentation === "words") {
-        for (const word of runWords) if (!chineseStopWords.has(word)) placed.push(word);
-      } else for (const term of segmentCjk(runs[run] as string, this.segmentation, runWords)) placed.push(term);
-    }
-    for (; next < terms.length; next += 1) placed.push(terms[next] as string);
-    return placed;
+    const runTerms = runs.map((run, index) => {
+      const runWords = words[index] as readonly string[];
+      if (this.segmentation === "words") return runWords.filter((word) => !chineseStopWords.has(word));
+      return segmentCjk(run, this.segmentation, runWords);
+    });
+    output.placeRuns(places, runTerms);
   }
 }

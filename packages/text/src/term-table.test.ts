@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TermNumbering } from "./term-numbering.js";
 import { TermTable, wordHash } from "./term-table.js";
 
 /** A table whose terms are the word in upper case, counting how often it worked one out. */
@@ -10,7 +11,7 @@ function countingTable() {
   });
   const termOf = (text: string, lowerCase = text === text.toLowerCase()) =>
     table.termOf(text, 0, text.length, wordHash(text, 0, text.length), lowerCase);
-  return { derived, termOf };
+  return { derived, termOf, table };
 }
 
 describe("TermTable", () => {
@@ -39,5 +40,32 @@ describe("TermTable", () => {
     expect(derived.length).toBe(600_000);
     expect(termOf(words[0] as string)).toBe("W0");
     expect(derived.length).toBe(600_001);
+  });
+
+  it("issue 36 item 4: gives each numbering its own ids (-1 for a dropped word), remembered per word, right when numberings take turns", () => {
+    const { derived, table } = countingTable();
+    const idOf = (text: string, numbering: TermNumbering) =>
+      table.termIdOf(text, 0, text.length, wordHash(text, 0, text.length), text === text.toLowerCase(), numbering);
+    const first = new TermNumbering();
+    const second = new TermNumbering();
+    second.idOf("OTHER");
+    expect([idOf("rate", first), idOf("limit", first), idOf("Rate", first), idOf("the", first)]).toEqual([0, 1, 0, -1]);
+    expect([idOf("limit", second), idOf("rate", second), idOf("RATE", first), idOf("The", second)]).toEqual([1, 2, 0, -1]);
+    expect(first.terms).toEqual(["RATE", "LIMIT"]);
+    expect(second.terms).toEqual(["OTHER", "LIMIT", "RATE"]);
+    expect(derived).toEqual(["rate", "limit", "the"]);
+  });
+
+  it("issue 36 item 4: keeps ids right for 600,000 distinct words, through its growth and past its bound", () => {
+    const { table } = countingTable();
+    const numbering = new TermNumbering();
+    const words = Array.from({ length: 600_000 }, (_, index) => `w${index.toString(36)}`);
+    const idOf = (word: string) => table.termIdOf(word, 0, word.length, wordHash(word, 0, word.length), true, numbering);
+    const wrong = words.filter((word, index) => idOf(word) !== index);
+    expect(wrong).toEqual([]);
+    // After the table was emptied, the first words' ids come from the numbering again.
+    expect(words.slice(0, 3).map(idOf)).toEqual([0, 1, 2]);
+    expect(idOf(words[599_999] as string)).toBe(599_999);
+    expect(numbering.size).toBe(600_000);
   });
 });

@@ -1,20 +1,33 @@
+import type { TermNumbering } from "./term-numbering.js";
+
 /** Slots to start with, and the most the table grows to (a power of two each). */
 const initialSlots = 1 << 12;
 const maximumSlots = 1 << 19;
+/** Int32 fields of a slot: hash (0: empty), key (`start << 7 | length` in `characters`), numbering stamp, id. */
+const fields = 4;
+/** The stamp of a word that gives no term (a stop word): its id is -1 under every numbering. */
+const droppedStamp = -1;
+/** Key lengths are kept in 7 bits; `addWordTerms` drops words of more than 64 characters before. */
+const longestKey = 127;
 
 /**
  * A bounded cache from the words of ASCII text to what the lexical view makes of them (its
  * Porter stem, or `null` for a word it drops), looked up by a slice of the text without
  * cutting it out: a word seen before costs a hash and a comparison of its characters, and no
  * string is made. Keys are lower case; the slice is lower-cased as it is read.
+ * A slot is four integers side by side in one typed array, and the keys' characters are kept
+ * in one byte array, so that a lookup reads two places in memory, not the several objects a
+ * table of strings would (a build looks up every word of every record here). A slot also
+ * holds the word's term id under the last `TermNumbering` that asked (`termIdOf`).
  * Open addressing (linear probing) on a power-of-two table kept at most half full; it doubles
  * up to `maximumSlots`, and past that it is emptied and fills again (a clear costs less than
  * keeping words in order of use, measured: README, "Speed in a build").
  */
 export class TermTable {
-  private hashes = new Int32Array(initialSlots);
-  private keys: (string | undefined)[] = new Array(initialSlots);
+  private slots = new Int32Array(initialSlots * fields);
   private values: (string | null)[] = new Array(initialSlots);
+  private characters = new Uint8Array(initialSlots * 8);
+  private charactersUsed = 0;
   private size = 0;
 
   /** `derive`: what a lower-case word becomes (`null`: dropped). */
@@ -22,63 +35,125 @@ export class TermTable {
 
   /**
    * What `derive` gives for `source.slice(start, end).toLowerCase()`; the slice holds ASCII
-   * only. `hash`: `wordHash` of the slice, worked out as it was read; `lowerCase`: whether
-   * the slice is lower case already (it is then compared with a key natively).
+   * only and is at most 127 characters long. `hash`: `wordHash` of the slice, worked out as it
+   * was read; `lowerCase`: whether the slice is lower case already.
    */
   termOf(source: string, start: number, end: number, hash: number, lowerCase: boolean): string | null {
-    hash = Math.imul(hash ^ (end - start), 0x01000193);
+    // The slot first: finding it may grow the table, and with it `values`.
+    const slot = this.slotOf(source, start, end, hash, lowerCase);
+    return this.values[slot] as string | null;
+  }
+
+  /**
+   * The id under `numbering` of what `termOf` gives (-1 when that is `null`): remembered in the
+   * word's slot, so only the first sight of a word (since the table last let it go) asks
+   * `numbering`.
+   */
+  termIdOf(source: string, start: number, end: number, hash: number, lowerCase: boolean, numbering: TermNumbering): number {
+    const slot = this.slotOf(source, start, end, hash, lowerCase);
+    const slots = this.slots;
+    const at = slot * fields;
+    const stamp = slots[at + 2] as number;
+    if (stamp === numbering.stamp) return slots[at + 3] as number;
+    if (stamp === droppedStamp) return -1;
+    const id = numbering.idOf(this.values[slot] as string);
+    slots[at + 2] = numbering.stamp;
+    slots[at + 3] = id;
+    return id;
+  }
+
+  /** The slot of the slice's word, filled now if the table does not hold it. */
+  private slotOf(source: string, start: number, end: number, hash: number, lowerCase: boolean): number {
+    const length = end - start;
+    if (length > longestKey) throw new RangeError(`TermTable: a word of ${length} characters is longer than ${longestKey}`);
+    hash = Math.imul(hash ^ length, 0x01000193);
     // 0 marks an empty slot.
     hash = hash === 0 ? 1 : hash;
-    const hashes = this.hashes;
-    const mask = hashes.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >>> 2) - 1;
     let slot = (hash ^ (hash >>> 15)) & mask;
-    for (let seen = hashes[slot] as number; seen !== 0; seen = hashes[slot] as number) {
+    for (let seen = slots[slot * fields] as number; seen !== 0; seen = slots[slot * fields] as number) {
       if (seen === hash) {
-        const key = this.keys[slot] as string;
-        const same = key.length === end - start && (lowerCase ? source.startsWith(key, start) : sameWord(key, source, start, end));
-        if (same) return this.values[slot] as string | null;
+        const key = slots[slot * fields + 1] as number;
+        if ((key & longestKey) === length && this.sameKey(key >>> 7, source, start, length, lowerCase)) return slot;
       }
       slot = (slot + 1) & mask;
     }
     const word = source.slice(start, end).toLowerCase();
     const value = this.derive(word);
-    if (this.size + 1 > hashes.length >>> 1) {
+    if (this.size + 1 > (slots.length >>> 2) >>> 1) {
       this.makeRoom();
       return this.insert(hash, word, value);
     }
-    hashes[slot] = hash;
-    this.keys[slot] = word;
-    this.values[slot] = value;
-    this.size += 1;
-    return value;
+    return this.fill(slot, hash, word, value);
+  }
+
+  /** Whether the key at `keyStart` holds the `length` characters of `source` from `start`, lower-cased. */
+  private sameKey(keyStart: number, source: string, start: number, length: number, lowerCase: boolean): boolean {
+    const characters = this.characters;
+    if (lowerCase) {
+      for (let offset = 0; offset < length; offset += 1) {
+        if (characters[keyStart + offset] !== source.charCodeAt(start + offset)) return false;
+      }
+      return true;
+    }
+    for (let offset = 0; offset < length; offset += 1) {
+      const code = source.charCodeAt(start + offset);
+      if (characters[keyStart + offset] !== (code >= 0x41 && code <= 0x5a ? code + 0x20 : code)) return false;
+    }
+    return true;
   }
 
   /** Doubles the table, or empties it once it is as large as it may grow. */
   private makeRoom(): void {
-    const hashes = this.hashes;
-    const keys = this.keys;
+    const slots = this.slots;
     const values = this.values;
-    const slots = hashes.length >= maximumSlots ? hashes.length : hashes.length * 2;
-    this.hashes = new Int32Array(slots);
-    this.keys = new Array(slots);
-    this.values = new Array(slots);
+    const slotCount = slots.length >>> 2;
+    const grown = slotCount >= maximumSlots ? slotCount : slotCount * 2;
+    this.slots = new Int32Array(grown * fields);
+    this.values = new Array(grown);
     this.size = 0;
-    if (slots === hashes.length) return;
-    for (let slot = 0; slot < hashes.length; slot += 1) {
-      const hash = hashes[slot] as number;
-      if (hash !== 0) this.insert(hash, keys[slot] as string, values[slot] as string | null);
+    if (grown === slotCount) {
+      this.charactersUsed = 0;
+      return;
+    }
+    const mask = grown - 1;
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const hash = slots[slot * fields] as number;
+      if (hash === 0) continue;
+      let to = (hash ^ (hash >>> 15)) & mask;
+      while (this.slots[to * fields] !== 0) to = (to + 1) & mask;
+      this.slots.set(slots.subarray(slot * fields, slot * fields + fields), to * fields);
+      this.values[to] = values[slot] as string | null;
+      this.size += 1;
     }
   }
 
-  private insert(hash: number, word: string, value: string | null): string | null {
-    const mask = this.hashes.length - 1;
+  private insert(hash: number, word: string, value: string | null): number {
+    const mask = (this.slots.length >>> 2) - 1;
     let slot = (hash ^ (hash >>> 15)) & mask;
-    while (this.hashes[slot] !== 0) slot = (slot + 1) & mask;
-    this.hashes[slot] = hash;
-    this.keys[slot] = word;
+    while (this.slots[slot * fields] !== 0) slot = (slot + 1) & mask;
+    return this.fill(slot, hash, word, value);
+  }
+
+  /** Puts `word` (lower case ASCII) and its value in the empty `slot`. */
+  private fill(slot: number, hash: number, word: string, value: string | null): number {
+    if (this.charactersUsed + word.length > this.characters.length) {
+      const characters = new Uint8Array(Math.max(2 * this.characters.length, this.charactersUsed + word.length));
+      characters.set(this.characters.subarray(0, this.charactersUsed));
+      this.characters = characters;
+    }
+    const keyStart = this.charactersUsed;
+    for (let offset = 0; offset < word.length; offset += 1) this.characters[keyStart + offset] = word.charCodeAt(offset);
+    this.charactersUsed += word.length;
+    const at = slot * fields;
+    this.slots[at] = hash;
+    this.slots[at + 1] = (keyStart << 7) | word.length;
+    this.slots[at + 2] = value === null ? droppedStamp : 0;
+    this.slots[at + 3] = -1;
     this.values[slot] = value;
     this.size += 1;
-    return value;
+    return slot;
   }
 }
 
@@ -95,14 +170,4 @@ export function wordHash(source: string, start: number, end: number): number {
   let hash = wordHashStart;
   for (let index = start; index < end; index += 1) hash = addToWordHash(hash, source.charCodeAt(index));
   return hash;
-}
-
-/** Whether `word` (lower case) is `source.slice(start, end)` lower-cased (ASCII). */
-function sameWord(word: string, source: string, start: number, end: number): boolean {
-  if (word.length !== end - start) return false;
-  for (let index = 0; index < word.length; index += 1) {
-    const code = source.charCodeAt(start + index);
-    if (word.charCodeAt(index) !== (code >= 0x41 && code <= 0x5a ? code + 0x20 : code)) return false;
-  }
-  return true;
 }
