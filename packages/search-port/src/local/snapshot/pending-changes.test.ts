@@ -1,8 +1,9 @@
+import { lexicalTerms } from "@lookup-knowledge/text";
 import { describe, expect, it } from "vitest";
 import { PendingChanges } from "./pending-changes.js";
 
 /** What `countTerms` must give: each distinct term once, in the order it first occurs, with its count capped at 65535. */
-function counted(pending: PendingChanges, terms: readonly string[]): Array<[string, number]> {
+function counted(pending: PendingChanges, terms: Parameters<PendingChanges["countTerms"]>[0]): Array<[string, number]> {
   const { terms: ids, frequencies } = pending.countTerms(terms);
   return [...ids].map((id, at) => [pending.dictionaryTerms[id] as string, frequencies[at] as number]);
 }
@@ -35,7 +36,27 @@ describe("PendingChanges.countTerms", () => {
     const records = [["a", "b", "a"], ["b", "c"], ["a"], ["c", "a", "c"], ["b"]];
     expect(counted(pending, records[0] as string[])).toEqual(expected(records[0] as string[]));
     // As after 2^32 - 3 records more.
-    (pending as unknown as { counting: { record: number } }).counting.record = 0xffffffff - 2;
+    (pending as unknown as { counting: { current: number } }).counting.current = 0xffffffff - 2;
     for (let round = 0; round < 3; round += 1) for (const terms of records) expect(counted(pending, terms)).toEqual(expected(terms));
+  });
+
+  it("issue 36 item 4: a text analysed into ids (analyse) counts as its lexicalTerms do, also when other pending changes analysed it", () => {
+    const texts = [
+      "Rate limiting: the limit-count plugin limits requests; getUserName limits HTTPServer rates.",
+      "",
+      "如何配置基于Redis集群的分布式限流 limit limit",
+      "Straße café v20 C++ C# rate_limit",
+    ];
+    const byTerms = new PendingChanges(0);
+    const byIds = new PendingChanges(0);
+    const elsewhere = new PendingChanges(0);
+    elsewhere.countTerms(["zzz", "limit"]);
+    for (const text of texts) {
+      const expected = counted(byTerms, lexicalTerms(text));
+      expect(counted(byIds, byIds.analyse(text)), text).toEqual(expected);
+      // Ids of another dictionary are read as its terms, not taken as ids of this one.
+      expect(counted(byIds, elsewhere.analyse(text)), text).toEqual(expected);
+    }
+    expect(byIds.dictionaryTerms).toEqual(byTerms.dictionaryTerms);
   });
 });

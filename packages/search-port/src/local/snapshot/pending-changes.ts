@@ -1,3 +1,5 @@
+import { lexicalTermIds, TermNumbering } from "@lookup-knowledge/text";
+
 /** A record upserted since the last fold: tokenised and embedded, not yet in the index. */
 export interface PendingRecord {
   id: string;
@@ -16,6 +18,15 @@ export interface PendingRecord {
 }
 
 /**
+ * A text's lexical terms, in order, as ids under the numbering (the pending dictionary) of the
+ * `PendingChanges` that analysed it (`analyse`).
+ */
+export interface AnalysedTerms {
+  readonly numbering: TermNumbering;
+  readonly ids: Uint32Array;
+}
+
+/**
  * Upserts and deletes made since the last fold: slots of the base snapshot that went, and
  * records that came (the latest per id). Terms of added records are numbered in a
  * dictionary of their own until the fold merges them into the lexicon.
@@ -24,8 +35,8 @@ export class PendingChanges {
   readonly removed: Uint8Array;
   removedCount = 0;
   readonly added = new Map<string, PendingRecord>();
-  readonly dictionary = new Map<string, number>();
-  readonly dictionaryTerms: string[] = [];
+  /** The pending dictionary: the terms of added records, numbered as they were first seen. */
+  private readonly numbering = new TermNumbering();
   private readonly counting = new TermCounting();
 
   constructor(baseCount: number) {
@@ -43,63 +54,85 @@ export class PendingChanges {
     return true;
   }
 
-  termId(term: string): number {
-    let id = this.dictionary.get(term);
-    if (id === undefined) {
-      id = this.dictionaryTerms.length;
-      this.dictionary.set(term, id);
-      this.dictionaryTerms.push(term);
-    }
-    return id;
+  /** The pending dictionary's terms by id. */
+  get dictionaryTerms(): readonly string[] {
+    return this.numbering.terms;
   }
 
   /**
-   * Counts the terms of a tokenised text into dictionary ids (in the order they first occur)
-   * and frequencies. Counted in arrays indexed by term id, used again record after record
-   * (`counting`), not in a map per record: this runs once per upserted record.
+   * The lexical terms of `text` (`lexicalTerms`) as ids in the pending dictionary, worked out
+   * without a dictionary lookup per word (`lexicalTermIds`), for `countTerms`.
    */
-  countTerms(terms: readonly string[]): { terms: Uint32Array; frequencies: Uint16Array } {
+  analyse(text: string): AnalysedTerms {
+    return { numbering: this.numbering, ids: lexicalTermIds(text, this.numbering) };
+  }
+
+  /**
+   * Counts the terms of a tokenised text (its terms, or `analyse`'s ids) into dictionary ids
+   * (in the order they first occur) and frequencies. Counted in arrays indexed by term id,
+   * used again record after record (`counting`), not in a map per record: this runs once per
+   * upserted record.
+   */
+  countTerms(terms: readonly string[] | AnalysedTerms): { terms: Uint32Array; frequencies: Uint16Array } {
     const counting = this.counting;
-    // Record numbers are kept in a Uint32Array: before they wrap, the marks start again.
-    if (counting.record === 0xffffffff) counting.restart();
-    counting.record += 1;
-    let distinct = 0;
-    for (const term of terms) {
-      const id = this.termId(term);
-      if (id >= counting.seenIn.length) counting.grow(id + 1);
-      if (counting.seenIn[id] === counting.record) {
-        const at = counting.positionOf[id] as number;
-        counting.counts[at] = (counting.counts[at] as number) + 1;
-        continue;
-      }
-      if (distinct === counting.ids.length) counting.growRecord();
-      counting.seenIn[id] = counting.record;
-      counting.positionOf[id] = distinct;
-      counting.ids[distinct] = id;
-      counting.counts[distinct] = 1;
-      distinct += 1;
+    counting.startRecord();
+    if (!("numbering" in terms)) for (const term of terms) counting.add(this.numbering.idOf(term));
+    else if (terms.numbering === this.numbering) for (const id of terms.ids) counting.add(id);
+    else {
+      // Analysed by other pending changes (these were started since): their ids are not ours.
+      const theirs = terms.numbering.terms;
+      for (const id of terms.ids) counting.add(this.numbering.idOf(theirs[id] as string));
     }
-    const frequencies = new Uint16Array(distinct);
-    for (let at = 0; at < distinct; at += 1) frequencies[at] = Math.min(counting.counts[at] as number, 65_535);
-    return { terms: counting.ids.slice(0, distinct), frequencies };
+    return counting.record();
   }
 }
 
 /** The memory `countTerms` counts in: per term id, the record that last saw it and where; per distinct term of the record, its id and count. */
 class TermCounting {
-  record = 0;
-  seenIn = new Uint32Array(1024);
-  positionOf = new Uint32Array(1024);
-  ids = new Uint32Array(256);
-  counts = new Uint32Array(256);
+  /** The number of the record being counted. */
+  private current = 0;
+  /** Its distinct terms so far. */
+  private distinct = 0;
+  private seenIn = new Uint32Array(1024);
+  private positionOf = new Uint32Array(1024);
+  private ids = new Uint32Array(256);
+  private counts = new Uint32Array(256);
 
-  /** Forgets which record saw each term, so record numbers can start again from 1. */
-  restart(): void {
-    this.seenIn.fill(0);
-    this.record = 0;
+  startRecord(): void {
+    // Record numbers are kept in a Uint32Array: before they wrap, the marks start again.
+    if (this.current === 0xffffffff) {
+      this.seenIn.fill(0);
+      this.current = 0;
+    }
+    this.current += 1;
+    this.distinct = 0;
   }
 
-  grow(least: number): void {
+  /** One more occurrence of the term `id` in the record. */
+  add(id: number): void {
+    if (id >= this.seenIn.length) this.grow(id + 1);
+    if (this.seenIn[id] === this.current) {
+      const at = this.positionOf[id] as number;
+      this.counts[at] = (this.counts[at] as number) + 1;
+      return;
+    }
+    if (this.distinct === this.ids.length) this.growRecord();
+    this.seenIn[id] = this.current;
+    this.positionOf[id] = this.distinct;
+    this.ids[this.distinct] = id;
+    this.counts[this.distinct] = 1;
+    this.distinct += 1;
+  }
+
+  /** The record's distinct term ids, in the order they first occurred, and their frequencies (capped at 65535). */
+  record(): { terms: Uint32Array; frequencies: Uint16Array } {
+    const distinct = this.distinct;
+    const frequencies = new Uint16Array(distinct);
+    for (let at = 0; at < distinct; at += 1) frequencies[at] = Math.min(this.counts[at] as number, 65_535);
+    return { terms: this.ids.slice(0, distinct), frequencies };
+  }
+
+  private grow(least: number): void {
     const length = Math.max(least, 2 * this.seenIn.length);
     const seenIn = new Uint32Array(length);
     seenIn.set(this.seenIn);
@@ -109,7 +142,7 @@ class TermCounting {
     this.positionOf = positionOf;
   }
 
-  growRecord(): void {
+  private growRecord(): void {
     const ids = new Uint32Array(2 * this.ids.length);
     ids.set(this.ids);
     const counts = new Uint32Array(2 * this.counts.length);

@@ -1,7 +1,6 @@
 import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigurationError } from "@lookup-knowledge/core";
-import { lexicalTerms } from "@lookup-knowledge/text";
 import { raceWithAbort, throwIfAborted } from "../../internal/abort.js";
 import { indexedText } from "../../internal/indexed-text.js";
 import { requireArray } from "../../internal/require-array.js";
@@ -176,7 +175,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     const embedding = this.embed(batch, signal);
     // A rejection before it is awaited is not unhandled.
     embedding?.catch(() => undefined);
-    const terms = batch.map((entry) => lexicalTerms(entry.text));
+    const terms = batch.map((entry) => this.context.state.changes().analyse(entry.text));
     let vectors: EmbeddedRow[] | undefined;
     if (embedding !== undefined) vectors = await raceWithAbort(embedding, signal);
     throwIfAborted(signal);

@@ -1,6 +1,6 @@
 import { quantiseVector, strideFor } from "../dense/dense-matrix.js";
 import type { LocalIndexState } from "../snapshot/local-index-state.js";
-import type { PendingRecord } from "../snapshot/pending-changes.js";
+import type { AnalysedTerms, PendingRecord } from "../snapshot/pending-changes.js";
 import type { EmbeddedRow } from "./embedded-row.js";
 import type { UpsertEntry } from "./read-upsert-batch.js";
 
@@ -13,12 +13,12 @@ import type { UpsertEntry } from "./read-upsert-batch.js";
 export function stageUpserts(
   state: LocalIndexState,
   batch: readonly UpsertEntry[],
-  terms: ReadonlyArray<readonly string[]>,
+  terms: readonly AnalysedTerms[],
   vectors: readonly EmbeddedRow[] | undefined,
 ): void {
   const stride = strideFor(state.dimension);
   const prepared = batch.map(({ record, docId, metadataText }, index): PendingRecord => {
-    const counted = state.changes().countTerms(terms[index] as string[]);
+    const counted = state.changes().countTerms(terms[index] as AnalysedTerms);
     let codes: Int8Array | undefined;
     let inverseNorm = 0;
     const vector = vectors?.[index];
