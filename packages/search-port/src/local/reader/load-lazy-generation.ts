@@ -14,7 +14,7 @@ import type { SnapshotKeys } from "../snapshot/snapshot-keys.js";
 import { FileKeys } from "../format/keys-file.js";
 import type { VerifiedFile } from "../format/verified-file.js";
 import { readBlockChecksums } from "./read-block-checksums.js";
-import { readVerifiedVectors } from "./read-verified-vectors.js";
+import { readVerifiedVectors, readVerifiedVectorsInto } from "./read-verified-vectors.js";
 import { VerifiedFileSet } from "./verified-file-set.js";
 
 /**
@@ -135,6 +135,13 @@ function lazySnapshot(
     readVectors(): DenseMatrix | undefined {
       if (matrix !== undefined || vectorsFile === undefined || embedder === null || vectors === null) return matrix;
       return readVerifiedVectors(vectorsFile, count, embedder.dimension, vectors.stride);
+    },
+    fileVectorDimension: vectorsFile === undefined || embedder === null || vectors === null ? undefined : embedder.dimension,
+    readVectorsInto(target: DenseMatrix, firstRow: number): void {
+      if (vectorsFile === undefined || embedder === null || vectors === null)
+        throw new Error("readVectorsInto: this generation has no vectors file");
+      if (matrix !== undefined) target.copyRows(matrix, 0, firstRow, count);
+      else readVerifiedVectorsInto(vectorsFile, count, embedder.dimension, vectors.stride, target, firstRow);
     },
     records: { file: records, fileSlots, memory: [] },
   };

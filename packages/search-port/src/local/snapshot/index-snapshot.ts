@@ -57,6 +57,10 @@ export interface IndexSnapshot {
    * composing several segments needs, which copies them into one matrix (absent: `vectors`).
    */
   readVectors?(): DenseMatrix | undefined;
+  /** The dimension of vectors kept in a file, known without reading them (absent: no such vectors). */
+  fileVectorDimension?: number | undefined;
+  /** Reads those vectors straight into rows `firstRow`.. of `target`, a matrix of that dimension: no matrix of their own. */
+  readVectorsInto?(target: DenseMatrix, firstRow: number): void;
   records: RecordTable;
   /** Filled on first use: k1 * (1 - b + b * length / average length) per slot. */
   lengthNorms?: Float32Array;
