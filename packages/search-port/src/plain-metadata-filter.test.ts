@@ -1,3 +1,4 @@
+import { InvalidFilterError } from "@lookup-knowledge/core";
 import { describe, expect, it } from "vitest";
 import { expectPlainMatchesSchema } from "./internal/test/plain-check-test-fixtures.js";
 import { readPlainMetadataFilter } from "./plain-metadata-filter.js";
@@ -29,5 +30,14 @@ describe("issue 36 item 5: a metadata filter read without zod", () => {
     expect(readPlain({ tenant: undefined })).toBeUndefined();
     expect(() => validateMetadataFilter({ tenant: { $regex: "a" } })).toThrow(/\$regex/);
     expect(() => validateMetadataFilter({ $or: [] })).toThrow("$or needs a non-empty array of filters");
+  });
+
+  it("issue 36 item 5 (review): a list operand with holes is left to the schema, which refuses it, not read with undefined in it", () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is what is tested
+    const holed = [, "a"];
+    for (const filter of [{ tags: { $in: holed } }, { tags: { $nin: new Array(2) } }]) {
+      expect(readPlain(filter)).toBeUndefined();
+      expect(() => validateMetadataFilter(filter)).toThrow(InvalidFilterError);
+    }
   });
 });

@@ -25,7 +25,8 @@ function isOperand(operator: Operator, operand: unknown): boolean {
       return isScalar(operand);
     case "$in":
     case "$nin":
-      return Array.isArray(operand) && operand.every(isScalar);
+      // Every index, holes included: `every` skips holes, which the schema refuses as undefined.
+      return Array.isArray(operand) && Array.from(operand).every(isScalar);
     case "$exists":
       return typeof operand === "boolean";
     default:

@@ -27,7 +27,7 @@ const recorderOptionsSchema = schemaOnDemand((z) =>
 function readPlainNumericOptions(
   options: TraceRecorderOptions,
 ): { maxPending: number; retryDelayMs: number; writeTimeoutMs: number } | undefined {
-  if (options === null || typeof options !== "object") return undefined;
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return undefined;
   const read = { maxPending: 0, retryDelayMs: 0, writeTimeoutMs: 0 };
   for (const name of ["maxPending", "retryDelayMs", "writeTimeoutMs"] as const) {
     const value: unknown = options[name];

@@ -74,4 +74,25 @@ describe("issue 36 item 5: a port hit read without zod", () => {
     expect(rejected).toEqual([{ index: 0, id: "v1", reason: "score 1.5 is outside 0..1" }]);
     expect(candidates.map((candidate) => [candidate.evidenceKey, candidate.metadata])).toEqual([["vector:v2", {}]]);
   });
+
+  it("issue 36 item 5 (review): metadata or signals that are not plain records (a class instance, a symbol key) are left to the schema, and read as before", () => {
+    class Fields {
+      docId = "faq";
+      chunkIndex = 1;
+      lexical = 0.5;
+    }
+    const hits = [
+      { ...good, metadata: new Fields() },
+      { ...good, metadata: { docId: "faq", [Symbol("s")]: 1 } },
+      { ...good, answerability: { ...judgement, signals: new Fields() } },
+      { ...good, answerability: { ...judgement, signals: { lexical: 0.5, [Symbol("s")]: 1 } } },
+    ];
+    for (const hit of hits) {
+      expect(readPlainHit(hit, readId, 32)).toBeNull();
+      const parsed = hitSchema().parse(hit);
+      const [candidate] = normalizeHits([hit]).candidates;
+      expect(candidate?.metadata).toEqual(parsed.metadata);
+      expect(candidate?.answerability).toEqual(parsed.answerability);
+    }
+  });
 });

@@ -19,11 +19,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/**
+ * An object the schema's `z.record` reads as it is: a plain object (a class instance is not
+ * a record to zod) without symbol keys (zod refuses them as keys), and no own `__proto__`.
+ */
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value) || Object.hasOwn(value, "__proto__")) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && Object.getOwnPropertySymbols(value).length === 0;
+}
+
 function readAnswerability(value: Record<string, unknown>, maxSignals: number): ReadHit["answerability"] | null {
   const { score, model, signals } = value;
   if (typeof score !== "number" || !(score >= 0 && score <= 1)) return null;
   if (typeof model !== "string" || !modelName.test(model)) return null;
-  if (!isPlainObject(signals) || Object.hasOwn(signals, "__proto__")) return null;
+  if (!isPlainRecord(signals)) return null;
   const entries = Object.entries(signals);
   if (entries.length > maxSignals) return null;
   for (const [name, weight] of entries) if (!signalName.test(name) || typeof weight !== "number" || !Number.isFinite(weight)) return null;
@@ -39,7 +49,7 @@ export function readPlainHit(hit: unknown, readId: (value: unknown) => string | 
   const { content, score, answerability, metadata } = hit;
   if (typeof content !== "string" || content.trim() === "") return null;
   if (score !== undefined && !(typeof score === "number" && score >= 0 && score <= 1)) return null;
-  if (!isPlainObject(metadata) || Object.hasOwn(metadata, "__proto__")) return null;
+  if (!isPlainRecord(metadata)) return null;
   let judgement: ReadHit["answerability"];
   if (answerability !== undefined) {
     if (!isPlainObject(answerability)) return null;
