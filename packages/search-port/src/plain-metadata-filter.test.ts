@@ -32,6 +32,16 @@ describe("issue 36 item 5: a metadata filter read without zod", () => {
     expect(() => validateMetadataFilter({ $or: [] })).toThrow("$or needs a non-empty array of filters");
   });
 
+  it("issue 36 item 5 (review): a filter or condition that inherits fields is left to the schema, which reads them, not read without them", () => {
+    const inheritsTenant = Object.assign(Object.create({ tenant: "acme" }), { year: 2024 });
+    const inheritsOperator = { status: Object.assign(Object.create({ $eq: "live" }), { $ne: "draft" }) };
+    for (const filter of [inheritsTenant, inheritsOperator]) {
+      expect(readPlain(filter)).toBeUndefined();
+      expect(validateMetadataFilter(filter)).toEqual(metadataFilterSchema().parse(filter));
+    }
+    expect(validateMetadataFilter(inheritsTenant)).toEqual({ year: 2024, tenant: "acme" });
+  });
+
   it("issue 36 item 5 (review): a list operand with holes is left to the schema, which refuses it, not read with undefined in it", () => {
     // biome-ignore lint/suspicious/noSparseArray: the hole is what is tested
     const holed = [, "a"];

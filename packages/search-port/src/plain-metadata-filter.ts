@@ -14,8 +14,14 @@ function isScalar(value: unknown): boolean {
   return typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
 }
 
+/**
+ * An object whose fields are all its own: the schema also reads fields an object inherits (a
+ * filter made with `Object.create`, a class instance), so such an object is left to it.
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 function isOperand(operator: Operator, operand: unknown): boolean {
