@@ -2,6 +2,7 @@ import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import type { IngestOptions, IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { openLocalSearchPort, type CommittedIndexSummary, type EmbedderIdentity } from "@lookup-knowledge/search-port/local";
+import { writeL0Snapshot } from "./l0-snapshot/write-l0-snapshot.js";
 import { localIndexDirectory } from "./local-data-folder.js";
 
 /**
@@ -34,7 +35,7 @@ export async function ingestIntoLocalIndex(input: {
   try {
     const manifest = await readIngestManifest(input.dataDirectory);
     const rebuild = writer.stats().chunks === 0 && Object.keys(manifest?.documents ?? {}).length > 0;
-    return await ingestFolder({
+    const report = await ingestFolder({
       root: input.root,
       dataDirectory: input.dataDirectory,
       writer,
@@ -44,6 +45,9 @@ export async function ingestIntoLocalIndex(input: {
       ...(input.replace ? { replace: true } : {}),
       ...(rebuild ? { rebuild: true } : {}),
     });
+    // Lookups open this instead of reading the manifest and building the L0 index (issue 36 item 5).
+    await writeL0Snapshot(input.dataDirectory, writer);
+    return report;
   } finally {
     await writer.close();
   }

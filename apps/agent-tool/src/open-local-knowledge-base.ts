@@ -1,7 +1,6 @@
 import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
-import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
-import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
+import type { L0Index } from "@lookup-knowledge/l0-hints";
 import { l0IndexOptions } from "./common-term-test.js";
 import { openLocalSearchPort, type LocalSearchPort } from "@lookup-knowledge/search-port/local";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
@@ -10,6 +9,7 @@ import { storeDataSourceId } from "./telemetry/store-data-source-id.js";
 import type { KnowledgeRetrieverTelemetryOptions } from "./telemetry/telemetry-options.js";
 import type { Calibration } from "./evaluation/calibration-file.js";
 import { resolveCalibration, type CalibrationState } from "./evaluation/resolve-calibration.js";
+import { openL0Index } from "./l0-snapshot/open-l0-index.js";
 import { localIndexDirectory } from "./local-data-folder.js";
 import { storeIdentity } from "./open-search-store.js";
 
@@ -25,7 +25,8 @@ export interface LocalKnowledgeBase {
 
 /**
  * Opens the embedded default for lookups: the local hybrid index of `dataDirectory` with
- * the offline embedder, and the L0 index of the documents the last ingest recorded. No
+ * the offline embedder, and the L0 index of the documents the last ingest recorded (opened from
+ * the snapshot the ingest wrote, `l0-index.bin`, when it is current; else built). No
  * server, no keys, nothing downloaded. The folder's calibration (`calibration.json`, written by
  * `lookup-knowledge calibrate`) is applied as `openKnowledgeBase` applies it: the fitted
  * answerability model of the index. `calibration: false` ignores it; a `Calibration` object
@@ -47,8 +48,6 @@ export async function openLocalKnowledgeBase(options: {
     ...(options.calibration === undefined ? {} : { given: options.calibration }),
     onWarning: options.onWarning ?? ((message) => console.warn(message)),
   });
-  const manifest = await readIngestManifest(options.dataDirectory);
-  const entries = manifest ? Object.values(manifest.documents).map((document) => document.entry) : [];
   const searchPort = await openLocalSearchPort({
     directory: localIndexDirectory(options.dataDirectory),
     embeddings: createOfflineEmbeddings(),
@@ -58,7 +57,12 @@ export async function openLocalKnowledgeBase(options: {
   let l0Index: L0Index;
   let retriever: KnowledgeRetriever;
   try {
-    l0Index = createL0Index(entries, l0IndexOptions(searchPort));
+    l0Index = await openL0Index({
+      dataDirectory: options.dataDirectory,
+      records: searchPort.stats().chunks,
+      indexOptions: l0IndexOptions(searchPort),
+      onWarning: options.onWarning ?? ((message) => console.warn(message)),
+    });
     retriever = createKnowledgeRetriever({
       searchPort,
       l0Index,

@@ -38,13 +38,14 @@ export interface TermIndexSettings {
  *   keyed by the rarest of them.
  */
 export class TermIndex {
+  // Members are public and read-only so that a snapshot (l0-index-snapshot.ts) can write them.
   constructor(
-    private readonly phraseIds: Map<string, number>,
-    private readonly phraseLengthsByFirstWord: Map<string, number[]>,
-    private readonly cjkIds: Map<string, number>,
-    private readonly cjkLengthsByPrefix: Map<string, number[]>,
-    private readonly hasSingleUnitCjkTerms: boolean,
-    private readonly titleRulesByAnchor: Map<string, Array<{ words: string[]; pattern: number }>>,
+    readonly phraseIds: Map<string, number>,
+    readonly phraseLengthsByFirstWord: Map<string, number[]>,
+    readonly cjkIds: Map<string, number>,
+    readonly cjkLengthsByPrefix: Map<string, number[]>,
+    readonly hasSingleUnitCjkTerms: boolean,
+    readonly titleRulesByAnchor: Map<string, Array<{ words: string[]; pattern: number }>>,
     /** Weight of each pattern: the length of its term in characters, spaces left out. */
     readonly patternWeight: Float64Array,
     readonly postingStart: Int32Array,
@@ -61,7 +62,7 @@ export class TermIndex {
     readonly postingDistinctive: Uint8Array,
     /** Distinct entries holding each pattern. */
     readonly patternEntries: Int32Array,
-    private readonly maxTermEntries: number,
+    readonly maxTermEntries: number,
   ) {}
 
   /**

@@ -1,0 +1,71 @@
+import { createHash, randomUUID } from "node:crypto";
+import { open, rename, rm } from "node:fs/promises";
+import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
+import { snapshotL0Index } from "@lookup-knowledge/l0-hints";
+import { l0IndexOptions } from "../common-term-test.js";
+import { l0SnapshotFileVersion, l0SnapshotFormat, l0SnapshotPath, type L0SnapshotFileHead } from "./l0-snapshot-file.js";
+import { l0SnapshotKey } from "./l0-snapshot-key.js";
+import { readL0SnapshotHead } from "./read-l0-snapshot.js";
+
+/**
+ * Writes the L0 snapshot of a data folder (`l0-index.bin`): the L0 index of the entries the
+ * ingest manifest lists, with the common-term answers of `port` (the local index as committed),
+ * so a lookup opens it instead of reading the manifest and building the index (issue 36 item
+ * 5). Written as the manifest is: to a temporary file, flushed, renamed over the old one. Does
+ * nothing when the snapshot on disk already stands for the folder as it is, or when there is
+ * no manifest; when the folder changes while it is built, nothing is written (a lookup then
+ * builds the index from the manifest, as it does for a missing snapshot).
+ */
+export async function writeL0Snapshot(
+  dataDirectory: string,
+  port: { termShare(text: string): number; stats(): { chunks: number } },
+): Promise<"written" | "current" | "skipped"> {
+  const records = port.stats().chunks;
+  const key = await l0SnapshotKey(dataDirectory, records);
+  if (key === undefined) return "skipped";
+  if ((await readL0SnapshotHead(dataDirectory))?.key === key) return "current";
+  const manifest = await readIngestManifest(dataDirectory);
+  if (manifest === undefined) return "skipped";
+  const entries = Object.values(manifest.documents).map((document) => document.entry);
+  const body = snapshotL0Index(entries, l0IndexOptions(port));
+  if ((await l0SnapshotKey(dataDirectory, port.stats().chunks)) !== key) return "skipped";
+  const head: L0SnapshotFileHead = {
+    format: l0SnapshotFormat,
+    version: l0SnapshotFileVersion,
+    key,
+    bytes: body.length,
+    sha256: createHash("sha256").update(body).digest("hex"),
+  };
+  const path = l0SnapshotPath(dataDirectory);
+  const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  try {
+    const handle = await open(temporary, "w");
+    try {
+      await handle.write(`${JSON.stringify(head)}\n`);
+      await handle.write(body);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await syncDirectory(dataDirectory);
+  return "written";
+}
+
+/** Flushes the directory entry of the rename; not every platform allows it, so failures are ignored. */
+async function syncDirectory(directory: string): Promise<void> {
+  try {
+    const handle = await open(directory, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Best effort (Windows cannot open a directory for syncing).
+  }
+}
