@@ -1,7 +1,7 @@
 import type { FlatRagConfig, RagConfigInput } from "@lookup-knowledge/core";
-import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
-import { createL0Index, type L0Index } from "@lookup-knowledge/l0-hints";
-import { l0IndexOptions } from "./common-term-test.js";
+import { l0IndexSources, type L0Index } from "@lookup-knowledge/l0-hints";
+import { hasTermShare, l0IndexOptions } from "./common-term-test.js";
+import { l0IndexFromManifest, openL0Index } from "./l0-snapshot/open-l0-index.js";
 import type { TraceStore } from "@lookup-knowledge/trace-store";
 import { createKnowledgeRetriever, type KnowledgeRetriever } from "./create-knowledge-retriever.js";
 import { storeDataSourceId } from "./telemetry/store-data-source-id.js";
@@ -60,10 +60,18 @@ export async function openKnowledgeBase(options: {
     ...(applied.answerability ? { localIndex: { answerability: applied.answerability } } : {}),
   });
   try {
-    const manifest = await readIngestManifest(store.stateDirectory);
-    const entries = manifest ? Object.values(manifest.documents).map((document) => document.entry) : [];
     // A store that tells how common a phrase is (the local index) lets L0 treat its everyday phrases as such.
-    const l0Index = createL0Index(entries, l0IndexOptions(store.port));
+    const indexOptions = l0IndexOptions(store.port);
+    // The local index's ingest leaves an L0 snapshot: opened instead of reading the manifest (issue 36 item 5).
+    const l0Index =
+      settings.kind === "local" && hasTermShare(store.port)
+        ? await openL0Index({
+            dataDirectory: store.stateDirectory,
+            records: store.port.stats().chunks,
+            indexOptions,
+            onWarning: options.onWarning ?? ((message) => console.warn(message)),
+          })
+        : await l0IndexFromManifest(store.stateDirectory, indexOptions);
     const retriever = createKnowledgeRetriever({
       searchPort: store.port,
       l0Index,
@@ -76,8 +84,8 @@ export async function openKnowledgeBase(options: {
       retriever,
       store,
       l0Index,
-      documents: entries.length,
-      sources: entries.map((entry) => entry.source),
+      documents: l0Index.size,
+      sources: l0IndexSources(l0Index) ?? [],
       ...(applied.state ? { calibration: applied.state } : {}),
       async close() {
         try {

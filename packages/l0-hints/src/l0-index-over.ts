@@ -2,6 +2,7 @@ import { ConfigurationError, InvalidQueryError, emptyL0Hints, type KnowledgeEntr
 import { HintAssembler } from "./hint-assembler.js";
 import { minimumTermEntries } from "./l0-index-options.js";
 import type { L0Index, L0Scope } from "./l0-index.js";
+import { rememberEntries } from "./l0-index-sources.js";
 import type { ParsedEntry } from "./parse-knowledge-entries.js";
 import type { ResolvedL0IndexOptions } from "./parse-l0-index-options.js";
 import { buildTermIndex, type TermIndex, type TermIndexSettings } from "./term-index.js";
@@ -32,7 +33,7 @@ export function l0IndexOver(
   terms: TermIndex,
 ): L0Index {
   const assembler = new HintAssembler(parsed, terms, settings.maxEntries);
-  return Object.freeze({
+  const index: L0Index = Object.freeze({
     size: parsed.length,
     match(query: string): L0Hints {
       if (typeof query !== "string") {
@@ -60,6 +61,7 @@ export function l0IndexOver(
       );
     },
   });
+  return rememberEntries(index, parsed);
 }
 
 /** A fresh entry in the input's shape, so `within`'s test cannot change the index. */

@@ -2,6 +2,7 @@ import { LookupKnowledgeError, type KnowledgeEntry } from "@lookup-knowledge/cor
 import { describe, expect, it } from "vitest";
 import { createL0Index } from "./create-l0-index.js";
 import type { L0Index } from "./l0-index.js";
+import { l0IndexSources } from "./l0-index-sources.js";
 import { restoreL0Index } from "./restore-l0-index.js";
 import { snapshotL0Index } from "./snapshot-l0-index.js";
 
@@ -68,6 +69,8 @@ describe("snapshotL0Index and restoreL0Index", () => {
     const fresh = createL0Index(entries, options);
     const restored = restoreL0Index(snapshotL0Index(entries, options), { isCommonTermIn: inScope, maxTermShare: 0.05 });
     expect(restored.size).toBe(fresh.size);
+    expect(l0IndexSources(restored)).toEqual(entries.map((entry) => entry.source));
+    expect(l0IndexSources(fresh)).toEqual(entries.map((entry) => entry.source));
     let matched = 0;
     const derived = entries.slice(0, 60).map((entry, index) => `${entry.keywords?.[0]} and ${entries[index * 3]?.title ?? "nothing"}`);
     for (const query of [...queries, ...derived]) {

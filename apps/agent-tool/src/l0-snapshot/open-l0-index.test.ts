@@ -8,6 +8,7 @@ import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "@lookup-k
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { l0IndexOptions } from "../common-term-test.js";
 import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
+import { openKnowledgeBase } from "../open-knowledge-base.js";
 import { openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
 import { exampleKnowledgeBase } from "../test/example-knowledge-base.js";
 import { l0SnapshotFileVersion, l0SnapshotFormat, l0SnapshotPath } from "./l0-snapshot-file.js";
@@ -114,6 +115,15 @@ describe("the L0 snapshot of an ingested folder", () => {
         expect(knowledgeBase.l0Index.match("the snapshot-only marker").entries.map((entry) => entry.id)).toEqual([entries[0]?.id]);
       } finally {
         await knowledgeBase.close();
+      }
+      // The CLI's opener (any store) does the same for the local index, and lists the documents from it.
+      const opened = await openKnowledgeBase({ dataDirectory });
+      try {
+        expect(opened.l0Index.match("the snapshot-only marker").entries.map((entry) => entry.id)).toEqual([entries[0]?.id]);
+        expect(opened.documents).toBe(entries.length);
+        expect(opened.sources).toEqual(entries.map((entry) => entry.source));
+      } finally {
+        await opened.close();
       }
     } finally {
       await writeFile(path, original);

@@ -33,7 +33,12 @@ export async function openL0Index(options: {
       options.onWarning(`${fallback}: ${read.reason}`);
     }
   }
-  const manifest = await readIngestManifest(dataDirectory);
+  return l0IndexFromManifest(dataDirectory, indexOptions);
+}
+
+/** The L0 index built from the entries the folder's ingest manifest lists (none without one). */
+export async function l0IndexFromManifest(directory: string, indexOptions: L0IndexOptions): Promise<L0Index> {
+  const manifest = await readIngestManifest(directory);
   const entries = manifest ? Object.values(manifest.documents).map((document) => document.entry) : [];
   return createL0Index(entries, indexOptions);
 }
