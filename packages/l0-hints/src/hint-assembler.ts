@@ -1,5 +1,5 @@
 import type { L0EntryMatch, L0Hints, L0MatchField } from "@lookup-knowledge/core";
-import type { ParsedEntry } from "./parse-knowledge-entries.js";
+import type { EntryTable } from "./entry-table.js";
 import { matchFields, type TermIndex } from "./term-index.js";
 
 /** Above this many entries asked for, a full sort beats keeping a sorted shortlist. */
@@ -29,31 +29,21 @@ export class HintAssembler {
   private readonly rankOf: Int32Array;
   /** Index into `domainNames` of each entry's domain, -1 without one. */
   private readonly entryDomain: Int32Array;
-  private readonly domainNames: string[] = [];
+  private readonly domainNames: readonly string[];
   /** Best order of each domain during one query, Infinity when not seen. */
   private readonly domainOrder: Float64Array;
 
   constructor(
-    private readonly entries: ParsedEntry[],
+    private readonly entries: EntryTable,
     private readonly terms: TermIndex,
     private readonly maxEntries: number,
   ) {
-    this.matchCount = new Int32Array(entries.length);
-    this.matchWeight = new Float64Array(entries.length);
-    this.sure = new Uint8Array(entries.length);
-    this.rankOf = new Int32Array(entries.length).fill(-1);
-    this.entryDomain = new Int32Array(entries.length).fill(-1);
-    const domainIds = new Map<string, number>();
-    entries.forEach((entry, position) => {
-      if (entry.domain === undefined) return;
-      let id = domainIds.get(entry.domain);
-      if (id === undefined) {
-        id = this.domainNames.length;
-        domainIds.set(entry.domain, id);
-        this.domainNames.push(entry.domain);
-      }
-      this.entryDomain[position] = id;
-    });
+    this.matchCount = new Int32Array(entries.count);
+    this.matchWeight = new Float64Array(entries.count);
+    this.sure = new Uint8Array(entries.count);
+    this.rankOf = new Int32Array(entries.count).fill(-1);
+    this.entryDomain = entries.entryDomain;
+    this.domainNames = entries.domainNames;
     this.domainOrder = new Float64Array(this.domainNames.length).fill(Number.POSITIVE_INFINITY);
   }
 
@@ -241,7 +231,7 @@ export class HintAssembler {
       }
     }
     found.sort((left, right) => left.field - right.field || left.slot - right.slot);
-    const entry = this.entries[entryIndex] as ParsedEntry;
+    const entry = this.entries.at(entryIndex);
     return {
       id: entry.id,
       source: entry.source,

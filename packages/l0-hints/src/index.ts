@@ -1,6 +1,7 @@
 export { createL0Index } from "./create-l0-index.js";
 export { snapshotL0Index } from "./snapshot-l0-index.js";
 export { restoreL0Index } from "./restore-l0-index.js";
+export { l0SnapshotVersion } from "./l0-snapshot-layout.js";
 export { l0IndexSources } from "./l0-index-sources.js";
 export type { L0Index, L0Scope } from "./l0-index.js";
 export { minimumTermEntries } from "./l0-index-options.js";

@@ -1,4 +1,5 @@
 import { ConfigurationError, InvalidQueryError, emptyL0Hints, type KnowledgeEntry, type L0Hints } from "@lookup-knowledge/core";
+import { arrayEntryTable, type EntryTable } from "./entry-table.js";
 import { HintAssembler } from "./hint-assembler.js";
 import { minimumTermEntries } from "./l0-index-options.js";
 import type { L0Index, L0Scope } from "./l0-index.js";
@@ -19,22 +20,22 @@ export function termIndexSettings(count: number, settings: ResolvedL0IndexOption
 
 /** Builds the L0 index of parsed entries: their term index, then the index over it. */
 export function buildL0Index(parsed: ParsedEntry[], settings: ResolvedL0IndexOptions): L0Index {
-  return l0IndexOver(parsed, () => parsed, settings, buildTermIndex(parsed, termIndexSettings(parsed.length, settings)));
+  return l0IndexOver(arrayEntryTable(parsed), () => parsed, settings, buildTermIndex(parsed, termIndexSettings(parsed.length, settings)));
 }
 
 /**
- * The L0 index over entries and their built term index. `withMetadata` gives the same entries
- * with their metadata, which only `within` reads (a snapshot loads it then, not at open).
+ * The L0 index over entries and their built term index. `withMetadata` gives every entry with
+ * its metadata, which only `within` reads (a snapshot decodes them then, not at open).
  */
 export function l0IndexOver(
-  parsed: ParsedEntry[],
+  table: EntryTable,
   withMetadata: () => ParsedEntry[],
   settings: ResolvedL0IndexOptions,
   terms: TermIndex,
 ): L0Index {
-  const assembler = new HintAssembler(parsed, terms, settings.maxEntries);
+  const assembler = new HintAssembler(table, terms, settings.maxEntries);
   const index: L0Index = Object.freeze({
-    size: parsed.length,
+    size: table.count,
     match(query: string): L0Hints {
       if (typeof query !== "string") {
         throw new InvalidQueryError({ value: query, reason: "an L0 query must be a string" });
@@ -61,7 +62,7 @@ export function l0IndexOver(
       );
     },
   });
-  return rememberEntries(index, parsed);
+  return rememberEntries(index, table);
 }
 
 /** A fresh entry in the input's shape, so `within`'s test cannot change the index. */

@@ -1,10 +1,10 @@
 import type { L0Index } from "./l0-index.js";
-import type { ParsedEntry } from "./parse-knowledge-entries.js";
+import type { EntryTable } from "./entry-table.js";
 
 /** The entries of each index this package built or restored, so their sources can be listed without the input. */
-const entriesOf = new WeakMap<L0Index, readonly ParsedEntry[]>();
+const entriesOf = new WeakMap<L0Index, EntryTable>();
 
-export function rememberEntries(index: L0Index, entries: readonly ParsedEntry[]): L0Index {
+export function rememberEntries(index: L0Index, entries: EntryTable): L0Index {
   entriesOf.set(index, entries);
   return index;
 }
@@ -15,5 +15,8 @@ export function rememberEntries(index: L0Index, entries: readonly ParsedEntry[])
  * `undefined` for an index of your own.
  */
 export function l0IndexSources(index: L0Index): string[] | undefined {
-  return entriesOf.get(index)?.map((entry) => entry.source);
+  return entriesOf
+    .get(index)
+    ?.all()
+    .map((entry) => entry.source);
 }

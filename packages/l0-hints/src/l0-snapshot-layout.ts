@@ -4,7 +4,7 @@
  * index, each at an offset the head gives (a multiple of 8). Bump `l0SnapshotVersion` whenever the layout or what the index
  * builds from entries changes: a snapshot of another version is stale, never read.
  */
-export const l0SnapshotVersion = 1;
+export const l0SnapshotVersion = 2;
 
 /** The typed sections after the head, in this order. */
 export const snapshotSections = [
@@ -19,6 +19,12 @@ export const snapshotSections = [
   ["postingTermKey", "i32"],
   ["postingDistinctive", "u8"],
   ["patternEntries", "i32"],
+  /** Each entry as a JSON `SnapshotEntry`, one after another (UTF-8), read one by one when a query returns it. */
+  ["entries", "u8"],
+  /** Byte offset of each entry in `entries`, and its end (entries + 1 values). */
+  ["entryOffsets", "i32"],
+  /** Index into the head's `domains` of each entry's domain, -1 without one. */
+  ["entryDomain", "i32"],
   /** Each entry's metadata as JSON (UTF-8): an array of objects or null, read only by `within`. */
   ["metadata", "u8"],
 ] as const;
@@ -35,7 +41,8 @@ export interface SnapshotHead {
   settings: { minTermLength: number; maxEntries: number; maxTermShare: number };
   maxTermEntries: number;
   hasSingleUnitCjkTerms: boolean;
-  entries: SnapshotEntry[];
+  /** The distinct domains; `entryDomain` points into it. */
+  domains: string[];
   phraseKeys: string[];
   cjkKeys: string[];
   phraseLengths: Array<[string, number[]]>;

@@ -2,7 +2,7 @@ import type { L0HintsErrorCode } from "./l0-hints-error-code.js";
 import { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { l0SnapshotVersion, type SnapshotHead, type SnapshotSectionName } from "./l0-snapshot-layout.js";
 
-const invalid = (what: string) =>
+export const invalid = (what: string) =>
   new LookupKnowledgeError<L0HintsErrorCode>({ code: "invalid_l0_snapshot", message: `the L0 snapshot is damaged: ${what}` });
 
 /**
@@ -25,25 +25,12 @@ export function readSnapshotHead(snapshot: Uint8Array): { head: SnapshotHead; da
   if (typeof head.version !== "number") throw invalid("no layout version");
   // A head of another version may have another shape: the caller reports it as stale, not damaged.
   if (head.version !== l0SnapshotVersion) return { head, dataStart: 0 };
-  const strings = (list: unknown): boolean => Array.isArray(list) && list.every((item) => typeof item === "string");
   const lengths = (list: unknown): boolean =>
     Array.isArray(list) &&
     list.every((pair) => Array.isArray(pair) && typeof pair[0] === "string" && Array.isArray(pair[1]) && pair[1].every(Number.isInteger));
   if (typeof head.analyzer !== "string" || head.settings === null || typeof head.settings !== "object") throw invalid("settings");
   if (!Number.isInteger(head.maxTermEntries) || typeof head.hasSingleUnitCjkTerms !== "boolean") throw invalid("term settings");
-  if (!Array.isArray(head.entries)) throw invalid("entries");
-  for (const entry of head.entries) {
-    const fine =
-      Array.isArray(entry) &&
-      entry.length === 6 &&
-      typeof entry[0] === "string" &&
-      typeof entry[1] === "string" &&
-      (entry[2] === null || typeof entry[2] === "string") &&
-      strings(entry[3]) &&
-      (entry[4] === null || typeof entry[4] === "string") &&
-      strings(entry[5]);
-    if (!fine) throw invalid("an entry");
-  }
+  if (!strings(head.domains)) throw invalid("domains");
   if (!strings(head.phraseKeys) || !strings(head.cjkKeys) || !strings(head.spellings)) throw invalid("term keys");
   if (!lengths(head.phraseLengths) || !lengths(head.cjkLengths)) throw invalid("term lengths");
   const rulesFine =
@@ -58,6 +45,11 @@ export function readSnapshotHead(snapshot: Uint8Array): { head: SnapshotHead; da
   if (!rulesFine) throw invalid("title rules");
   if (head.sections === null || typeof head.sections !== "object") throw invalid("sections");
   return { head, dataStart: Math.ceil((4 + headLength) / 8) * 8 };
+}
+
+/** Whether a value is an array of strings. */
+export function strings(list: unknown): boolean {
+  return Array.isArray(list) && list.every((item) => typeof item === "string");
 }
 
 const widths = { i32: 4, f64: 8, u8: 1 } as const;

@@ -8,6 +8,7 @@ import { l0SnapshotVersion, type SnapshotHead } from "./l0-snapshot-layout.js";
 import type { ParsedEntry } from "./parse-knowledge-entries.js";
 import { parseL0IndexOptions } from "./parse-l0-index-options.js";
 import { readSnapshotHead, snapshotSectionReader } from "./read-snapshot-head.js";
+import { snapshotEntryTable } from "./snapshot-entry-table.js";
 import { TermIndex } from "./term-index.js";
 
 /**
@@ -34,24 +35,20 @@ export function restoreL0Index(snapshot: Uint8Array, options?: L0IndexOptions): 
     }
   }
   const section = snapshotSectionReader(snapshot, head, dataStart);
-  const parsed = head.entries.map(
-    ([id, source, title, keywords, domain, entities]): ParsedEntry => ({
-      id,
-      source,
-      ...(title === null ? {} : { title }),
-      keywords,
-      ...(domain === null ? {} : { domain }),
-      entities,
-    }),
+  const table = snapshotEntryTable(
+    section("entries", "u8") as Uint8Array,
+    section("entryOffsets", "i32") as Int32Array,
+    section("entryDomain", "i32") as Int32Array,
+    head.domains,
   );
-  const terms = termIndexOf(head, section, parsed.length);
+  const terms = termIndexOf(head, section, table.count);
   // Read now (a truncated file fails at open), parsed when `within` first needs it.
   const metadataBytes = section("metadata", "u8") as Uint8Array;
   let withMetadata: ParsedEntry[] | undefined;
   return l0IndexOver(
-    parsed,
+    table,
     () => {
-      withMetadata ??= attachMetadata(parsed, metadataBytes);
+      withMetadata ??= attachMetadata(table.all(), metadataBytes);
       return withMetadata;
     },
     settings,

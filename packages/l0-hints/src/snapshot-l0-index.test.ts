@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createL0Index } from "./create-l0-index.js";
 import type { L0Index } from "./l0-index.js";
 import { l0IndexSources } from "./l0-index-sources.js";
+import { l0SnapshotVersion } from "./l0-snapshot-layout.js";
 import { restoreL0Index } from "./restore-l0-index.js";
 import { snapshotL0Index } from "./snapshot-l0-index.js";
 
@@ -116,7 +117,7 @@ describe("snapshotL0Index and restoreL0Index", () => {
     expect(code(() => restoreL0Index(snapshot, { minTermLength: 3 }))).toBe("stale_l0_snapshot");
     const headLength = new DataView(snapshot.buffer).getUint32(0, true);
     const head = new TextDecoder().decode(snapshot.subarray(4, 4 + headLength));
-    const older = new TextEncoder().encode(head.replace('{"version":1,', '{"version":0,'));
+    const older = new TextEncoder().encode(head.replace(`{"version":${l0SnapshotVersion},`, '{"version":0,'));
     expect(older.length).toBe(headLength);
     const copy = snapshot.slice();
     copy.set(older, 4);
@@ -152,5 +153,11 @@ describe("snapshotL0Index and restoreL0Index", () => {
     const badPosting = snapshot.slice();
     new DataView(badPosting.buffer).setInt32(dataStart + postingEntry[0], 1_000_000, true);
     expect(code(badPosting)).toBe("invalid_l0_snapshot");
+    // An entry's JSON damaged: read when asked for (a query returning it, the sources), and refused then.
+    const entries = head.sections["entries"] as [number, number];
+    const badEntry = snapshot.slice();
+    badEntry[dataStart + entries[0]] = 0x7b;
+    const restored = restoreL0Index(badEntry);
+    expect(() => l0IndexSources(restored)).toThrow(/L0 snapshot is damaged: entry 0 is not JSON/);
   });
 });

@@ -6,6 +6,9 @@ import { l0SnapshotVersion, snapshotSections, type SnapshotHead, type SnapshotSe
 import { parseKnowledgeEntries } from "./parse-knowledge-entries.js";
 import { parseL0IndexOptions } from "./parse-l0-index-options.js";
 import { buildTermIndex } from "./term-index.js";
+import { arrayEntryTable, type EntryTable } from "./entry-table.js";
+import type { ParsedEntry } from "./parse-knowledge-entries.js";
+import type { SnapshotEntry } from "./l0-snapshot-layout.js";
 
 /**
  * Builds the L0 index of `entries` as `createL0Index` does and returns it in a compact form
@@ -19,6 +22,7 @@ export function snapshotL0Index(entries: KnowledgeEntry[], options?: L0IndexOpti
   const parsed = parseKnowledgeEntries(entries);
   const settings = parseL0IndexOptions(options);
   const terms = buildTermIndex(parsed, termIndexSettings(parsed.length, settings));
+  const table = arrayEntryTable(parsed);
   const spellingIds = new Map<string, number>();
   const spellings: string[] = [];
   const postingSpelling = Int32Array.from(terms.postingTerm, (term) => {
@@ -43,6 +47,7 @@ export function snapshotL0Index(entries: KnowledgeEntry[], options?: L0IndexOpti
     postingDistinctive: terms.postingDistinctive,
     patternEntries: terms.patternEntries,
     metadata: new TextEncoder().encode(JSON.stringify(parsed.map((entry) => entry.metadata ?? null))),
+    ...entrySections(parsed, table),
   };
   const head: Omit<SnapshotHead, "sections"> = {
     version: l0SnapshotVersion,
@@ -50,7 +55,7 @@ export function snapshotL0Index(entries: KnowledgeEntry[], options?: L0IndexOpti
     settings: { minTermLength: settings.minTermLength, maxEntries: settings.maxEntries, maxTermShare: settings.maxTermShare },
     maxTermEntries: terms.maxTermEntries,
     hasSingleUnitCjkTerms: terms.hasSingleUnitCjkTerms,
-    entries: parsed.map((entry) => [entry.id, entry.source, entry.title ?? null, entry.keywords, entry.domain ?? null, entry.entities]),
+    domains: [...table.domainNames],
     phraseKeys: [...terms.phraseIds.keys()],
     cjkKeys: [...terms.cjkIds.keys()],
     phraseLengths: [...terms.phraseLengthsByFirstWord],
@@ -80,6 +85,24 @@ function pack(head: Omit<SnapshotHead, "sections">, arrays: Record<SnapshotSecti
     bytes.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), dataStart + sections[name][0]);
   }
   return bytes;
+}
+
+/** Each entry's JSON, one after another, with where each starts, and its domain's number. */
+function entrySections(parsed: ParsedEntry[], table: EntryTable): Record<"entries" | "entryOffsets" | "entryDomain", ArrayBufferView> {
+  const encoder = new TextEncoder();
+  const encoded = parsed.map((entry) => {
+    const tuple: SnapshotEntry = [entry.id, entry.source, entry.title ?? null, entry.keywords, entry.domain ?? null, entry.entities];
+    return encoder.encode(JSON.stringify(tuple));
+  });
+  const entryOffsets = new Int32Array(parsed.length + 1);
+  encoded.forEach((bytes, position) => {
+    entryOffsets[position + 1] = (entryOffsets[position] as number) + bytes.length;
+  });
+  const entries = new Uint8Array(entryOffsets[parsed.length] as number);
+  encoded.forEach((bytes, position) => {
+    entries.set(bytes, entryOffsets[position] as number);
+  });
+  return { entries, entryOffsets, entryDomain: table.entryDomain };
 }
 
 function align(offset: number): number {

@@ -1,6 +1,8 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ingestManifestFileName } from "@lookup-knowledge/ingest/manifest";
+import { l0SnapshotVersion } from "@lookup-knowledge/l0-hints";
+import { analyzerVersion } from "@lookup-knowledge/text";
 import { commonTermRecords, commonTermShare } from "../common-term-test.js";
 import { localIndexDirectory } from "../local-data-folder.js";
 
@@ -9,7 +11,8 @@ import { localIndexDirectory } from "../local-data-folder.js";
  * modification time in nanoseconds) of the ingest manifest, whose entries the index holds, and
  * of the local index's manifest, whose committed generation `isCommonTerm` counted in (both are
  * written to a new file and renamed over the old at each commit, so a change gives a new
- * identity), with the index's record count and the common-term thresholds. `undefined` when the
+ * identity), with the index's record count, the common-term thresholds, the snapshot's layout
+ * version and the text analyser's (so an upgrade writes it again). `undefined` when the
  * ingest manifest is missing (nothing to snapshot).
  */
 export async function l0SnapshotKey(dataDirectory: string, records: number): Promise<string | undefined> {
@@ -17,7 +20,7 @@ export async function l0SnapshotKey(dataDirectory: string, records: number): Pro
   if (ingest === undefined) return undefined;
   // The index's own manifest file (search-port's `manifest.json`): one per committed generation.
   const index = (await identity(join(localIndexDirectory(dataDirectory), "manifest.json"))) ?? "none";
-  return `ingest ${ingest}; index ${index}; records ${records}; common ${commonTermShare}/${commonTermRecords}`;
+  return `ingest ${ingest}; index ${index}; records ${records}; common ${commonTermShare}/${commonTermRecords}; layout ${l0SnapshotVersion}; ${analyzerVersion}`;
 }
 
 async function identity(path: string): Promise<string | undefined> {
