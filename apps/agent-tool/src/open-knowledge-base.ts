@@ -80,12 +80,17 @@ export async function openKnowledgeBase(options: {
       telemetry: { dataSourceId: storeDataSourceId(settings, options.dataDirectory), ...options.telemetry },
       ...(applied.config ? { config: applied.config } : {}),
     });
+    let sources: string[] | undefined;
     return {
       retriever,
       store,
       l0Index,
       documents: l0Index.size,
-      sources: l0IndexSources(l0Index) ?? [],
+      // Read when asked (the eval asks): a snapshot decodes its entries one by one (issue 36 item 5).
+      get sources() {
+        sources ??= l0IndexSources(l0Index) ?? [];
+        return sources;
+      },
       ...(applied.state ? { calibration: applied.state } : {}),
       async close() {
         try {

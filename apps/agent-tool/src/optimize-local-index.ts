@@ -1,6 +1,7 @@
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { AnalyzerMismatchError, EmbedderMismatchError, openLocalSearchPort } from "@lookup-knowledge/search-port/local";
 import type { LocalIndexStats, LocalSearchPort } from "@lookup-knowledge/search-port/local";
+import { writeL0Snapshot } from "./l0-snapshot/write-l0-snapshot.js";
 import { localIndexDirectory } from "./local-data-folder.js";
 
 /** What `optimizeLocalIndex` did: the index's stats before and after, and how long it took. */
@@ -35,7 +36,10 @@ export async function optimizeLocalIndex(input: { dataDirectory: string }): Prom
     before ??= writer.stats();
     const started = performance.now();
     await writer.optimize();
-    return { before, after: writer.stats(), ms: performance.now() - started };
+    const ms = performance.now() - started;
+    // The merged commit is a new index file: the L0 snapshot is keyed to it, so write it again (issue 36 item 5).
+    await writeL0Snapshot(input.dataDirectory, writer);
+    return { before, after: writer.stats(), ms };
   } finally {
     await writer.close();
   }

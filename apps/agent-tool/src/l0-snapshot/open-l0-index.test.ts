@@ -10,9 +10,12 @@ import { l0IndexOptions } from "../common-term-test.js";
 import { ingestIntoLocalIndex } from "../ingest-into-local-index.js";
 import { openKnowledgeBase } from "../open-knowledge-base.js";
 import { openLocalKnowledgeBase } from "../open-local-knowledge-base.js";
+import { optimizeLocalIndex } from "../optimize-local-index.js";
 import { exampleKnowledgeBase } from "../test/example-knowledge-base.js";
 import { l0SnapshotFileVersion, l0SnapshotFormat, l0SnapshotPath } from "./l0-snapshot-file.js";
 import { l0SnapshotKey } from "./l0-snapshot-key.js";
+import { readL0Snapshot } from "./read-l0-snapshot.js";
+import { writeL0Snapshot } from "./write-l0-snapshot.js";
 
 // Issue 36 item 5: a lookup on an ingested folder opens the L0 snapshot the ingest wrote instead
 // of reading the manifest and building the index; its hints are a fresh build's for every
@@ -127,6 +130,18 @@ describe("the L0 snapshot of an ingested folder", () => {
       }
     } finally {
       await writeFile(path, original);
+    }
+  });
+
+  it("issue 36 item 5: optimize writes the snapshot again for the merged commit; an unchanged folder's is kept", async () => {
+    await optimizeLocalIndex({ dataDirectory });
+    const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory });
+    try {
+      const key = (await l0SnapshotKey(dataDirectory, knowledgeBase.searchPort.stats().chunks)) as string;
+      expect("body" in (await readL0Snapshot(dataDirectory, key))).toBe(true);
+      expect(await writeL0Snapshot(dataDirectory, knowledgeBase.searchPort)).toBe("current");
+    } finally {
+      await knowledgeBase.close();
     }
   });
 
