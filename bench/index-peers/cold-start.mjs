@@ -11,8 +11,9 @@
 // Environment: BENCH_COLD_REPLICAS (default 20); BENCH_COLD_ROUNDS (default 15);
 // BENCH_COLD_ROOTS: builds of the code to time side by side, `label=path,...` (default
 // `ours=` this checkout or BENCH_CODE_ROOT), e.g. `before=/tmp/old-checkout,after=.`;
-// BENCH_COLD_DATA: a data folder the CLI ingested, timed too (its L0 index is built from
-// the ingest manifest at open); BENCH_COLD_DIR: where the indexes are built once and reused
+// BENCH_COLD_DATA: a data folder the CLI ingested, timed too (its L0 index is opened from the
+// `l0-index.bin` the ingest wrote, or built from the ingest manifest when that is missing or
+// stale: for a folder the CLI did not ingest, write it with write-l0-snapshot.mjs); BENCH_COLD_DIR: where the indexes are built once and reused
 // (default <cache>/cold-start-x<replicas>); BENCH_COLD_CPU=1: each process also timed in CPU
 // (user + system, through /usr/bin/time), which a loaded machine moves less than wall time.
 // The peers install as for run.mjs; SKIPPED otherwise.
