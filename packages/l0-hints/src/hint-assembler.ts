@@ -148,7 +148,7 @@ export class HintAssembler {
    * once. Order: terms of the returned entries in rank order, then the rest in input order.
    */
   private termLists(patterns: number[]): Record<"title" | "keyword" | "entity", string[]> {
-    const { postingStart, postingEntry, postingField, postingSlot, postingTerm, postingTermKey } = this.terms;
+    const { postingStart, postingEntry, postingField, postingSlot, postingTermKey } = this.terms;
     const byField = matchFields.map(() => new Map<number, ListItem>());
     let sequence = 0;
     for (const pattern of patterns) {
@@ -163,10 +163,10 @@ export class HintAssembler {
         const key = postingTermKey[posting] as number;
         const known = items.get(key);
         if (known === undefined) {
-          items.set(key, { term: postingTerm[posting] as string, order, slot, sequence });
+          items.set(key, { term: this.terms.termOf(posting), order, slot, sequence });
           sequence += 1;
         } else if (order < known.order || (order === known.order && slot < known.slot)) {
-          known.term = postingTerm[posting] as string;
+          known.term = this.terms.termOf(posting);
           known.order = order;
           known.slot = slot;
         }
@@ -217,7 +217,7 @@ export class HintAssembler {
   }
 
   private entryMatch(entryIndex: number, patterns: number[]): L0EntryMatch {
-    const { postingStart, postingEntry, postingField, postingSlot, postingTerm } = this.terms;
+    const { postingStart, postingEntry, postingField, postingSlot } = this.terms;
     const found: Array<{ field: number; slot: number; term: string }> = [];
     for (const pattern of patterns) {
       const end = postingStart[pattern + 1] as number;
@@ -226,7 +226,7 @@ export class HintAssembler {
         found.push({
           field: postingField[posting] as number,
           slot: postingSlot[posting] as number,
-          term: postingTerm[posting] as string,
+          term: this.terms.termOf(posting),
         });
       }
     }

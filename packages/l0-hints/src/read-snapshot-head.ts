@@ -54,17 +54,30 @@ export function strings(list: unknown): boolean {
 
 const widths = { i32: 4, f64: 8, u8: 1 } as const;
 
-/** Reads a typed section into an array of its own (aligned, and independent of the snapshot's buffer). */
+/**
+ * Reads a typed section: a view of the snapshot's memory when it is aligned for the type (the
+ * agent tool's file is laid out so), else a copy (a Node Buffer at an odd offset of a pool).
+ */
 export function snapshotSectionReader(snapshot: Uint8Array, head: SnapshotHead, dataStart: number) {
   return (name: SnapshotSectionName, kind: keyof typeof widths): Int32Array | Float64Array | Uint8Array => {
     const place: unknown = head.sections[name];
     if (!Array.isArray(place) || !Number.isSafeInteger(place[0]) || !Number.isSafeInteger(place[1])) throw invalid(`section ${name}`);
     const [offset, length] = place as [number, number];
     const start = dataStart + offset;
-    if (offset < 0 || length < 0 || start + length > snapshot.length || length % widths[kind] !== 0) throw invalid(`section ${name}`);
-    // Copied by hand: a Node Buffer's slice shares its (pooled, unaligned) memory.
-    const copy = new ArrayBuffer(length);
-    new Uint8Array(copy).set(snapshot.subarray(start, start + length));
-    return kind === "i32" ? new Int32Array(copy) : kind === "f64" ? new Float64Array(copy) : new Uint8Array(copy);
+    const width = widths[kind];
+    if (offset < 0 || length < 0 || start + length > snapshot.length || length % width !== 0) throw invalid(`section ${name}`);
+    let buffer: ArrayBufferLike = snapshot.buffer;
+    let byteOffset = snapshot.byteOffset + start;
+    if (byteOffset % width !== 0) {
+      buffer = new ArrayBuffer(length);
+      new Uint8Array(buffer).set(snapshot.subarray(start, start + length));
+      byteOffset = 0;
+    }
+    const count = length / width;
+    return kind === "i32"
+      ? new Int32Array(buffer, byteOffset, count)
+      : kind === "f64"
+        ? new Float64Array(buffer, byteOffset, count)
+        : new Uint8Array(buffer, byteOffset, count);
   };
 }

@@ -18,7 +18,8 @@ import { TermIndex } from "./term-index.js";
  * `isCommonTermIn` serves `within`). Throws a `LookupKnowledgeError` with code
  * `stale_l0_snapshot` when the snapshot was taken under other options, another text analyser
  * or an older layout, and `invalid_l0_snapshot` when its bytes do not hold a consistent index:
- * never an index with wrong hints. Pure: no I/O.
+ * never an index with wrong hints. The index may keep views of `snapshot`'s memory: do not
+ * change it afterwards. Pure: no I/O.
  */
 export function restoreL0Index(snapshot: Uint8Array, options?: L0IndexOptions): L0Index {
   const settings = parseL0IndexOptions(options);
@@ -111,7 +112,6 @@ function termIndexOf(head: SnapshotHead, section: SectionReader, entryCount: num
       }),
     );
   }
-  const postingTerm = Array.from(postingSpelling, (spelling) => head.spellings[spelling] as string);
   return new TermIndex(
     ids(head.phraseKeys, section("phraseIds", "i32") as Int32Array),
     new Map(head.phraseLengths),
@@ -124,7 +124,8 @@ function termIndexOf(head: SnapshotHead, section: SectionReader, entryCount: num
     postingEntry,
     postingField,
     postingSlot,
-    postingTerm,
+    postingSpelling,
+    head.spellings,
     postingTermKey,
     postingDistinctive,
     patternEntries,

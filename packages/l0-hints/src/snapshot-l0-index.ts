@@ -23,17 +23,6 @@ export function snapshotL0Index(entries: KnowledgeEntry[], options?: L0IndexOpti
   const settings = parseL0IndexOptions(options);
   const terms = buildTermIndex(parsed, termIndexSettings(parsed.length, settings));
   const table = arrayEntryTable(parsed);
-  const spellingIds = new Map<string, number>();
-  const spellings: string[] = [];
-  const postingSpelling = Int32Array.from(terms.postingTerm, (term) => {
-    let id = spellingIds.get(term);
-    if (id === undefined) {
-      id = spellings.length;
-      spellingIds.set(term, id);
-      spellings.push(term);
-    }
-    return id;
-  });
   const arrays: Record<SnapshotSectionName, ArrayBufferView> = {
     phraseIds: Int32Array.from(terms.phraseIds.values()),
     cjkIds: Int32Array.from(terms.cjkIds.values()),
@@ -42,7 +31,7 @@ export function snapshotL0Index(entries: KnowledgeEntry[], options?: L0IndexOpti
     postingEntry: terms.postingEntry,
     postingField: terms.postingField,
     postingSlot: terms.postingSlot,
-    postingSpelling,
+    postingSpelling: terms.postingSpelling,
     postingTermKey: terms.postingTermKey,
     postingDistinctive: terms.postingDistinctive,
     patternEntries: terms.patternEntries,
@@ -61,7 +50,7 @@ export function snapshotL0Index(entries: KnowledgeEntry[], options?: L0IndexOpti
     phraseLengths: [...terms.phraseLengthsByFirstWord],
     cjkLengths: [...terms.cjkLengthsByPrefix],
     titleRules: [...terms.titleRulesByAnchor].map(([anchor, rules]) => [anchor, rules.map((rule) => [rule.words, rule.pattern])]),
-    spellings,
+    spellings: [...terms.spellings],
   };
   return pack(head, arrays);
 }

@@ -52,7 +52,9 @@ export class TermIndex {
     readonly postingEntry: Int32Array,
     readonly postingField: Uint8Array,
     readonly postingSlot: Int32Array,
-    readonly postingTerm: string[],
+    /** The term as each posting's entry spells it, as a number into `spellings`. */
+    readonly postingSpelling: Int32Array,
+    readonly spellings: readonly string[],
     /** Id of the term's normalised spelling, so hint lists fold `API` and `ａｐｉ` together. */
     readonly postingTermKey: Int32Array,
     /**
@@ -64,6 +66,11 @@ export class TermIndex {
     readonly patternEntries: Int32Array,
     readonly maxTermEntries: number,
   ) {}
+
+  /** The term of a posting as its entry spells it. */
+  termOf(posting: number): string {
+    return this.spellings[this.postingSpelling[posting] as number] as string;
+  }
 
   /**
    * The patterns a query contains, each once, in the order they were found: the specific
@@ -164,7 +171,9 @@ class TermIndexBuilder {
   private readonly postingEntry: number[] = [];
   private readonly postingField: number[] = [];
   private readonly postingSlot: number[] = [];
-  private readonly postingTerm: string[] = [];
+  private readonly postingSpelling: number[] = [];
+  private readonly spellingIds = new Map<string, number>();
+  private readonly spellings: string[] = [];
   private readonly postingTermKey: number[] = [];
   private readonly postingDistinctive: number[] = [];
   /** Whether each distinct spelling is distinctive and not common, so `isCommonTerm` runs once per term. */
@@ -192,7 +201,7 @@ class TermIndexBuilder {
     this.postingEntry.push(this.entryIndex);
     this.postingField.push(field);
     this.postingSlot.push(slot);
-    this.postingTerm.push(term);
+    this.postingSpelling.push(this.spellingId(term));
     this.postingTermKey.push(this.termKey(pattern, normalized));
     this.postingDistinctive.push(this.isDistinctive(term) ? 1 : 0);
   }
@@ -210,7 +219,7 @@ class TermIndexBuilder {
     const entry = new Int32Array(postingCount);
     const field = new Uint8Array(postingCount);
     const slot = new Int32Array(postingCount);
-    const term = new Array<string>(postingCount);
+    const spelling = new Int32Array(postingCount);
     const termKey = new Int32Array(postingCount);
     const distinctive = new Uint8Array(postingCount);
     const patternEntries = new Int32Array(patternCount);
@@ -227,7 +236,7 @@ class TermIndexBuilder {
       entry[target] = this.postingEntry[posting] as number;
       field[target] = this.postingField[posting] as number;
       slot[target] = this.postingSlot[posting] as number;
-      term[target] = this.postingTerm[posting] as string;
+      spelling[target] = this.postingSpelling[posting] as number;
       termKey[target] = this.postingTermKey[posting] as number;
       distinctive[target] = this.postingDistinctive[posting] as number;
     }
@@ -243,7 +252,8 @@ class TermIndexBuilder {
       entry,
       field,
       slot,
-      term,
+      spelling,
+      this.spellings,
       termKey,
       distinctive,
       patternEntries,
@@ -303,6 +313,17 @@ class TermIndexBuilder {
     const distinctive = isDistinctiveTerm(term) && !(isCommonTerm !== undefined && isCommonTerm(term) === true);
     this.distinctiveBySpelling.set(term, distinctive);
     return distinctive;
+  }
+
+  /** A number per distinct term as entries spell it, so postings hold numbers, not strings. */
+  private spellingId(term: string): number {
+    let id = this.spellingIds.get(term);
+    if (id === undefined) {
+      id = this.spellings.length;
+      this.spellingIds.set(term, id);
+      this.spellings.push(term);
+    }
+    return id;
   }
 
   private newPattern(weight: number): number {

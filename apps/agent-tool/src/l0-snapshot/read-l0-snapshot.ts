@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { errorMessage } from "@lookup-knowledge/core";
 import { l0SnapshotFileVersion, l0SnapshotFormat, l0SnapshotPath, type L0SnapshotFileHead } from "./l0-snapshot-file.js";
 
@@ -36,7 +36,7 @@ export async function readL0Snapshot(dataDirectory: string, key: string): Promis
   const path = l0SnapshotPath(dataDirectory);
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readWhole(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { unused: "missing", reason: `${path} does not exist` };
     return { unused: "damaged", reason: `${path} cannot be read (${errorMessage(error)})` };
@@ -56,6 +56,27 @@ export async function readL0Snapshot(dataDirectory: string, key: string): Promis
     return { unused: "damaged", reason: `${path} does not match its checksum (it was changed after it was written)` };
   }
   return { body };
+}
+
+/**
+ * The file in one buffer of its own (offset 0, so the body's aligned arrays stay aligned), read
+ * in as few calls as the system allows (`readFile` reads 512 KB at a time).
+ */
+async function readWhole(path: string): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const { size } = await handle.stat();
+    const bytes = Buffer.allocUnsafeSlow(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === size ? bytes : bytes.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The head's shape, checked by hand (the query path loads no zod). */

@@ -41,7 +41,7 @@ export async function writeL0Snapshot(
   try {
     const handle = await open(temporary, "w");
     try {
-      await handle.write(`${JSON.stringify(head)}\n`);
+      await handle.write(headLine(head));
       await handle.write(body);
       await handle.sync();
     } finally {
@@ -54,6 +54,14 @@ export async function writeL0Snapshot(
   }
   await syncDirectory(dataDirectory);
   return "written";
+}
+
+/** The head as one line, padded with spaces to a multiple of 8 bytes, so the body's arrays are read in place. */
+function headLine(head: L0SnapshotFileHead): string {
+  const text = JSON.stringify(head);
+  const bytes = Buffer.byteLength(text) + 1;
+  const padding = Math.ceil(bytes / 8) * 8 - bytes;
+  return `${text}${" ".repeat(padding)}\n`;
 }
 
 /** Flushes the directory entry of the rename; not every platform allows it, so failures are ignored. */
