@@ -135,7 +135,7 @@ export class LocalIndexState {
     return this.slotMap.composedSlot(found.part, found.slot);
   }
 
-  /** The slots of `base` of each document's records (gathered from every record's document id, none of them kept, until the next fold). */
+  /** The slots of `base` of each document's records, kept until the next fold (a map of every document: built only to delete documents; the keys files are scanned, not kept as arrays). */
   documentSlots(): Map<string, number[]> {
     if (this.slotsOfDocument === undefined) {
       const map = new Map<string, number[]>();
