@@ -86,7 +86,7 @@ function termIndexOf(head: SnapshotHead, section: SectionReader, entryCount: num
     let previous = -1;
     for (let posting = start; posting < end; posting += 1) {
       const entry = postingEntry[posting] as number;
-      check(entry >= previous && entry < entryCount, "posting entries");
+      check(entry >= 0 && entry >= previous && entry < entryCount, "posting entries");
       previous = entry;
       check((postingField[posting] as number) < 4 && (postingSpelling[posting] as number) < head.spellings.length, "posting fields");
       check((postingSpelling[posting] as number) >= 0, "posting spellings");

@@ -153,6 +153,10 @@ describe("snapshotL0Index and restoreL0Index", () => {
     const badPosting = snapshot.slice();
     new DataView(badPosting.buffer).setInt32(dataStart + postingEntry[0], 1_000_000, true);
     expect(code(badPosting)).toBe("invalid_l0_snapshot");
+    // A posting before the first entry (-1, which the order check alone let through) is refused too (issue 36 review).
+    const negativePosting = snapshot.slice();
+    new DataView(negativePosting.buffer).setInt32(dataStart + postingEntry[0], -1, true);
+    expect(code(negativePosting)).toBe("invalid_l0_snapshot");
     // An entry's JSON damaged: read when asked for (a query returning it, the sources), and refused then.
     const entries = head.sections["entries"] as [number, number];
     const badEntry = snapshot.slice();
