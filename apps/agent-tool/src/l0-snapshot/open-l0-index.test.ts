@@ -145,6 +145,26 @@ describe("the L0 snapshot of an ingested folder", () => {
     }
   });
 
+  it("issue 36 review: an ingest of an unchanged folder writes a damaged snapshot again, as the fallback's warning says", async () => {
+    const path = l0SnapshotPath(dataDirectory);
+    const original = await readFile(path);
+    const damaged = Buffer.from(original);
+    damaged[damaged.length - 5] = (damaged[damaged.length - 5] as number) ^ 0xff;
+    await writeFile(path, damaged);
+    try {
+      await ingestIntoLocalIndex({ root: exampleKnowledgeBase, dataDirectory });
+      const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory });
+      try {
+        const key = (await l0SnapshotKey(dataDirectory, knowledgeBase.searchPort.stats().chunks)) as string;
+        expect("body" in (await readL0Snapshot(dataDirectory, key))).toBe(true);
+      } finally {
+        await knowledgeBase.close();
+      }
+    } finally {
+      await writeFile(path, original);
+    }
+  });
+
   it("issue 36 item 5: a stale, damaged, older or missing snapshot is not used: the hints are still a fresh build's, and only damage is reported", async () => {
     const path = l0SnapshotPath(dataDirectory);
     const original = await readFile(path);

@@ -9,24 +9,6 @@ const headLimit = 4096;
 /** What reading a snapshot found: its body, or why it is not used (`damaged` ones are reported). */
 export type L0SnapshotRead = { body: Uint8Array } | { unused: "missing" | "stale" | "older" | "damaged"; reason: string };
 
-/** The head of the data folder's snapshot, reading its first line only; `undefined` when missing or not a head. */
-export async function readL0SnapshotHead(dataDirectory: string): Promise<L0SnapshotFileHead | undefined> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(l0SnapshotPath(dataDirectory), "r");
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.alloc(headLimit);
-    const { bytesRead } = await handle.read(buffer, 0, headLimit, 0);
-    const end = buffer.subarray(0, bytesRead).indexOf(10);
-    return end < 0 ? undefined : parseHead(buffer.subarray(0, end));
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Reads the data folder's snapshot when it stands for `key` (see `l0SnapshotKey`) and its body
  * matches its checksum; otherwise says why not: missing, stale (the folder changed since),

@@ -5,7 +5,7 @@ import { snapshotL0Index } from "@lookup-knowledge/l0-hints";
 import { l0IndexOptions } from "../common-term-test.js";
 import { l0SnapshotFileVersion, l0SnapshotFormat, l0SnapshotPath, type L0SnapshotFileHead } from "./l0-snapshot-file.js";
 import { l0SnapshotKey } from "./l0-snapshot-key.js";
-import { readL0SnapshotHead } from "./read-l0-snapshot.js";
+import { readL0Snapshot } from "./read-l0-snapshot.js";
 
 /**
  * Writes the L0 snapshot of a data folder (`l0-index.bin`): the L0 index of the entries the
@@ -23,7 +23,8 @@ export async function writeL0Snapshot(
   const records = port.stats().chunks;
   const key = await l0SnapshotKey(dataDirectory, records);
   if (key === undefined) return "skipped";
-  if ((await readL0SnapshotHead(dataDirectory))?.key === key) return "current";
+  // The whole file checked, not its head alone: a damaged snapshot for this state is written again, as the fallback's warning says.
+  if ("body" in (await readL0Snapshot(dataDirectory, key))) return "current";
   const manifest = await readIngestManifest(dataDirectory);
   if (manifest === undefined) return "skipped";
   const entries = Object.values(manifest.documents).map((document) => document.entry);
