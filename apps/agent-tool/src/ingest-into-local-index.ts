@@ -2,7 +2,7 @@ import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import type { IngestOptions, IngestProgress, IngestReport } from "@lookup-knowledge/ingest";
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { openLocalSearchPort, type CommittedIndexSummary, type EmbedderIdentity } from "@lookup-knowledge/search-port/local";
-import { writeL0Snapshot } from "./l0-snapshot/write-l0-snapshot.js";
+import { writeL0SnapshotOrWarn } from "./l0-snapshot/write-l0-snapshot.js";
 import { localIndexDirectory } from "./local-data-folder.js";
 
 /**
@@ -21,6 +21,8 @@ export async function ingestIntoLocalIndex(input: {
   replace?: boolean;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
+  /** Told when the L0 snapshot cannot be written after the ingest committed (default: `console.warn`). */
+  onWarning?: (message: string) => void;
 }): Promise<IngestReport> {
   // The Markdown parser is loaded here, not with this module: opening a knowledge base for lookups does not load it.
   const { ingestFolder } = await import("@lookup-knowledge/ingest");
@@ -46,7 +48,7 @@ export async function ingestIntoLocalIndex(input: {
       ...(rebuild ? { rebuild: true } : {}),
     });
     // Lookups open this instead of reading the manifest and building the L0 index (issue 36 item 5).
-    await writeL0Snapshot(input.dataDirectory, writer);
+    await writeL0SnapshotOrWarn(input.dataDirectory, writer, input.onWarning);
     return report;
   } finally {
     await writer.close();

@@ -1,7 +1,7 @@
 import { createOfflineEmbeddings } from "@lookup-knowledge/embeddings";
 import { AnalyzerMismatchError, EmbedderMismatchError, openLocalSearchPort } from "@lookup-knowledge/search-port/local";
 import type { LocalIndexStats, LocalSearchPort } from "@lookup-knowledge/search-port/local";
-import { writeL0Snapshot } from "./l0-snapshot/write-l0-snapshot.js";
+import { writeL0SnapshotOrWarn } from "./l0-snapshot/write-l0-snapshot.js";
 import { localIndexDirectory } from "./local-data-folder.js";
 
 /** What `optimizeLocalIndex` did: the index's stats before and after, and how long it took. */
@@ -19,7 +19,11 @@ export interface OptimizeReport {
  * commit they hold until the merged one is switched in. Throws `IndexNotFoundError` when the
  * folder holds no index (and creates nothing).
  */
-export async function optimizeLocalIndex(input: { dataDirectory: string }): Promise<OptimizeReport> {
+export async function optimizeLocalIndex(input: {
+  dataDirectory: string;
+  /** Told when the L0 snapshot cannot be written after the merge committed (default: `console.warn`). */
+  onWarning?: (message: string) => void;
+}): Promise<OptimizeReport> {
   const directory = localIndexDirectory(input.dataDirectory);
   // Read first: a missing index is refused, not created, and the embedder it holds decides how the writer opens.
   let before: LocalIndexStats | undefined;
@@ -38,7 +42,7 @@ export async function optimizeLocalIndex(input: { dataDirectory: string }): Prom
     await writer.optimize();
     const ms = performance.now() - started;
     // The merged commit is a new index file: the L0 snapshot is keyed to it, so write it again (issue 36 item 5).
-    await writeL0Snapshot(input.dataDirectory, writer);
+    await writeL0SnapshotOrWarn(input.dataDirectory, writer, input.onWarning);
     return { before, after: writer.stats(), ms };
   } finally {
     await writer.close();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
@@ -210,6 +210,35 @@ describe("the L0 snapshot of an ingested folder", () => {
       expect(missingWarnings).toEqual([]);
     } finally {
       await writeFile(path, original);
+    }
+  });
+});
+
+describe("a snapshot that cannot be written", () => {
+  it("issue 36 review: the ingest and the optimize still succeed (their commits stand), and a warning names the failure", async () => {
+    const dataDirectory = await mkdtemp(join(tmpdir(), "l0-snapshot-unwritable-"));
+    try {
+      // A directory where the snapshot goes: the rename over it fails.
+      await mkdir(join(l0SnapshotPath(dataDirectory), "blocker"), { recursive: true });
+      const warnings: string[] = [];
+      const report = await ingestIntoLocalIndex({
+        root: exampleKnowledgeBase,
+        dataDirectory,
+        onWarning: (message) => warnings.push(message),
+      });
+      expect(report.entries.length).toBeGreaterThan(20);
+      expect(warnings.join("\n")).toMatch(/L0 snapshot was not written.*EISDIR/);
+      const optimizeWarnings: string[] = [];
+      await optimizeLocalIndex({ dataDirectory, onWarning: (message) => optimizeWarnings.push(message) });
+      expect(optimizeWarnings.join("\n")).toMatch(/L0 snapshot was not written/);
+      const knowledgeBase = await openLocalKnowledgeBase({ dataDirectory, onWarning: () => undefined });
+      try {
+        expect(knowledgeBase.l0Index.size).toBe(report.entries.length);
+      } finally {
+        await knowledgeBase.close();
+      }
+    } finally {
+      await rm(dataDirectory, { recursive: true, force: true });
     }
   });
 });

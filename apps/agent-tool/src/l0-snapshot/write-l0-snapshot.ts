@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { open, rename, rm } from "node:fs/promises";
+import { errorMessage } from "@lookup-knowledge/core";
 import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
 import { snapshotL0Index } from "@lookup-knowledge/l0-hints";
 import { l0IndexOptions } from "../common-term-test.js";
@@ -55,6 +56,25 @@ export async function writeL0Snapshot(
   }
   await syncDirectory(dataDirectory);
   return "written";
+}
+
+/**
+ * `writeL0Snapshot` after an ingest or optimize committed: the snapshot only spares lookups a
+ * build, so a failure to write it is a warning, not a failure of the commit before it (lookups
+ * build the L0 index from the manifest until a later ingest writes it).
+ */
+export async function writeL0SnapshotOrWarn(
+  dataDirectory: string,
+  port: Parameters<typeof writeL0Snapshot>[1],
+  onWarning: (message: string) => void = (message) => console.warn(message),
+): Promise<void> {
+  try {
+    await writeL0Snapshot(dataDirectory, port);
+  } catch (error) {
+    onWarning(
+      `The L0 snapshot was not written (lookups build the L0 index from the ingest manifest until an ingest writes it): ${errorMessage(error)}`,
+    );
+  }
 }
 
 /** The head as one line, padded with spaces to a multiple of 8 bytes, so the body's arrays are read in place. */
