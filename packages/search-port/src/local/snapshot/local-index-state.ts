@@ -44,7 +44,8 @@ export class LocalIndexState {
   private slotMap: SlotMap | undefined;
   /** Where each record id is among the segments: kept across folds, flushes and commits (`RecordLocations`). */
   private locations = new RecordLocations();
-  private slotsOfDocument: Map<string, number[]> | undefined;
+  /** Where each document's records are (made when a deletion first needs it, then kept like `locations`). */
+  private documentLocations: RecordLocations | undefined;
   /** Live records per document id, and records without one (each its own document): kept up to date once counted. */
   private documentCounts: DocumentCounts | undefined;
 
@@ -75,7 +76,7 @@ export class LocalIndexState {
     this.slotMap = undefined;
     // Another writer's commit may have changed segments this one held: their ids are read again.
     this.locations = new RecordLocations();
-    this.slotsOfDocument = undefined;
+    this.documentLocations = undefined;
     this.documentCounts = undefined;
   }
 
@@ -94,7 +95,6 @@ export class LocalIndexState {
   recompose(): void {
     this.slotMap = new SlotMap(this.segments);
     this.base = composeSnapshot(this.segments, { slots: this.slotMap });
-    this.slotsOfDocument = undefined;
   }
 
   /**
@@ -135,19 +135,14 @@ export class LocalIndexState {
     return this.slotMap.composedSlot(found.part, found.slot);
   }
 
-  /** The slots of `base` of each document's records, kept until the next fold (a map of every document: built only to delete documents; the keys files are scanned, not kept as arrays). */
-  documentSlots(): Map<string, number[]> {
-    if (this.slotsOfDocument === undefined) {
-      const map = new Map<string, number[]>();
-      this.base.keys.eachDocId((docId, slot) => {
-        if (docId === null) return;
-        const slots = map.get(docId);
-        if (slots === undefined) map.set(docId, [slot]);
-        else slots.push(slot);
-      });
-      this.slotsOfDocument = map;
-    }
-    return this.slotsOfDocument;
+  /** The slots of `base` of the live records of document `docId`. */
+  slotsOfDocument(docId: string): number[] {
+    this.documentLocations ??= new RecordLocations("docId");
+    this.slotMap ??= new SlotMap(this.segments);
+    const slotMap = this.slotMap;
+    return this.documentLocations
+      .findAll(docId, this.segments, heldInMemory(this.segments))
+      .map(({ part, slot }) => slotMap.composedSlot(part, slot));
   }
 }
 

@@ -21,6 +21,15 @@ function segment(ids: readonly string[], deleted?: readonly number[]): SegmentPa
   return { snapshot, deleted: marks };
 }
 
+/** A segment of records whose document ids are given (null: none). */
+function documentSegment(records: ReadonlyArray<readonly [string, string | null]>): SegmentPart {
+  const keys = new MemoryKeys(
+    records.map(([id]) => id),
+    records.map(([, docId]) => docId),
+  );
+  return { snapshot: { count: records.length, keys } as unknown as IndexSnapshot };
+}
+
 /** The same segment with `slots` deleted too (a fold: a new array, the snapshot kept). */
 function withDeleted(part: SegmentPart, slots: readonly number[]): SegmentPart {
   const marks = part.deleted?.slice() ?? new Uint8Array(part.snapshot.count);
@@ -92,6 +101,38 @@ describe("RecordLocations", () => {
       const held = next() < 0.3;
       const asked = [...everId.filter(() => next() < 0.3), "never-upserted"];
       for (const id of asked) expect(locations.find(id, segments, held), `step ${step}, ${id}`).toEqual(scan(segments, id));
+    }
+  });
+
+  it("issue 36 (writer memory): by document, finds every live record of a document, in written segments and the one held in memory", () => {
+    const next = random(3634);
+    const locations = new RecordLocations("docId");
+    let segments: SegmentPart[] = [];
+    for (let step = 0; step < 40; step += 1) {
+      const records = Array.from({ length: 1 + Math.floor(30 * next()) }, (_, index): [string, string | null] => [
+        `r${step}-${index}`,
+        next() < 0.1 ? null : `doc${Math.floor(12 * next())}`,
+      ]);
+      segments = [...segments, documentSegment(records)];
+      if (next() < 0.4) {
+        const part = Math.floor(segments.length * next());
+        const target = segments[part] as SegmentPart;
+        segments[part] = withDeleted(target, [Math.floor(target.snapshot.count * next())]);
+      }
+      const held = next() < 0.3;
+      for (let document = 0; document < 13; document += 1) {
+        const docId = `doc${document}`;
+        const expected: Array<{ part: number; slot: number }> = [];
+        segments.forEach(({ snapshot, deleted }, part) => {
+          for (let slot = 0; slot < snapshot.count; slot += 1) {
+            if (deleted?.[slot] !== 1 && snapshot.keys.docId(slot) === docId) expected.push({ part, slot });
+          }
+        });
+        const found = locations.findAll(docId, segments, held);
+        const order = (left: { part: number; slot: number }, right: { part: number; slot: number }) =>
+          left.part - right.part || left.slot - right.slot;
+        expect(found.sort(order), `step ${step}, ${docId}`).toEqual(expected);
+      }
     }
   });
 

@@ -13,6 +13,9 @@ interface Covered {
   part: number;
 }
 
+/** Which key a `RecordLocations` looks records up by. */
+export type LookupKey = "id" | "docId";
+
 /** A live record's segment (index in the list looked up in) and slot there. */
 export interface RecordLocation {
   part: number;
@@ -20,7 +23,7 @@ export interface RecordLocation {
 }
 
 /**
- * Where each record id is among a writer's segments, kept from one lookup to the next as
+ * Where each record id (or, `key` "docId", each document's records) is among a writer's segments, kept from one lookup to the next as
  * segments come and go (a flush, a fold, a commit's merges), so an upsert does not gather
  * every id of the index again after each of them. Each segment's ids are read once, from its
  * keys (its keys file for a written one, a window at a time), into one table of 32-bit hashes
@@ -39,7 +42,9 @@ export class RecordLocations {
   private given = 0;
   private gone = 0;
   private syncedWith: readonly SegmentPart[] | undefined;
-  private held: { snapshot: IndexSnapshot; slots: Map<string, number> } | undefined;
+  private held: { snapshot: IndexSnapshot; slots: Map<string, number[]> } | undefined;
+
+  constructor(private readonly key: LookupKey = "id") {}
 
   /**
    * The live record `id` among `segments` (in memory: `heldInMemory`, the last one), or
@@ -48,23 +53,36 @@ export class RecordLocations {
    * segment's snapshot never changes (its deletions are only added to).
    */
   find(id: string, segments: readonly SegmentPart[], heldInMemory: boolean): RecordLocation | undefined {
+    return this.visit(id, segments, heldInMemory, true)[0];
+  }
+
+  /** Every live record whose key is `key` (a document's records, for `key` "docId"), segment by segment in no set order. */
+  findAll(key: string, segments: readonly SegmentPart[], heldInMemory: boolean): RecordLocation[] {
+    return this.visit(key, segments, heldInMemory, false);
+  }
+
+  private visit(key: string, segments: readonly SegmentPart[], heldInMemory: boolean, first: boolean): RecordLocation[] {
     this.sync(segments, heldInMemory);
+    const found: RecordLocation[] = [];
     if (heldInMemory) {
       const part = segments.length - 1;
       const last = segments[part] as SegmentPart;
-      if (this.held?.snapshot !== last.snapshot) this.held = { snapshot: last.snapshot, slots: idSlots(last.snapshot) };
-      const slot = this.held.slots.get(id);
-      if (slot !== undefined && last.deleted?.[slot] !== 1) return { part, slot };
+      if (this.held?.snapshot !== last.snapshot) this.held = { snapshot: last.snapshot, slots: this.slotsByKey(last.snapshot) };
+      for (const slot of this.held.slots.get(key) ?? []) {
+        if (last.deleted?.[slot] === 1) continue;
+        found.push({ part, slot });
+        if (first) return found;
+      }
     }
-    let found: RecordLocation | undefined;
-    this.table.find(hashText(id, 0), (value) => {
+    this.table.find(hashText(key, 0), (value) => {
       const covered = this.coveredOf(value);
       if (covered.part < 0 || covered.snapshot === undefined) return false;
       const slot = value - covered.base;
       if ((segments[covered.part] as SegmentPart).deleted?.[slot] === 1) return false;
-      if (covered.snapshot.keys.id(slot) !== id) return false;
-      found = { part: covered.part, slot };
-      return true;
+      const keys = covered.snapshot.keys;
+      if ((this.key === "id" ? keys.id(slot) : keys.docId(slot)) !== key) return false;
+      found.push({ part: covered.part, slot });
+      return first;
     });
     return found;
   }
@@ -113,8 +131,8 @@ export class RecordLocations {
     if (this.given + snapshot.count >= 0xffffffff) throw new RangeError("the record ids a writer looks up exceed 2^32 - 1 records");
     const covered: Covered = { snapshot, base: this.given, count: snapshot.count, part: -1 };
     const { base } = covered;
-    snapshot.keys.eachId((id, slot) => {
-      if (deleted?.[slot] !== 1) this.table.add(hashText(id, 0), base + slot);
+    this.eachKey(snapshot, (key, slot) => {
+      if (deleted?.[slot] !== 1) this.table.add(hashText(key, 0), base + slot);
     });
     this.given += snapshot.count;
     this.covered.push(covered);
@@ -134,12 +152,23 @@ export class RecordLocations {
     }
     return covered[low] as Covered;
   }
-}
 
-function idSlots(snapshot: IndexSnapshot): Map<string, number> {
-  const slots = new Map<string, number>();
-  snapshot.keys.eachId((id, slot) => {
-    slots.set(id, slot);
-  });
-  return slots;
+  /** Each slot's key (records without a document have no document key). */
+  private eachKey(snapshot: IndexSnapshot, visit: (key: string, slot: number) => void): void {
+    if (this.key === "id") snapshot.keys.eachId(visit);
+    else
+      snapshot.keys.eachDocId((docId, slot) => {
+        if (docId !== null) visit(docId, slot);
+      });
+  }
+
+  private slotsByKey(snapshot: IndexSnapshot): Map<string, number[]> {
+    const slots = new Map<string, number[]>();
+    this.eachKey(snapshot, (key, slot) => {
+      const known = slots.get(key);
+      if (known === undefined) slots.set(key, [slot]);
+      else known.push(slot);
+    });
+    return slots;
+  }
 }
