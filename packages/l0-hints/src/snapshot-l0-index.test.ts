@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { LookupKnowledgeError, type KnowledgeEntry } from "@lookup-knowledge/core";
+import { analyzerVersion } from "@lookup-knowledge/text";
 import { describe, expect, it } from "vitest";
 import { createL0Index } from "./create-l0-index.js";
 import type { L0Index } from "./l0-index.js";
@@ -50,6 +52,9 @@ function sampleEntries(count: number): KnowledgeEntry[] {
   });
 }
 
+/** The digest of the fixed snapshot at layout version 2 (see the test that pins it). */
+const pinnedDigest = "7e9fe4694c0d55622e7c926843b3d3f4a1b3b2df8fcff2edb4f911dc64873d5d";
+
 const queries = [
   "How do I set a rate limit in Kong?",
   "configuring webhook secret rotation",
@@ -86,6 +91,16 @@ describe("snapshotL0Index and restoreL0Index", () => {
     expect(restoredScoped.size).toBe(freshScoped.size);
     expect(restoredScoped.size).toBeLessThan(fresh.size);
     for (const query of [...queries, ...derived]) expect(restoredScoped.match(query), query).toEqual(freshScoped.match(query));
+  });
+
+  it("issue 36 review: the bytes of a fixed snapshot are pinned to l0SnapshotVersion (a change in what the index builds must bump it)", () => {
+    // A snapshot is keyed by l0SnapshotVersion and the analyser's version only: were the index
+    // built differently from the same entries without a bump, an upgrade would keep opening
+    // snapshots of the old build and give other hints than a fresh one. When this fails, bump
+    // l0SnapshotVersion (l0-snapshot-layout.ts) and pin the new digest beside it.
+    const snapshot = snapshotL0Index(sampleEntries(200), { isCommonTerm: (term) => term.includes("rate"), maxTermShare: 0.05 });
+    const digest = createHash("sha256").update(snapshot).digest("hex");
+    expect({ version: l0SnapshotVersion, analyzerVersion, digest }).toEqual({ version: 2, analyzerVersion, digest: pinnedDigest });
   });
 
   it("issue 36 item 5: the answers of isCommonTerm are recorded, not asked again", () => {
