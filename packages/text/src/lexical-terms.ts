@@ -38,6 +38,8 @@ export function lexicalTerms(text: string, options: LexicalTermsOptions = {}): s
 
 /** Ids gathered here text after text, then copied out (`LexicalOutput`). */
 let scratchIds = new Uint32Array(1024);
+/** The most ids the scratch array keeps between texts (1 MB): one grown past it for a very long text goes with that text. */
+const keptScratchIds = 1 << 18;
 const emptyIds = new Uint32Array(0);
 
 /**
@@ -49,7 +51,7 @@ const emptyIds = new Uint32Array(0);
 export function lexicalTermIds(text: string, numbering: TermNumbering, options: LexicalTermsOptions = {}): Uint32Array<ArrayBuffer> {
   const output = new LexicalOutput(numbering, scratchIds);
   analyseLexically(text, options.cjk ?? defaultCjkSegmentation, output);
-  scratchIds = output.scratch;
+  if (output.scratch.length <= keptScratchIds) scratchIds = output.scratch;
   return output.takeIds();
 }
 
