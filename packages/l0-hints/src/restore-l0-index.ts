@@ -17,8 +17,9 @@ import { TermIndex } from "./term-index.js";
  * snapshot was taken with (`isCommonTerm` is not called: its answers are in the snapshot;
  * `isCommonTermIn` serves `within`). Throws a `LookupKnowledgeError` with code
  * `stale_l0_snapshot` when the snapshot was taken under other options, another text analyser
- * or an older layout, and `invalid_l0_snapshot` when its bytes do not hold a consistent index:
- * never an index with wrong hints. The index may keep views of `snapshot`'s memory: do not
+ * or an older layout, and `invalid_l0_snapshot` when its bytes do not hold a consistent index.
+ * Only the structure is checked, not every value: a changed byte can still give other hints, so
+ * keep a snapshot with a checksum of your own (the agent tool does). The index may keep views of `snapshot`'s memory: do not
  * change it afterwards. Pure: no I/O.
  */
 export function restoreL0Index(snapshot: Uint8Array, options?: L0IndexOptions): L0Index {
