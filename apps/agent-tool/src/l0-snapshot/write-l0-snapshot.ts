@@ -43,8 +43,9 @@ export async function writeL0Snapshot(
   try {
     const handle = await open(temporary, "w");
     try {
-      await handle.write(headLine(head));
-      await handle.write(body);
+      // writeFile loops until every byte is written; a single write may write part of it (a full disk).
+      await handle.writeFile(headLine(head));
+      await handle.writeFile(body);
       await handle.sync();
     } finally {
       await handle.close();
