@@ -167,5 +167,7 @@ async function closePort(parts: {
   state.base.records.file?.close();
   state.base = emptySnapshot();
   state.segments = [];
+  // A writer's stats() counts documents from the counts the state keeps: none once closed.
+  state.forgetDocumentCounts();
   await lock?.release();
 }

@@ -2,10 +2,7 @@ import { manifestBytes } from "../format/manifest-text.js";
 import { isSegmented } from "../format/segmented-manifest.js";
 import type { StoredManifest } from "../format/segmented-manifest.js";
 import type { EmbedderIdentity, LocalIndexStats } from "../port/local-search-port.js";
-import { countDocuments } from "../snapshot/count-documents.js";
-import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import type { LocalIndexState } from "../snapshot/local-index-state.js";
-import type { PendingChanges } from "../snapshot/pending-changes.js";
 import type { RefreshError } from "./reader-refresh.js";
 
 /**
@@ -19,10 +16,10 @@ export function localIndexStats(
   vectorEmbedder: EmbedderIdentity | null,
   refreshError: RefreshError | undefined,
 ): LocalIndexStats {
-  const { base, pending, manifest } = state;
+  const { manifest } = state;
   const embedder = vectorEmbedder ?? (mode === "read" ? (manifest?.embedder ?? null) : null);
   return {
-    ...(mode === "read" ? { documents: manifest?.documents ?? 0, chunks: manifest?.chunks ?? 0 } : writerCounts(base, pending)),
+    ...(mode === "read" ? { documents: manifest?.documents ?? 0, chunks: manifest?.chunks ?? 0 } : writerCounts(state)),
     ...(embedder === null ? {} : { embedder: { ...embedder } }),
     bytesOnDisk: manifest === undefined ? 0 : manifestBytes(manifest),
     segments: mode === "read" ? committedSegments(manifest) : writerSegments(state),
@@ -31,15 +28,14 @@ export function localIndexStats(
   };
 }
 
-/** A writer's documents and chunks: its snapshot without the removed slots, with the added records. */
-function writerCounts(base: IndexSnapshot, pending: PendingChanges | undefined): { documents: number; chunks: number } {
-  const removed = pending?.removed;
-  const docIds: Array<string | null> = [];
-  base.keys.arrays().docIds.forEach((docId, slot) => {
-    if (removed?.[slot] !== 1) docIds.push(docId);
-  });
-  for (const record of pending?.added.values() ?? []) docIds.push(record.docId);
-  return { documents: countDocuments(docIds), chunks: docIds.length };
+/**
+ * A writer's documents and chunks as its searches see them: pending changes folded in, then
+ * the documents its state keeps counted (`LocalIndexState.documents`), so no segment's ids are
+ * read whole and kept (every id and document id, per segment, for the rest of the writer's life).
+ */
+function writerCounts(state: LocalIndexState): { documents: number; chunks: number } {
+  const documents = state.documents();
+  return { documents, chunks: state.current().count };
 }
 
 function committedSegments(manifest: StoredManifest | undefined): number {
