@@ -19,6 +19,12 @@ describe("./manifest", () => {
 
   it("exports what a reader of a data folder needs", async () => {
     const manifest = await import("./manifest.js");
-    expect(Object.keys(manifest).sort()).toEqual(["IngestError", "ingestManifestFileName", "readIngestManifest", "writeIngestManifest"]);
+    expect(Object.keys(manifest).sort()).toEqual([
+      "IngestError",
+      "ingestManifestFileName",
+      "readIngestManifest",
+      "writeFileAtomically",
+      "writeIngestManifest",
+    ]);
   });
 });

@@ -7,3 +7,4 @@ export type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.j
 export { ingestManifestFileName } from "./ingest-manifest-file.js";
 export { readIngestManifest } from "./read-ingest-manifest.js";
 export { writeIngestManifest } from "./write-ingest-manifest.js";
+export { writeFileAtomically } from "./write-file-atomically.js";

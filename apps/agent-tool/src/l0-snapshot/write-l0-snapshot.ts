@@ -1,7 +1,6 @@
-import { createHash, randomUUID } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
 import { errorMessage } from "@lookup-knowledge/core";
-import { readIngestManifest } from "@lookup-knowledge/ingest/manifest";
+import { readIngestManifest, writeFileAtomically } from "@lookup-knowledge/ingest/manifest";
 import { snapshotL0Index } from "@lookup-knowledge/l0-hints";
 import { l0IndexOptions } from "../common-term-test.js";
 import { l0SnapshotFileVersion, l0SnapshotFormat, l0SnapshotPath, type L0SnapshotFileHead } from "./l0-snapshot-file.js";
@@ -38,24 +37,7 @@ export async function writeL0Snapshot(
     bytes: body.length,
     sha256: createHash("sha256").update(body).digest("hex"),
   };
-  const path = l0SnapshotPath(dataDirectory);
-  const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
-  try {
-    const handle = await open(temporary, "w");
-    try {
-      // writeFile loops until every byte is written; a single write may write part of it (a full disk).
-      await handle.writeFile(headLine(head));
-      await handle.writeFile(body);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await syncDirectory(dataDirectory);
+  await writeFileAtomically(l0SnapshotPath(dataDirectory), [headLine(head), body]);
   return "written";
 }
 
@@ -84,18 +66,4 @@ function headLine(head: L0SnapshotFileHead): string {
   const bytes = Buffer.byteLength(text) + 1;
   const padding = Math.ceil(bytes / 8) * 8 - bytes;
   return `${text}${" ".repeat(padding)}\n`;
-}
-
-/** Flushes the directory entry of the rename; not every platform allows it, so failures are ignored. */
-async function syncDirectory(directory: string): Promise<void> {
-  try {
-    const handle = await open(directory, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Best effort (Windows cannot open a directory for syncing).
-  }
 }
