@@ -1,6 +1,5 @@
 import { describeValue, errorMessage } from "@lookup-knowledge/core";
 import { createRequire } from "node:module";
-import { z } from "zod";
 import { DocumentError } from "./document-error.js";
 import type { FrontmatterBlock } from "./read-frontmatter-block.js";
 import { readJsonFrontmatter } from "./read-json-frontmatter.js";
@@ -17,10 +16,10 @@ export interface FrontmatterFields {
   entities: string[];
 }
 
-const mappingSchema = z.record(z.string(), z.unknown());
-const textSchema = z.string().nullish();
-const scalarSchema = z.union([z.string(), z.number(), z.boolean()]);
-const termsSchema = z.union([scalarSchema, z.array(scalarSchema.nullable())]).nullish();
+// The fields are checked by hand, not by a schema library: a cold ingest checks every
+// document's frontmatter once, and a schema's generic code spent more time warming up than
+// the checks take (issue 36 item 6). `read-frontmatter.test.ts` holds them to the schemas
+// they replaced (zod's record, string, finite number and boolean).
 
 /**
  * Reads frontmatter and validates the fields ingestion uses: YAML (the simple kind by
@@ -37,14 +36,13 @@ export function readFrontmatter(
 ): FrontmatterFields {
   const value = parseFrontmatter(block, source);
   if (value == null) return { keywords: [], entities: [] };
-  const mapping = mappingSchema.safeParse(value);
-  if (!mapping.success || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     throw new DocumentError({
       source,
       reason: `frontmatter is not a mapping (got ${Array.isArray(value) ? "a list" : describeValue(value)})`,
     });
   }
-  const fields = mapping.data;
+  const fields = ownFields(value);
   const title = readText(fields, "title", source);
   let description: string | undefined;
   for (const field of options.descriptionFields) {
@@ -95,18 +93,17 @@ function readYaml(yamlText: string, source: string): unknown {
 }
 
 function readText(fields: Record<string, unknown>, field: string, source: string): string | undefined {
-  const result = textSchema.safeParse(fields[field]);
-  if (!result.success) throw fieldError(source, field, fields[field], "a string");
-  const text = result.data?.trim();
+  const value = fields[field];
+  if (value != null && typeof value !== "string") throw fieldError(source, field, value, "a string");
+  const text = value?.trim();
   return text === undefined || text === "" ? undefined : text;
 }
 
 function readCategory(fields: Record<string, unknown>, field: string, source: string): string | undefined {
   const value = fields[field];
   if (value == null) return undefined;
-  const result = scalarSchema.safeParse(value);
-  if (!result.success) throw fieldError(source, field, value, "a string");
-  const text = String(result.data).trim();
+  if (!isScalar(value)) throw fieldError(source, field, value, "a string");
+  const text = String(value).trim();
   return text === "" ? undefined : text;
 }
 
@@ -114,10 +111,11 @@ function readCategory(fields: Record<string, unknown>, field: string, source: st
 function readTerms(fields: Record<string, unknown>, names: readonly string[], source: string): string[] {
   const terms = new Set<string>();
   for (const name of names) {
-    const result = termsSchema.safeParse(fields[name]);
-    if (!result.success) throw fieldError(source, name, fields[name], "a string or a list of strings");
-    const value = result.data;
+    const value = fields[name];
     if (value == null) continue;
+    if (!isScalar(value) && !(Array.isArray(value) && value.every((item) => item === null || isScalar(item)))) {
+      throw fieldError(source, name, value, "a string or a list of strings");
+    }
     const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,，、]/) : [value];
     for (const item of items) {
       if (item == null) continue;
@@ -126,6 +124,36 @@ function readTerms(fields: Record<string, unknown>, names: readonly string[], so
     }
   }
   return [...terms];
+}
+
+/** A string, a finite number or a boolean: what a field of one value may be. */
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+}
+
+/**
+ * Whether a parsed value is a mapping: an object whose constructor, if it is a function, has
+ * a prototype of its own with `isPrototypeOf` (a plain object, or one without a prototype;
+ * not a list, a date or a map).
+ */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const constructor = (value as { constructor?: unknown }).constructor;
+  if (typeof constructor !== "function") return true;
+  const prototype: unknown = constructor.prototype;
+  if (typeof prototype !== "object" || prototype === null || Array.isArray(prototype)) return false;
+  return Object.hasOwn(prototype, "isPrototypeOf");
+}
+
+/**
+ * The mapping's own fields in a new plain object, without a `__proto__` key (which would set
+ * the copy's prototype): a field is looked up in it, and a name such as `constructor` that
+ * the frontmatter does not set finds what every plain object has.
+ */
+function ownFields(mapping: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(mapping)) if (key !== "__proto__") fields[key] = mapping[key];
+  return fields;
 }
 
 function fieldError(source: string, field: string, value: unknown, expected: string): DocumentError {
