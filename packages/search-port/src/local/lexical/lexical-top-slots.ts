@@ -16,7 +16,10 @@ import type { MatchedTerm } from "./weigh-query-terms.js";
  * (`pieceScoreBounds`), so a term rare in one stretch of the index and common in another is
  * skipped where it cannot matter. A snapshot of several segments is searched segment by
  * segment, each over its own postings and slots (`PostingsPiece`), into one heap whose
- * threshold carries over: a record's score is the same sum wherever its postings lie.
+ * threshold carries over: a record's score is the same sum wherever its postings lie. The
+ * largest segments go first, so that the threshold the smaller ones are searched with is
+ * already high (the heap orders by score, then id: the order of the segments does not change
+ * what it keeps).
  */
 export function lexicalTopSlots(snapshot: IndexSnapshot, matched: readonly MatchedTerm[], limit: number): TopSlots {
   const heap = new TopSlots(limit, snapshot.keys);
@@ -48,7 +51,7 @@ export function lexicalTopSlots(snapshot: IndexSnapshot, matched: readonly Match
   return heap;
 }
 
-/** The matched terms' cursors per segment, segments in slot order, each segment's terms in query order. */
+/** The matched terms' cursors per segment, the largest segments first (then in slot order), each segment's terms in query order. */
 function bySegment(snapshot: IndexSnapshot, matched: readonly MatchedTerm[]): Array<{ segment: LexicalSegment; cursors: PostingCursor[] }> {
   const segments = new Map<number, { segment: LexicalSegment; cursors: PostingCursor[] }>();
   for (const { pieces, scaled } of matched) {
@@ -72,5 +75,7 @@ function bySegment(snapshot: IndexSnapshot, matched: readonly MatchedTerm[]): Ar
       });
     }
   }
-  return [...segments.values()].sort((left, right) => left.segment.position - right.segment.position);
+  return [...segments.values()].sort(
+    (left, right) => right.segment.count - left.segment.count || left.segment.position - right.segment.position,
+  );
 }
