@@ -40,9 +40,17 @@ const roots = (process.env.BENCH_COLD_ROOTS ?? `ours=${codeRoot}`).split(",").ma
   if (!label || !path) throw new Error(`BENCH_COLD_ROOTS must be label=path pairs separated by commas, got ${entry}`);
   return { label, path: resolve(path) };
 });
+// The CLI as it ships: its package's `bin` (the bundled `dist/bundle/main.js` since session 12,
+// `dist/main.js` before).
+const cliOf = (path) =>
+  join(path, "apps/cli", JSON.parse(readFileSync(join(path, "apps/cli/package.json"), "utf8")).bin["lookup-knowledge"]);
 for (const { path } of roots) {
-  for (const built of ["apps/cli/dist/main.js", "packages/search-port/dist/local/index.js", "packages/embeddings/dist/index.js"]) {
-    if (!existsSync(join(path, built))) skip(`${join(path, built)} is missing (run pnpm build first)`);
+  for (const built of [
+    cliOf(path),
+    join(path, "packages/search-port/dist/local/index.js"),
+    join(path, "packages/embeddings/dist/index.js"),
+  ]) {
+    if (!existsSync(built)) skip(`${built} is missing (run pnpm build first)`);
   }
 }
 if (!existsSync(join(datasetDirectory, "corpus.jsonl"))) skip(`${join(datasetDirectory, "corpus.jsonl")} is missing`);
@@ -73,12 +81,12 @@ const oursData = join(folder, "ours");
 const kinds = [
   { name: "node -e 0 (the floor)", args: () => ["-e", "0"] },
   ...roots.flatMap(({ label, path }) => [
-    { name: `${label}: CLI query`, args: (text) => [join(path, "apps/cli/dist/main.js"), "--data", oursData, "query", text] },
+    { name: `${label}: CLI query`, args: (text) => [cliOf(path), "--data", oursData, "query", text] },
     ...(process.env.BENCH_COLD_DATA
       ? [
           {
             name: `${label}: CLI query, ingested folder`,
-            args: (text) => [join(path, "apps/cli/dist/main.js"), "--data", resolve(process.env.BENCH_COLD_DATA), "query", text],
+            args: (text) => [cliOf(path), "--data", resolve(process.env.BENCH_COLD_DATA), "query", text],
           },
         ]
       : []),

@@ -3,16 +3,16 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { IngestReport } from "@lookup-knowledge/ingest";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 import { createIngestInterrupt, formatIngestReport, interruptedMessage } from "./ingest-command.js";
 import { describeIngestProgress } from "./ingest-progress-display.js";
+import { builtCli } from "./test/built-cli.js";
 
 // The real command, built (turbo builds the package before its tests).
-const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const cli = builtCli;
 const run = promisify(execFile);
 
 const report: IngestReport = {

@@ -3,11 +3,11 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
+import { builtCli } from "./test/built-cli.js";
 
-const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const cli = builtCli;
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 describe("the lookup-knowledge CLI's messages", () => {

@@ -6,10 +6,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtCli } from "./test/built-cli.js";
 
 // The real command, built, with DATABASE_URL pointing at a fresh database on the test
 // PostgreSQL (`.ci/run` starts one and sets the variable; psql creates and drops the database).
-const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const cli = builtCli;
 const knowledgeBase = fileURLToPath(new URL("../../../examples/knowledge-base", import.meta.url));
 const run = promisify(execFile);
 const variable = "LOOKUP_KNOWLEDGE_TEST_DATABASE_URL";

@@ -8,10 +8,11 @@ import { promisify } from "node:util";
 import type { LookupResult } from "@lookup-knowledge/core";
 import { startPineconeTestServer, type PineconeTestServer } from "@lookup-knowledge/search-port/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtCli } from "./test/built-cli.js";
 
 // The real command against other stores: the real Pinecone client against the local
 // Pinecone server, and a libSQL file through LangChain's LibSQLVectorStore.
-const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const cli = builtCli;
 const knowledgeBase = fileURLToPath(new URL("../../../examples/knowledge-base", import.meta.url));
 const run = promisify(execFile);
 const apiKey = "pc-cli-secret-93d1e";

@@ -3,14 +3,14 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type LookupResult, parseFilterPairs } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleKnowledgeBase as knowledgeBase, runLookupKnowledge as lookupKnowledge } from "./test/run-lookup-knowledge.js";
+import { builtCli } from "./test/built-cli.js";
 
 // The real command, built (turbo builds the package before its tests), in a fresh folder.
-const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const cli = builtCli;
 const run = promisify(execFile);
 
 describe("the lookup-knowledge CLI", () => {

@@ -7,8 +7,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatLookupResult } from "@lookup-knowledge/agent-tool/format";
 import { demoQuestions, runDemo } from "./run-demo.js";
+import { builtCli } from "../test/built-cli.js";
 
-const cliEntry = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+const cliEntry = builtCli;
 const run = promisify(execFile);
 
 const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base", import.meta.url));

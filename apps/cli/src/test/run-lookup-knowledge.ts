@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { builtCli } from "./built-cli.js";
 
 // The real command, built (turbo builds the package before its tests).
-const cli = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+const cli = builtCli;
 const run = promisify(execFile);
 
 /** The example knowledge base of the repository. */

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { builtCli } from "./built-cli.js";
 
 /** The real command, built. */
-export const cliPath = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+export const cliPath = builtCli;
 
 /** This process's environment without DATABASE_URL (the embedded trace database), without colours. */
 export function cliEnvironment(extra: Record<string, string> = {}): Record<string, string> {

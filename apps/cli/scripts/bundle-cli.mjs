@@ -1,0 +1,127 @@
+// Issue 36 item 5: the CLI shipped as one bundled file per entry (plus the chunks its commands
+// load when they run), so a cold `query` does not pay Node's ES module loader for the ~300
+// files of the workspace packages it uses (about 1 ms of CPU each: resolving, reading,
+// compiling). Run after `tsc -b` (which builds the packages it imports): it bundles
+// `src/main.ts` and what it imports into `dist/bundle/main.js`, the package's `bin`, with the
+// chunks its commands load when they run (`await import`) in `dist/bundle/chunks/`, and writes
+// which modules each file holds to `dist/bundle/inputs.json` (what the tests read). tsc's
+// `dist/main.js` stays as it is: the same command, unbundled, running the packages' built files
+// as they are now (a bundle holds their code as it was when it was built).
+//
+// What stays a file of its own, found as before:
+// - A package the CLI depends on directly (commander, LangChain, zod, the trace database...)
+//   is imported by name when it resolves from the CLI to the very file it resolves to from its
+//   importer: the same code, loaded as before. Anything else reached (a package's own
+//   dependency) is bundled.
+// - `import.meta.url` in a bundled module (data files, worker scripts, `createRequire`) is
+//   replaced by the URL of the module it was written in, found through its package's
+//   `package.json` at run time, so a word table, a dictionary or a worker entry is read from
+//   the package that ships it, wherever it is installed. The build fails when that package is
+//   not a dependency of the CLI (it could not be found from the bundle), or when a bundled
+//   third-party module uses `__dirname` or `__filename` (which would name the bundle).
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const cliRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const requireFromCli = createRequire(join(cliRoot, "package.json"));
+const outdir = join(cliRoot, "dist/bundle");
+
+/** The nearest folder above `file` holding a package.json, and that package's name. */
+function owningPackage(file) {
+  for (let folder = dirname(file); folder !== dirname(folder); folder = dirname(folder)) {
+    try {
+      const { name } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
+      if (typeof name === "string") return { root: folder, name };
+    } catch {
+      // No package.json here (or one without a name): keep climbing.
+    }
+  }
+  throw new Error(`bundle-cli: no package.json with a name above ${file}`);
+}
+
+function resolvesFromCli(specifier) {
+  try {
+    return requireFromCli.resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
+
+const isThirdParty = (file) => file.split(sep).includes("node_modules");
+
+const keepPackagesAndMetaUrls = {
+  name: "lookup-knowledge-cli-bundle",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === "probe" || args.specifier?.startsWith("node:") || args.path.startsWith("node:")) return undefined;
+      if (args.kind === "entry-point") return undefined;
+      const fromImporter = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: "probe" });
+      if (fromImporter.errors.length > 0 || fromImporter.external) return undefined;
+      const fromCli = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: cliRoot, pluginData: "probe" });
+      const cliDependency = !args.path.startsWith("@lookup-knowledge/");
+      if (cliDependency && fromCli.errors.length === 0 && fromCli.path === fromImporter.path) return { path: args.path, external: true };
+      return undefined;
+    });
+    pluginBuild.onLoad({ filter: /\.(c|m)?[jt]s$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const thirdParty = isThirdParty(args.path);
+      if (thirdParty && /\b__(dirname|filename)\b/.test(source))
+        throw new Error(
+          `bundle-cli: ${args.path} uses __dirname or __filename, which would name the bundle: keep its package a dependency of the CLI`,
+        );
+      if (!source.includes("import.meta.url")) return undefined;
+      const { root, name } = owningPackage(args.path);
+      const manifest = `${name}/package.json`;
+      if (resolvesFromCli(manifest) !== join(root, "package.json"))
+        throw new Error(
+          `bundle-cli: ${args.path} uses import.meta.url, and ${manifest} does not resolve from the CLI to ${root}: add ${name} to the CLI's dependencies`,
+        );
+      let path = relative(root, args.path).split(sep).join("/");
+      // The CLI's own sources: the URL of the file tsc compiles them to.
+      if (root === cliRoot) path = path.replace(/^src\//, "dist/").replace(/\.ts$/, ".js");
+      const url = `new URL(${JSON.stringify(path)}, import.meta.resolve(${JSON.stringify(manifest)})).href`;
+      const loader = args.path.endsWith(".ts") ? "ts" : "js";
+      return { contents: source.replaceAll("import.meta.url", url), loader, resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+// Chunk names change with their contents: the previous build's go first.
+rmSync(outdir, { recursive: true, force: true });
+const { metafile } = await build({
+  entryPoints: [join(cliRoot, "src/main.ts")],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  // Bundled CommonJS code that calls `require` (a Node built-in, an optional dependency) gets
+  // Node's own, made for the bundle's file.
+  banner: {
+    js: 'import { createRequire as __cliCreateRequire } from "node:module";\nconst require = __cliCreateRequire(import.meta.url);',
+  },
+  chunkNames: "chunks/[name]-[hash]",
+  metafile: true,
+  logLevel: "warning",
+  plugins: [keepPackagesAndMetaUrls],
+});
+
+// Each file written, relative to dist/bundle/, with the modules it holds, relative to the CLI's folder.
+const fromBuild = (path) => resolve(process.cwd(), path);
+const inputs = Object.fromEntries(
+  Object.entries(metafile.outputs).map(([output, { inputs: held }]) => [
+    relative(outdir, fromBuild(output)).split(sep).join("/"),
+    Object.keys(held).map((input) =>
+      relative(cliRoot, fromBuild(input.replace(/^[a-z-]+:/, "")))
+        .split(sep)
+        .join("/"),
+    ),
+  ]),
+);
+writeFileSync(join(outdir, "inputs.json"), `${JSON.stringify(inputs)}\n`);
+chmodSync(join(outdir, "main.js"), 0o755);
+console.log(`bundle-cli: ${Object.keys(metafile.inputs).length} modules into ${Object.keys(inputs).length} files in dist/bundle/`);

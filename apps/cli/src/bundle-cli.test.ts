@@ -1,0 +1,61 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { builtCli } from "./test/built-cli.js";
+
+// Issue 36 item 5: the built command is one bundled file plus the chunks its commands load
+// (scripts/bundle-cli.mjs). A bundled module's `import.meta.url` (its data files, worker
+// scripts, `createRequire`) was replaced by its own file's URL, found through its package.
+const bundle = dirname(builtCli);
+const cliRoot = fileURLToPath(new URL("../", import.meta.url));
+const bundleFiles = [builtCli, ...readdirSync(join(bundle, "chunks")).map((name) => join(bundle, "chunks", name))];
+const rewritten = /new URL\("([^"]+)", import\.meta\.resolve\("([^"]+)"\)\)/g;
+
+describe("issue 36 item 5: the bundled CLI", () => {
+  it("is the package's bin, and is not older than any module it holds (a stale bundle would test old code)", () => {
+    const manifest = JSON.parse(readFileSync(join(cliRoot, "package.json"), "utf8")) as { bin: Record<string, string> };
+    expect(join(cliRoot, manifest.bin["lookup-knowledge"] as string)).toBe(builtCli);
+    const inputs = JSON.parse(readFileSync(join(bundle, "inputs.json"), "utf8")) as Record<string, string[]>;
+    const built = statSync(builtCli).mtimeMs;
+    const held = Object.values(inputs).flat();
+    expect(held.length).toBeGreaterThan(100);
+    const newer = held.filter((input) => statSync(join(cliRoot, input)).mtimeMs > built);
+    expect(newer, "rebuild it: pnpm --filter @lookup-knowledge/cli build").toEqual([]);
+  });
+
+  it("holds no import.meta.url of a bundled module: each became the URL of the module's own file, which its package ships", () => {
+    const found: string[] = [];
+    for (const file of bundleFiles) {
+      const source = readFileSync(file, "utf8");
+      // The banner's `createRequire(import.meta.url)` (the bundle's own `require`) is the one left.
+      expect(source.split("import.meta.url").length - 1, file).toBe(1);
+      const fromBundle = createRequire(file);
+      for (const [, path, manifest] of source.matchAll(rewritten)) {
+        // Resolved as at run time: from the bundle's file, through the package's exports.
+        const module = join(dirname(fromBundle.resolve(manifest as string)), path as string);
+        expect(existsSync(module), `${path} of ${manifest}, from ${file}`).toBe(true);
+        found.push(`${manifest} ${path}`);
+      }
+    }
+    // The ones a lookup and an ingest need: the embedder's word table, jieba, the parse workers.
+    expect(found).toEqual(
+      expect.arrayContaining([
+        "@lookup-knowledge/embeddings/package.json dist/load-word-table.js",
+        "@lookup-knowledge/text/package.json dist/load-jieba.js",
+        "@lookup-knowledge/ingest/package.json dist/parse-pool.js",
+        "@lookup-knowledge/cli/package.json dist/main.js",
+      ]),
+    );
+  });
+
+  it("keeps the dense-scan worker's code as its package has it (started from source with `eval`, as item 7's test starts it)", async () => {
+    const { denseScanWorkerSource } = (await import(
+      join(cliRoot, "../../packages/search-port/dist/local/dense/dense-scan-worker-source.js")
+    )) as { denseScanWorkerSource: string };
+    // A template literal in the built package and in the bundle: the same characters between the backquotes.
+    const holding = bundleFiles.filter((file) => readFileSync(file, "utf8").includes(`\`${denseScanWorkerSource}\``));
+    expect(holding.length).toBe(1);
+  });
+});
