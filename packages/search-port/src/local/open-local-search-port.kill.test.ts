@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -115,6 +115,57 @@ describe("issue 36 item 2: a writer killed at any point of a commit or a merge l
       await writer.upsert(chunksOf(41, 1));
       await writer.optimize();
       expect(writer.stats().chunks).toBe((await answersOf(directory)).chunks);
+      await writer.close();
+    },
+    60_000,
+  );
+});
+
+describe("issue 36 item 4: flushed segments are synced only at the commit that lists them", () => {
+  it.skipIf(process.platform === "win32")(
+    "a writer killed (SIGKILL) after flushing segments and before its commit leaves the previous commit, which readers load whole",
+    async () => {
+      if (!existsSync(builtPort)) throw new Error(`${builtPort} is missing: build the package first (pnpm turbo run build)`);
+      const first = await openLocalSearchPort({ directory, mode: "write" });
+      for (let index = 0; index < 10; index += 1) await first.upsert(chunksOf(index, 0));
+      await first.commit();
+      await first.close();
+      const committed = await answersOf(directory);
+      const script = [
+        `const { openLocalSearchPortWithHooks } = await import(${JSON.stringify(pathToFileURL(builtPort).href)});`,
+        `const chunksOf = ${chunkScript};`,
+        `const writer = await openLocalSearchPortWithHooks({ directory: ${JSON.stringify(directory)}, mode: "write" }, { flushRecords: 8 });`,
+        // Changed and new documents, flushed as segments of 8 records: no commit follows.
+        "for (let index = 0; index < 40; index += 1) await writer.upsert(chunksOf(index, 1));",
+        "await writer.deleteDocuments(['doc3']);",
+        "process.stdout.write('flushed\\n');",
+        "setInterval(() => undefined, 1000);",
+      ].join("\n");
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+      children.push(child);
+      let errors = "";
+      child.stderr?.on("data", (data: Buffer) => (errors += data.toString()));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout?.on("data", (data: Buffer) => {
+          if (data.toString().includes("flushed")) resolve();
+        });
+        child.on("exit", (code, signal) => reject(new Error(`the writer exited (${code ?? signal}): ${errors}`)));
+      });
+      const manifest = readManifest(directory) as SegmentedManifest;
+      const listed = new Set(manifest.segments.flatMap((segment) => Object.values(segment.files).map((entry) => entry?.name)));
+      // The flushes wrote segments of their own (generation 2), which no manifest lists.
+      const flushed = readdirSync(directory).filter((name) => name.startsWith("00000002-") && !listed.has(name));
+      expect(flushed.length).toBeGreaterThan(0);
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+      expect((readManifest(directory) as SegmentedManifest).generation).toBe(manifest.generation);
+      expect(await answersOf(directory)).toEqual(committed);
+      // The next writer takes the dead one's lock over, and commits from the last commit.
+      const writer = await openLocalSearchPort({ directory, mode: "write" });
+      expect(writer.stats().chunks).toBe(20);
+      await writer.upsert(chunksOf(11, 2));
+      await writer.commit();
+      expect(writer.stats().chunks).toBe(22);
       await writer.close();
     },
     60_000,

@@ -8,14 +8,20 @@ import type { IndexFileEntry } from "./index-manifest.js";
 
 /**
  * Writes one file, hashing what it writes (whole and block by block, see
- * block-checksums.ts), through a buffer; `finish` fsyncs and closes.
+ * block-checksums.ts), through a buffer; `finish` closes it without a sync: a data file is
+ * synced once, just before the first manifest that lists it is written (`syncNewFiles`), so
+ * one merged away before any commit listed it (a flushed segment) is never synced at all.
  */
 export class HashedFileWriter {
   private readonly hash: Hash = createHash("sha256");
   private readonly blocks = new BlockHasher();
   private blockDigests: Buffer | undefined;
-  private readonly buffer = Buffer.allocUnsafe(1024 * 1024);
+  /** Filled while the other one is written (`writing`): the caller computes what comes next meanwhile. */
+  private buffer: Buffer = Buffer.allocUnsafe(1024 * 1024);
+  private spare: Buffer | undefined;
   private used = 0;
+  /** The write of the last full buffer, still going on (awaited before another write starts). */
+  private writing: Promise<void> | undefined;
   bytes = 0;
 
   private constructor(
@@ -38,7 +44,8 @@ export class HashedFileWriter {
     this.blocks.update(data);
     this.bytes += data.length;
     if (data.length > this.buffer.length / 2) {
-      await this.flush();
+      // The caller may reuse `data` once this returns: written now, after what came before.
+      await this.drain();
       await this.writeFully(data);
       return;
     }
@@ -49,9 +56,9 @@ export class HashedFileWriter {
 
   async finish(): Promise<IndexFileEntry> {
     try {
-      await this.flush();
-      await this.handle.sync();
+      await this.drain();
     } finally {
+      await this.writing?.catch(() => undefined);
       await this.handle.close();
     }
     this.blockDigests = this.blocks.digests();
@@ -65,13 +72,37 @@ export class HashedFileWriter {
   }
 
   async abandon(): Promise<void> {
+    await this.writing?.catch(() => undefined);
     await this.handle.close().catch(() => undefined);
   }
 
+  /** Starts writing the buffer (once the write before it is done) and fills the other one meanwhile. */
   private async flush(): Promise<void> {
+    if (this.used === 0) return;
+    await this.settle();
+    const full = this.buffer.subarray(0, this.used);
+    // The second buffer is made on the first flush: a small file (most are) needs one.
+    [this.buffer, this.spare] = [this.spare ?? Buffer.allocUnsafe(this.buffer.length), this.buffer];
+    this.used = 0;
+    const writing = this.writeFully(full);
+    // Awaited by the next flush or `finish` (which throw its error); not unhandled meanwhile.
+    writing.catch(() => undefined);
+    this.writing = writing;
+  }
+
+  /** Writes all that is buffered and waits until it is written. */
+  private async drain(): Promise<void> {
+    await this.settle();
     if (this.used === 0) return;
     await this.writeFully(this.buffer.subarray(0, this.used));
     this.used = 0;
+  }
+
+  /** Waits for the buffer being written, throwing what its write threw. */
+  private async settle(): Promise<void> {
+    const writing = this.writing;
+    this.writing = undefined;
+    await writing;
   }
 
   private async writeFully(data: Uint8Array): Promise<void> {

@@ -29,6 +29,7 @@ import type { UpsertEntry } from "./read-upsert-batch.js";
 import { removeDocuments } from "./remove-documents.js";
 import { removeFiles } from "./remove-unreferenced-files.js";
 import { stageUpserts } from "./stage-upserts.js";
+import { syncNewFiles } from "./sync-new-files.js";
 import type { EmbeddedRow } from "./embedded-row.js";
 import { createVectorsAhead } from "./vectors-ahead.js";
 import type { TextToEmbed, VectorsAhead } from "./vectors-ahead.js";
@@ -232,6 +233,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
         keyCounts: countMetadataKeys(committedCounts, state.segments, composed, settings.directory),
         created,
       });
+      await syncNewFiles(settings.directory, prepared.manifest, state.manifest);
       await hooks.afterDataFiles?.(generation);
       this.switchManifest(commitId, prepared.manifest, created);
     } catch (error) {

@@ -1,0 +1,109 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { readManifest } from "./format/read-manifest.js";
+import { storedFileEntries } from "./format/segmented-manifest.js";
+import type { SegmentedManifest } from "./format/segmented-manifest.js";
+import { openLocalSearchPort, openLocalSearchPortWithHooks } from "./open-local-search-port.js";
+import { hashEmbeddings } from "./test/local-port-test-fixtures.js";
+
+/** What the commit made durable, in order: each file synced, the folder, each file written and synced whole (the manifest). */
+const events: string[] = [];
+
+vi.mock("./format/sync-files.js", async (original) => {
+  const actual = await original<typeof import("./format/sync-files.js")>();
+  return {
+    syncFiles: async (directory: string, names: readonly string[]) => {
+      await actual.syncFiles(directory, names);
+      for (const name of names) events.push(`sync ${name}`);
+    },
+  };
+});
+vi.mock("./format/sync-directory.js", async (original) => {
+  const actual = await original<typeof import("./format/sync-directory.js")>();
+  return {
+    syncDirectory: (directory: string) => {
+      actual.syncDirectory(directory);
+      events.push("sync folder");
+    },
+  };
+});
+vi.mock("./format/write-new-file-sync.js", async (original) => {
+  const actual = await original<typeof import("./format/write-new-file-sync.js")>();
+  return {
+    writeNewFileSync: (directory: string, name: string, text: string, created: string[]) => {
+      actual.writeNewFileSync(directory, name, text, created);
+      events.push(`write ${name}`);
+    },
+  };
+});
+
+let directory: string;
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), "local-port-sync-"));
+  events.length = 0;
+});
+afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+const chunksOf = (index: number, version: number) =>
+  [0, 1].map((chunk) => ({
+    id: `doc${index}#chunk-${chunk}`,
+    content: `topic${index % 7} word${(index * 13 + chunk) % 29} version${version} shared text`,
+    metadata: { docId: `doc${index}`, chunkIndex: chunk },
+  }));
+
+/** The events of one commit: the names synced before the manifest was written, and whether the folder was synced between. */
+function commitEvents(): { synced: string[]; folderBeforeManifest: boolean; manifestWritten: boolean } {
+  const manifestAt = events.findIndex((event) => event.startsWith("write manifest"));
+  const before = manifestAt < 0 ? events : events.slice(0, manifestAt);
+  const lastSync = before.findLastIndex((event) => event.startsWith("sync ") && event !== "sync folder");
+  return {
+    synced: before.filter((event) => event.startsWith("sync ") && event !== "sync folder").map((event) => event.slice(5)),
+    folderBeforeManifest: before.slice(lastSync + 1).includes("sync folder"),
+    manifestWritten: manifestAt >= 0,
+  };
+}
+
+describe("issue 36 item 4: a commit syncs each file its manifest adds, once, before the manifest", () => {
+  it("syncs exactly the files the new manifest lists and the last did not (not the flushed segments merged away), then the folder, then writes the manifest", async () => {
+    const writer = await openLocalSearchPortWithHooks(
+      { directory, mode: "write", embeddings: hashEmbeddings() },
+      { flushRecords: 8, mergePolicy: { segmentsPerLevel: 3, floorRecords: 2, maxMergedRecords: 1e9, deletedShare: 0.3 } },
+    );
+    try {
+      for (let index = 0; index < 40; index += 1) await writer.upsert(chunksOf(index, 0));
+      // Flushed: files written, none synced, no manifest.
+      const flushed = readdirSync(directory).filter((name) => name.startsWith("00000001-"));
+      expect(flushed.length).toBeGreaterThan(0);
+      expect(events).toEqual([]);
+      await writer.commit();
+      const first = readManifest(directory) as SegmentedManifest;
+      const firstFiles = storedFileEntries(first).map((entry) => entry.name);
+      let commit = commitEvents();
+      expect(commit.manifestWritten).toBe(true);
+      expect([...commit.synced].sort()).toEqual([...firstFiles].sort());
+      expect(commit.folderBeforeManifest).toBe(true);
+      // Merges folded flushed segments together: their files were never synced.
+      expect(flushed.filter((name) => !firstFiles.includes(name)).length).toBeGreaterThan(0);
+
+      events.length = 0;
+      await writer.upsert(chunksOf(41, 0));
+      await writer.deleteDocuments(["doc5"]);
+      await writer.commit();
+      const second = readManifest(directory) as SegmentedManifest;
+      commit = commitEvents();
+      const added = storedFileEntries(second)
+        .map((entry) => entry.name)
+        .filter((name) => !firstFiles.includes(name));
+      expect(added.length).toBeGreaterThan(0);
+      expect([...commit.synced].sort()).toEqual([...added].sort());
+      expect(commit.folderBeforeManifest).toBe(true);
+    } finally {
+      await writer.close();
+    }
+    const reader = await openLocalSearchPort({ directory });
+    expect(reader.stats().chunks).toBe(80);
+    await reader.close();
+  });
+});
