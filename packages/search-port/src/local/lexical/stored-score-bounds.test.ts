@@ -22,7 +22,10 @@ function skewedRecords(count: number): KnowledgeRecord[] {
   });
 }
 
-/** The first segment's lexicon, and its bounds file read per term (`wholeLimit` 0) and as the reader reads it. */
+/**
+ * The first segment's lexicon, and its bounds file as the reader reads it (whole), per term
+ * with every term's block starts in memory, and per term alone (`wholeLimit` 0).
+ */
 function openedBounds() {
   const stored = readManifest(directory);
   if (stored === undefined) throw new Error("no manifest was written");
@@ -33,6 +36,7 @@ function openedBounds() {
   return {
     lexicon: snapshot.lexicon,
     whole: new StoredScoreBounds(file, terms),
+    withStarts: new StoredScoreBounds(file, terms, 4 * (terms + 1)),
     perTerm: new StoredScoreBounds(file, terms, 0),
     size: file.size,
     close: () => snapshot.records.file?.close(),
@@ -40,23 +44,25 @@ function openedBounds() {
 }
 
 describe("issue 36: a bounds file read whole", () => {
-  it("issue 36: gives every term the bounds its reads per term give, and refuses another term's postings either way", async () => {
+  it("issue 36: gives every term the bounds its reads per term give (with and without the block starts in memory), and refuses another term's postings each way", async () => {
     await (await build(skewedRecords(2500))).close();
-    const { lexicon, whole, perTerm, size, close } = openedBounds();
+    const { lexicon, whole, withStarts, perTerm, size, close } = openedBounds();
     try {
       expect(size).toBeLessThanOrEqual(wholeBoundsBytes);
       let longest = 0;
       for (let term = 0; term < lexicon.termCount; term += 1) {
         const postings = lexicon.postings(term);
         longest = Math.max(longest, postings.slots.length);
-        expect(whole.read(term, postings), `term ${term}`).toEqual(perTerm.read(term, postings));
+        const expected = perTerm.read(term, postings);
+        expect(whole.read(term, postings), `term ${term}`).toEqual(expected);
+        expect(withStarts.read(term, postings), `term ${term}`).toEqual(expected);
       }
       // Lists of many blocks were compared, not only lists of one.
       expect(longest).toBeGreaterThan(10 * boundBlockPostings);
       // The bounds of the most common term checked against a rare term's postings: refused.
       const common = lexicon.find("word0x");
       const rare = lexicon.find("word199x");
-      for (const bounds of [whole, perTerm]) {
+      for (const bounds of [whole, withStarts, perTerm]) {
         expect(() => bounds.read(common, lexicon.postings(rare))).toThrow(CorruptIndexError);
       }
     } finally {

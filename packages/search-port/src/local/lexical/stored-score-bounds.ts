@@ -67,14 +67,18 @@ interface WholeBounds {
 
 /**
  * The bounds file of a format-5 generation: read whole at the first term's bounds when it
- * holds at most `wholeLimit` bytes (default `wholeBoundsBytes`), else per term on demand (a
- * few positional reads; the first also reads how many blocks there are). Either way the
- * file's size is checked against its block count, and each term's bounds against its postings.
+ * holds at most `wholeLimit` bytes (default `wholeBoundsBytes`), else per term on demand in
+ * three reads (its blocks' bounds, first and last slots), with the block starts of every term
+ * kept in memory when they hold at most `wholeLimit` bytes (4 a term; else a fourth read per
+ * term). Either way the file's size is checked against its block count, and each term's
+ * bounds against its postings.
  */
 export class StoredScoreBounds {
   private layout: (ReturnType<typeof scoreBoundsLayout> & { blocks: number }) | undefined;
   /** The whole file's arrays; null until the first read, undefined when the file is read per term. */
   private whole: WholeBounds | undefined | null = null;
+  /** Every term's first block, when the file is read per term and they fit `wholeLimit`. */
+  private blockStarts: Uint32Array | undefined;
 
   constructor(
     private readonly file: VerifiedFile,
@@ -95,9 +99,10 @@ export class StoredScoreBounds {
     const whole = this.whole === null ? this.readWhole(layout) : this.whole;
     let start: number;
     let end: number;
-    if (whole !== undefined) {
-      start = whole.blockStarts[index] as number;
-      end = whole.blockStarts[index + 1] as number;
+    const starts = whole?.blockStarts ?? this.blockStarts;
+    if (starts !== undefined) {
+      start = starts[index] as number;
+      end = starts[index + 1] as number;
     } else {
       // Both ends of the term's blocks in one read.
       const ends = new DataView(this.file.read(4 * index, 8).buffer);
@@ -142,10 +147,14 @@ export class StoredScoreBounds {
     return layout;
   }
 
-  /** The whole file in memory when it fits `wholeLimit` (one read), else undefined. */
+  /** The whole file in memory when it fits `wholeLimit` (one read), else undefined (and the block starts kept when they fit). */
   private readWhole(layout: NonNullable<StoredScoreBounds["layout"]>): WholeBounds | undefined {
     this.whole = undefined;
-    if (this.file.size > this.wholeLimit) return undefined;
+    if (this.file.size > this.wholeLimit) {
+      const bytes = 4 * (this.terms + 1);
+      if (bytes <= this.wholeLimit) this.blockStarts = new Uint32Array(this.file.read(0, bytes).buffer, 0, this.terms + 1);
+      return undefined;
+    }
     // A fresh buffer at offset 0: the u32 arrays are views of it; the f64 bounds start at a
     // multiple of 4 only, so they are copied once into an array of their own.
     const bytes = this.file.read(0, this.file.size);
