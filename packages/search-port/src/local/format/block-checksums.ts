@@ -1,6 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Hash } from "node:crypto";
-import { Xxh64, xxh64 } from "@node-rs/xxhash";
+import { createRequire } from "node:module";
+import type { Xxh64 as Xxh64Hash } from "@node-rs/xxhash";
+
+// Required, not imported: @node-rs/xxhash is a CommonJS package, and an ES module importing one
+// makes Node start its CommonJS export scanner, 40-60 ms of CPU in a one-query process that
+// imports no other (issue 36 item 5; the same binding either way).
+const { Xxh64, xxh64 } = createRequire(import.meta.url)("@node-rs/xxhash") as typeof import("@node-rs/xxhash");
 
 /**
  * Formats 4 and 5 check their data files block by block: a checksum of every
@@ -38,7 +44,7 @@ export function blockCount(bytes: number): number {
 /** Hashes a stream of bytes block by block; `digests()` gives the checksums of all blocks, the last one partial. */
 export class BlockHasher {
   private readonly finished: Buffer[] = [];
-  private hash: Hash | Xxh64;
+  private hash: Hash | Xxh64Hash;
   private filled = 0;
 
   constructor(private readonly kind: BlockHash = writtenBlockHash) {
@@ -67,7 +73,7 @@ export class BlockHasher {
     return Buffer.concat(this.finished);
   }
 
-  private start(): Hash | Xxh64 {
+  private start(): Hash | Xxh64Hash {
     return this.kind === "sha256" ? createHash("sha256") : new Xxh64();
   }
 
