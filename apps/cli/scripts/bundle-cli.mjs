@@ -56,7 +56,7 @@ const keepPackagesAndMetaUrls = {
   name: "lookup-knowledge-cli-bundle",
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData === "probe" || args.specifier?.startsWith("node:") || args.path.startsWith("node:")) return undefined;
+      if (args.pluginData === "probe" || args.path.startsWith("node:")) return undefined;
       if (args.kind === "entry-point") return undefined;
       const fromImporter = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: "probe" });
       if (fromImporter.errors.length > 0 || fromImporter.external) return undefined;
