@@ -1,6 +1,7 @@
 import { toString as mdastText } from "mdast-util-to-string";
 import { cleanHtmlBlock, cleanPhrasing, isMdxEsm } from "./clean-markup.js";
 import { inlineCodeValue } from "./inline-code-value.js";
+import { mayHoldInlineSyntax } from "./may-hold-inline-syntax.js";
 import { frontmatterTypes, nodeRange } from "./markdown-tree.js";
 import type { MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
 import { parseMarkdownFull } from "./parse-markdown-full.js";
@@ -58,7 +59,8 @@ export function documentBlocks(source: string, tree: MarkdownRoot): DocumentBloc
     collectEdits(source, node, edits);
     if (node.type === "heading") {
       const markdown = applyEdits(source, start, end, edits).trim();
-      blocks.push({ kind: "heading", depth: node.depth ?? 1, text: headingText(source, node, markdown), markdown });
+      const text = headingText(source, node, markdown, edits.length > 0);
+      blocks.push({ kind: "heading", depth: node.depth ?? 1, text, markdown });
       continue;
     }
     const text = blockText(applyEdits(source, start, end, edits));
@@ -116,7 +118,12 @@ export function applyEdits(source: string, start: number, end: number, edits: re
   return text + source.slice(position, end);
 }
 
-/** Characters of inline syntax the block parse leaves as text (emphasis, links, escapes, entities, tags). */
+/**
+ * Characters of inline syntax the block parse leaves as text (emphasis, links, escapes,
+ * entities, tags), and the `{` of shortcodes and MDX comments: what sends a heading that the
+ * cleaning changed to the full parse of its cleaned Markdown. A heading that the cleaning left
+ * as it was goes there only when `mayHoldInlineSyntax` says so.
+ */
 const fullSyntax = /[*_[\]!&\\~<{]/;
 /**
  * The largest heading the full inline parser is given, in characters and in emphasis
@@ -146,7 +153,7 @@ function fitsFullParse(markdown: string): boolean {
  * and JSX tags gone, a trailing `{#custom-id}` gone, whitespace collapsed. `markdown` is
  * the heading's cleaned source.
  */
-function headingText(source: string, heading: MarkdownNode, markdown: string): string {
+function headingText(source: string, heading: MarkdownNode, markdown: string, cleaned: boolean): string {
   let text = "";
   let mayHoldSyntax = false;
   for (const child of heading.children ?? []) {
@@ -154,7 +161,7 @@ function headingText(source: string, heading: MarkdownNode, markdown: string): s
     else if (child.type === "text") {
       const value = source.slice(child.start, child.end);
       text += value;
-      if (fullSyntax.test(value)) mayHoldSyntax = true;
+      if (!mayHoldSyntax && (cleaned ? fullSyntax.test(value) : mayHoldInlineSyntax(value))) mayHoldSyntax = true;
     }
   }
   // The block parse leaves emphasis, links, escapes and JSX as text: parse the cleaned heading again in full when it may hold
