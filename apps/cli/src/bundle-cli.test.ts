@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -57,5 +57,34 @@ describe("issue 36 item 5: the bundled CLI", () => {
     // A template literal in the built package and in the bundle: the same characters between the backquotes.
     const holding = bundleFiles.filter((file) => readFileSync(file, "utf8").includes(`\`${denseScanWorkerSource}\``));
     expect(holding.length).toBe(1);
+  });
+
+  it("imports by name only the CLI's dependencies and optional peers: none a devDependency only, which a user's install lacks", () => {
+    // A user's install holds the CLI's dependencies and the peers installed beside it, not its devDependencies:
+    // before the bundle, packages such as the MCP SDK were imported from the workspace packages that depend on them.
+    const manifest = JSON.parse(readFileSync(join(cliRoot, "package.json"), "utf8")) as {
+      name: string;
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
+    const installed = new Set([
+      String(manifest.name),
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ]);
+    const named = /(?:\bfrom\s*|\bimport\(\s*|\brequire\(\s*|import\.meta\.resolve\(\s*)"([^".\s][^"\s]*)"/g;
+    const packageOf = (specifier: string) =>
+      specifier
+        .split("/")
+        .slice(0, specifier.startsWith("@") ? 2 : 1)
+        .join("/");
+    const missing = new Set<string>();
+    for (const file of bundleFiles) {
+      for (const [, specifier] of readFileSync(file, "utf8").matchAll(named)) {
+        if (!isBuiltin(specifier as string) && !installed.has(packageOf(specifier as string)))
+          missing.add(`${specifier as string} (${file.slice(bundle.length + 1)})`);
+      }
+    }
+    expect([...missing]).toEqual([]);
   });
 });
