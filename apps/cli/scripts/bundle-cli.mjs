@@ -24,6 +24,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { thirdPartyNotices } from "./third-party-notices.mjs";
 
 const cliRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const requireFromCli = createRequire(join(cliRoot, "package.json"));
@@ -123,5 +124,11 @@ const inputs = Object.fromEntries(
   ]),
 );
 writeFileSync(join(outdir, "inputs.json"), `${JSON.stringify(inputs)}\n`);
+// The licence notices of the third-party code copied into the bundle travel with it.
+const copiedPackages = Object.keys(metafile.inputs)
+  .map((input) => fromBuild(input.replace(/^[a-z-]+:/, "")))
+  .filter(isThirdParty)
+  .map((file) => owningPackage(file).root);
+writeFileSync(join(outdir, "THIRD-PARTY-NOTICES.txt"), thirdPartyNotices(copiedPackages));
 chmodSync(join(outdir, "main.js"), 0o755);
 console.log(`bundle-cli: ${Object.keys(metafile.inputs).length} modules into ${Object.keys(inputs).length} files in dist/bundle/`);

@@ -87,4 +87,31 @@ describe("issue 36 item 5: the bundled CLI", () => {
     }
     expect([...missing]).toEqual([]);
   });
+
+  it("ships the licence notices of the third-party code it copies (THIRD-PARTY-NOTICES.txt), one for each package it holds code of", () => {
+    const inputs = JSON.parse(readFileSync(join(bundle, "inputs.json"), "utf8")) as Record<string, string[]>;
+    const copied = new Set<string>();
+    for (const input of Object.values(inputs).flat()) {
+      const parts = input.split("/");
+      const at = parts.lastIndexOf("node_modules");
+      if (at < 0) continue;
+      const name = parts[at + 1]?.startsWith("@") ? `${parts[at + 1]}/${parts[at + 2]}` : (parts[at + 1] as string);
+      const { version } = JSON.parse(readFileSync(join(cliRoot, ...parts.slice(0, at + 1), name, "package.json"), "utf8")) as {
+        version: string;
+      };
+      copied.add(`${name}@${version}`);
+    }
+    // micromark, stemmer, drizzle-orm among them (MIT, MIT, Apache-2.0).
+    expect([...copied]).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^micromark@/),
+        expect.stringMatching(/^stemmer@/),
+        expect.stringMatching(/^drizzle-orm@/),
+      ]),
+    );
+    const notices = readFileSync(join(bundle, "THIRD-PARTY-NOTICES.txt"), "utf8");
+    expect([...copied].filter((release) => !notices.includes(`\n${release}\nLicence: `))).toEqual([]);
+    // The MIT text itself, as stemmer ships it.
+    expect(notices).toMatch(/stemmer@[^\n]+\nLicence: MIT\n[^=]*Permission is hereby granted/);
+  });
 });
