@@ -149,10 +149,12 @@ export class StoredScoreBounds {
 
   /** The whole file in memory when it fits `wholeLimit` (one read), else undefined (and the block starts kept when they fit). */
   private readWhole(layout: NonNullable<StoredScoreBounds["layout"]>): WholeBounds | undefined {
-    this.whole = undefined;
+    // `whole` is settled only once the reads succeed: a damaged block found here is refused
+    // again at the next search, not passed over by reads per term that miss it.
     if (this.file.size > this.wholeLimit) {
       const bytes = 4 * (this.terms + 1);
       if (bytes <= this.wholeLimit) this.blockStarts = new Uint32Array(this.file.read(0, bytes).buffer, 0, this.terms + 1);
+      this.whole = undefined;
       return undefined;
     }
     // A fresh buffer at offset 0: the u32 arrays are views of it; the f64 bounds start at a
