@@ -47,6 +47,24 @@ class ObservedWorker extends Original {
     this.on("exit", (code) => {
       entry.exitCode = code;
     });
+    // A one-query process may end, and so terminate the dense-scan helper, before its thread
+    // has even started: hold the process, and defer `terminate`, until the helper's code has
+    // loaded (its started flag), failed or exited, so what is reported is what the code did.
+    if (control !== undefined) {
+      this.settled = new Promise((resolve) => {
+        const deadline = Date.now() + 20_000;
+        const poll = setInterval(() => {
+          if (Atomics.load(control, startedWord) === 1 || entry.error !== null || entry.exitCode !== null || Date.now() > deadline) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 2);
+      });
+    }
+  }
+
+  terminate() {
+    return this.settled === undefined ? super.terminate() : this.settled.then(() => super.terminate());
   }
 }
 
