@@ -72,7 +72,7 @@ describe("issue 36 item 5: the bundled CLI", () => {
       ...Object.keys(manifest.dependencies ?? {}),
       ...Object.keys(manifest.peerDependencies ?? {}),
     ]);
-    const named = /(?:\bfrom\s*|\bimport\(\s*|\brequire\(\s*|import\.meta\.resolve\(\s*)"([^".\s][^"\s]*)"/g;
+    const named = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\(\s*|import\.meta\.resolve\(\s*)"([^".\s][^"\s]*)"/g;
     const packageOf = (specifier: string) =>
       specifier
         .split("/")
