@@ -135,6 +135,8 @@ const fullSyntax = /[*_[\]!&\\~<{]/;
 export const maxFullHeadingChars = 1_000;
 export const maxFullHeadingDelimiters = 64;
 const headingAnchor = /\s*\{#[^}]*\}\s*$/;
+/** What the full parse changes in text that holds no syntax: NUL, and two spaces before a line end (a hard break). */
+const changedByFullParse = /\0| {2}[\r\n]/;
 
 /** Whether a heading is small enough for the full inline parse (`maxFullHeadingChars`, `maxFullHeadingDelimiters`). */
 function fitsFullParse(markdown: string): boolean {
@@ -156,14 +158,20 @@ function fitsFullParse(markdown: string): boolean {
 function headingText(source: string, heading: MarkdownNode, markdown: string, cleaned: boolean): string {
   let text = "";
   let mayHoldSyntax = false;
+  let formerRule = false;
   for (const child of heading.children ?? []) {
     if (child.type === "inlineCode") text += inlineCodeValue(source.slice(child.start, child.end));
     else if (child.type === "text") {
       const value = source.slice(child.start, child.end);
       text += value;
       if (!mayHoldSyntax && (cleaned ? fullSyntax.test(value) : mayHoldInlineSyntax(value))) mayHoldSyntax = true;
+      if (!formerRule && fullSyntax.test(value)) formerRule = true;
     }
   }
+  // The full parse also changes text outside any syntax (NUL to U+FFFD, a hard break's line end
+  // dropped): a heading the former rule sent to it still goes when it holds them, so its text
+  // stays what it was (issue 36 review).
+  if (!mayHoldSyntax && formerRule && changedByFullParse.test(markdown)) mayHoldSyntax = true;
   // The block parse leaves emphasis, links, escapes and JSX as text: parse the cleaned heading again in full when it may hold
   // them, unless it is too large for the inline parser to stay linear.
   if (mayHoldSyntax && fitsFullParse(markdown)) {
