@@ -5,8 +5,9 @@
 //   node bench/ingest-peers/cli-ratio.mjs [tree]
 //   BENCH_CLI_BEFORE=/path/to/other/checkout node bench/ingest-peers/cli-ratio.mjs
 //
-// The tree defaults to ../shared/datasets/apisix-docs/docs/en; BENCH_INGEST_ROUNDS (default
-// 5) rounds, the order of the tools turned by one each round. Needs `pnpm build` and the
+// The CLI run is the shipped bin, apps/cli/dist/bundle/main.js (BENCH_CLI_UNBUNDLED=1: the
+// unbundled apps/cli/dist/main.js; see cli-main.mjs). The tree defaults to
+// ../shared/datasets/apisix-docs/docs/en; BENCH_INGEST_ROUNDS (default 5) rounds, the order of the tools turned by one each round. Needs `pnpm build` and the
 // peers installed (run.mjs installs them). Prints the medians (min-max) and the ratios of
 // medians: the CLI's printed "written in" and its whole process (spawn to exit) over
 // LangChain's pipeline wall (imports excluded) and over its whole process, and the CLI's CPU
@@ -15,6 +16,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cliMain } from "./cli-main.mjs";
 import { measureCli } from "./measure-cli.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,8 +28,8 @@ if (!Number.isInteger(rounds) || rounds <= 0)
 if (!existsSync(tree)) throw new Error(`no such tree: ${tree}`);
 const timeoutMs = 600_000;
 
-const clis = { ours: join(root, "apps/cli/dist/main.js") };
-if (process.env.BENCH_CLI_BEFORE) clis.before = join(resolve(process.env.BENCH_CLI_BEFORE), "apps/cli/dist/main.js");
+const clis = { ours: cliMain(root) };
+if (process.env.BENCH_CLI_BEFORE) clis.before = cliMain(resolve(process.env.BENCH_CLI_BEFORE));
 for (const main of Object.values(clis)) if (!existsSync(main)) throw new Error(`${main} is missing (run pnpm build there first)`);
 
 function measureLangChain() {
@@ -69,6 +71,8 @@ const langchainWall = stat("langchain", "wallMs").median;
 const langchainProcess = stat("langchain", "processMs").median;
 const langchainCpu = stat("langchain", "cpuMs").median;
 console.log(`\n## CLI ingest beside LangChain.js read + split: ${tree}, median of ${rounds} interleaved rounds (min-max)\n`);
+for (const [name, main] of Object.entries(clis)) console.log(`CLI (${name}): ${main}`);
+console.log("");
 console.log(
   "| measure | LangChain.js | " +
     Object.keys(clis)

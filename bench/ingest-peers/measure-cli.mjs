@@ -1,4 +1,4 @@
-// The CLI's ingest as a user runs it, measured from outside: `node <cli main.js> -d <new
+// The CLI's ingest as a user runs it, measured from outside: `node <cli main> -d <new
 // folder> ingest --no-progress <tree>` with exit-usage.mjs preloaded (the process's CPU time
 // and peak RSS at exit). Shared by run.mjs and cli-ratio.mjs.
 import { spawnSync } from "node:child_process";

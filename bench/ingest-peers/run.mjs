@@ -6,11 +6,13 @@
 // when that fails this prints "SKIPPED, <why>" and exits 0.
 //
 // Environment: BENCH_SKIP_PEERS=1 skips; BENCH_INGEST_ROUNDS (default 3); BENCH_INGEST_TREES
-// (more folders, separated by commas); BENCH_INGEST_TIMEOUT_S (default 600, per child).
+// (more folders, separated by commas); BENCH_INGEST_TIMEOUT_S (default 600, per child);
+// BENCH_CLI_UNBUNDLED=1 runs apps/cli/dist/main.js instead of the shipped bundle (cli-main.mjs).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cliMain } from "./cli-main.mjs";
 import { measureCli as measureCliAt } from "./measure-cli.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +34,7 @@ for (const built of [
   "packages/ingest/dist/index.js",
   "packages/embeddings/dist/index.js",
   "apps/agent-tool/dist/local.js",
-  "apps/cli/dist/main.js",
+  relative(root, cliMain(root)),
 ]) {
   if (!existsSync(join(root, built))) skip(`${built} is missing (run pnpm build first)`);
 }
@@ -104,7 +106,7 @@ function measure(tool, stage, tree) {
 }
 
 /** The CLI, as a user runs it, into a new data folder: the whole process, and its "written in". */
-const measureCli = (tree) => measureCliAt(join(root, "apps/cli/dist/main.js"), tree, timeoutMs);
+const measureCli = (tree) => measureCliAt(cliMain(root), tree, timeoutMs);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);

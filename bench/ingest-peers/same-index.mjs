@@ -14,11 +14,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cliMain } from "./cli-main.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
 if (!process.env.BENCH_CLI_BEFORE) throw new Error("BENCH_CLI_BEFORE must name the other checkout (built)");
-const clis = { before: join(resolve(process.env.BENCH_CLI_BEFORE), "apps/cli/dist/main.js"), ours: join(root, "apps/cli/dist/main.js") };
+const clis = { before: cliMain(resolve(process.env.BENCH_CLI_BEFORE)), ours: cliMain(root) };
 for (const main of Object.values(clis)) if (!existsSync(main)) throw new Error(`${main} is missing (run pnpm build there first)`);
 const datasets = join(root, "../shared/datasets");
 const trees =
