@@ -53,7 +53,9 @@ export function encodeScoreBounds(lexical: LexicalIndex, norms: Float32Array): U
  * A bounds file of at most this many bytes is read whole at the first term's bounds and kept
  * (1.4 MB for a segment of 50,000 SciFact chunks): each term's bounds are then views of it
  * instead of four reads, which a search of several segments makes per query term and
- * segment. Larger files are read per term, so a reader's memory does not grow with the index.
+ * segment. Larger files are read per term (their block starts kept when they fit this bound),
+ * so a reader keeps at most about 6 MB per segment (the file and its bounds copied once),
+ * not memory growing with the segment's size.
  */
 export const wholeBoundsBytes = 4 * 1024 * 1024;
 
