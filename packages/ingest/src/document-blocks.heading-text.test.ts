@@ -1,21 +1,7 @@
-import { toString as mdastText } from "mdast-util-to-string";
 import { describe, expect, it } from "vitest";
+import { formerHeadingTrigger, fullHeadingText } from "../test/full-heading-text.js";
 import { documentBlocks, maxFullHeadingChars, maxFullHeadingDelimiters } from "./document-blocks.js";
 import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
-import { parseMarkdownFull } from "./parse-markdown-full.js";
-
-/** A heading's plain text as the full parse gives it, anchor gone and spaces collapsed (what `documentBlocks` compares to). */
-function fullText(markdown: string): string {
-  const heading = parseMarkdownFull(markdown).children[0];
-  const text = heading?.type === "heading" ? mdastText(heading, { includeHtml: false }) : "";
-  return text
-    .replace(/\s*\{#[^}]*\}\s*$/, "")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** What sent a heading to the full parse before `mayHoldInlineSyntax` (40dd245): its text must stay what that parse gave. */
-const formerTrigger = /[*_[\]!&\\~<{]/;
 
 /**
  * Inline forms a heading may hold: autolinks, tags, character references, escapes, code spans,
@@ -118,7 +104,7 @@ describe("issue 36 item 6 review: heading text against the full parse over inlin
       const block = documentBlocks(source, tree).find((candidate) => candidate.kind === "heading");
       expect(block?.kind).toBe("heading");
       if (block?.kind !== "heading") continue;
-      expect({ source, text: block.text }).toEqual({ source, text: fullText(block.markdown) });
+      expect({ source, text: block.text }).toEqual({ source, text: fullHeadingText(block.markdown) });
     }
   });
 
@@ -149,9 +135,9 @@ describe("issue 36 item 6 review: heading text against the full parse over inlin
       const texts = (node.children ?? []).filter((child) => child.type === "text").map((child) => source.slice(child.start, child.end));
       const fits =
         block.markdown.length <= maxFullHeadingChars && (block.markdown.match(/[*_~]/g)?.length ?? 0) <= maxFullHeadingDelimiters;
-      if (!texts.some((text) => formerTrigger.test(text)) || !fits) continue;
+      if (!texts.some((text) => formerHeadingTrigger.test(text)) || !fits) continue;
       compared += 1;
-      const full = fullText(block.markdown);
+      const full = fullHeadingText(block.markdown);
       if (block.text !== full) failures.push({ markdown: block.markdown, text: block.text, full });
     }
     expect(JSON.stringify(failures.slice(0, 10), null, 1)).toBe("[]");

@@ -1,25 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { toString as mdastText } from "mdast-util-to-string";
 import { describe, expect, it } from "vitest";
+import { formerHeadingTrigger, fullHeadingText } from "../test/full-heading-text.js";
 import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
 import { documentBlocks, maxFullHeadingChars, maxFullHeadingDelimiters } from "./document-blocks.js";
 import { mayHoldInlineSyntax } from "./may-hold-inline-syntax.js";
 import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
-import { parseMarkdownFull } from "./parse-markdown-full.js";
-
-/** A heading's plain text as the full parse gives it, spaces collapsed (what `documentBlocks` compares to). */
-function fullText(markdown: string): string {
-  const heading = parseMarkdownFull(markdown).children[0];
-  const text = heading?.type === "heading" ? mdastText(heading, { includeHtml: false }) : "";
-  return text
-    .replace(/\s*\{#[^}]*\}\s*$/, "")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** What sent every heading to the full parse before `mayHoldInlineSyntax` (issue 36 item 6). */
-const formerTrigger = /[*_[\]!&\\~<{]/;
 
 describe("issue 36 item 6: mayHoldInlineSyntax", () => {
   it("says true where a full parse may read syntax: emphasis, links, images, escapes, references, strikethrough, tags", () => {
@@ -57,7 +43,7 @@ describe("issue 36 item 6: mayHoldInlineSyntax", () => {
       if (mayHoldInlineSyntax(text)) continue;
       checked += 1;
       const markdown = `## x ${text} y`;
-      expect({ markdown, text: fullText(markdown) }).toEqual({
+      expect({ markdown, text: fullHeadingText(markdown) }).toEqual({
         markdown,
         text: `x ${text} y`
           .replace(/\s*\{#[^}]*\}\s*$/, "")
@@ -100,9 +86,13 @@ function compareHeadings(source: string, path: string): number {
     const node = nodes[index];
     if (block.kind !== "heading" || node === undefined) return;
     const texts = (node.children ?? []).filter((child) => child.type === "text").map((child) => source.slice(child.start, child.end));
-    if (!texts.some((text) => formerTrigger.test(text)) || !fits(block.markdown)) return;
+    if (!texts.some((text) => formerHeadingTrigger.test(text)) || !fits(block.markdown)) return;
     compared += 1;
-    expect({ path, heading: block.markdown, text: block.text }).toEqual({ path, heading: block.markdown, text: fullText(block.markdown) });
+    expect({ path, heading: block.markdown, text: block.text }).toEqual({
+      path,
+      heading: block.markdown,
+      text: fullHeadingText(block.markdown),
+    });
   });
   return compared;
 }
