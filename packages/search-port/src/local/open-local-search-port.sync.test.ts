@@ -10,12 +10,16 @@ import { hashEmbeddings } from "./test/local-port-test-fixtures.js";
 
 /** What the commit made durable, in order: each file synced, the folder, each file written and synced whole (the manifest). */
 const events: string[] = [];
+/** Names whose sync fails (EIO) the next time a commit syncs them, once each. */
+const failingSyncs = new Set<string>();
 
 vi.mock("./format/sync-files.js", async (original) => {
   const actual = await original<typeof import("./format/sync-files.js")>();
   return {
     syncFiles: async (directory: string, names: readonly string[]) => {
+      const failing = names.find((name) => failingSyncs.delete(name));
       await actual.syncFiles(directory, names);
+      if (failing !== undefined) throw Object.assign(new Error(`EIO: i/o error, fsync '${failing}'`), { code: "EIO" });
       for (const name of names) events.push(`sync ${name}`);
     },
   };
@@ -43,6 +47,7 @@ let directory: string;
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), "local-port-sync-"));
   events.length = 0;
+  failingSyncs.clear();
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -105,5 +110,46 @@ describe("issue 36 item 4: a commit syncs each file its manifest adds, once, bef
     const reader = await openLocalSearchPort({ directory });
     expect(reader.stats().chunks).toBe(80);
     await reader.close();
+  });
+});
+
+describe("issue 36 item 4 review: a commit whose sync failed", () => {
+  it("leaves the previous commit readable, and the writer never commits a flushed file whose sync failed (a second fsync can succeed with the data lost): it refuses to write, a new writer starts from the last commit", async () => {
+    const options = { directory, mode: "write" as const, embeddings: hashEmbeddings() };
+    const first = await openLocalSearchPort(options);
+    for (let index = 0; index < 10; index += 1) await first.upsert(chunksOf(index, 0));
+    await first.commit();
+    await first.close();
+    const committed = storedFileEntries(readManifest(directory) as SegmentedManifest).map((entry) => entry.name);
+    const writer = await openLocalSearchPortWithHooks(options, {
+      flushRecords: 8,
+      mergePolicy: { segmentsPerLevel: 1000, floorRecords: 2, maxMergedRecords: 1e9, deletedShare: 0.99 },
+    });
+    try {
+      for (let index = 10; index < 40; index += 1) await writer.upsert(chunksOf(index, 0));
+      const flushed = readdirSync(directory).filter((name) => name.startsWith("00000002-") && !committed.includes(name));
+      expect(flushed.length).toBeGreaterThan(0);
+      const failed = flushed[0] as string;
+      failingSyncs.add(failed);
+      await expect(writer.commit()).rejects.toThrow(/EIO/);
+      expect(failingSyncs.has(failed)).toBe(false);
+      const reader = await openLocalSearchPort({ directory });
+      expect(reader.stats().chunks).toBe(20);
+      await reader.close();
+      // The next commit fsyncs the file again, which succeeds (Linux reports a failed
+      // write-back once): its manifest must not name it.
+      await expect(writer.commit()).rejects.toThrow(/could not sync its new data files \(EIO/);
+      const after = storedFileEntries(readManifest(directory) as SegmentedManifest).map((entry) => entry.name);
+      expect(after).not.toContain(failed);
+      await expect(writer.upsert(chunksOf(50, 0))).rejects.toThrow(/writes nothing more/);
+    } finally {
+      await writer.close();
+    }
+    const next = await openLocalSearchPort(options);
+    expect(next.stats().chunks).toBe(20);
+    await next.upsert(chunksOf(50, 0));
+    await next.commit();
+    expect(next.stats().chunks).toBe(22);
+    await next.close();
   });
 });

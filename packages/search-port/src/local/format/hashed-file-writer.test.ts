@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { open } from "node:fs/promises";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { random } from "../test/seeded-random-test-fixtures.js";
 import { HashedFileWriter } from "./hashed-file-writer.js";
 
@@ -10,29 +11,47 @@ let directory: string;
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), "hashed-file-writer-"));
 });
-afterEach(() => rmSync(directory, { recursive: true, force: true }));
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(directory, { recursive: true, force: true });
+});
 
 describe("HashedFileWriter (issue 36 item 4: a full buffer is written while the next one fills)", () => {
-  it("writes pieces of every size, the caller's arrays reused after each write, in order, with their SHA-256", async () => {
-    const next = random(3612);
-    const created: string[] = [];
-    const writer = await HashedFileWriter.create(directory, "data.bin", created);
-    const expected: Buffer[] = [];
-    // One array the caller fills again for each piece, as merges reuse their output buffers.
-    const scratch = new Uint8Array(1_500_000);
-    for (let piece = 0; piece < 400; piece += 1) {
-      const size = next() < 0.05 ? 500_000 + Math.floor(next() * 1_000_000) : Math.floor(next() * 70_000);
-      const data = scratch.subarray(0, size);
-      for (let at = 0; at < size; at += 1) data[at] = (piece * 31 + at) & 255;
-      expected.push(Buffer.from(data));
-      await writer.write(data);
-    }
-    const entry = await writer.finish();
-    const whole = Buffer.concat(expected);
-    const written = readFileSync(join(directory, "data.bin"));
-    expect(written.length).toBe(whole.length);
-    expect(written.equals(whole)).toBe(true);
-    expect(entry).toEqual({ name: "data.bin", bytes: whole.length, sha256: createHash("sha256").update(whole).digest("hex") });
-    expect(created).toEqual(["data.bin"]);
-  });
+  it.each([["as the disk takes them"], ["when each write of the disk is slow (the next buffer fills, and large pieces come, meanwhile)"]])(
+    "writes pieces of every size, the caller's arrays reused after each write, in order, with their SHA-256, %s",
+    async (how) => {
+      if (how.startsWith("when")) {
+        const probe = await open(join(directory, "probe"), "w");
+        await probe.close();
+        const prototype = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => Promise<unknown> };
+        const write = prototype.write;
+        const delays = random(77);
+        vi.spyOn(prototype, "write").mockImplementation(async function (this: unknown, ...args: unknown[]) {
+          await new Promise((resolve) => setTimeout(resolve, Math.floor(delays() * 4)));
+          return write.apply(this, args);
+        });
+      }
+      const next = random(3612);
+      const created: string[] = [];
+      const writer = await HashedFileWriter.create(directory, "data.bin", created);
+      const expected: Buffer[] = [];
+      // One array the caller fills again for each piece, as merges reuse their output buffers.
+      const scratch = new Uint8Array(1_500_000);
+      for (let piece = 0; piece < 400; piece += 1) {
+        const size = next() < 0.05 ? 500_000 + Math.floor(next() * 1_000_000) : Math.floor(next() * 70_000);
+        const data = scratch.subarray(0, size);
+        for (let at = 0; at < size; at += 1) data[at] = (piece * 31 + at) & 255;
+        expected.push(Buffer.from(data));
+        await writer.write(data);
+      }
+      const entry = await writer.finish();
+      const whole = Buffer.concat(expected);
+      const written = readFileSync(join(directory, "data.bin"));
+      vi.restoreAllMocks();
+      expect(written.length).toBe(whole.length);
+      expect(written.equals(whole)).toBe(true);
+      expect(entry).toEqual({ name: "data.bin", bytes: whole.length, sha256: createHash("sha256").update(whole).digest("hex") });
+      expect(created).toEqual(["data.bin"]);
+    },
+  );
 });

@@ -29,7 +29,7 @@ import type { UpsertEntry } from "./read-upsert-batch.js";
 import { removeDocuments } from "./remove-documents.js";
 import { removeFiles } from "./remove-unreferenced-files.js";
 import { stageUpserts } from "./stage-upserts.js";
-import { syncNewFiles } from "./sync-new-files.js";
+import { FilesNotSyncedError, syncNewFiles } from "./sync-new-files.js";
 import type { EmbeddedRow } from "./embedded-row.js";
 import { createVectorsAhead } from "./vectors-ahead.js";
 import type { TextToEmbed, VectorsAhead } from "./vectors-ahead.js";
@@ -70,6 +70,8 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
   private readonly removable: Set<string>;
   /** Set when a commit found that another writer committed meanwhile: nothing more is written. */
   private overtaken: Error | undefined;
+  /** Set when a commit could not sync its files (`FilesNotSyncedError`): nothing more is written. */
+  private failed: Error | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Vectors asked for by `embedAhead`, taken by the upserts of the same records. */
   private readonly ahead: VectorsAhead | undefined;
@@ -157,6 +159,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     }
     const lost = lock?.lost ?? this.overtaken;
     if (lost !== undefined) throw lostLockError(settings.directory, lost);
+    if (this.failed !== undefined) throw this.failed;
   }
 
   /** Runs write operations one after another (an upsert awaits its embeddings). */
@@ -239,6 +242,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
     } catch (error) {
       // The manifest still names the files it named; drop what this commit wrote.
       removeFiles(settings.directory, created);
+      if (error instanceof FilesNotSyncedError) this.failed = error;
       throw error;
     }
     this.dirty = false;
