@@ -12,6 +12,8 @@ import { hashEmbeddings } from "./test/local-port-test-fixtures.js";
 const events: string[] = [];
 /** Names whose sync fails (EIO) the next time a commit syncs them, once each. */
 const failingSyncs = new Set<string>();
+/** Every folder synced, in order. */
+const foldersSynced: string[] = [];
 
 vi.mock("./format/sync-files.js", async (original) => {
   const actual = await original<typeof import("./format/sync-files.js")>();
@@ -30,6 +32,7 @@ vi.mock("./format/sync-directory.js", async (original) => {
     syncDirectory: (directory: string) => {
       actual.syncDirectory(directory);
       events.push("sync folder");
+      foldersSynced.push(directory);
     },
   };
 });
@@ -48,6 +51,7 @@ beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), "local-port-sync-"));
   events.length = 0;
   failingSyncs.clear();
+  foldersSynced.length = 0;
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -151,5 +155,24 @@ describe("issue 36 item 4 review: a commit whose sync failed", () => {
     await next.commit();
     expect(next.stats().chunks).toBe(22);
     await next.close();
+  });
+});
+
+describe("issue 36 item 4 review: the first commit into a folder the writer made", () => {
+  it("syncs the folders it made in their parents before the manifest, so a crash cannot lose the folder of a commit that returned", async () => {
+    const index = join(directory, "made", "index");
+    const writer = await openLocalSearchPort({ directory: index, mode: "write" });
+    try {
+      await writer.upsert(chunksOf(1, 0));
+      await writer.commit();
+    } finally {
+      await writer.close();
+    }
+    const manifestAt = events.findIndex((event) => event.startsWith("write manifest"));
+    expect(manifestAt).toBeGreaterThan(0);
+    // The parent of each folder made (the index's own entries: at the commit).
+    expect(foldersSynced).toEqual(expect.arrayContaining([directory, join(directory, "made"), index]));
+    const folderSyncs = events.slice(0, manifestAt).filter((event) => event === "sync folder").length;
+    expect(folderSyncs).toBeGreaterThanOrEqual(3);
   });
 });

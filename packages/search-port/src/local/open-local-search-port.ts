@@ -52,7 +52,7 @@ export async function openLocalSearchPortWithHooks(options: LocalSearchPortOptio
   let writeMode: WriteMode | undefined;
   if (mode === "write") {
     writeMode = await import("./port/write-mode.js");
-    mkdirSync(directory, { recursive: true });
+    writeMode.syncMadeFolders(directory, mkdirSync(directory, { recursive: true }));
     lock = await writeMode.acquireWriteLock(directory);
   }
   let opened: OpenedIndex | undefined;

@@ -3,3 +3,4 @@
 export { LocalIndexWriter } from "../writer/local-index-writer.js";
 export { removeUnreferencedFiles } from "../writer/remove-unreferenced-files.js";
 export { acquireWriteLock, staleMs } from "../writer/write-lock.js";
+export { syncMadeFolders } from "../format/sync-made-folders.js";
