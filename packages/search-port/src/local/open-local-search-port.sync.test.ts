@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -80,12 +81,19 @@ describe("issue 36 item 4: a commit syncs each file its manifest adds, once, bef
       { directory, mode: "write", embeddings: hashEmbeddings() },
       { flushRecords: 8, mergePolicy: { segmentsPerLevel: 3, floorRecords: 2, maxMergedRecords: 1e9, deletedShare: 0.3 } },
     );
+    // Every fsync of a file handle (a data file's writer or `syncFiles`), whatever calls it.
+    const probe = await open(join(directory, "probe"), "w");
+    await probe.close();
+    rmSync(join(directory, "probe"));
+    const handles = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+    const handleSyncs = vi.spyOn(handles, "sync");
     try {
       for (let index = 0; index < 40; index += 1) await writer.upsert(chunksOf(index, 0));
       // Flushed: files written, none synced, no manifest.
       const flushed = readdirSync(directory).filter((name) => name.startsWith("00000001-"));
       expect(flushed.length).toBeGreaterThan(0);
       expect(events).toEqual([]);
+      expect(handleSyncs).not.toHaveBeenCalled();
       await writer.commit();
       const first = readManifest(directory) as SegmentedManifest;
       const firstFiles = storedFileEntries(first).map((entry) => entry.name);
@@ -93,6 +101,8 @@ describe("issue 36 item 4: a commit syncs each file its manifest adds, once, bef
       expect(commit.manifestWritten).toBe(true);
       expect([...commit.synced].sort()).toEqual([...firstFiles].sort());
       expect(commit.folderBeforeManifest).toBe(true);
+      // Each file once: by `syncFiles`, not also as its writer finished it.
+      expect(handleSyncs).toHaveBeenCalledTimes(firstFiles.length);
       // Merges folded flushed segments together: their files were never synced.
       expect(flushed.filter((name) => !firstFiles.includes(name)).length).toBeGreaterThan(0);
 
@@ -109,6 +119,7 @@ describe("issue 36 item 4: a commit syncs each file its manifest adds, once, bef
       expect([...commit.synced].sort()).toEqual([...added].sort());
       expect(commit.folderBeforeManifest).toBe(true);
     } finally {
+      handleSyncs.mockRestore();
       await writer.close();
     }
     const reader = await openLocalSearchPort({ directory });
