@@ -126,8 +126,12 @@ clearTimeout(killer);
 clearInterval(sampler);
 const wallSeconds = (performance.now() - started) / 1000;
 const lines = stdout.trim().split("\n");
+if (status !== 0) {
+  // The store of a failed build (up to GBs at 1M chunks) is not left in the temporary folder.
+  rmSync(directory, { recursive: true, force: true });
+  throw new Error(`build failed: ${status}`);
+}
 const result = JSON.parse(lines.findLast((line) => line.startsWith("{")) ?? "{}");
-if (status !== 0) throw new Error(`build failed: ${status}`);
 
 // --trace-gc: "... ms: Scavenge 3.8 (4.0) -> 3.4 (5.0) MB, 4.40 / 0.00 ms ..." per collection.
 const gc = { Scavenge: { count: 0, ms: 0 }, "Mark-Compact": { count: 0, ms: 0 }, other: { count: 0, ms: 0 } };
