@@ -138,9 +138,9 @@ function isScalar(value: unknown): value is string | number | boolean {
  */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const constructor = (value as { constructor?: unknown }).constructor;
-  if (typeof constructor !== "function") return true;
-  const prototype: unknown = constructor.prototype;
+  const maker = (value as { constructor?: unknown }).constructor;
+  if (typeof maker !== "function") return true;
+  const prototype: unknown = maker.prototype;
   if (typeof prototype !== "object" || prototype === null || Array.isArray(prototype)) return false;
   return Object.hasOwn(prototype, "isPrototypeOf");
 }
