@@ -12,7 +12,7 @@
 // - A package the CLI depends on directly (commander, LangChain, zod, the trace database...)
 //   is imported by name when it resolves from the CLI to the very file it resolves to from its
 //   importer: the same code, loaded as before. Anything else reached (a package's own
-//   dependency) is bundled.
+//   dependency) is bundled, and so are `bundledDependencyModules` (below).
 // - `import.meta.url` in a bundled module (data files, worker scripts, `createRequire`) is
 //   replaced by the URL of the module it was written in, found through its package's
 //   `package.json` at run time, so a word table, a dictionary or a worker entry is read from
@@ -53,12 +53,19 @@ function resolvesFromCli(specifier) {
 
 const isThirdParty = (file) => file.split(sep).includes("node_modules");
 
+// Issue 36 item 5: modules of the CLI's dependencies bundled all the same, because they import a
+// CommonJS package (an ES module importing one makes Node start its CommonJS export scanner, CPU
+// a cold query paid): LangChain's `Embeddings` (the embedder's base class) imports p-queue. Its
+// instances cross into LangChain only through the duck-typed `EmbeddingsInterface`; nothing
+// checks them with `instanceof`, so a second copy beside the package's is safe.
+const bundledDependencyModules = new Set(["@langchain/core/embeddings"]);
+
 const keepPackagesAndMetaUrls = {
   name: "lookup-knowledge-cli-bundle",
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.pluginData === "probe" || args.path.startsWith("node:")) return undefined;
-      if (args.kind === "entry-point") return undefined;
+      if (args.kind === "entry-point" || bundledDependencyModules.has(args.path)) return undefined;
       const fromImporter = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: "probe" });
       if (fromImporter.errors.length > 0 || fromImporter.external) return undefined;
       const fromCli = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: cliRoot, pluginData: "probe" });
