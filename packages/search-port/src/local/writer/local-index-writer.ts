@@ -25,6 +25,7 @@ import { adoptCommit } from "./adopt-commit.js";
 import { prepareCommit } from "./prepare-commit.js";
 import type { PreparedCommit } from "./prepare-commit.js";
 import { readUpsertBatch } from "./read-upsert-batch.js";
+import { keepsEmbedder } from "./keeps-embedder.js";
 import type { UpsertEntry } from "./read-upsert-batch.js";
 import { removeDocuments } from "./remove-documents.js";
 import { removeFiles } from "./remove-unreferenced-files.js";
@@ -288,19 +289,4 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
 function oneSegment(segments: readonly StateSegment[]): boolean {
   const [only, ...others] = segments;
   return others.length === 0 && (only === undefined || (only.entry !== undefined && only.deleted === undefined));
-}
-
-/**
- * Whether the last commit recorded the writer's own embedder (an index keeps it once it held
- * its vectors, also one of an older format upgraded with every record deleted); not one of
- * another embedder a writer started empty over.
- */
-function keepsEmbedder(recorded: EmbedderIdentity | null, writer: EmbedderIdentity | null): boolean {
-  return (
-    recorded !== null &&
-    writer !== null &&
-    recorded.id === writer.id &&
-    recorded.version === writer.version &&
-    recorded.dimension === writer.dimension
-  );
 }
