@@ -40,7 +40,8 @@ describe("the README's MCP client blocks, as pasted", () => {
     clone = await mkdtemp(join(tmpdir(), "lookup-knowledge-clone-"));
     elsewhere = await mkdtemp(join(tmpdir(), "lookup-knowledge-client-cwd-"));
     await mkdir(join(clone, "apps", "cli"), { recursive: true });
-    await symlink(dirname(cliPath), join(clone, "apps", "cli", "dist"), "dir");
+    // The README names the bin, `apps/cli/dist/bundle/main.js`: the clone's `dist` is the real one.
+    await symlink(dirname(dirname(cliPath)), join(clone, "apps", "cli", "dist"), "dir");
     const ingested = await runLookupKnowledge(
       clone,
       "--data",

@@ -115,7 +115,7 @@ function runChild(args: string[], nodeOptions = ""): ChildReport {
 const helped = { parallel: true, started: true, equal: true, lost: [] };
 
 describe("issue 36 item 7: the dense-scan worker loads whatever module system the process was started in", () => {
-  it("an ES module file, as the CLI's bin (apps/cli/dist/main.js) runs: the helper thread scans chunks", () => {
+  it("an ES module file, as the unbundled CLI (apps/cli/dist/main.js) runs (the bundled bin: apps/cli bundle-cli.workers.test.ts): the helper thread scans chunks", () => {
     const report = runChild([esmFile]);
     expect(report).toMatchObject(helped);
     expect(report.helperChunks).toBeGreaterThan(0);
