@@ -138,4 +138,7 @@ const copiedPackages = Object.keys(metafile.inputs)
   .map((file) => owningPackage(file).root);
 writeFileSync(join(outdir, "THIRD-PARTY-NOTICES.txt"), thirdPartyNotices(copiedPackages));
 chmodSync(join(outdir, "main.js"), 0o755);
+// tsc's unbundled `dist/main.js` was the bin before the bundle: a link a package manager made
+// then (npx keeps one in its cache per project) still names it, so it stays executable too.
+chmodSync(join(cliRoot, "dist/main.js"), 0o755);
 console.log(`bundle-cli: ${Object.keys(metafile.inputs).length} modules into ${Object.keys(inputs).length} files in dist/bundle/`);

@@ -28,6 +28,12 @@ describe("issue 36 item 5: the bundled CLI", () => {
     expect(newer, "the bundle holds modules older than these, or gone: rebuild it: pnpm --filter @lookup-knowledge/cli build").toEqual([]);
   });
 
+  it("is executable, and so is the unbundled dist/main.js, the bin before the bundle, which links made then (npx's cache) still name", () => {
+    for (const file of [builtCli, join(cliRoot, "dist", "main.js")]) {
+      expect({ file, executable: (statSync(file).mode & 0o111) === 0o111 }).toEqual({ file, executable: true });
+    }
+  });
+
   it("holds no import.meta.url of a bundled module: each became the URL of the module's own file, which its package ships", () => {
     const found: string[] = [];
     for (const file of bundleFiles) {
