@@ -4,12 +4,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isEsModule } from "@lookup-knowledge/vitest-config/is-es-module";
 import { loadedModules } from "@lookup-knowledge/vitest-config/loaded-modules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundledModules } from "./test/bundled-modules.js";
 import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 import { builtCli } from "./test/built-cli.js";
-import { isEsModule } from "./test/is-es-module.js";
 
 // The real command, built (turbo builds the package before its tests): one bundled file, whose
 // commands load their own chunks when they run: what a command does not use, it does not pay for

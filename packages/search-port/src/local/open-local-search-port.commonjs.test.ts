@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isEsModule } from "@lookup-knowledge/vitest-config/is-es-module";
 import { loadedModules } from "@lookup-knowledge/vitest-config/loaded-modules";
 import { describe, expect, it } from "vitest";
 import { build, directory, useIndexFolder } from "./test/local-port-test-fixtures.js";
@@ -11,21 +10,6 @@ useIndexFolder();
 const entry = fileURLToPath(new URL("../../dist/local/index.js", import.meta.url));
 // Prints, at exit, the CommonJS modules `require` loaded whose path names xxhash.
 const requiredXxhash = `data:text/javascript,import { createRequire } from "node:module"; process.on("exit", () => process.stderr.write("xxhash required: " + Object.keys(createRequire("/").cache).filter((path) => path.includes("/@node-rs/xxhash")).length + "\\n"));`;
-
-/** Whether the module at `url` (a file in node_modules) is an ES module: `.mjs`, or its package says `"type": "module"`. */
-function isEsModule(url: string): boolean {
-  const path = fileURLToPath(url);
-  if (path.endsWith(".mjs")) return true;
-  for (let folder = dirname(path); folder !== dirname(folder); folder = dirname(folder)) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { type?: string; name?: string };
-      if (manifest.name !== undefined || manifest.type !== undefined) return manifest.type === "module";
-    } catch {
-      // No package.json here: keep climbing.
-    }
-  }
-  return false;
-}
 
 describe("issue 36 item 5: a reader's process starts no CommonJS export scanner", () => {
   it("imports every package it loads as an ES module as one, and requires xxhash (the block checks' hash)", async () => {
