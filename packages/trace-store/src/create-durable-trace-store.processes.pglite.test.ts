@@ -83,6 +83,13 @@ describe("one embedded trace database, many processes", () => {
         `
         const errors = [];
         const store = createDurableTraceStore({ directory: DIRECTORY, flushIntervalMs: 0 });
+        // Connected before the window opens (the first read may start the trace server, seconds
+        // on a loaded machine), so the window times reads beside the writer, not a start-up.
+        try {
+          await store.count();
+        } catch (error) {
+          errors.push(error.message);
+        }
         while (Date.now() < Number(process.env.START)) await new Promise((done) => setTimeout(done, 10));
         let reads = 0, slowest = 0;
         const until = Date.now() + 5000;
@@ -106,10 +113,10 @@ describe("one embedded trace database, many processes", () => {
     for (const read of [first, second]) {
       expect(read["errors"]).toEqual([]);
       expect(read["reads"] as number).toBeGreaterThan(10);
-      // Not a speed figure (each reader's first read opens its connection too): with one
-      // process holding the folder, the other reader waited for the holder's whole run (5 s
-      // and more) or failed after the lock wait (15 s). The bound sits below that, with room
-      // for a loaded machine (3.9 s was seen once under load).
+      // Not a speed figure: with one process holding the folder, the other reader waited for
+      // the holder's whole run (5 s and more) or failed after the lock wait (15 s). The bound
+      // sits below that, with room for a loaded machine (3.9 s was seen once under load, when
+      // the window's first read still opened the connection).
       expect(read["slowest"] as number).toBeLessThan(4_500);
     }
     console.log(
