@@ -10,6 +10,8 @@ import type { TraceDatabase } from "./database/trace-database.js";
 import type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 import { readDurableTraceStoreOptions, type DurableTraceStoreOptions } from "./durable-trace-store-options.js";
 import { guardErrorHandler } from "./guard-error-handler.js";
+import { buildKnowledgeGapReport, defaultMaxLookupIds } from "./gaps/build-knowledge-gap-report.js";
+import type { KnowledgeGapOptions } from "./gaps/knowledge-gap-options.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 import { TraceStoreError } from "./trace-store-error.js";
 
@@ -114,6 +116,12 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
     get: (id: string) => afterFlush((opened) => opened.get(id)),
     prune: (olderThan: Date) => afterFlush((opened) => opened.prune(olderThan)),
     count: () => afterFlush((opened) => opened.count()),
+    async knowledgeGaps(options: KnowledgeGapOptions) {
+      const until = options.until ?? new Date();
+      const maxLookupIds = options.maxLookupIds ?? defaultMaxLookupIds;
+      const rows = await afterFlush((opened) => opened.knowledgeGapRows({ since: options.since, until, maxLookupIds }));
+      return buildKnowledgeGapReport(rows, { ...options, until, maxLookupIds });
+    },
     async close(options: { flush?: boolean } = {}): Promise<void> {
       if (closed) return;
       closed = true;

@@ -1,5 +1,7 @@
 import type { StoredToolInvocation } from "./database/stored-tool-invocation.js";
 import type { TraceDatabaseDriver } from "./database/trace-database.js";
+import type { KnowledgeGapOptions } from "./gaps/knowledge-gap-options.js";
+import type { KnowledgeGapReport } from "./gaps/knowledge-gap-report.js";
 import type { TraceQuery } from "./database/trace-query.js";
 import type { TraceFlushReport } from "./spool/trace-flush-report.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
@@ -41,6 +43,11 @@ export interface DurableTraceStore extends SpoolingTraceStore {
   prune(olderThan: Date): Promise<number>;
   /** Flushes, then counts the calls stored. */
   count(): Promise<number>;
+  /**
+   * Flushes, then reads the period's refused and low-relevance lookups (aggregated in SQL)
+   * and groups them by topic: what people ask that the knowledge base does not answer (issue 37).
+   */
+  knowledgeGaps(options: KnowledgeGapOptions): Promise<KnowledgeGapReport>;
   /**
    * Stops the background flusher, seals this process's spool segment, flushes and closes the
    * database. Never rejects. `flush: false`: no flush (a reader that answered from the spool

@@ -79,6 +79,9 @@ export function createDrizzleTraceDatabase(input: {
       const rows = await run("count trace records", () => database.select({ value: count() }).from(table));
       return Number(rows[0]?.value ?? 0);
     },
+    async knowledgeGapRows(_query) {
+      throw new Error("not implemented yet");
+    },
     close: input.close,
   };
 }

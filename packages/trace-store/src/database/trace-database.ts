@@ -1,3 +1,5 @@
+import type { KnowledgeGapRow } from "../gaps/knowledge-gap-row.js";
+import type { KnowledgeGapRowQuery } from "../gaps/knowledge-gap-row-query.js";
 import type { ToolInvocationRecord } from "../tool-invocation-record.js";
 import type { StoredToolInvocation } from "./stored-tool-invocation.js";
 import type { TraceQuery } from "./trace-query.js";
@@ -22,5 +24,7 @@ export interface TraceDatabase {
   /** Deletes the calls that started before `olderThan`; resolves to how many. */
   prune(olderThan: Date): Promise<number>;
   count(): Promise<number>;
+  /** The period's refused and low-relevance lookups, one row per distinct stored query, aggregated in SQL (issue 37). */
+  knowledgeGapRows(query: KnowledgeGapRowQuery): Promise<KnowledgeGapRow[]>;
   close(): Promise<void>;
 }

@@ -1,0 +1,22 @@
+/** How to compute a `KnowledgeGapReport`. */
+export interface KnowledgeGapOptions {
+  /** Calls that started at or after this time. */
+  since: Date;
+  /** Calls that started before this time; default now. */
+  until?: Date;
+  /**
+   * Splits a query into comparable terms: the knowledge base's own analyzer (normalisation,
+   * stop words, stemming, jieba for Chinese), e.g. `@lookup-knowledge/text`'s. The trace store
+   * has no analyzer of its own, so that groups use the same terms as retrieval.
+   */
+  analyze: (text: string) => readonly string[];
+  /**
+   * The knowledge base's document frequencies (after `analyze`): with them a salient term is
+   * one rare in the base; without them, one rare among the period's queries.
+   */
+  documentFrequencies?: { documentCount: number; frequency(term: string): number };
+  /** `hash`: show no query text, even of records kept before the setting (group from hints only). */
+  queryStorage?: "text" | "hash";
+  /** At most this many ids per group, default 50. */
+  maxLookupIds?: number;
+}

@@ -1,0 +1,77 @@
+/**
+ * What `lookup-knowledge gaps` and the inspector's Gaps view show (issue 37): the refused and
+ * low-relevance lookups of a period, grouped by topic, largest group first. Plain JSON data:
+ * the CLI's `gaps --json` prints it as is.
+ */
+export interface KnowledgeGapReport {
+  /** The period read, ISO 8601: calls that started at or after `since` and before `until`. */
+  since: string;
+  until: string;
+  /** How many refused (`no_evidence`) and low-relevance lookups the period holds: what was grouped. */
+  lookupsRead: number;
+  /** How many distinct stored queries those lookups had (a hashed query counts by its hash). */
+  distinctQueries: number;
+  /**
+   * `shown`: examples hold query text. `hashed`: queries are kept as keyed hashes (or the
+   * settings say `traces.store-query: hash`), so no query text is shown anywhere in the report;
+   * groups were built from the stored L0 hints and sources only, and `note` says so.
+   */
+  queryText: "shown" | "hashed";
+  /**
+   * Where "salient" (rare) terms were judged: `knowledge-base` by the index's document
+   * frequencies, `records` by how few of the period's distinct queries hold them.
+   */
+  salience: "knowledge-base" | "records";
+  /** Said to the reader beside the groups (hash mode, no records, ...). */
+  note?: string;
+  groups: KnowledgeGapGroup[];
+}
+
+/**
+ * `missing-page`: nothing came close (the best score is under half the reference threshold, or
+ * unknown). `refused-page`: a page scored just under the threshold (at least half of it): a
+ * likely false refusal to review.
+ */
+export type KnowledgeGapKind = "missing-page" | "refused-page";
+
+/** Queries that share their salient terms: one topic the knowledge base does not answer. */
+export interface KnowledgeGapGroup {
+  /** Stable and deterministic: the same records give the same id (`gap-` and a hash of the group's sorted distinct queries). */
+  id: string;
+  kind: KnowledgeGapKind;
+  /** Lookups in the group: refused plus low-relevance. */
+  lookups: number;
+  /** Of them, refused (`no_evidence`). */
+  refusedLookups: number;
+  /** Of them, answered with evidence below the threshold (relevance `low`). */
+  lowRelevanceLookups: number;
+  distinctQueries: number;
+  /** ISO 8601. */
+  firstSeen: string;
+  lastSeen: string;
+  /**
+   * The salient terms the group's queries share, most shared first. In hash mode they come
+   * from the hints, as stored (hashed terms `hash:...`, or document-side domains and titles).
+   */
+  terms: string[];
+  /** Up to five query texts, most frequent first; `[]` in hash mode. */
+  examples: string[];
+  /** The pages that came closest, best first (from hints' entries and low-relevance evidence). */
+  closest: KnowledgeGapPage[];
+  /** The best score (answerability, 0..1) any of the group's lookups reached; null when none was scored. */
+  bestScore: number | null;
+  /** The reference threshold the lookups ran with (the highest, when they differ); null when not recorded. */
+  threshold: number | null;
+  /** The group's lookup ids, newest first, at most `maxLookupIds` (default 50). */
+  lookupIds: string[];
+  /** Lookups per UTC day (`YYYY-MM-DD`), oldest first, only days with lookups. */
+  perDay: Array<{ day: string; lookups: number }>;
+}
+
+/** A page that came close to a group's queries. */
+export interface KnowledgeGapPage {
+  source: string;
+  title?: string;
+  /** Its best score in the group's lookups when known (low-relevance evidence), else null (an L0 hint's entry). */
+  bestScore: number | null;
+}

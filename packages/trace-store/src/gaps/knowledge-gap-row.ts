@@ -1,0 +1,23 @@
+/**
+ * One distinct stored query among a period's refused and low-relevance lookups, aggregated in
+ * SQL (issue 37 item 5): what the grouping reads, never whole records.
+ */
+export interface KnowledgeGapRow {
+  /** The stored query: text, or its keyed hash (`hmac-sha256:...`). */
+  query: string;
+  lookups: number;
+  refusedLookups: number;
+  lowRelevanceLookups: number;
+  /** ISO 8601. */
+  firstSeen: string;
+  lastSeen: string;
+  bestScore: number | null;
+  threshold: number | null;
+  /** L0 hints as stored (hashed terms in hash mode): keywords, entities, titles, domains. */
+  hintTerms: string[];
+  /** Pages from hints' entries and low-relevance evidence. */
+  pages: Array<{ source: string; title?: string; bestScore: number | null }>;
+  /** Newest first, capped. */
+  lookupIds: string[];
+  perDay: Array<{ day: string; lookups: number }>;
+}
