@@ -14,7 +14,8 @@ import type { SnapshotKeys } from "../snapshot/snapshot-keys.js";
 import { FileKeys } from "../format/keys-file.js";
 import type { VerifiedFile } from "../format/verified-file.js";
 import { readBlockChecksums } from "./read-block-checksums.js";
-import { readVerifiedVectors, readVerifiedVectorsInto } from "./read-verified-vectors.js";
+import { readVerifiedVectors, readVerifiedVectorsInto, vectorRowsFile } from "./read-verified-vectors.js";
+import { streamedMatrix } from "../dense/streamed-matrix.js";
 import { VerifiedFileSet } from "./verified-file-set.js";
 
 /**
@@ -23,7 +24,8 @@ import { VerifiedFileSet } from "./verified-file-set.js";
  * and checked against the manifest. Keys, terms, postings, offsets, content and metadata
  * are then read by position as searches need them, each block checked the first time it is
  * read (verified-file.ts); the vectors are read whole the first time a search asks for
- * them, and only when `loadVectors` is set. So opening takes the same time at any size,
+ * them, and only when `loadVectors` is set (a first exact dense scan streams them instead:
+ * `streamedVectors`). So opening takes the same time at any size,
  * and what stays in memory grows with what searches touch. A damaged byte is a
  * `CorruptIndexError` when a search first reads its block, never garbled evidence.
  */
@@ -96,6 +98,10 @@ function recordOffsets(directory: string, offsetsFile: VerifiedFile, manifest: I
   const offsets: RecordOffsets = {
     content: (slot) => offset(8 * slot),
     metadata: (slot) => offset(8 * (count + 1) + 8 * slot),
+    run: (kind, from, to) => {
+      const start = 8 * (kind === "content" ? from : count + 1 + from);
+      return new Float64Array(offsetsFile.read(start, 8 * (to - from + 1)).buffer, 0, to - from + 1);
+    },
     all: () => {
       const table = offsetsFile.read(0, offsetsFile.size);
       return {
@@ -110,7 +116,10 @@ function recordOffsets(directory: string, offsetsFile: VerifiedFile, manifest: I
   return offsets;
 }
 
-/** The snapshot of an opened generation: every slot's record in the files, the vectors read on first use. */
+/**
+ * The snapshot of an opened generation: every slot's record in the files, the vectors read on
+ * first use (the first dense scan reads them chunk by chunk, `streamedVectors`; a later one whole).
+ */
 function lazySnapshot(
   manifest: IndexManifest,
   keys: SnapshotKeys,
@@ -122,11 +131,23 @@ function lazySnapshot(
   const fileSlots = new Int32Array(count);
   for (let slot = 0; slot < count; slot += 1) fileSlots[slot] = slot;
   let matrix: DenseMatrix | undefined;
+  let streamed = false;
   const { embedder, vectors } = manifest;
+  const rows =
+    vectorsFile === undefined || embedder === null || vectors === null
+      ? undefined
+      : vectorRowsFile(vectorsFile, count, embedder.dimension, vectors.stride);
   return {
     count,
     keys,
     lexicon,
+    hasVectors: rows !== undefined,
+    vectorRows: rows,
+    streamedVectors(): DenseMatrix | undefined {
+      if (matrix !== undefined || streamed || rows === undefined) return undefined;
+      streamed = true;
+      return streamedMatrix([{ file: rows, firstRow: 0 }], count, rows.dimension);
+    },
     get vectors(): DenseMatrix | undefined {
       if (vectorsFile === undefined || embedder === null || vectors === null) return undefined;
       matrix ??= readVerifiedVectors(vectorsFile, count, embedder.dimension, vectors.stride);

@@ -76,14 +76,18 @@ async function copyCommittedRun(
   while (end < count && continues(file, fileSlots[end] ?? -1, first, end - slot)) end += 1;
   const source = first.file;
   const lastFileSlot = first.slot + (end - slot);
-  for (let index = slot; index < end; index += 1) {
-    const from = first.slot + (index - slot);
-    offsets.contentOffsets[index] = writers.content.bytes + (source.offset("content", from) - source.offset("content", first.slot));
-    offsets.metadataOffsets[index] = writers.metadata.bytes + (source.offset("metadata", from) - source.offset("metadata", first.slot));
-  }
+  // The run's starts in one read per file (read one by one, a 1M-record merge made 4M reads).
+  placeRun(source.offsetRun("content", first.slot, lastFileSlot), writers.content.bytes, offsets.contentOffsets, slot);
+  placeRun(source.offsetRun("metadata", first.slot, lastFileSlot), writers.metadata.bytes, offsets.metadataOffsets, slot);
   await copyRange(source, "content", first.slot, lastFileSlot, writers.content);
   await copyRange(source, "metadata", first.slot, lastFileSlot, writers.metadata);
   return end;
+}
+
+/** Sets `target[at..]` to where each record of a run starts in the file written, `base` its first's; `starts` has one more entry, the run's end. */
+function placeRun(starts: Float64Array, base: number, target: Float64Array, at: number): void {
+  const first = starts[0] as number;
+  for (let index = 0; index < starts.length - 1; index += 1) target[at + index] = base + ((starts[index] as number) - first);
 }
 
 /** Whether file slot `fileSlot` is stored right after the `steps` records that follow `first` in the same files. */
