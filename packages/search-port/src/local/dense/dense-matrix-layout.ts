@@ -3,7 +3,8 @@
  * int16 query (stride values), the fused pass's state and candidates (`fuseRows`), the int32
  * dot products (one per slot), the helper thread's dot products and chunk marks
  * (`dense-scan-helper.ts`), the inverse norms (float32), a float64 lexical score per slot
- * (`lexicalScratch`), then the rows; and the bytes they take in all.
+ * (`lexicalScratch`), then the rows; and the bytes they take in all. A streamed matrix
+ * (`StreamedRows`) has room for one chunk of rows only (`rowCapacity`).
  */
 export interface DenseMatrixLayout {
   readonly queryOffset: number;
@@ -23,8 +24,11 @@ export interface DenseMatrixLayout {
 /** Candidates the fused kernel writes before the caller offers them (`fuseRows`). */
 const candidateCapacity = 256;
 
-/** The layout of a matrix of `count` rows of `stride` bytes, scanned in chunks of `chunkRows` rows. */
-export function denseMatrixLayout(count: number, stride: number, chunkRows: number): DenseMatrixLayout {
+/**
+ * The layout of a matrix of `count` rows of `stride` bytes, scanned in chunks of `chunkRows`
+ * rows, with room for `rowCapacity` rows (default: all of them).
+ */
+export function denseMatrixLayout(count: number, stride: number, chunkRows: number, rowCapacity = count): DenseMatrixLayout {
   const queryOffset = 0;
   const stateOffset = align(stride * 2, 16);
   const candidatesOffset = stateOffset + 32;
@@ -34,7 +38,7 @@ export function denseMatrixLayout(count: number, stride: number, chunkRows: numb
   const normsOffset = align(doneOffset + Math.ceil(count / chunkRows) * 4, 16);
   const lexicalOffset = align(normsOffset + count * 4, 16);
   const rowsOffset = align(lexicalOffset + count * 8, 16);
-  const bytes = rowsOffset + count * stride;
+  const bytes = rowsOffset + rowCapacity * stride;
   return {
     queryOffset,
     stateOffset,

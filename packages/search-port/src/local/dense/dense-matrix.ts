@@ -12,6 +12,8 @@ import { instantiateInt8DotKernel, int8DotKernel, wasm } from "./kernels/int8-do
 import { quantiseQuery, scanInJavaScript } from "./quantise-vector.js";
 import { sharedWasmMemory } from "./kernels/shared-wasm-memory.js";
 import type { Int8DotScan, WasmMemory } from "./kernels/int8-dot-kernel.js";
+import { scanStreamedRows } from "./streamed-rows.js";
+import type { StreamedRows } from "./streamed-rows.js";
 
 /** Bytes per stored vector: the dimension rounded up to a multiple of 16 (zero padded). */
 export function strideFor(dimension: number): number {
@@ -47,7 +49,9 @@ let matrices = 0;
  * the codes and within about 1% of the float cosine (measured in the bench).
  *
  * The memory holds the query, the dot products, the norms and the rows, among others
- * (`denseMatrixLayout`).
+ * (`denseMatrixLayout`). A streamed matrix (option `streamed`) holds one chunk of rows at a
+ * time: a scan reads them from its `StreamedRows` chunk by chunk into the same window (its
+ * norms are set by whoever made it); it has no rows to hand out or copy.
  */
 export class DenseMatrix {
   readonly dimension: number;
@@ -61,16 +65,21 @@ export class DenseMatrix {
   private readonly fuseTarget: DenseFuseTarget | undefined;
   /** Set when the memory is shared, so the helper thread can scan it too. */
   private readonly sharedTarget: SharedScanTarget | undefined;
+  /** Where a streamed matrix reads its rows (absent: the rows are in the memory). */
+  private readonly streamed: StreamedRows | undefined;
 
   /**
    * `parallel`: whether the memory is shared with the helper thread (default: when the
-   * runtime can and the matrix has at least `parallelScanRows` rows).
+   * runtime can and the matrix has at least `parallelScanRows` rows; never for a streamed one).
+   * `streamed`: the rows are read from it at each scan, a chunk at a time.
    */
-  constructor(count: number, dimension: number, options: { simd?: boolean; parallel?: boolean } = {}) {
+  constructor(count: number, dimension: number, options: { simd?: boolean; parallel?: boolean; streamed?: StreamedRows } = {}) {
     this.count = count;
     this.dimension = dimension;
     this.stride = strideFor(dimension);
-    this.layout = denseMatrixLayout(count, this.stride, scanChunkRows);
+    this.streamed = options.streamed;
+    const rowCapacity = this.streamed === undefined ? count : Math.min(count, scanChunkRows);
+    this.layout = denseMatrixLayout(count, this.stride, scanChunkRows, rowCapacity);
     const { bytes, normsOffset } = this.layout;
     const pages = Math.max(1, Math.ceil(bytes / pageSize));
     if (options.simd !== false && wasm !== undefined && pages > maximumPages) {
@@ -83,7 +92,8 @@ export class DenseMatrix {
       this.inverseNorms = new Float32Array(this.memory.buffer, normsOffset, count);
       return;
     }
-    const shared = (options.parallel ?? count >= parallelScanRows) ? sharedWasmMemory(pages) : undefined;
+    const parallel = this.streamed === undefined && (options.parallel ?? count >= parallelScanRows);
+    const shared = parallel ? sharedWasmMemory(pages) : undefined;
     const kernel = shared === undefined ? undefined : int8DotKernel({ shared: true });
     if (shared !== undefined && kernel !== null && kernel !== undefined) {
       this.memory = shared;
@@ -141,11 +151,13 @@ export class DenseMatrix {
 
   /** The rows as bytes, to fill from a file or to write to one. */
   rowBytes(): Uint8Array {
+    this.refuseStreamed("rowBytes");
     return new Uint8Array(this.memory.buffer, this.layout.rowsOffset, this.count * this.stride);
   }
 
   /** The int8 codes of one row (a view, not a copy). */
   row(slot: number): Int8Array {
+    this.refuseStreamed("row");
     return new Int8Array(this.memory.buffer, this.layout.rowsOffset + slot * this.stride, this.stride);
   }
 
@@ -156,6 +168,8 @@ export class DenseMatrix {
 
   /** Copies `count` consecutive rows of `from` (same dimension), starting at `fromSlot`, to `toSlot` on. */
   copyRows(from: DenseMatrix, fromSlot: number, toSlot: number, count: number): void {
+    this.refuseStreamed("copyRows");
+    from.refuseStreamed("copyRows");
     const source = new Uint8Array(from.memory.buffer, from.layout.rowsOffset + fromSlot * from.stride, count * from.stride);
     new Uint8Array(this.memory.buffer, this.layout.rowsOffset + toSlot * this.stride, count * this.stride).set(source);
     this.inverseNorms.set(from.inverseNorms.subarray(fromSlot, fromSlot + count), toSlot);
@@ -204,6 +218,23 @@ export class DenseMatrix {
     const queryInverseNorm = quantiseQuery(query, this.dimension, codes);
     const dots = new Int32Array(this.memory.buffer, outputOffset, this.count);
     const { count, scan, stride } = this;
+    if (this.streamed !== undefined) {
+      during?.();
+      const windowRows = Math.min(count, scanChunkRows);
+      const target = {
+        rows: this.streamed,
+        buffer: this.memory.buffer,
+        scan,
+        queryOffset,
+        outputOffset,
+        rowsOffset,
+        windowRows,
+        count,
+        stride,
+      };
+      scanStreamedRows(target, dots, queryInverseNorm, each);
+      return { dots, queryInverseNorm };
+    }
     const helper = this.sharedTarget === undefined || count === 0 ? undefined : denseScanHelperFor(count);
     if (scan === undefined) {
       during?.();
@@ -268,6 +299,7 @@ export class DenseMatrix {
    * values `dots` gives those slots (int32 arithmetic).
    */
   dotsOf(query: ArrayLike<number>, slots: ArrayLike<number>, output: Int32Array): number {
+    this.refuseStreamed("dotsOf");
     const codes = new Int16Array(this.memory.buffer, this.layout.queryOffset, this.stride);
     const queryInverseNorm = quantiseQuery(query, this.dimension, codes);
     const rows = new Int8Array(this.memory.buffer, this.layout.rowsOffset, this.count * this.stride);
@@ -281,6 +313,11 @@ export class DenseMatrix {
       output[index] = sum | 0;
     }
     return queryInverseNorm;
+  }
+
+  /** A streamed matrix holds one chunk of rows at a time: what needs them all is refused, by name. */
+  private refuseStreamed(method: string): void {
+    if (this.streamed !== undefined) throw new Error(`DenseMatrix.${method}: a streamed matrix holds no rows between scans`);
   }
 }
 

@@ -17,6 +17,7 @@ import { termShare } from "../lexical/term-share.js";
 import type { EmbedderIdentity, LocalIndexStats, MetadataKeysSummary } from "../port/local-search-port.js";
 import type { LocalPortLifecycle } from "../port/local-port-lifecycle.js";
 import type { LocalPortSettings } from "../port/read-local-port-settings.js";
+import { snapshotHasVectors } from "../snapshot/index-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import type { LocalIndexState } from "../snapshot/local-index-state.js";
 import { scopedSnapshot } from "../snapshot/scoped-snapshot.js";
@@ -144,7 +145,7 @@ export class LocalIndexReader {
     const analysed = lexicalTerms(parsed.query);
     const denseWeight = queryDenseWeight(parsed.query, analysed, settings);
     let vector: number[] | undefined;
-    const denseReady = pinned === undefined ? state.dimension > 0 : pinned.vectors !== undefined;
+    const denseReady = pinned === undefined ? state.dimension > 0 : snapshotHasVectors(pinned);
     if (embeddings !== undefined && denseWeight > 0 && denseReady && parsed.topK > 0) {
       vector = checkQueryVector(await raceWithAbort(embeddings.embedQuery(parsed.query), signal), settings);
     }

@@ -1,4 +1,5 @@
 import { answerabilitySignals, signalHits, type AnswerabilitySignals, type WeighedTerm } from "../answerability/answerability-signals.js";
+import { snapshotHasVectors } from "../snapshot/index-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { fuseApproximateDenseScores } from "../dense/fuse-approximate-dense-scores.js";
 import { freshFusedPass } from "../dense/fuse-dense-scores.js";
@@ -63,7 +64,7 @@ export function searchSnapshot(snapshot: IndexSnapshot, query: SnapshotQuery, de
   const limit = Math.min(Math.max(query.topK, signalHits), snapshot.count);
   snapshot.lexicon.beginSearch?.();
   const { terms, matched } = weighQueryTerms(snapshot, query.terms);
-  const weight = query.vector !== undefined && snapshot.vectors !== undefined ? query.denseWeight : 0;
+  const weight = query.vector !== undefined && snapshotHasVectors(snapshot) ? query.denseWeight : 0;
   if (!(weight > 0) && query.accepts === undefined && query.inScope === undefined) {
     // Lexical alone and unfiltered: the best record is the heap's first, and common terms' postings can be skipped.
     const ranked = lexicalTopSlots(snapshot, matched, limit).sorted();
@@ -95,7 +96,11 @@ function rankAll(
   terms: WeighedTerm[],
 ): SnapshotResult {
   const limit = Math.min(Math.max(query.topK, signalHits), snapshot.count);
-  const vectors = weight > 0 && query.vector !== undefined ? snapshot.vectors : undefined;
+  // An exact scan may read the vectors chunk by chunk (a snapshot's first: `streamedVectors`);
+  // the approximate path needs them whole.
+  const dense = weight > 0 && query.vector !== undefined;
+  const streamed = dense && query.approximateCandidates === undefined ? snapshot.streamedVectors?.() : undefined;
+  const vectors = dense ? (streamed ?? snapshot.vectors) : undefined;
   const heap = new TopSlots(limit, snapshot.keys);
   let bestLexical = 0;
   let bestDense = 0;

@@ -1,8 +1,9 @@
 import type { DenseMatrix } from "../dense/dense-matrix.js";
-import { emptySnapshot } from "../snapshot/index-snapshot.js";
+import { emptySnapshot, snapshotHasVectors } from "../snapshot/index-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { composedRecordTable } from "./composed-record-table.js";
 import { composedVectors } from "./composed-vectors.js";
+import { streamedComposedVectors } from "./streamed-composed-vectors.js";
 import type { SegmentPart } from "./segment-part.js";
 import { SegmentedKeys } from "./segmented-keys.js";
 import { SegmentedLexicon } from "./segmented-lexicon.js";
@@ -15,7 +16,8 @@ import { SlotMap } from "./slot-map.js";
  * slot order. Term statistics count those records only, so every score, hit, tie and
  * answerability signal is the one a single index of them gives. Searches read each part's
  * postings in place (`SegmentedLexicon.pieces`); keys, lengths and vectors are gathered from
- * the parts as searches first need them, and a term's postings when a caller asks for one
+ * the parts as searches first need them (the first dense scan streams them from the parts'
+ * files, `streamedVectors`), and a term's postings when a caller asks for one
  * list (`postings`, kept up to a bound). One part without deletions is returned as it is; no
  * parts give an empty snapshot. Closing the result's `records.file` closes every part's files.
  * `options.postingsCacheBytes`: bytes of gathered postings the lexicon keeps (default
@@ -32,6 +34,7 @@ export function composeSnapshot(
   const slots = options.slots ?? new SlotMap(parts);
   let vectors: DenseMatrix | undefined;
   let vectorsBuilt = false;
+  let streamed = false;
   return {
     count: slots.count,
     keys: new SegmentedKeys(slots),
@@ -42,6 +45,15 @@ export function composeSnapshot(
         vectorsBuilt = true;
       }
       return vectors;
+    },
+    get hasVectors(): boolean {
+      if (vectorsBuilt) return vectors !== undefined;
+      return slots.parts.some((part, index) => slots.liveCount(index) > 0 && snapshotHasVectors(part.snapshot));
+    },
+    streamedVectors(): DenseMatrix | undefined {
+      if (vectorsBuilt || streamed) return undefined;
+      streamed = true;
+      return streamedComposedVectors(slots);
     },
     records: composedRecordTable(slots),
   };

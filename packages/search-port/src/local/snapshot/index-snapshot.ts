@@ -61,6 +61,21 @@ export interface IndexSnapshot {
   fileVectorDimension?: number | undefined;
   /** Reads those vectors straight into rows `firstRow`.. of `target`, a matrix of that dimension: no matrix of their own. */
   readVectorsInto?(target: DenseMatrix, firstRow: number): void;
+  /**
+   * Whether `vectors` gives a matrix, answered without reading it (absent: ask `vectors`;
+   * `snapshotHasVectors`).
+   */
+  readonly hasVectors?: boolean;
+  /** Those vectors in their file, to be read by rows (`streamedVectors`); absent when they are not in one file. */
+  vectorRows?: VectorRowsFile | undefined;
+  /**
+   * For one exact dense scan: a streamed matrix (`DenseMatrix` option `streamed`) over the
+   * vectors' files, given once, to a snapshot's first dense search when its vectors were not
+   * read yet (issue 36 item 5: a one-query process reads them chunk by chunk into one window,
+   * not whole into fresh memory); undefined after that, or when they cannot be streamed: then
+   * `vectors`, which later searches keep.
+   */
+  streamedVectors?(): DenseMatrix | undefined;
   records: RecordTable;
   /** Filled on first use: k1 * (1 - b + b * length / average length) per slot. */
   lengthNorms?: Float32Array;
@@ -68,6 +83,21 @@ export interface IndexSnapshot {
   scratch?: Float64Array;
   /** Filled as searches need them: per-term score bounds (`termScoreBounds`), by term index. */
   scoreBounds?: { byTerm: Map<number, TermScoreBounds>; bytes: number };
+}
+
+/** A generation's vectors file, read by rows: its norms whole, its rows a range at a time, each block checked as it is read. */
+export interface VectorRowsFile {
+  readonly count: number;
+  readonly dimension: number;
+  /** The inverse norms of all `count` rows into `into`. */
+  readNorms(into: Float32Array): void;
+  /** The int8 rows `first..` into `into` (a whole number of rows). */
+  readRows(first: number, into: Uint8Array): void;
+}
+
+/** Whether a search of `snapshot` has vectors, without reading them when the snapshot can say so. */
+export function snapshotHasVectors(snapshot: IndexSnapshot): boolean {
+  return snapshot.hasVectors ?? snapshot.vectors !== undefined;
 }
 
 export function emptySnapshot(): IndexSnapshot {
