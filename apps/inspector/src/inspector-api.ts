@@ -1,5 +1,6 @@
 import type { LookupExplanation } from "@lookup-knowledge/agent-tool";
 import type { CalibrationView } from "./calibration-api.js";
+import type { GapsView } from "./gaps-api.js";
 import type { InspectorInfo } from "./info-api.js";
 import type { Json } from "./json.js";
 import type { PlaygroundComparison, PlaygroundRun } from "./playground-api.js";
@@ -19,6 +20,8 @@ export interface InspectorApi {
   "GET /api/traces": Json<TracePage>;
   /** `getTrace`. */
   "GET /api/traces/:id": Json<TraceDetail>;
+  /** `readGaps`. */
+  "GET /api/gaps": Json<GapsView>;
   /** `searchSources`. */
   "GET /api/sources": Json<SourceSearch>;
   /** `runPlaygroundLookup`. */

@@ -8,6 +8,8 @@ export type InspectorErrorCode =
   | "body_too_large"
   | "invalid_request"
   | "traces_unavailable"
+  /** The trace store given cannot group lookups (`knowledgeGaps`), so the Gaps view has nothing to show. */
+  | "gaps_unavailable"
   /** `serveInspector` could not listen on its host and port (in use, not permitted, not this machine's). */
   | "inspector_listen_failed"
   /** Anything else that went wrong while answering: the message says what. */

@@ -11,6 +11,7 @@ import { searchSources } from "./sources-api.js";
 import type { LazyTraceReader } from "./lazy-trace-reader.js";
 import { getTrace, listTraces, type TraceReader } from "./traces-api.js";
 import { explainWhyNot } from "./why-not-api.js";
+import { type GapsReader, type GapTerms, readGaps } from "./gaps-api.js";
 
 /** What the endpoints work on. */
 export interface ApiContext {
@@ -18,6 +19,8 @@ export interface ApiContext {
   /** The recorded lookups, opened on the first request that finds a trace store. */
   traces: LazyTraceReader;
   queryIsHash: boolean;
+  /** How the Gaps view splits and weighs query terms: the knowledge base's own analyzer, as `lookup-knowledge gaps` does. */
+  gapTerms: () => Promise<GapTerms>;
   storeDescription: string;
   redact: (text: string) => string;
 }
@@ -34,6 +37,11 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
       return readInspectorInfo(context);
     case "GET /api/traces":
       return listTraces(await requireTraces(context), url.searchParams, { queryIsHash: context.queryIsHash });
+    case "GET /api/gaps":
+      return readGaps(requireGaps(await requireTraces(context)), url.searchParams, {
+        queryIsHash: context.queryIsHash,
+        terms: await context.gapTerms(),
+      });
     case "GET /api/sources":
       return await searchSources(knowledgeBase, url.searchParams.get("q") ?? "");
     case "POST /api/lookup":
@@ -66,4 +74,17 @@ async function requireTraces(context: ApiContext): Promise<TraceReader> {
     });
   }
   return traces;
+}
+
+/** The trace store as a `GapsReader`: a store given to the inspector with only `list` and `get` cannot group lookups. */
+function requireGaps(traces: TraceReader): GapsReader {
+  const { knowledgeGaps } = traces;
+  if (!knowledgeGaps) {
+    throw new InspectorRequestError({
+      status: 404,
+      code: "gaps_unavailable",
+      message: "This trace store cannot group lookups into gaps (it has no knowledgeGaps): serve the inspector over a durable trace store.",
+    });
+  }
+  return { knowledgeGaps: (options) => knowledgeGaps.call(traces, options) };
 }

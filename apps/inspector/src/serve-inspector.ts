@@ -10,6 +10,8 @@ import { routeApiRequest } from "./route-api-request.js";
 import { securityHeaders, serveStaticAsset } from "./serve-static-asset.js";
 import { lazyTraceReader, type OpenTraceReader } from "./lazy-trace-reader.js";
 import type { TraceReader } from "./traces-api.js";
+import type { GapTerms } from "./gaps-api.js";
+import { knowledgeBaseGapTerms } from "./knowledge-base-gap-terms.js";
 
 export interface InspectorOptions {
   knowledgeBase: KnowledgeBase;
@@ -20,6 +22,11 @@ export interface InspectorOptions {
    * lookup shows the lookups recorded later. While there is none, the Traces view says so.
    */
   traces?: TraceReader | OpenTraceReader;
+  /**
+   * How the Gaps view splits and weighs query terms; give what `lookup-knowledge gaps` uses so
+   * both show the same groups. Default: the knowledge base's own (`knowledgeBaseGapTerms`).
+   */
+  gapTerms?: GapTerms;
   /** How the trace store keeps queries: `hash` marks every stored query as a hash, never as text. */
   queryStorage?: "text" | "hash";
   /** What the page names the store by (say it without secrets: no password, no token). */
@@ -53,6 +60,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     knowledgeBase: options.knowledgeBase,
     traces: lazyTraceReader(options.traces),
     queryIsHash: options.queryStorage === "hash",
+    gapTerms: once(async () => options.gapTerms ?? (await knowledgeBaseGapTerms(options.knowledgeBase))),
     storeDescription: options.storeDescription ?? options.knowledgeBase.store.kind,
     redact: options.redact ?? ((text: string) => text),
   };
@@ -104,6 +112,18 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
       });
       await context.traces.close();
     },
+  };
+}
+
+/** `make`'s promise, made on the first call and shared by the later ones; a rejection is not kept (the next call tries again). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return made;
   };
 }
 

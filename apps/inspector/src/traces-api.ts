@@ -1,13 +1,23 @@
 import { rebuildModelContent, type ModelContent } from "./rebuild-model-content.js";
 import type { ReadOnlyPort } from "./read-only-port.js";
-import { queryHashPrefix, type StoredToolInvocation, type TraceListQuery } from "@lookup-knowledge/trace-store";
+import {
+  queryHashPrefix,
+  type KnowledgeGapOptions,
+  type KnowledgeGapReport,
+  type StoredToolInvocation,
+  type TraceListQuery,
+} from "@lookup-knowledge/trace-store";
 import { fallbackReasons, isFallbackReason, parsePointInTime, pointInTimeForms } from "@lookup-knowledge/core";
 import { InspectorRequestError } from "./inspector-request-error.js";
 
-/** What the inspector reads recorded lookups from: a durable trace store's `list` and `get`. */
+/**
+ * What the inspector reads recorded lookups from: a durable trace store's `list` and `get`,
+ * and for the Gaps view its `knowledgeGaps` (without it, `GET /api/gaps` answers `gaps_unavailable`).
+ */
 export interface TraceReader {
   list(query?: TraceListQuery): Promise<StoredToolInvocation[]>;
   get(id: string): Promise<StoredToolInvocation | undefined>;
+  knowledgeGaps?(options: KnowledgeGapOptions): Promise<KnowledgeGapReport>;
 }
 
 /** One row of the Traces view. */
