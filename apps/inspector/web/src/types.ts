@@ -15,6 +15,8 @@ export type BlockChange = PlaygroundComparison["changes"][number];
 export type LookupExplanation = InspectorApi["POST /api/why-not"];
 export type ExplainOutcome = LookupExplanation["attempts"][number]["outcome"];
 export type CalibrationView = InspectorApi["POST /api/calibration"];
+export type GapsAnswer = InspectorApi["GET /api/gaps"];
+export type GapGroup = GapsAnswer["report"]["groups"][number];
 
 type TraceDetails = TraceRecord["retrievalDetails"];
 type LookupTrace = PlaygroundRun["result"]["retrievalTrace"];

@@ -5,14 +5,20 @@ import type { ExplainOutcome, Info, LookupExplanation, SourceDocument, SourceSea
 
 const shown = new Set(["kind", "message", "evidenceKey", "boosts"]);
 
+/** What a link into Why not may fill in (the Gaps view's link for a group's closest page); both given, it explains at once. */
+export interface WhyNotStart {
+  query?: string;
+  expected?: string;
+}
+
 /** Why not: pick a document by path or title, run a query, and see per attempt where it stood and why (explainLookup). */
-export function WhyNotView({ info }: { info: Info }) {
+export function WhyNotView({ info, start = {} }: { info: Info; start?: WhyNotStart }) {
   const [search, setSearch] = useState("");
   const [documents, setDocuments] = useState<SourceDocument[]>([]);
   const [total, setTotal] = useState(0);
-  const [expected, setExpected] = useState("");
+  const [expected, setExpected] = useState(start.expected ?? "");
   const [unmatched, setUnmatched] = useState(false);
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState(start.query ?? "");
   const [filter, setFilter] = useState("");
   const [overrides, setOverrides] = useState<Overrides>({});
   const [explanation, setExplanation] = useState<LookupExplanation | undefined>();
@@ -52,8 +58,17 @@ export function WhyNotView({ info }: { info: Info }) {
     };
   }, [expected]);
 
+  // Opened from a link that names both the query and the page: explain at once, as the Explain button would.
+  useEffect(() => {
+    if (start.query?.trim() && start.expected?.trim()) void explain();
+  }, []);
+
   async function run(event: Event) {
     event.preventDefault();
+    await explain();
+  }
+
+  async function explain() {
     setError(undefined);
     setBusy(true);
     try {
