@@ -12,7 +12,7 @@ export type { TraceQuery } from "./database/trace-query.js";
 export type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 export type { EvidenceSummary } from "./evidence-summary.js";
 export { buildKnowledgeGapReport } from "./gaps/build-knowledge-gap-report.js";
-export type { KnowledgeGapOptions } from "./gaps/knowledge-gap-options.js";
+export type { AnalyzedTerm, KnowledgeGapOptions } from "./gaps/knowledge-gap-options.js";
 export type { KnowledgeGapGroup, KnowledgeGapKind, KnowledgeGapPage, KnowledgeGapReport } from "./gaps/knowledge-gap-report.js";
 export type { KnowledgeGapRow } from "./gaps/knowledge-gap-row.js";
 export type { KnowledgeGapRowQuery } from "./gaps/knowledge-gap-row-query.js";

@@ -4,6 +4,7 @@ import type { ToolInvocationRecord } from "../tool-invocation-record.js";
 import type { StoredToolInvocation } from "./stored-tool-invocation.js";
 import type { TraceDatabase, TraceDatabaseDriver } from "./trace-database.js";
 import type { TraceQuery } from "./trace-query.js";
+import { readKnowledgeGapRows } from "./read-knowledge-gap-rows.js";
 import { readStoredDetails } from "./read-stored-details.js";
 import { sanitizeToolInvocationRecord } from "./sanitize-tool-invocation-record.js";
 import { toolInvocationTable as table } from "./tool-invocation-table.js";
@@ -79,9 +80,7 @@ export function createDrizzleTraceDatabase(input: {
       const rows = await run("count trace records", () => database.select({ value: count() }).from(table));
       return Number(rows[0]?.value ?? 0);
     },
-    async knowledgeGapRows(_query) {
-      throw new Error("not implemented yet");
-    },
+    knowledgeGapRows: (query) => run("read the knowledge gaps", () => readKnowledgeGapRows(database, query)),
     close: input.close,
   };
 }

@@ -1,3 +1,9 @@
+/**
+ * A term of a query as `analyze` gives it: the term compared (e.g. a stem, `kubernet`), or the
+ * term and the word to show for it (`{ term: "kubernet", shown: "kubernetes" }`).
+ */
+export type AnalyzedTerm = string | { term: string; shown: string };
+
 /** How to compute a `KnowledgeGapReport`. */
 export interface KnowledgeGapOptions {
   /** Calls that started at or after this time. */
@@ -9,10 +15,10 @@ export interface KnowledgeGapOptions {
    * stop words, stemming, jieba for Chinese), e.g. `@lookup-knowledge/text`'s. The trace store
    * has no analyzer of its own, so that groups use the same terms as retrieval.
    */
-  analyze: (text: string) => readonly string[];
+  analyze: (text: string) => readonly AnalyzedTerm[];
   /**
-   * The knowledge base's document frequencies (after `analyze`): with them a salient term is
-   * one rare in the base; without them, one rare among the period's queries.
+   * The knowledge base's document frequencies (after `analyze`): a term weighs more the rarer
+   * it is in the base; without them, the rarer it is among the period's distinct queries.
    */
   documentFrequencies?: { documentCount: number; frequency(term: string): number };
   /** `hash`: show no query text, even of records kept before the setting (group from hints only). */

@@ -72,6 +72,9 @@ export interface KnowledgeGapGroup {
 export interface KnowledgeGapPage {
   source: string;
   title?: string;
-  /** Its best score in the group's lookups when known (low-relevance evidence), else null (an L0 hint's entry). */
+  /**
+   * The best top score of the group's lookups that handed it out as low-relevance evidence
+   * (comparable with the threshold); null when only an L0 hint's entry named it.
+   */
   bestScore: number | null;
 }

@@ -17,7 +17,7 @@ export interface KnowledgeGapRow {
   hintTerms: string[];
   /** Pages from hints' entries and low-relevance evidence. */
   pages: Array<{ source: string; title?: string; bestScore: number | null }>;
-  /** Newest first, capped. */
-  lookupIds: string[];
+  /** Its lookups' ids and start times (ISO 8601), newest first, capped. */
+  recentLookups: Array<{ id: string; createdAt: string }>;
   perDay: Array<{ day: string; lookups: number }>;
 }

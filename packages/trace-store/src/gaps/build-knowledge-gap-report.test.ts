@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { buildKnowledgeGapReport } from "./build-knowledge-gap-report.js";
+import type { KnowledgeGapRow } from "./knowledge-gap-row.js";
+
+/** Lower-cased words of three letters or more, minus a few stop words: enough analyzer for the grouping's own rules. */
+const stopWords = new Set(["how", "the", "and", "for", "does", "can", "what", "with"]);
+function analyze(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((word) => !stopWords.has(word));
+}
+
+let sequence = 0;
+function row(query: string, lookups: number, extra: Partial<KnowledgeGapRow> = {}): KnowledgeGapRow {
+  sequence += 1;
+  return {
+    query,
+    lookups,
+    refusedLookups: lookups,
+    lowRelevanceLookups: 0,
+    firstSeen: "2026-03-01T10:00:00.000Z",
+    lastSeen: "2026-03-02T10:00:00.000Z",
+    bestScore: 0.001,
+    threshold: 0.04,
+    hintTerms: [],
+    pages: [],
+    recentLookups: [{ id: `id-${sequence}`, createdAt: `2026-03-02T10:00:${String(sequence % 60).padStart(2, "0")}.000Z` }],
+    perDay: [
+      { day: "2026-03-01", lookups: 1 },
+      { day: "2026-03-02", lookups: lookups - 1 },
+    ],
+    ...extra,
+  };
+}
+
+const period = { since: new Date("2026-03-01T00:00:00Z"), until: new Date("2026-03-08T00:00:00Z"), analyze };
+
+describe("buildKnowledgeGapReport", () => {
+  it("issue 37 item 1: queries that share their salient terms form one group, largest group first, with counts, examples and days", () => {
+    const report = buildKnowledgeGapReport(
+      [
+        row("How do I deploy on kubernetes?", 4),
+        row("kubernetes helm chart", 3),
+        row("Does it run on kubernetes", 2),
+        row("crypto mining rewards", 5),
+        row("crypto wallet setup", 1),
+      ],
+      period,
+    );
+    expect(report.groups.map((group) => [group.lookups, group.distinctQueries, group.terms[0]])).toEqual([
+      [9, 3, "kubernetes"],
+      [6, 2, "crypto"],
+    ]);
+    const [kubernetes] = report.groups;
+    expect(kubernetes?.examples).toEqual(["How do I deploy on kubernetes?", "kubernetes helm chart", "Does it run on kubernetes"]);
+    expect(kubernetes?.perDay).toEqual([
+      { day: "2026-03-01", lookups: 3 },
+      { day: "2026-03-02", lookups: 6 },
+    ]);
+    expect(kubernetes?.id).toMatch(/^gap-[0-9a-f]{16}$/);
+    expect(report).toMatchObject({ lookupsRead: 15, distinctQueries: 5, queryText: "shown", salience: "records" });
+  });
+
+  it("issue 37 item 5: the same rows in any order give the same groups, ids and order", () => {
+    const rows = [
+      row("kubernetes pods", 2),
+      row("kubernetes nodes", 2),
+      row("saml login", 2),
+      row("saml metadata", 2),
+      row("lonely question", 1),
+    ];
+    const first = buildKnowledgeGapReport(rows, period);
+    const reversed = buildKnowledgeGapReport([...rows].reverse(), period);
+    const shuffled = buildKnowledgeGapReport([rows[2], rows[0], rows[4], rows[3], rows[1]] as KnowledgeGapRow[], period);
+    expect(reversed).toEqual(first);
+    expect(shuffled).toEqual(first);
+    expect(first.groups).toHaveLength(3);
+  });
+
+  it("issue 37 item 1: a chain of queries each sharing a word with the next does not merge unrelated topics", () => {
+    const report = buildKnowledgeGapReport(
+      [row("alpha beta", 3), row("beta gamma", 2), row("gamma delta", 1), row("delta epsilon", 1)],
+      period,
+    );
+    // "beta gamma" shares "beta" with the first; "gamma delta" shares nothing with that group's first query.
+    expect(report.groups.map((group) => group.examples)).toEqual([
+      ["alpha beta", "beta gamma"],
+      ["delta epsilon", "gamma delta"],
+    ]);
+  });
+
+  it("issue 37 item 1: a term half the knowledge base holds does not link queries; a rare one does", () => {
+    const frequencies = new Map([
+      ["configure", 20],
+      ["kubernetes", 0],
+      ["saml", 1],
+    ]);
+    const report = buildKnowledgeGapReport([row("configure kubernetes", 2), row("configure saml", 2), row("kubernetes", 1)], {
+      ...period,
+      documentFrequencies: { documentCount: 31, frequency: (term) => frequencies.get(term) ?? 0 },
+    });
+    expect(report.salience).toBe("knowledge-base");
+    expect(report.groups.map((group) => group.examples)).toEqual([["configure kubernetes", "kubernetes"], ["configure saml"]]);
+    expect(report.groups[0]?.terms).toEqual(["kubernetes"]);
+  });
+
+  it("issue 37 item 1: a refused page is a best score at or above half the threshold; below it the page is missing", () => {
+    const report = buildKnowledgeGapReport(
+      [
+        row("billing export", 3, {
+          bestScore: 0.02,
+          threshold: 0.04,
+          pages: [{ source: "docs/billing.md", title: "Billing", bestScore: 0.02 }],
+        }),
+        row("quantum teleport", 2, { bestScore: 0.0199, threshold: 0.04 }),
+        row("unscored thing", 1, { bestScore: null, threshold: 0.04 }),
+      ],
+      period,
+    );
+    expect(report.groups.map((group) => [group.examples[0], group.kind, group.bestScore, group.threshold])).toEqual([
+      ["billing export", "refused-page", 0.02, 0.04],
+      ["quantum teleport", "missing-page", 0.0199, 0.04],
+      ["unscored thing", "missing-page", null, 0.04],
+    ]);
+    expect(report.groups[0]?.closest).toEqual([{ source: "docs/billing.md", title: "Billing", bestScore: 0.02 }]);
+  });
+
+  it("issue 37 item 3: under hash storage no query text appears anywhere; groups come from the stored hints and sources", () => {
+    const secret = "confidential merger plan";
+    const report = buildKnowledgeGapReport(
+      [
+        row(secret, 3, { hintTerms: ["hash:aaaaaaaaaaaa"], pages: [{ source: "docs/plans.md", bestScore: null }] }),
+        row("hmac-sha256:feed", 2, { hintTerms: ["hash:aaaaaaaaaaaa", "hash:bbbbbbbbbbbb"] }),
+        row("hmac-sha256:beef", 1),
+      ],
+      { ...period, queryStorage: "hash" },
+    );
+    const text = JSON.stringify(report);
+    expect(text).not.toContain("confidential");
+    expect(text).not.toContain("merger");
+    expect(report.queryText).toBe("hashed");
+    expect(report.note).toMatch(/no query text is shown.*hints and sources only/);
+    expect(report.groups.map((group) => [group.lookups, group.examples])).toEqual([
+      [5, []],
+      [1, []],
+    ]);
+    expect(report.groups[0]?.terms).toContain("hash:aaaaaaaaaaaa");
+  });
+
+  it("issue 37 item 3: stored hashes are never shown even when the settings keep text now", () => {
+    const report = buildKnowledgeGapReport([row("hmac-sha256:0123", 2), row("plain question here", 1)], period);
+    expect(report.queryText).toBe("shown");
+    expect(report.note).toMatch(/1 of the 2 distinct queries are kept as keyed hashes/);
+    expect(report.groups.flatMap((group) => group.examples)).toEqual(["plain question here"]);
+  });
+
+  it("issue 37 item 1: an empty period says so", () => {
+    expect(buildKnowledgeGapReport([], period)).toMatchObject({ groups: [], lookupsRead: 0, note: expect.stringMatching(/No refused/) });
+  });
+});

@@ -1,0 +1,130 @@
+import { createHash } from "node:crypto";
+import type { GapQueryGroup } from "./group-gap-queries.js";
+import { compareText } from "./group-gap-queries.js";
+import type { KnowledgeGapGroup, KnowledgeGapPage } from "./knowledge-gap-report.js";
+
+/** At most this many example queries, terms and closest pages per group. */
+const maxExamples = 5;
+const maxTerms = 8;
+const maxPages = 5;
+
+/**
+ * A group as the report shows it. Its kind: `refused-page` when its best score reached half
+ * the reference threshold (a page came within a factor of two of being handed out: worth a
+ * review as a likely false refusal), else `missing-page`. Half is a plain rule, the same for
+ * every threshold, not fitted to any set of queries.
+ */
+export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): KnowledgeGapGroup {
+  const rows = group.members.map((member) => member.row);
+  const bestScore = maximum(rows.map((row) => row.bestScore));
+  const threshold = maximum(rows.map((row) => row.threshold));
+  const refused = bestScore !== null && threshold !== null && bestScore >= threshold / 2;
+  const ordered = [...rows].sort((left, right) => right.lookups - left.lookups || compareText(left.query, right.query));
+  return {
+    id: groupId(rows.map((row) => row.query)),
+    kind: refused ? "refused-page" : "missing-page",
+    lookups: sum(rows.map((row) => row.lookups)),
+    refusedLookups: sum(rows.map((row) => row.refusedLookups)),
+    lowRelevanceLookups: sum(rows.map((row) => row.lowRelevanceLookups)),
+    distinctQueries: rows.length,
+    firstSeen: rows.map((row) => row.firstSeen).sort(compareText)[0] ?? "",
+    lastSeen:
+      rows
+        .map((row) => row.lastSeen)
+        .sort(compareText)
+        .at(-1) ?? "",
+    terms: sharedTerms(group),
+    examples: group.members
+      .filter((member) => !member.hashed)
+      .map((member) => member.row)
+      .sort((left, right) => right.lookups - left.lookups || compareText(left.query, right.query))
+      .slice(0, maxExamples)
+      .map((row) => row.query),
+    closest: closestPages(ordered),
+    bestScore,
+    threshold,
+    lookupIds: rows
+      .flatMap((row) => row.recentLookups)
+      .sort((left, right) => compareText(right.createdAt, left.createdAt) || compareText(right.id, left.id))
+      .slice(0, maxLookupIds)
+      .map((lookup) => lookup.id),
+    perDay: perDay(rows.flatMap((row) => row.perDay)),
+  };
+}
+
+/** `gap-` and 16 hex of the SHA-256 of the group's sorted stored queries. */
+function groupId(queries: readonly string[]): string {
+  const text = [...queries].sort(compareText).join("\n");
+  return `gap-${createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * The salient terms at least half the group's queries hold, and at least two of them when it
+ * has more than one (all of a lone query's), most held first, then heaviest, then by text; each shown as the word its queries use most.
+ */
+function sharedTerms(group: GapQueryGroup): string[] {
+  const held = new Map<string, { count: number; weight: number; shown: Map<string, number> }>();
+  for (const member of group.members) {
+    for (const [term, weight] of member.salient) {
+      const entry = held.get(term) ?? { count: 0, weight, shown: new Map<string, number>() };
+      entry.count += 1;
+      const shown = member.terms.get(term) ?? term;
+      entry.shown.set(shown, (entry.shown.get(shown) ?? 0) + 1);
+      held.set(term, entry);
+    }
+  }
+  const needed = group.members.length === 1 ? 1 : Math.max(2, Math.ceil(group.members.length / 2));
+  return [...held]
+    .filter(([, entry]) => entry.count >= needed)
+    .sort(
+      ([leftTerm, left], [rightTerm, right]) => right.count - left.count || right.weight - left.weight || compareText(leftTerm, rightTerm),
+    )
+    .slice(0, maxTerms)
+    .map(([term, entry]) => mostUsed(entry.shown) ?? term);
+}
+
+function mostUsed(counts: Map<string, number>): string | undefined {
+  return [...counts].sort(([left, a], [right, b]) => b - a || compareText(left, right))[0]?.[0];
+}
+
+/** Pages by source: best score (known first), then how many queries came near them, then source. */
+function closestPages(rows: readonly GapQueryGroup["members"][number]["row"][]): KnowledgeGapPage[] {
+  const pages = new Map<string, { page: KnowledgeGapPage; queries: number }>();
+  for (const row of rows) {
+    for (const page of row.pages) {
+      const known = pages.get(page.source);
+      if (!known) {
+        pages.set(page.source, { page: { ...page }, queries: 1 });
+        continue;
+      }
+      known.queries += 1;
+      known.page.bestScore = maximum([known.page.bestScore, page.bestScore]);
+      if (known.page.title === undefined && page.title !== undefined) known.page.title = page.title;
+    }
+  }
+  return [...pages.values()]
+    .sort(
+      (left, right) =>
+        (right.page.bestScore ?? -1) - (left.page.bestScore ?? -1) ||
+        right.queries - left.queries ||
+        compareText(left.page.source, right.page.source),
+    )
+    .slice(0, maxPages)
+    .map((entry) => entry.page);
+}
+
+function perDay(days: ReadonlyArray<{ day: string; lookups: number }>): Array<{ day: string; lookups: number }> {
+  const counts = new Map<string, number>();
+  for (const { day, lookups } of days) counts.set(day, (counts.get(day) ?? 0) + lookups);
+  return [...counts].sort(([left], [right]) => compareText(left, right)).map(([day, lookups]) => ({ day, lookups }));
+}
+
+function maximum(values: ReadonlyArray<number | null>): number | null {
+  let best: number | null = null;
+  for (const value of values) if (value !== null && (best === null || value > best)) best = value;
+  return best;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

@@ -1,0 +1,182 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDurableTraceStore, type DurableTraceStoreOptions } from "../src/create-durable-trace-store.js";
+import type { DurableTraceStore } from "../src/durable-trace-store.js";
+import type { DatabaseTarget } from "./database-targets.js";
+import { insertRawRecord } from "./insert-raw-record.js";
+import { makeGapRecord, type GapLookup } from "./make-gap-record.js";
+
+const analyze = (text: string): string[] => text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+
+/** A day of lookups: two topics, a refused page, answered and failed lookups, one outside the period. */
+function lookups(base: Date): GapLookup[] {
+  const at = (minutes: number): Date => new Date(base.getTime() + minutes * 60_000);
+  const list: GapLookup[] = [];
+  const add = (count: number, lookup: Omit<GapLookup, "id" | "createdAt">, start: number): void => {
+    for (let index = 0; index < count; index += 1) {
+      list.push({ ...lookup, id: `${base.getTime()}-${list.length}`, createdAt: at(start + index) });
+    }
+  };
+  add(3, { query: "kubernetes helm chart", outcome: "refused", topScore: 0.001, threshold: 0.04 }, 0);
+  add(2, { query: "deploy kubernetes cluster", outcome: "refused", topScore: 0.002, threshold: 0.04 }, 10);
+  add(
+    2,
+    {
+      query: "export invoices csv",
+      outcome: "refused",
+      topScore: 0.03,
+      threshold: 0.04,
+      entries: [{ source: "billing/invoices.md", title: "Invoices" }],
+    },
+    20,
+  );
+  add(
+    1,
+    {
+      query: "invoices csv columns",
+      outcome: "low",
+      topScore: 0.035,
+      threshold: 0.04,
+      evidence: [{ source: "billing/export.md", title: "Export" }],
+    },
+    30,
+  );
+  add(4, { query: "rotate webhook secret", outcome: "answered", topScore: 0.9, threshold: 0.04 }, 40);
+  add(2, { query: "kubernetes helm chart", outcome: "refused", topScore: 0.001, threshold: 0.04, error: "search_failed: down" }, 50);
+  add(1, { query: "kubernetes helm chart", outcome: "refused", topScore: 0.001, threshold: 0.04 }, 60 * 30);
+  return list;
+}
+
+/**
+ * `knowledgeGaps` on a real database (issue 37 items 3 and 5): the same records give the same
+ * report on PGlite and on PostgreSQL, asserted here once for both.
+ */
+export function defineKnowledgeGapsSuite(name: string, makeTarget: () => Promise<DatabaseTarget>): void {
+  describe(`knowledge gaps on ${name}`, () => {
+    let target: DatabaseTarget;
+    let root: string;
+    const stores: DurableTraceStore[] = [];
+    beforeAll(async () => {
+      target = await makeTarget();
+      root = mkdtempSync(join(tmpdir(), "trace-gaps-suite-"));
+    });
+    afterAll(async () => {
+      for (const store of stores) await store.close();
+      await target?.cleanup();
+      rmSync(root, { recursive: true, force: true });
+    }, 60_000);
+
+    function open(options: Partial<DurableTraceStoreOptions> = {}): DurableTraceStore {
+      const store = createDurableTraceStore({
+        directory: mkdtempSync(join(root, "traces-")),
+        ...target.storeOptions,
+        flushIntervalMs: 0,
+        onError: () => undefined,
+        ...options,
+      });
+      stores.push(store);
+      return store;
+    }
+
+    it("issue 37 item 5: the database aggregates the period's refused and low-relevance lookups; answered, failed and later ones are left out", async () => {
+      const base = new Date(Date.UTC(2031, 2, 1, 10));
+      const store = open();
+      for (const lookup of lookups(base)) store.append(makeGapRecord(lookup));
+      const report = await store.knowledgeGaps({ since: base, until: new Date(base.getTime() + 3_600_000), analyze });
+      expect(report).toMatchObject({ lookupsRead: 8, distinctQueries: 4, queryText: "shown", salience: "records" });
+      expect(
+        report.groups.map((group) => ({
+          kind: group.kind,
+          lookups: group.lookups,
+          refused: group.refusedLookups,
+          low: group.lowRelevanceLookups,
+          examples: group.examples,
+          terms: group.terms,
+          closest: group.closest,
+          bestScore: group.bestScore,
+          threshold: group.threshold,
+          ids: group.lookupIds.length,
+          perDay: group.perDay,
+          firstSeen: group.firstSeen,
+          lastSeen: group.lastSeen,
+        })),
+      ).toEqual([
+        {
+          kind: "missing-page",
+          lookups: 5,
+          refused: 5,
+          low: 0,
+          examples: ["kubernetes helm chart", "deploy kubernetes cluster"],
+          terms: ["kubernetes"],
+          closest: [],
+          bestScore: 0.002,
+          threshold: 0.04,
+          ids: 5,
+          perDay: [{ day: "2031-03-01", lookups: 5 }],
+          firstSeen: "2031-03-01T10:00:00.000Z",
+          lastSeen: "2031-03-01T10:11:00.000Z",
+        },
+        {
+          kind: "refused-page",
+          lookups: 3,
+          refused: 2,
+          low: 1,
+          examples: ["export invoices csv", "invoices csv columns"],
+          terms: ["csv", "invoices"],
+          closest: [
+            { source: "billing/export.md", title: "Export", bestScore: 0.035 },
+            { source: "billing/invoices.md", title: "Invoices", bestScore: null },
+          ],
+          bestScore: 0.035,
+          threshold: 0.04,
+          ids: 3,
+          perDay: [{ day: "2031-03-01", lookups: 3 }],
+          firstSeen: "2031-03-01T10:20:00.000Z",
+          lastSeen: "2031-03-01T10:30:00.000Z",
+        },
+      ]);
+      // Newest first, across the group's queries.
+      expect(report.groups[0]?.lookupIds[0]).toBe(`${base.getTime()}-4`);
+    });
+
+    it("issue 37 item 3: traces prune removes what gaps reads", async () => {
+      const base = new Date(Date.UTC(2032, 2, 1, 10));
+      const store = open();
+      for (const lookup of lookups(base)) store.append(makeGapRecord(lookup));
+      const period = { since: base, until: new Date(base.getTime() + 2 * 86_400_000), analyze };
+      expect((await store.knowledgeGaps(period)).lookupsRead).toBe(9);
+      await store.prune(new Date(base.getTime() + 60 * 60_000));
+      const after = await store.knowledgeGaps(period);
+      expect(after.lookupsRead).toBe(1);
+      expect(after.groups.map((group) => group.examples)).toEqual([["kubernetes helm chart"]]);
+    });
+
+    it("issue 37 item 5: a hand-edited row (attempts not a list, a score as text, hints not an object) is read, not failed on", async () => {
+      const base = new Date(Date.UTC(2033, 2, 1, 10));
+      const old = await target.openAtMigration(99);
+      try {
+        const record = makeGapRecord({
+          id: "odd",
+          query: "odd kubernetes row",
+          createdAt: base,
+          outcome: "refused",
+          topScore: 0.01,
+          threshold: 0.04,
+        });
+        const odd = { ...record.retrievalDetails, attempts: { topScore: "high" }, hints: "none", referenceThreshold: "0.04", evidence: 7 };
+        await insertRawRecord(old.sql.bind(old), record, odd);
+        const second = makeGapRecord({ id: "odd2", query: "odd kubernetes row", createdAt: base, outcome: "refused", threshold: 0.04 });
+        const stranger = { ...second.retrievalDetails, attempts: [{ topScore: "0.5" }, 3, null], hints: { entries: [{ source: 5 }, "x"] } };
+        await insertRawRecord(old.sql.bind(old), second, stranger);
+      } finally {
+        await old.close();
+      }
+      const store = open({ ...old.storeOptions });
+      const report = await store.knowledgeGaps({ since: base, until: new Date(base.getTime() + 1000), analyze });
+      expect(report.groups).toHaveLength(1);
+      expect(report.groups[0]).toMatchObject({ lookups: 2, bestScore: null, threshold: 0.04, closest: [], kind: "missing-page" });
+    }, 60_000);
+  });
+}
