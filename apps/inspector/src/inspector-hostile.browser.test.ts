@@ -14,6 +14,7 @@ import {
   ownedFlag,
 } from "./test/hostile-base.js";
 import type { InspectedBase } from "./test/inspected-base.js";
+import type { GapsView } from "./gaps-api.js";
 
 const { suite, suiteName } = browserSuite("issue 13: hostile documents and queries in the inspector page (Chromium)");
 
@@ -151,6 +152,35 @@ suite(suiteName, () => {
     await page.screenshot({ path: join(screenshots, "hostile-why-not.png"), fullPage: true });
     await page.close();
   });
+  it("issue 37 item 3: the Gaps view shows hostile queries, and the hostile page that came closest by its path and title, as text; its lookups and Why not open; nothing in it runs", async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    const { report } = (await (await fetch(new URL("/api/gaps", base.server.url))).json()) as GapsView;
+    // The second hostile query finds the hostile document only as low-relevance evidence: a gap whose closest page is that document.
+    const group = report.groups.find((candidate) => candidate.examples.includes(hostileQueries[1] ?? ""));
+    expect(group?.closest.map((closest) => closest.source)).toContain(hostileSource);
+    if (!group) return;
+    await page.goto(`${base.server.url}#/gaps`);
+    const card = page.locator(`[data-testid="gap-group"][data-group-id="${group.id}"]`);
+    await card.waitFor({ timeout: 20_000 });
+    expect(await card.locator('[data-testid="gap-example"]').allTextContents()).toEqual(group.examples);
+    const hostileRow = card.locator('[data-testid="gap-page"]').filter({ hasText: hostileSource });
+    expect(await hostileRow.locator('[data-testid="gap-page-source"]').textContent()).toBe(hostileSource);
+    expect(await hostileRow.locator("td").nth(1).textContent()).toBe(hostileTitle);
+    await expectUnharmed(watched, "gaps");
+    await card.locator('[data-testid="gap-open"]').click();
+    expect(await card.locator('[data-testid="gap-lookup"]').allTextContents()).toEqual(group.lookupIds);
+    await expectUnharmed(watched, "a gap's lookups");
+    await page.screenshot({ path: join(screenshots, "hostile-gaps.png"), fullPage: true });
+    await hostileRow.locator('[data-testid="gap-why-not"]').click();
+    await page.locator('[data-testid="why-kind"]').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('input[name="why-query"]').inputValue()).toBe(group.examples[0]);
+    expect(await page.locator('[data-testid="expected"]').inputValue()).toBe(hostileSource);
+    expect(await text(page, '[data-testid="why-found"]')).toMatch(/^(Reached|Did not reach) the model · /);
+    expect((await text(page, '[data-testid="why-found"]')).endsWith(` · ${hostileSource}`)).toBe(true);
+    await expectUnharmed(watched, "a gap's why-not");
+    await page.close();
+  });
 });
 
 suite(`${suiteName}: query text stored as a hash`, () => {
@@ -196,6 +226,23 @@ suite(`${suiteName}: query text stored as a hash`, () => {
       expect(leaks(await text(page, '[data-testid="trace-view"] [data-testid="trace-query"]'))).toEqual([]);
       await expectUnharmed(watched, `hashed trace ${index + 1}`);
     }
+    await page.close();
+  });
+  it('issue 37 item 4: with queryStorage "hash" the Gaps view shows none of the query text and says groups come from hints and sources', async () => {
+    const watched = await openPage(browser);
+    const { page } = watched;
+    const { report } = (await (await fetch(new URL("/api/gaps", base.server.url))).json()) as GapsView;
+    expect(report.groups.length).toBeGreaterThan(0);
+    await page.goto(`${base.server.url}#/gaps`);
+    const groups = page.locator('[data-testid="gap-group"]');
+    await expect.poll(() => groups.count(), { timeout: 20_000 }).toBe(report.groups.length);
+    expect(await text(page, '[data-testid="gaps-hashed"]')).toMatch(/built from the stored hints and sources only/);
+    for (let index = 0; index < report.groups.length; index++) await groups.nth(index).locator('[data-testid="gap-open"]').click();
+    const words = hostileQueries.flatMap((query) => [query, ...query.split(/\s+/).filter((word) => /^quokkasecret$/i.test(word))]);
+    const body = ((await page.locator("body").textContent()) ?? "").toLowerCase();
+    expect(words.filter((part) => body.includes(part.toLowerCase()))).toEqual([]);
+    expect(JSON.stringify(report).toLowerCase()).not.toContain("quokkasecret");
+    await expectUnharmed(watched, "hashed gaps");
     await page.close();
   });
 });

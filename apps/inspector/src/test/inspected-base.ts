@@ -44,6 +44,8 @@ export async function inspectIngestedBase(options: {
   root: string;
   queries: readonly string[];
   queryStorage?: "text" | "hash";
+  /** Records more lookups after `queries` (the Gaps tests' lookups on earlier days). */
+  record?: (knowledgeBase: KnowledgeBase) => Promise<void>;
 }): Promise<InspectedBase> {
   const { folder } = options;
   const dataDirectory = join(folder, "data");
@@ -52,6 +54,7 @@ export async function inspectIngestedBase(options: {
   const traces = createDurableTraceStore({ directory: tracesDirectory(dataDirectory), queryStorage, flushIntervalMs: 0 });
   const knowledgeBase = await openKnowledgeBase({ dataDirectory, traceStore: traces });
   for (const query of options.queries) await knowledgeBase.retriever.lookup(query);
+  await options.record?.(knowledgeBase);
   await knowledgeBase.retriever.flushTraces();
   const server = await serveInspector({
     knowledgeBase,
