@@ -269,6 +269,20 @@ program
   });
 
 program
+  .command("gaps")
+  .description(
+    "what people asked that the knowledge base did not answer: refused and low-relevance lookups grouped by topic, largest first",
+  )
+  .addHelpText("after", examples("lookup-knowledge gaps --since 7d", "lookup-knowledge gaps --export questions.jsonl"))
+  .option("--since <when>", "only lookups since an age ago (30m, 1h, 7d) or an ISO date", "30d")
+  .option("--json", "print the report as JSON")
+  .option("--export <file>", "write the groups' example queries as a question file (eval, calibrate) with relevant []")
+  .action(async (options: { since: string; json?: boolean; export?: string }) => {
+    const { runGapsCommand } = await import("./gaps-command.js");
+    console.log(await runGapsCommand(await cliConfig(), { ...options, warn }));
+  });
+
+program
   .command("stats")
   .description("what the knowledge base holds, and the metadata keys and values a --filter can name")
   .option("--json", "print one JSON object")

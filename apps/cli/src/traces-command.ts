@@ -56,7 +56,7 @@ let saidOpening = false;
  * PostgreSQL (`DATABASE_URL`) `list` reads the database, as before, saying nothing (other
  * folders' spools fill it too), and `get` answers from this folder's spool only for an id still
  * waiting there (ids are unique: the database would hold the same record). `flush`,
- * `prune` and `count` use the database, saying so the same way; `close` flushes only once
+ * `prune`, `count` and `knowledgeGaps` use the database, saying so the same way; `close` flushes only once
  * the database was used.
  */
 function readingFromSpoolFirst(store: DurableTraceStore): DurableTraceStore {
@@ -97,6 +97,10 @@ function readingFromSpoolFirst(store: DurableTraceStore): DurableTraceStore {
     count() {
       opening();
       return store.count();
+    },
+    knowledgeGaps(options) {
+      opening();
+      return store.knowledgeGaps(options);
     },
     // A reader that answered from the spool leaves it for the next flush: closing starts no database.
     close: (options) => store.close({ flush: usedDatabase, ...options }),

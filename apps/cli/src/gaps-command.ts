@@ -1,0 +1,77 @@
+import { writeFileSync } from "node:fs";
+import { printable } from "@lookup-knowledge/agent-tool/format";
+import type { KnowledgeGapReport } from "@lookup-knowledge/trace-store";
+import type { CliConfig } from "./cli-config.js";
+import { CliError } from "./cli-error.js";
+import { formatGapReport } from "./format-gap-report.js";
+import { gapQuestionLines } from "./gap-question-lines.js";
+import { openGapTerms } from "./gap-terms.js";
+import { parseTimeOption } from "./parse-time-option.js";
+import { terminalJson } from "./terminal-json.js";
+import { openCliTraceStore } from "./traces-command.js";
+
+/** The period `gaps` reads without `--since`. */
+export const defaultGapsSince = "30d";
+
+export interface GapsCommandOptions {
+  /** An age (`30d`) or an ISO date, as `traces --since`; default `30d`. */
+  since?: string;
+  json?: boolean;
+  /** A file to write the groups' example queries to, as a question file (`eval`, `calibrate`). */
+  export?: string;
+  now?: Date;
+  environment?: NodeJS.ProcessEnv;
+  /** Where the export's summary goes with `--json` (stderr), so that stdout stays one JSON value. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * `lookup-knowledge gaps [--since 30d] [--json] [--export questions.jsonl]`: what people asked
+ * that the knowledge base did not answer (issue 37). The trace store of the data folder (or
+ * `DATABASE_URL`) groups the period's refused and low-relevance lookups; the knowledge base's
+ * own analysis and term counts say which terms are salient. Under `traces.store-query: hash`
+ * no query text is shown, and `--export`, which would write query text, is refused.
+ */
+export async function runGapsCommand(config: CliConfig, options: GapsCommandOptions = {}): Promise<string> {
+  const now = options.now ?? new Date();
+  const since = parseTimeOption("--since", options.since ?? defaultGapsSince, now);
+  const hashed = config.traces.queryStorage === "hash";
+  if (options.export !== undefined && hashed) {
+    throw new CliError({
+      code: "invalid_option",
+      message:
+        "--export writes the groups' example queries, and traces.store-query is hash: no query text is kept to export. Run gaps without --export to see the groups built from the hints and sources.",
+    });
+  }
+  const store = openCliTraceStore(config, options.environment);
+  let report: KnowledgeGapReport;
+  try {
+    const terms = await openGapTerms(config);
+    try {
+      report = await store.knowledgeGaps({
+        since,
+        until: now,
+        analyze: terms.analyze,
+        ...(terms.documentFrequencies ? { documentFrequencies: terms.documentFrequencies } : {}),
+        queryStorage: config.traces.queryStorage,
+      });
+    } finally {
+      await terms.close();
+    }
+  } finally {
+    await store.close();
+  }
+  const written = options.export === undefined ? undefined : exportQuestions(report, options.export);
+  if (options.json) {
+    if (written !== undefined) options.warn?.(printable(written));
+    return terminalJson(report);
+  }
+  const output = formatGapReport(report);
+  return written === undefined ? output : `${output}\n\n${printable(written)}`;
+}
+
+function exportQuestions(report: KnowledgeGapReport, file: string): string {
+  const lines = gapQuestionLines(report);
+  writeFileSync(file, lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+  return `Wrote ${lines.length} question${lines.length === 1 ? "" : "s"} from ${report.groups.length} group${report.groups.length === 1 ? "" : "s"} to ${file} ("relevant": [] on each: fill in the pages that answer it, or leave it empty for out of scope; then lookup-knowledge calibrate --questions ${file}).`;
+}
