@@ -1,9 +1,9 @@
 import { toString as mdastText } from "mdast-util-to-string";
 import { cleanHtmlBlock, cleanPhrasing, isMdxEsm } from "./clean-markup.js";
 import { inlineCodeValue } from "./inline-code-value.js";
-import { mayHoldInlineSyntax } from "./may-hold-inline-syntax.js";
 import { frontmatterTypes, nodeRange } from "./markdown-tree.js";
 import type { MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
+import { needsFullHeadingParse } from "./needs-full-heading-parse.js";
 import { parseMarkdownFull } from "./parse-markdown-full.js";
 
 /** A replacement of `source.slice(start, end)` by `text`, made by cleaning. */
@@ -119,13 +119,6 @@ export function applyEdits(source: string, start: number, end: number, edits: re
 }
 
 /**
- * Characters of inline syntax the block parse leaves as text (emphasis, links, escapes,
- * entities, tags), and the `{` of shortcodes and MDX comments: what sends a heading that the
- * cleaning changed to the full parse of its cleaned Markdown. A heading that the cleaning left
- * as it was goes there only when `mayHoldInlineSyntax` says so.
- */
-const fullSyntax = /[*_[\]!&\\~<{]/;
-/**
  * The largest heading the full inline parser is given, in characters and in emphasis
  * delimiters (`*`, `_`, `~`). Its emphasis pass pairs each closing delimiter with the
  * openers before it, so a heading of 50,000 `*` around a word took minutes; a real heading
@@ -135,8 +128,6 @@ const fullSyntax = /[*_[\]!&\\~<{]/;
 export const maxFullHeadingChars = 1_000;
 export const maxFullHeadingDelimiters = 64;
 const headingAnchor = /\s*\{#[^}]*\}\s*$/;
-/** What the full parse changes in text that holds no syntax: NUL, and two spaces before a line end (a hard break). */
-const changedByFullParse = /\0| {2}[\r\n]/;
 
 /** Whether a heading is small enough for the full inline parse (`maxFullHeadingChars`, `maxFullHeadingDelimiters`). */
 function fitsFullParse(markdown: string): boolean {
@@ -157,24 +148,18 @@ function fitsFullParse(markdown: string): boolean {
  */
 function headingText(source: string, heading: MarkdownNode, markdown: string, cleaned: boolean): string {
   let text = "";
-  let mayHoldSyntax = false;
-  let formerRule = false;
+  const runs: string[] = [];
   for (const child of heading.children ?? []) {
     if (child.type === "inlineCode") text += inlineCodeValue(source.slice(child.start, child.end));
     else if (child.type === "text") {
       const value = source.slice(child.start, child.end);
       text += value;
-      if (!mayHoldSyntax && (cleaned ? fullSyntax.test(value) : mayHoldInlineSyntax(value))) mayHoldSyntax = true;
-      if (!formerRule && fullSyntax.test(value)) formerRule = true;
+      runs.push(value);
     }
   }
-  // The full parse also changes text outside any syntax (NUL to U+FFFD, a hard break's line end
-  // dropped): a heading the former rule sent to it still goes when it holds them, so its text
-  // stays what it was (issue 36 review).
-  if (!mayHoldSyntax && formerRule && changedByFullParse.test(markdown)) mayHoldSyntax = true;
   // The block parse leaves emphasis, links, escapes and JSX as text: parse the cleaned heading again in full when it may hold
   // them, unless it is too large for the inline parser to stay linear.
-  if (mayHoldSyntax && fitsFullParse(markdown)) {
+  if (needsFullHeadingParse(runs, markdown, cleaned) && fitsFullParse(markdown)) {
     const reparsed = parseMarkdownFull(markdown).children[0];
     text = reparsed?.type === "heading" ? mdastText(reparsed, { includeHtml: false }) : "";
   }
