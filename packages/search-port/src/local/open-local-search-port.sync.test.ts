@@ -15,6 +15,9 @@ const events: string[] = [];
 const failingSyncs = new Set<string>();
 /** Every folder synced, in order. */
 const foldersSynced: string[] = [];
+/** The folder syncs to come that fail (EIO), by their number from now: 1 is the next. */
+const failingFolderSyncs = new Set<number>();
+let folderSyncsFromNow = 0;
 
 vi.mock("./format/sync-files.js", async (original) => {
   const actual = await original<typeof import("./format/sync-files.js")>();
@@ -31,6 +34,8 @@ vi.mock("./format/sync-directory.js", async (original) => {
   const actual = await original<typeof import("./format/sync-directory.js")>();
   return {
     syncDirectory: (directory: string) => {
+      folderSyncsFromNow += 1;
+      if (failingFolderSyncs.delete(folderSyncsFromNow)) throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
       actual.syncDirectory(directory);
       events.push("sync folder");
       foldersSynced.push(directory);
@@ -53,6 +58,8 @@ beforeEach(() => {
   events.length = 0;
   failingSyncs.clear();
   foldersSynced.length = 0;
+  failingFolderSyncs.clear();
+  folderSyncsFromNow = 0;
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -185,5 +192,33 @@ describe("issue 36 item 4 review: the first commit into a folder the writer made
     expect(foldersSynced).toEqual(expect.arrayContaining([directory, join(directory, "made"), index]));
     const folderSyncs = events.slice(0, manifestAt).filter((event) => event === "sync folder").length;
     expect(folderSyncs).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("issue 36 item 4 review: a commit whose folder sync failed (syncDirectory no longer swallows EIO)", () => {
+  it.each([
+    ["before its manifest: the commit is not made", 1, false],
+    ["after its manifest's rename: the commit is made, and said to be at risk", 2, true],
+  ] as const)("%s, and the writer writes nothing more", async (_, failing, made) => {
+    const options = { directory, mode: "write" as const, embeddings: hashEmbeddings() };
+    const first = await openLocalSearchPort(options);
+    await first.upsert(chunksOf(1, 0));
+    await first.commit();
+    await first.close();
+    const writer = await openLocalSearchPort(options);
+    try {
+      await writer.upsert(chunksOf(2, 0));
+      folderSyncsFromNow = 0;
+      failingFolderSyncs.add(failing);
+      await expect(writer.commit()).rejects.toThrow(
+        made ? /was made, but the folder could not be synced after it \(EIO/ : /could not sync its new data files \(EIO/,
+      );
+      await expect(writer.upsert(chunksOf(3, 0))).rejects.toThrow(/writes nothing more/);
+    } finally {
+      await writer.close();
+    }
+    const reader = await openLocalSearchPort({ directory });
+    expect(reader.stats().chunks).toBe(made ? 4 : 2);
+    await reader.close();
   });
 });

@@ -1,20 +1,16 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { readManifest } from "./format/read-manifest.js";
 import type { SegmentedManifest } from "./format/segmented-manifest.js";
 import { storedFileEntries } from "./format/segmented-manifest.js";
 import { openLocalSearchPort } from "./open-local-search-port.js";
+import { directory, useIndexFolder } from "./test/local-port-test-fixtures.js";
 
-let directory: string;
-beforeEach(() => {
-  directory = mkdtempSync(join(tmpdir(), "local-port-write-faults-"));
-});
+useIndexFolder();
 afterEach(() => {
   vi.restoreAllMocks();
-  rmSync(directory, { recursive: true, force: true });
 });
 
 /** Records whose content file passes 4 MB: its writer writes full 1 MB buffers while it fills the next. */

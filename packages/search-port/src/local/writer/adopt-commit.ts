@@ -2,6 +2,7 @@ import { manifestFileName } from "../format/index-manifest.js";
 import { segmentManifest, storedFileEntries } from "../format/segmented-manifest.js";
 import { syncDirectory } from "../format/sync-directory.js";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
+import { FilesNotSyncedError } from "../errors/files-not-synced-error.js";
 import { MissingDataFileError } from "../errors/missing-data-file-error.js";
 import type { LocalPortSettings } from "../port/read-local-port-settings.js";
 import { loadLazyGeneration } from "../reader/load-lazy-generation.js";
@@ -17,6 +18,7 @@ import { staleMs } from "./write-lock.js";
  * leaves it matching the manifest; then those it wrote are opened from their files (as a
  * reader opens them), those it dropped closed, and files no manifest names go (`removable`:
  * the writer's own files, which it may remove at once; the new commit's are added to it).
+ * A folder sync that fails after the switch is thrown last (`FilesNotSyncedError`, made).
  */
 export function adoptCommit(
   context: { settings: LocalPortSettings; state: LocalIndexState; hooks: CommitHooks },
@@ -36,7 +38,13 @@ export function adoptCommit(
   // a failure below leaks none of its files (those merged away back a merged segment until it is opened).
   const [empty, merged] = partition(prepared.dropped, (segment) => liveRecords(segment) === 0);
   for (const segment of empty) segment.snapshot.records.file?.close();
-  syncDirectory(directory);
+  // The rename is made: a failed folder sync is thrown once the state matches the manifest.
+  let unsynced: { error: unknown } | undefined;
+  try {
+    syncDirectory(directory);
+  } catch (error) {
+    unsynced = { error };
+  }
   hooks.afterManifest?.(manifest);
   // A segment written from memory or merged from others is read from its files from now on;
   // the others' files (and those of segments merged away) stay open until they are dropped.
@@ -59,6 +67,7 @@ export function adoptCommit(
   state.segments = opened;
   state.recompose();
   removeUnreferencedFiles(directory, state.manifest, removable, staleMs);
+  if (unsynced !== undefined) throw new FilesNotSyncedError(directory, unsynced.error, true);
 }
 
 function liveRecords(segment: StateSegment): number {

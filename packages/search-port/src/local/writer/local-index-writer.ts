@@ -21,6 +21,7 @@ import { checkRecord } from "./check-record.js";
 import { committedKeyCountsOrNone } from "./committed-key-counts-or-none.js";
 import type { CommitHooks } from "./commit-hooks.js";
 import { defaultFlushRecords, flushMemorySegment } from "./flush-memory-segment.js";
+import { FilesNotSyncedError } from "../errors/files-not-synced-error.js";
 import { adoptCommit } from "./adopt-commit.js";
 import { prepareCommit } from "./prepare-commit.js";
 import type { PreparedCommit } from "./prepare-commit.js";
@@ -30,7 +31,7 @@ import type { UpsertEntry } from "./read-upsert-batch.js";
 import { removeDocuments } from "./remove-documents.js";
 import { removeFiles } from "./remove-unreferenced-files.js";
 import { stageUpserts } from "./stage-upserts.js";
-import { FilesNotSyncedError, syncNewFiles } from "./sync-new-files.js";
+import { syncNewFiles } from "./sync-new-files.js";
 import type { EmbeddedRow } from "./embedded-row.js";
 import { createVectorsAhead } from "./vectors-ahead.js";
 import type { TextToEmbed, VectorsAhead } from "./vectors-ahead.js";
@@ -247,7 +248,12 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
       throw error;
     }
     this.dirty = false;
-    adoptCommit(this.context, prepared, this.removable);
+    try {
+      adoptCommit(this.context, prepared, this.removable);
+    } catch (error) {
+      if (error instanceof FilesNotSyncedError) this.failed = error;
+      throw error;
+    }
   }
 
   /** Writes the new manifest beside the current one and renames it over it, unless the lock or the commit on disk says another writer may have written. */

@@ -1,3 +1,4 @@
+import { FilesNotSyncedError } from "../errors/files-not-synced-error.js";
 import { storedFileEntries } from "../format/segmented-manifest.js";
 import type { StoredManifest } from "../format/segmented-manifest.js";
 import { syncDirectory } from "../format/sync-directory.js";
@@ -18,25 +19,10 @@ export async function syncNewFiles(directory: string, manifest: StoredManifest, 
     .filter((name) => !listed.has(name));
   try {
     await syncFiles(directory, names);
+    // The files' names: without them durable, the manifest could name files a crash loses.
+    syncDirectory(directory);
   } catch (error) {
     throw new FilesNotSyncedError(directory, error);
   }
-  syncDirectory(directory);
   return names;
-}
-
-/**
- * A commit could not make its new files durable. The writer that meets it writes nothing more:
- * a file whose sync failed may have lost its data though a later sync of it succeeds (Linux
- * reports a failed write-back once), and a segment flushed before the commit would be listed
- * again by the next one.
- */
-export class FilesNotSyncedError extends Error {
-  constructor(directory: string, cause: unknown) {
-    super(
-      `A commit to the index at ${directory} could not sync its new data files (${cause instanceof Error ? cause.message : String(cause)}): it was not made, and this writer writes nothing more. Close it and open a new writer, which starts from the last commit.`,
-      { cause },
-    );
-    this.name = "FilesNotSyncedError";
-  }
 }
