@@ -1,4 +1,4 @@
-import { countHelperChunks, denseScanHelperFor, detachWhenCollected } from "./dense-scan-helper.js";
+import { denseScanHelperFor, detachWhenCollected } from "./dense-scan-helper.js";
 import type { SharedScanTarget } from "./dense-scan-helper.js";
 import { instantiateDenseFuseKernel } from "./kernels/dense-fuse-kernel.js";
 import type { DenseFuse } from "./kernels/dense-fuse-kernel.js";
@@ -13,6 +13,7 @@ import { quantiseQuery, scanInJavaScript } from "./quantise-vector.js";
 import { sharedWasmMemory } from "./kernels/shared-wasm-memory.js";
 import type { Int8DotScan, WasmMemory } from "./kernels/int8-dot-kernel.js";
 import { scanStreamedRows } from "./streamed-rows.js";
+import { scanWithHelper } from "./scan-with-helper.js";
 import type { StreamedRows } from "./streamed-rows.js";
 
 /** Bytes per stored vector: the dimension rounded up to a multiple of 16 (zero padded). */
@@ -220,19 +221,8 @@ export class DenseMatrix {
     const { count, scan, stride } = this;
     if (this.streamed !== undefined) {
       during?.();
-      const windowRows = Math.min(count, scanChunkRows);
-      const target = {
-        rows: this.streamed,
-        buffer: this.memory.buffer,
-        scan,
-        queryOffset,
-        outputOffset,
-        rowsOffset,
-        windowRows,
-        count,
-        stride,
-      };
-      scanStreamedRows(target, dots, queryInverseNorm, each);
+      const window = { rows: this.streamed, buffer: this.memory.buffer, windowRows: Math.min(count, scanChunkRows) };
+      scanStreamedRows({ ...window, scan, queryOffset, outputOffset, rowsOffset, count, stride }, dots, queryInverseNorm, each);
       return { dots, queryInverseNorm };
     }
     const helper = this.sharedTarget === undefined || count === 0 ? undefined : denseScanHelperFor(count);
@@ -252,44 +242,9 @@ export class DenseMatrix {
       }
       return { dots, queryInverseNorm };
     }
-    const chunks = Math.ceil(count / scanChunkRows);
-    const done = new Int32Array(this.memory.buffer, doneOffset, chunks);
-    done.fill(0);
-    const job = helper.begin(this.sharedTarget as SharedScanTarget, chunks, scanChunkRows);
-    during?.();
-    const mine = new Uint8Array(chunks);
-    const scanChunk = (chunk: number) => {
-      const start = chunk * scanChunkRows;
-      const end = Math.min(count, start + scanChunkRows);
-      scan(queryOffset, rowsOffset + start * stride, stride / 16, end - start, outputOffset + start * 4);
-      mine[chunk] = 1;
-      each?.(start, end, dots, queryInverseNorm);
-    };
-    if (job === 0) {
-      for (let chunk = 0; chunk < chunks; chunk += 1) scanChunk(chunk);
-      return { dots, queryInverseNorm };
-    }
-    for (let chunk = helper.claim(); chunk < chunks; chunk = helper.claim()) scanChunk(chunk);
-    // The chunks the worker finished, from its own region (in runs); any it has not finished
-    // (still scanning, or never woken) are scanned here, without waiting for it.
-    const workerDots = new Int32Array(this.memory.buffer, workerOutputOffset, count);
-    for (let chunk = 0; chunk < chunks; ) {
-      if (mine[chunk] === 1) {
-        chunk += 1;
-      } else if (Atomics.load(done, chunk) !== job) {
-        scanChunk(chunk);
-        chunk += 1;
-      } else {
-        let end = chunk + 1;
-        while (end < chunks && mine[end] === 0 && Atomics.load(done, end) === job) end += 1;
-        countHelperChunks(end - chunk);
-        const startRow = chunk * scanChunkRows;
-        const endRow = Math.min(count, end * scanChunkRows);
-        if (each === undefined) dots.set(workerDots.subarray(startRow, endRow), startRow);
-        else each(startRow, endRow, workerDots, queryInverseNorm);
-        chunk = end;
-      }
-    }
+    const offsets = { queryOffset, outputOffset, rowsOffset, doneOffset, workerOutputOffset };
+    const target = { memory: this.memory, scan, ...offsets, count, stride, chunkRows: scanChunkRows };
+    scanWithHelper(target, helper, this.sharedTarget as SharedScanTarget, { dots, queryInverseNorm, during, each });
     return { dots, queryInverseNorm };
   }
 
