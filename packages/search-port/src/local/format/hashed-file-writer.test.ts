@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { open } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { random } from "../test/seeded-random-test-fixtures.js";
+import { BlockHasher } from "./block-checksums.js";
 import { HashedFileWriter } from "./hashed-file-writer.js";
 
 let directory: string;
@@ -54,4 +55,43 @@ describe("HashedFileWriter (issue 36 item 4: a full buffer is written while the 
       expect(created).toEqual(["data.bin"]);
     },
   );
+});
+
+describe("HashedFileWriter.bufferText (issue 36 item 4: a record's text copied into the buffer, hashed a buffer at a time)", () => {
+  it("gives the bytes, size, SHA-256 and block checksums of the same bytes written as pieces, texts and pieces mixed, past full buffers", async () => {
+    const next = random(4242);
+    const created: string[] = [];
+    const writer = await HashedFileWriter.create(directory, "mixed.bin", created);
+    const expected: Buffer[] = [];
+    let refused = 0;
+    const alphabet = ["a", "z", " ", "é", "漢", "😀", "\ud800", "\n"];
+    for (let piece = 0; piece < 3000; piece += 1) {
+      const length = next() < 0.01 ? 300_000 + Math.floor(next() * 300_000) : Math.floor(next() * 2_000);
+      if (next() < 0.7) {
+        let text = "";
+        for (let at = 0; at < length; at += 1) text += alphabet[Math.floor(next() * alphabet.length)];
+        const bytes = Buffer.from(text, "utf8");
+        expected.push(bytes);
+        if (!writer.bufferText(text)) {
+          refused += 1;
+          await writer.write(bytes);
+        }
+      } else {
+        const data = Buffer.alloc(length, piece & 255);
+        expected.push(data);
+        await writer.write(data);
+      }
+    }
+    const entry = await writer.finish();
+    const whole = Buffer.concat(expected);
+    const written = readFileSync(join(directory, "mixed.bin"));
+    expect(written.equals(whole)).toBe(true);
+    expect(entry).toEqual({ name: "mixed.bin", bytes: whole.length, sha256: createHash("sha256").update(whole).digest("hex") });
+    const blocks = new BlockHasher();
+    blocks.update(whole);
+    expect(writer.blockChecksums().equals(blocks.digests())).toBe(true);
+    // Both ways were taken: texts buffered, and texts refused when the buffer had no room.
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan(2100);
+  });
 });

@@ -40,18 +40,31 @@ export class HashedFileWriter {
   }
 
   async write(data: Uint8Array): Promise<void> {
-    this.hash.update(data);
-    this.blocks.update(data);
-    this.bytes += data.length;
     if (data.length > this.buffer.length / 2) {
       // The caller may reuse `data` once this returns: written now, after what came before.
       await this.drain();
+      this.hashed(data);
+      this.bytes += data.length;
       await this.writeFully(data);
       return;
     }
     if (this.used + data.length > this.buffer.length) await this.flush();
     this.buffer.set(data, this.used);
     this.used += data.length;
+    this.bytes += data.length;
+  }
+
+  /**
+   * Adds `text` (UTF-8) to the buffer when it fits there without a write, and says whether it
+   * did (otherwise `write` its bytes): a record's content is copied once, with no buffer of its own.
+   */
+  bufferText(text: string): boolean {
+    // At most 3 bytes per UTF-16 unit: a text this short always fits once the buffer has room.
+    if (this.used + 3 * text.length > this.buffer.length) return false;
+    const written = this.buffer.write(text, this.used, "utf8");
+    this.used += written;
+    this.bytes += written;
+    return true;
   }
 
   async finish(): Promise<IndexFileEntry> {
@@ -81,6 +94,7 @@ export class HashedFileWriter {
     if (this.used === 0) return;
     await this.settle();
     const full = this.buffer.subarray(0, this.used);
+    this.hashed(full);
     // The second buffer is made on the first flush: a small file (most are) needs one.
     [this.buffer, this.spare] = [this.spare ?? Buffer.allocUnsafe(this.buffer.length), this.buffer];
     this.used = 0;
@@ -94,8 +108,19 @@ export class HashedFileWriter {
   private async drain(): Promise<void> {
     await this.settle();
     if (this.used === 0) return;
-    await this.writeFully(this.buffer.subarray(0, this.used));
+    const rest = this.buffer.subarray(0, this.used);
+    this.hashed(rest);
+    await this.writeFully(rest);
     this.used = 0;
+  }
+
+  /**
+   * Hashes bytes as they leave the buffer, in order: a buffer of small writes is hashed in one
+   * call per hash, not one per write (a record's content, metadata and comma were three each).
+   */
+  private hashed(data: Uint8Array): void {
+    this.hash.update(data);
+    this.blocks.update(data);
   }
 
   /** Waits for the buffer being written, throwing what its write threw. */

@@ -26,7 +26,6 @@ export async function writeRecordFiles(files: GenerationFiles, snapshot: IndexSn
     content = await files.create("content");
     metadata = await files.create("metadata");
     const { file, fileSlots, memory } = snapshot.records;
-    const comma = Buffer.from(",");
     let slot = 0;
     while (slot < count) {
       const fileSlot = fileSlots[slot] ?? -1;
@@ -36,9 +35,8 @@ export async function writeRecordFiles(files: GenerationFiles, snapshot: IndexSn
         const record = memory[slot];
         offsets.contentOffsets[slot] = content.bytes;
         offsets.metadataOffsets[slot] = metadata.bytes;
-        await content.write(Buffer.from(record?.content ?? "", "utf8"));
-        await metadata.write(Buffer.from(record?.metadataText ?? "{}", "utf8"));
-        await metadata.write(comma);
+        await writeText(content, record?.content ?? "");
+        await writeText(metadata, `${record?.metadataText ?? "{}"},`);
         slot += 1;
       }
     }
@@ -57,6 +55,11 @@ export async function writeRecordFiles(files: GenerationFiles, snapshot: IndexSn
     throw error;
   }
   return offsets;
+}
+
+/** Writes `text` as UTF-8: into the writer's buffer where it fits, with no buffer of its own (a first build writes a million records here). */
+async function writeText(writer: HashedFileWriter, text: string): Promise<void> {
+  if (!writer.bufferText(text)) await writer.write(Buffer.from(text, "utf8"));
 }
 
 /**
