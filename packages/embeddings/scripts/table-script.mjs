@@ -24,15 +24,32 @@ export function outputFolder(argumentsGiven, usage) {
   return { outFolder: resolve(argumentsGiven[outFlag + 1] ?? fail(usage)), custom: true };
 }
 
-/** Writes each file into `folder` and returns their sizes and SHA-256 (hex), as a table's manifest records them. */
+/** Writes each file into `folder` and returns their sizes and SHA-256 (hex), as a table's manifest records them (`word-vectors.bin` with its blocks', `vectorBlocks`). */
 export function writeDataFiles(folder, files) {
   mkdirSync(folder, { recursive: true });
   const recorded = {};
   for (const [name, bytes] of Object.entries(files)) {
     writeFileSync(join(folder, name), bytes);
     recorded[name] = { bytes: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex") };
+    if (name === "word-vectors.bin") Object.assign(recorded[name], vectorBlocks(bytes));
   }
   return recorded;
+}
+
+/** Bytes per checked block of word-vectors.bin: the loader reads and checks the blocks a text's words need (src/lazy-word-vectors.ts). */
+export const wordVectorBlockBytes = 65_536;
+
+/** The block size and the SHA-256 (hex) of each block of `bytes`, as word-table.json records them for word-vectors.bin. */
+export function vectorBlocks(bytes) {
+  const blockSha256 = [];
+  for (let start = 0; start < bytes.byteLength; start += wordVectorBlockBytes) {
+    blockSha256.push(
+      createHash("sha256")
+        .update(bytes.subarray(start, start + wordVectorBlockBytes))
+        .digest("hex"),
+    );
+  }
+  return { blockBytes: wordVectorBlockBytes, blockSha256 };
 }
 
 /** NOTICE as it is now (empty when there is none), cut where its CC-CEDICT part starts (`glossSection` "" when it has none). */

@@ -17,7 +17,7 @@ const dataFiles = ["word-table.json", "word-vectors.bin", "words.txt", "word-ind
 const manifest = JSON.parse(readFileSync(join(dataDirectory, "word-table.json"), "utf8")) as {
   wordCount: number;
   dimension: number;
-  files: Record<string, { bytes: number; sha256: string }>;
+  files: Record<string, { bytes: number; sha256: string; blockBytes?: number; blockSha256?: string[] }>;
 };
 
 const temporaryDirectories: string[] = [];
@@ -141,19 +141,74 @@ describe("loadWordTable", () => {
     expect(table).not.toBe(loadWordTable());
   });
 
-  it("refuses a copy whose vectors have one flipped byte, naming the file", () => {
+  it("issue 36 item 5: reads the vectors by blocks as words need them; a flipped byte fails the words of its block, naming the file and block", () => {
     const directory = copyOfData();
-    flipByte(join(directory, "word-vectors.bin"), 3_000_000);
-    const error = loadError(directory);
+    const vectorsPath = join(directory, "word-vectors.bin");
+    const valuesStart = 16 + manifest.wordCount * 4;
+    // A byte in the values of the word at rank 28,000 (in block 45 of 64 KB).
+    const damagedRank = 28_000;
+    const damagedByte = valuesStart + damagedRank * manifest.dimension + 3;
+    const damagedBlock = Math.floor(damagedByte / 65_536);
+    expect(damagedBlock).toBe(45);
+    flipByte(vectorsPath, damagedByte);
+    const table = loadWordTable({ directory });
+    // Words whose scale and values lie in other blocks read as the committed table's.
+    const committed = loadWordTable();
+    for (const rank of [0, 7, 49_999]) {
+      const { scales, values } = table.vectorsOf([rank]);
+      expect(scales[rank]).toBe(committed.scales[rank]);
+      expect(Array.from(values.subarray(rank * manifest.dimension, (rank + 1) * manifest.dimension))).toEqual(
+        Array.from(committed.values.subarray(rank * manifest.dimension, (rank + 1) * manifest.dimension)),
+      );
+    }
+    let error: unknown;
+    try {
+      table.vectorsOf([5, damagedRank]);
+    } catch (caught) {
+      error = caught;
+    }
     expect(CorruptWordTableError.isInstance(error)).toBe(true);
     expect(LookupKnowledgeError.isInstance(error)).toBe(true);
     const refused = error as CorruptWordTableError;
     expect(refused.code).toBe("corrupt_word_table");
     expect(refused.retryable).toBe(false);
+    expect(refused.file).toBe(vectorsPath);
+    expect(refused.message).toContain(`block ${damagedBlock}`);
+    expect(refused.message).toContain(manifest.files["word-vectors.bin"]?.blockSha256?.[damagedBlock]);
+    // Still refused when asked again, and when every vector is asked for.
+    expect(() => table.vectorsOf([damagedRank])).toThrow(/block 45/);
+    expect(() => table.values).toThrow(/block 45/);
+  });
+
+  it("refuses a copy whose vectors have one flipped byte at load when its manifest lists no blocks (a table from before them), naming the file", () => {
+    const directory = copyOfData();
+    const { blockBytes: _bytes, blockSha256: _blocks, ...whole } = manifest.files["word-vectors.bin"] as Record<string, unknown>;
+    writeFileSync(
+      join(directory, "word-table.json"),
+      JSON.stringify({ ...manifest, files: { ...manifest.files, "word-vectors.bin": whole } }),
+    );
+    flipByte(join(directory, "word-vectors.bin"), 3_000_000);
+    const error = loadError(directory);
+    expect(CorruptWordTableError.isInstance(error)).toBe(true);
+    const refused = error as CorruptWordTableError;
     expect(refused.file).toBe(join(directory, "word-vectors.bin"));
-    expect(refused.message).toContain(join(directory, "word-vectors.bin"));
+    // The whole file's check (a block's would name the block).
     expect(refused.message).toContain("does not match");
     expect(refused.message).toContain(manifest.files["word-vectors.bin"]?.sha256);
+  });
+
+  it("issue 36 item 5: refuses a block list of another block size or length, naming it", () => {
+    const entry = manifest.files["word-vectors.bin"] as { blockSha256: string[] };
+    for (const [change, message] of [
+      [{ blockBytes: 4096 }, /blockBytes is 4096/],
+      [{ blockSha256: entry.blockSha256.slice(1) }, /must list 80 hex SHA-256 digests/],
+    ] as const) {
+      const directory = copyOfData();
+      const files = { ...manifest.files, "word-vectors.bin": { ...entry, ...change } };
+      writeFileSync(join(directory, "word-table.json"), JSON.stringify({ ...manifest, files }));
+      expect(loadError(directory)).toMatchObject({ code: "corrupt_word_table", file: join(directory, "word-table.json") });
+      expect(String((loadError(directory) as Error).message)).toMatch(message);
+    }
   });
 
   it("refuses a copy whose word list has one flipped byte", () => {

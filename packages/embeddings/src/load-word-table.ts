@@ -3,6 +3,8 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CorruptWordTableError } from "./corrupt-word-table-error.js";
 import { checkFileEntries, readBytes, readVerified } from "./read-verified-file.js";
+import { LazyWordVectors, blockListSha256, blockedEntry } from "./lazy-word-vectors.js";
+import type { BlockedFileEntry } from "./lazy-word-vectors.js";
 import { readWordIndex } from "./read-word-index.js";
 
 /** The word vectors that ship in `data/`, quantised to int8 with one scale per word. */
@@ -13,12 +15,19 @@ export interface WordTable {
   readonly dimension: number;
   /** The words, most frequent first: a word's position is its rank and its row (split from words.txt on first use). */
   readonly words: readonly string[];
-  /** One float32 scale per word: a value is `values[rank * dimension + column] * scales[rank]`. */
+  /** One float32 scale per word: a value is `values[rank * dimension + column] * scales[rank]` (all read and checked on first use). */
   readonly scales: Float32Array;
-  /** All vectors, word after word, as int8. */
+  /** All vectors, word after word, as int8 (all read and checked on first use). */
   readonly values: Int8Array;
-  /** SHA-256 (hex) of `word-vectors.bin`, as recorded and verified. */
+  /**
+   * `scales` and `values` with the entries of `ranks` read and checked (only the blocks that
+   * hold them, when the manifest lists blocks): what embedding one text needs.
+   */
+  vectorsOf(ranks: Iterable<number>): { scales: Float32Array; values: Int8Array };
+  /** SHA-256 (hex) of `word-vectors.bin`, as recorded (and verified whole, or block by block against `vectorsBlocksSha256`'s list). */
   readonly vectorsSha256: string;
+  /** SHA-256 (hex) of the manifest's block list of `word-vectors.bin` (`blockListSha256`), "" when it has none (the file is read whole). */
+  readonly vectorsBlocksSha256: string;
   /** The description the table was built with (`word-table.json`). */
   readonly manifest: WordTableManifest;
   /** The unit direction that every averaged text vector leans towards (recorded in word-index.bin). */
@@ -57,7 +66,8 @@ const littleEndian = endianness() === "LE";
 
 /**
  * Loads the word table synchronously, checking every file against the SHA-256 recorded in
- * `word-table.json`; a mismatch, a missing file or a bad layout throws a
+ * `word-table.json` (`word-vectors.bin` a 64 KB block at a time, as the words a text holds
+ * need it, when the manifest lists its blocks' SHA-256); a mismatch, a missing file or a bad layout throws a
  * `CorruptWordTableError` (code `corrupt_word_table`) naming the file. The table is read once
  * per folder and process; later calls return the same object. Never touches the network.
  */
@@ -78,10 +88,15 @@ export function resolveDataDirectory(directory: string | URL | undefined): strin
 
 function readWordTable(directory: string): WordTable {
   const manifestPath = join(directory, manifestFile);
-  const manifest = parseManifest(readBytes(manifestPath).toString("utf8"), manifestPath);
+  const { manifest, vectorsBlocks } = parseManifest(readBytes(manifestPath).toString("utf8"), manifestPath);
 
   const vectorsPath = join(directory, vectorsFile);
-  const vectorBytes = readVerified(vectorsPath, manifest.files[vectorsFile], manifestPath);
+  // Read by blocks as texts need them when the manifest lists them (issue 36 item 5: a cold
+  // query reads a few of its 80 blocks, not 5.2 MB through one SHA-256); whole otherwise, and
+  // on a big-endian machine, whose scales are converted value by value.
+  const lazy = vectorsBlocks !== undefined && littleEndian ? new LazyWordVectors(vectorsPath, vectorsBlocks, manifestPath) : undefined;
+  lazy?.loadRanges([0, headerBytes]);
+  const vectorBytes = lazy?.bytes ?? readVerified(vectorsPath, manifest.files[vectorsFile], manifestPath);
   const wordsPath = join(directory, wordsFile);
   const wordBytes = readVerified(wordsPath, manifest.files[wordsFile], manifestPath);
 
@@ -114,10 +129,27 @@ function readWordTable(directory: string): WordTable {
   // One copy of the scales (the buffer need not be aligned for a Float32Array view); value by
   // value only on a big-endian machine.
   const scalesStart = vectorBytes.byteOffset + headerBytes;
-  const scales = littleEndian
-    ? new Float32Array(vectorBytes.buffer.slice(scalesStart, scalesStart + wordCount * 4) as ArrayBuffer)
-    : Float32Array.from({ length: wordCount }, (_, rank) => vectorBytes.readFloatLE(headerBytes + rank * 4));
-  const values = new Int8Array(vectorBytes.buffer, vectorBytes.byteOffset + headerBytes + wordCount * 4, wordCount * dimension);
+  const scales = lazy
+    ? new Float32Array(vectorBytes.buffer, scalesStart, wordCount)
+    : littleEndian
+      ? new Float32Array(vectorBytes.buffer.slice(scalesStart, scalesStart + wordCount * 4) as ArrayBuffer)
+      : Float32Array.from({ length: wordCount }, (_, rank) => vectorBytes.readFloatLE(headerBytes + rank * 4));
+  const valuesStart = headerBytes + wordCount * 4;
+  const values = new Int8Array(vectorBytes.buffer, vectorBytes.byteOffset + valuesStart, wordCount * dimension);
+  const vectorsOf = (ranks: Iterable<number>) => {
+    if (lazy !== undefined && !lazy.complete) {
+      const ranges: number[] = [];
+      for (const rank of ranks)
+        ranges.push(
+          headerBytes + rank * 4,
+          headerBytes + rank * 4 + 4,
+          valuesStart + rank * dimension,
+          valuesStart + (rank + 1) * dimension,
+        );
+      lazy.loadRanges(ranges);
+    }
+    return { scales, values };
+  };
 
   // Words are found by a binary search in the index's sorted ranks, comparing UTF-8 bytes, not
   // through a Map of all 50,000 words: building that Map was most of a cold start's table load.
@@ -163,10 +195,18 @@ function readWordTable(directory: string): WordTable {
       words ??= wordBytes.toString("utf8", 0, wordBytes.byteLength - 1).split("\n");
       return words;
     },
-    scales,
-    values,
+    get scales() {
+      lazy?.loadAll();
+      return scales;
+    },
+    get values() {
+      lazy?.loadAll();
+      return values;
+    },
+    vectorsOf,
     commonDirection,
     vectorsSha256: manifest.files[vectorsFile]?.sha256 ?? "",
+    vectorsBlocksSha256: vectorsBlocks === undefined ? "" : blockListSha256(vectorsBlocks),
     manifest,
     rankOf,
   };
@@ -197,7 +237,7 @@ function asciiOrder(bytes: Uint8Array, start: number, end: number, word: string)
   return end - start - word.length;
 }
 
-function parseManifest(text: string, path: string): WordTableManifest {
+function parseManifest(text: string, path: string): { manifest: WordTableManifest; vectorsBlocks: BlockedFileEntry | undefined } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -219,5 +259,7 @@ function parseManifest(text: string, path: string): WordTableManifest {
   if (source === null || typeof source !== "object") return bad("source must be an object");
   const { name, version } = source as Record<string, unknown>;
   if (typeof name !== "string" || typeof version !== "string") return bad("source.name and source.version must be strings");
-  return { formatVersion, wordCount, dimension, source: { name, version }, files: checkFileEntries(files, bad) };
+  const checked = checkFileEntries(files, bad);
+  const vectorsBlocks = blockedEntry((files as Record<string, unknown>)[vectorsFile], bad);
+  return { manifest: { formatVersion, wordCount, dimension, source: { name, version }, files: checked }, vectorsBlocks };
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { createOfflineEmbeddings } from "./create-offline-embeddings.js";
 import { describeEmbedder } from "./embedder-identity.js";
 import { pinnedGlossTableSha256 } from "./gloss-vectors.js";
-import { OfflineEmbeddings, pinnedWordVectorsSha256 } from "./offline-embeddings.js";
+import { OfflineEmbeddings, pinnedWordVectorBlocksSha256, pinnedWordVectorsSha256 } from "./offline-embeddings.js";
+import { loadWordTable } from "./load-word-table.js";
 
 const embeddings = new OfflineEmbeddings();
 
@@ -52,6 +53,8 @@ describe("OfflineEmbeddings", () => {
       files: Record<string, { sha256: string }>;
     };
     expect(manifest.files["word-vectors.bin"]?.sha256).toBe(pinnedWordVectorsSha256);
+    // Issue 36 item 5: the blocks it is checked by, as they are read, are that file's.
+    expect(loadWordTable().vectorsBlocksSha256).toBe(pinnedWordVectorBlocksSha256);
     const glosses = JSON.parse(readFileSync(new URL("../data/gloss-table.json", import.meta.url), "utf8")) as {
       files: Record<string, { sha256: string }>;
       wordTable: Record<string, string>;

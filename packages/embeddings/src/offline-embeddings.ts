@@ -62,6 +62,12 @@ const methodVersionWithoutGlosses = "1";
  */
 export const pinnedWordVectorsSha256 = "37cb03bf54cda5da83ab978bd6f4d5215d1de2020f38a260a3d4470db8905e2b";
 
+/**
+ * SHA-256 of the block list that `data/word-table.json` records for that file (`blockListSha256`):
+ * the blocks are checked as texts need them, so the list is held to the same version.
+ */
+export const pinnedWordVectorBlocksSha256 = "4aaa22615b78ed3016596c1bcca1c5c57a28543214e395bbfea83e307e9d421f";
+
 /** Weight of a word bigram relative to the geometric mean of its two words. */
 const bigramFactor = 0.5;
 
@@ -122,10 +128,11 @@ export class OfflineEmbeddings extends Embeddings {
     this.chineseGlosses = checkChineseGlosses(options.chineseGlosses);
     this.useThread = checkThread(options.thread);
     this.table = loadWordTable();
-    if (this.table.vectorsSha256 !== pinnedWordVectorsSha256) {
+    const blocks = this.table.vectorsBlocksSha256;
+    if (this.table.vectorsSha256 !== pinnedWordVectorsSha256 || (blocks !== "" && blocks !== pinnedWordVectorBlocksSha256)) {
       throw new CorruptWordTableError({
         file: "word-vectors.bin",
-        reason: `is not the table version ${methodVersion} of ${embedderId} was built with (SHA-256 ${this.table.vectorsSha256})`,
+        reason: `is not the table version ${methodVersion} of ${embedderId} was built with (SHA-256 ${this.table.vectorsSha256}, block list ${blocks || "none"})`,
       });
     }
     this.commonDirection = this.table.commonDirection;
@@ -142,8 +149,8 @@ export class OfflineEmbeddings extends Embeddings {
     this.lexicalPart = new Float64Array(this.hashDimension);
     this.dense = new Float64Array(this.table.dimension);
     this.joined = new Float64Array(this.identity.dimension);
-    this.rankCounts = new Int32Array(this.table.scales.length);
-    this.rankTexts = new Int32Array(this.table.scales.length);
+    this.rankCounts = new Int32Array(this.table.wordCount);
+    this.rankTexts = new Int32Array(this.table.wordCount);
   }
 
   /**
@@ -253,8 +260,9 @@ export class OfflineEmbeddings extends Embeddings {
     const wordDimension = this.table.dimension;
     const dense = this.dense;
     dense.fill(0);
-    const { scales, values } = this.table;
     const { ranks, rankCounts } = this;
+    // Only the blocks that hold these words are read (and checked) from the table's file.
+    const { scales, values } = this.table.vectorsOf(ranks);
     for (const rank of ranks) {
       const count = rankCounts[rank] as number;
       const frequency = mode === "document" ? 1 + Math.log(count) : 1;
