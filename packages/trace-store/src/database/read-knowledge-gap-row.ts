@@ -24,6 +24,7 @@ export function readKnowledgeGapRow(value: unknown): KnowledgeGapRow | undefined
     firstSeen,
     lastSeen,
     bestScore: finite(row["best"]),
+    bestRefusedScore: finite(row["best_refused"]),
     threshold: finite(row["threshold"]),
     hintTerms: hintTerms(json(row["hints"])),
     pages: arrays(json(row["pages"])).flatMap(([source, title, best]) =>

@@ -35,7 +35,7 @@ export async function readKnowledgeGapRows(
       select query,
         count(*)::int as lookups,
         (count(*) filter (where not found))::int as refused,
-        min(at_ms) as first_ms, max(at_ms) as last_ms, max(top_score) as best, max(threshold) as threshold,
+        min(at_ms) as first_ms, max(at_ms) as last_ms, max(top_score) as best, (max(top_score) filter (where not found)) as best_refused, max(threshold) as threshold,
         (array_agg(hints - 'entries' order by created_at desc, id desc))[1] as hints,
         to_jsonb((array_agg(jsonb_build_array(id, at_ms) order by created_at desc, id desc))[1:${query.maxLookupIds}]) as recent
       from gap group by query

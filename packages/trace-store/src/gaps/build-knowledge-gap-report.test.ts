@@ -11,7 +11,7 @@ function analyze(text: string): string[] {
 let sequence = 0;
 function row(query: string, lookups: number, extra: Partial<KnowledgeGapRow> = {}): KnowledgeGapRow {
   sequence += 1;
-  return {
+  const made: KnowledgeGapRow = {
     query,
     lookups,
     refusedLookups: lookups,
@@ -27,8 +27,10 @@ function row(query: string, lookups: number, extra: Partial<KnowledgeGapRow> = {
       { day: "2026-03-01", lookups: 1 },
       { day: "2026-03-02", lookups: lookups - 1 },
     ],
+    bestRefusedScore: null,
     ...extra,
   };
+  return "bestRefusedScore" in extra ? made : { ...made, bestRefusedScore: made.refusedLookups > 0 ? made.bestScore : null };
 }
 
 const period = { since: new Date("2026-03-01T00:00:00Z"), until: new Date("2026-03-08T00:00:00Z"), analyze };
@@ -121,6 +123,16 @@ describe("buildKnowledgeGapReport", () => {
       ["unscored thing", "missing-page", null, 0.04],
     ]);
     expect(report.groups[0]?.closest).toEqual([{ source: "docs/billing.md", title: "Billing", bestScore: 0.02 }]);
+  });
+
+  it("issue 37 item 1: a low-relevance answer above the threshold does not make refused lookups far under it a refused page", () => {
+    const answeredWeakly = { refusedLookups: 1, lowRelevanceLookups: 2, bestScore: 0.13, bestRefusedScore: 0.004, threshold: 0.04 };
+    const onlyWeak = { refusedLookups: 0, lowRelevanceLookups: 2, bestScore: 0.03, bestRefusedScore: null, threshold: 0.04 };
+    const report = buildKnowledgeGapReport([row("bitcoin payment fees", 3, answeredWeakly), row("payroll export", 2, onlyWeak)], period);
+    expect(report.groups.map((group) => [group.examples[0], group.kind, group.bestScore, group.bestRefusedScore])).toEqual([
+      ["bitcoin payment fees", "missing-page", 0.13, 0.004],
+      ["payroll export", "refused-page", 0.03, null],
+    ]);
   });
 
   it("issue 37 item 3: under hash storage no query text appears anywhere; groups come from the stored hints and sources", () => {

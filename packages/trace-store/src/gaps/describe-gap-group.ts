@@ -9,16 +9,19 @@ const maxTerms = 8;
 const maxPages = 5;
 
 /**
- * A group as the report shows it. Its kind: `refused-page` when its best score reached half
- * the reference threshold (a page came within a factor of two of being handed out: worth a
+ * A group as the report shows it. Its kind: `refused-page` when the best score of its refused
+ * lookups (of its low-relevance ones when none was refused) reached half the reference threshold (a page came within a factor of two of being handed out: worth a
  * review as a likely false refusal), else `missing-page`. Half is a plain rule, the same for
  * every threshold, not fitted to any set of queries.
  */
 export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): KnowledgeGapGroup {
   const rows = group.members.map((member) => member.row);
   const bestScore = maximum(rows.map((row) => row.bestScore));
+  const bestRefusedScore = maximum(rows.map((row) => row.bestRefusedScore));
   const threshold = maximum(rows.map((row) => row.threshold));
-  const refused = bestScore !== null && threshold !== null && bestScore >= threshold / 2;
+  // A low-relevance lookup was answered: with refused lookups in the group, they decide.
+  const decisive = rows.some((row) => row.refusedLookups > 0) ? bestRefusedScore : bestScore;
+  const refused = decisive !== null && threshold !== null && decisive >= threshold / 2;
   const ordered = [...rows].sort((left, right) => right.lookups - left.lookups || compareText(left.query, right.query));
   return {
     id: groupId(rows.map((row) => row.query)),
@@ -42,6 +45,7 @@ export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): Kn
       .map((row) => row.query),
     closest: closestPages(ordered),
     bestScore,
+    bestRefusedScore,
     threshold,
     lookupIds: rows
       .flatMap((row) => row.recentLookups)

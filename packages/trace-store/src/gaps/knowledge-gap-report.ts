@@ -28,9 +28,10 @@ export interface KnowledgeGapReport {
 }
 
 /**
- * `missing-page`: nothing came close (the best score is under half the reference threshold, or
- * unknown). `refused-page`: a page scored just under the threshold (at least half of it): a
- * likely false refusal to review.
+ * `refused-page`: a page scored just under the threshold, at least half of it: a likely false
+ * refusal to review. `missing-page`: nothing came that close (or no score was recorded). The
+ * score read is the best of the group's refused lookups, or, when none was refused, of its
+ * low-relevance ones.
  */
 export type KnowledgeGapKind = "missing-page" | "refused-page";
 
@@ -60,6 +61,11 @@ export interface KnowledgeGapGroup {
   closest: KnowledgeGapPage[];
   /** The best score (answerability, 0..1) any of the group's lookups reached; null when none was scored. */
   bestScore: number | null;
+  /**
+   * The best score of the group's refused lookups alone (null when none was refused or scored):
+   * what `kind` reads when the group has refused lookups (a low-relevance lookup was answered).
+   */
+  bestRefusedScore: number | null;
   /** The reference threshold the lookups ran with (the highest, when they differ); null when not recorded. */
   threshold: number | null;
   /** The group's lookup ids, newest first, at most `maxLookupIds` (default 50). */

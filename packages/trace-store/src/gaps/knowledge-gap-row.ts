@@ -12,6 +12,8 @@ export interface KnowledgeGapRow {
   firstSeen: string;
   lastSeen: string;
   bestScore: number | null;
+  /** The best top score of its refused lookups alone; null when none was refused or scored. */
+  bestRefusedScore: number | null;
   threshold: number | null;
   /** L0 hints as stored (hashed terms in hash mode): keywords, entities, titles, domains. */
   hintTerms: string[];
