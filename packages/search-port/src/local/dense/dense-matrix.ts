@@ -1,4 +1,4 @@
-import { denseScanHelperFor, detachWhenCollected } from "./dense-scan-helper.js";
+import { denseScanHelperFor, detachWhenCollected, noteScanWithoutHelper } from "./dense-scan-helper.js";
 import type { SharedScanTarget } from "./dense-scan-helper.js";
 import { instantiateDenseFuseKernel } from "./kernels/dense-fuse-kernel.js";
 import type { DenseFuse } from "./kernels/dense-fuse-kernel.js";
@@ -220,6 +220,7 @@ export class DenseMatrix {
     const dots = new Int32Array(this.memory.buffer, outputOffset, this.count);
     const { count, scan, stride } = this;
     if (this.streamed !== undefined) {
+      noteScanWithoutHelper();
       during?.();
       const window = { rows: this.streamed, buffer: this.memory.buffer, windowRows: Math.min(count, scanChunkRows) };
       scanStreamedRows({ ...window, scan, queryOffset, outputOffset, rowsOffset, count, stride }, dots, queryInverseNorm, each);

@@ -234,6 +234,21 @@ export function denseScanHelperFor(rows: number): DenseScanHelper | undefined {
   return denseScanHelper();
 }
 
+/**
+ * Whether a scan of `rows` rows would be the process's first, run on the calling thread alone
+ * (below `firstScanHelperRows`, no helper running): the one scan that a streamed matrix takes
+ * (issue 36 item 5: a one-query process reads the vectors chunk by chunk as it scans them;
+ * later scans read them whole and may share the work with the helper).
+ */
+export function firstScanRunsAlone(rows: number): boolean {
+  return !firstScanDone && rows < firstScanHelperRows && helper === undefined;
+}
+
+/** Counts a scan that took no helper (a streamed one) as the process's first. */
+export function noteScanWithoutHelper(): void {
+  firstScanDone = true;
+}
+
 /** The code of the process warning emitted when the helper thread is lost. */
 export const helperLostWarningCode = "LOOKUP_KNOWLEDGE_DENSE_SCAN_ONE_THREAD";
 

@@ -16,6 +16,7 @@ import type { VerifiedFile } from "../format/verified-file.js";
 import { readBlockChecksums } from "./read-block-checksums.js";
 import { readVerifiedVectors, readVerifiedVectorsInto, vectorRowsFile } from "./read-verified-vectors.js";
 import { streamedMatrix } from "../dense/streamed-matrix.js";
+import { firstScanRunsAlone } from "../dense/dense-scan-helper.js";
 import { VerifiedFileSet } from "./verified-file-set.js";
 
 /**
@@ -24,8 +25,8 @@ import { VerifiedFileSet } from "./verified-file-set.js";
  * and checked against the manifest. Keys, terms, postings, offsets, content and metadata
  * are then read by position as searches need them, each block checked the first time it is
  * read (verified-file.ts); the vectors are read whole the first time a search asks for
- * them, and only when `loadVectors` is set (a first exact dense scan streams them instead:
- * `streamedVectors`). So opening takes the same time at any size,
+ * them, and only when `loadVectors` is set (a process's first exact dense scan streams them
+ * instead: `streamedVectors`). So opening takes the same time at any size,
  * and what stays in memory grows with what searches touch. A damaged byte is a
  * `CorruptIndexError` when a search first reads its block, never garbled evidence.
  */
@@ -118,7 +119,7 @@ function recordOffsets(directory: string, offsetsFile: VerifiedFile, manifest: I
 
 /**
  * The snapshot of an opened generation: every slot's record in the files, the vectors read on
- * first use (the first dense scan reads them chunk by chunk, `streamedVectors`; a later one whole).
+ * first use (a process's first dense scan reads them chunk by chunk, `streamedVectors`; a later one whole).
  */
 function lazySnapshot(
   manifest: IndexManifest,
@@ -144,7 +145,7 @@ function lazySnapshot(
     hasVectors: rows !== undefined,
     vectorRows: rows,
     streamedVectors(): DenseMatrix | undefined {
-      if (matrix !== undefined || streamed || rows === undefined) return undefined;
+      if (matrix !== undefined || streamed || rows === undefined || !firstScanRunsAlone(count)) return undefined;
       streamed = true;
       return streamedMatrix([{ file: rows, firstRow: 0 }], count, rows.dimension);
     },

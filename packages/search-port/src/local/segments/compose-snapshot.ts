@@ -1,4 +1,5 @@
 import type { DenseMatrix } from "../dense/dense-matrix.js";
+import { firstScanRunsAlone } from "../dense/dense-scan-helper.js";
 import { emptySnapshot, snapshotHasVectors } from "../snapshot/index-snapshot.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { composedRecordTable } from "./composed-record-table.js";
@@ -16,8 +17,8 @@ import { SlotMap } from "./slot-map.js";
  * slot order. Term statistics count those records only, so every score, hit, tie and
  * answerability signal is the one a single index of them gives. Searches read each part's
  * postings in place (`SegmentedLexicon.pieces`); keys, lengths and vectors are gathered from
- * the parts as searches first need them (the first dense scan streams them from the parts'
- * files, `streamedVectors`), and a term's postings when a caller asks for one
+ * the parts as searches first need them (a process's first dense scan streams them from the
+ * parts' files, `streamedVectors`), and a term's postings when a caller asks for one
  * list (`postings`, kept up to a bound). One part without deletions is returned as it is; no
  * parts give an empty snapshot. Closing the result's `records.file` closes every part's files.
  * `options.postingsCacheBytes`: bytes of gathered postings the lexicon keeps (default
@@ -51,7 +52,7 @@ export function composeSnapshot(
       return slots.parts.some((part, index) => slots.liveCount(index) > 0 && snapshotHasVectors(part.snapshot));
     },
     streamedVectors(): DenseMatrix | undefined {
-      if (vectorsBuilt || streamed) return undefined;
+      if (vectorsBuilt || streamed || !firstScanRunsAlone(slots.count)) return undefined;
       streamed = true;
       return streamedComposedVectors(slots);
     },

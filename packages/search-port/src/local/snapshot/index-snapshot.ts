@@ -70,10 +70,10 @@ export interface IndexSnapshot {
   vectorRows?: VectorRowsFile | undefined;
   /**
    * For one exact dense scan: a streamed matrix (`DenseMatrix` option `streamed`) over the
-   * vectors' files, given once, to a snapshot's first dense search when its vectors were not
-   * read yet (issue 36 item 5: a one-query process reads them chunk by chunk into one window,
-   * not whole into fresh memory); undefined after that, or when they cannot be streamed: then
-   * `vectors`, which later searches keep.
+   * vectors' files, given once, when that scan is the process's first and runs alone
+   * (`firstScanRunsAlone`) and the vectors were not read yet (issue 36 item 5: a one-query
+   * process reads them chunk by chunk into one window, not whole into fresh memory);
+   * undefined otherwise: then `vectors`, which later searches keep.
    */
   streamedVectors?(): DenseMatrix | undefined;
   records: RecordTable;
