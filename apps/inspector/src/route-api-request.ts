@@ -20,7 +20,7 @@ export interface ApiContext {
   traces: LazyTraceReader;
   queryIsHash: boolean;
   /** How the Gaps view splits and weighs query terms: the knowledge base's own analyzer, as `lookup-knowledge gaps` does. */
-  gapTerms: () => Promise<GapTerms>;
+  gapTerms: () => GapTerms;
   storeDescription: string;
   redact: (text: string) => string;
 }
@@ -40,7 +40,7 @@ export async function routeApiRequest(context: ApiContext, request: IncomingMess
     case "GET /api/gaps":
       return readGaps(requireGaps(await requireTraces(context)), url.searchParams, {
         queryIsHash: context.queryIsHash,
-        terms: await context.gapTerms(),
+        terms: context.gapTerms(),
       });
     case "GET /api/sources":
       return await searchSources(knowledgeBase, url.searchParams.get("q") ?? "");

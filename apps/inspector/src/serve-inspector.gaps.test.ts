@@ -49,7 +49,7 @@ describe("issue 37 item 3: GET /api/gaps over lookups recorded by the real retri
     const direct = await base.traces.knowledgeGaps({
       since: new Date(report.since),
       until: new Date(report.until),
-      ...(await knowledgeBaseGapTerms(base.knowledgeBase)),
+      ...knowledgeBaseGapTerms(base.knowledgeBase),
     });
     expect(groupsOf(report)).toEqual(groupsOf(direct));
     // Each of a group's lookups is a recorded lookup of one of its queries.

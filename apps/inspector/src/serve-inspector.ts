@@ -60,7 +60,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     knowledgeBase: options.knowledgeBase,
     traces: lazyTraceReader(options.traces),
     queryIsHash: options.queryStorage === "hash",
-    gapTerms: once(async () => options.gapTerms ?? (await knowledgeBaseGapTerms(options.knowledgeBase))),
+    gapTerms: () => options.gapTerms ?? knowledgeBaseGapTerms(options.knowledgeBase),
     storeDescription: options.storeDescription ?? options.knowledgeBase.store.kind,
     redact: options.redact ?? ((text: string) => text),
   };
@@ -112,18 +112,6 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
       });
       await context.traces.close();
     },
-  };
-}
-
-/** `make`'s promise, made on the first call and shared by the later ones; a rejection is not kept (the next call tries again). */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => {
-    made ??= make().catch((error: unknown) => {
-      made = undefined;
-      throw error;
-    });
-    return made;
   };
 }
 
