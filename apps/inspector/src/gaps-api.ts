@@ -12,9 +12,10 @@ export interface GapsReader {
 export type GapTerms = Pick<KnowledgeGapOptions, "analyze" | "documentFrequencies">;
 
 /**
- * The answer of `GET /api/gaps`: `lookup-knowledge gaps`' report of the period, and the
- * lookups per UTC day over the whole period (the days without any as 0) for its chart, in all
- * and per group (by the group's `id`).
+ * The answer of `GET /api/gaps`: `lookup-knowledge gaps`' report of the period, and its gap
+ * lookups per UTC day over the whole period (the days without any as 0) for its chart. A
+ * group's own chart is its `perDay` over the same days (the page fills them in, so the answer
+ * does not grow by a period of days per group).
  */
 export interface GapsView {
   report: KnowledgeGapReport;
@@ -22,7 +23,6 @@ export interface GapsView {
     days: DayCount[];
     /** Whether the period was longer than the chart (its latest days are drawn). */
     cut: boolean;
-    perGroup: Record<string, DayCount[]>;
   };
 }
 
@@ -51,13 +51,11 @@ export async function readGaps(
     ...(options.queryIsHash ? { queryStorage: "hash" } : {}),
   });
   const period = { from: new Date(report.since), to: new Date(report.until) };
-  const all = dailyCounts(
+  const { days, cut } = dailyCounts(
     report.groups.flatMap((group) => group.perDay),
     period,
   );
-  const perGroup: Record<string, DayCount[]> = {};
-  for (const group of report.groups) perGroup[group.id] = dailyCounts(group.perDay, period).days;
-  return { report, chart: { days: all.days, cut: all.cut, perGroup } };
+  return { report, chart: { days, cut } };
 }
 
 function invalid(message: string): InspectorRequestError {

@@ -125,7 +125,8 @@ suite(suiteName, () => {
     const links = card.locator('[data-testid="gap-lookup"]');
     expect(await links.allTextContents()).toEqual(group.lookupIds);
     const groupBars = await bars(card.locator('[data-testid="daily-counts"]'));
-    expect(groupBars.map(({ day, count }) => ({ day, count }))).toEqual(chart.perGroup[group.id]);
+    expect(groupBars.map((bar) => bar.day)).toEqual(chart.days.map((day) => day.day));
+    expect(nonZero(groupBars)).toEqual(gapsPerDay(base.lookups.filter((lookup) => group.examples.includes(lookup.query))));
     expect(groupBars.reduce((sum, bar) => sum + bar.count, 0)).toBe(group.lookups);
     await page.screenshot({ path: join(screenshots, "gap-group.png"), fullPage: true });
     await links.first().click();
@@ -156,6 +157,34 @@ suite(suiteName, () => {
     );
     expect(await page.locator('[data-testid="why-summary"]').textContent()).toBe(explained.summary);
     await page.screenshot({ path: join(screenshots, "gap-why-not.png"), fullPage: true });
+    expect(failures).toEqual([]);
+    await page.close();
+  });
+
+  it("issue 37 item 3: a long tail of groups is listed 50 at a time, largest first, with Show more", async () => {
+    const page = await openPage(browser, failures);
+    const real = await getJson<GapsView>(base, "/api/gaps");
+    // The real answer with 120 groups (copies of the real ones, sizes falling), served in its place.
+    const groups = Array.from({ length: 120 }, (_, index) => {
+      const group = real.report.groups[index % real.report.groups.length];
+      return { ...group, id: `gap-copy-${index}`, lookups: 200 - index };
+    });
+    await page.route(
+      (url) => url.pathname === "/api/gaps",
+      (route) => route.fulfill({ json: { ...real, report: { ...real.report, groups } } }),
+    );
+    await page.goto(`${base.server.url}#/gaps`);
+    const cards = page.locator('[data-testid="gap-group"]');
+    await expect.poll(() => cards.count(), { timeout: 20_000 }).toBe(50);
+    const ids = () => cards.evaluateAll((shown) => shown.map((card) => card.getAttribute("data-group-id")));
+    expect(await ids()).toEqual(groups.slice(0, 50).map((group) => group.id));
+    await page.locator('[data-testid="gaps-more"]').click();
+    await expect.poll(() => cards.count(), { timeout: 20_000 }).toBe(100);
+    expect(await page.locator('[data-testid="gaps-more"]').textContent()).toBe("Show 20 more");
+    await page.locator('[data-testid="gaps-more"]').click();
+    await expect.poll(() => cards.count(), { timeout: 20_000 }).toBe(120);
+    expect(await ids()).toEqual(groups.map((group) => group.id));
+    expect(await page.locator('[data-testid="gaps-more"]').count()).toBe(0);
     expect(failures).toEqual([]);
     await page.close();
   });

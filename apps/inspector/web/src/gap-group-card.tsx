@@ -14,6 +14,13 @@ function whyNotLink(source: string, query: string | undefined): string {
   return `#/why-not?${parameters}`;
 }
 
+/** The group's lookups on each day the period's chart draws (its `perDay` lists only the days it has lookups). */
+function groupDays(group: GapGroup, period: readonly DailyCount[]): DailyCount[] {
+  const counts = new Map<string, number>();
+  for (const day of group.perDay) counts.set(day.day, (counts.get(day.day) ?? 0) + day.lookups);
+  return period.map((day) => ({ day: day.day, count: counts.get(day.day) ?? 0 }));
+}
+
 const time = (iso: string) => iso.slice(0, 19).replace("T", " ");
 
 /**
@@ -22,7 +29,7 @@ const time = (iso: string) => iso.slice(0, 19).replace("T", " ");
  * asked query), and on demand its lookups (each opening its trace) and their count per day.
  * Everything in it came from a query or a document: it is rendered as text only.
  */
-export function GapGroupCard({ group, days, hashed }: { group: GapGroup; days: DailyCount[]; hashed: boolean }) {
+export function GapGroupCard({ group, period, hashed }: { group: GapGroup; period: readonly DailyCount[]; hashed: boolean }) {
   const [open, setOpen] = useState(false);
   const example = hashed ? undefined : group.examples[0];
   return (
@@ -94,7 +101,7 @@ export function GapGroupCard({ group, days, hashed }: { group: GapGroup; days: D
       </button>
       {open ? (
         <div data-testid="gap-lookup-list">
-          <DailyCountsChart days={days} label="this group's lookups" />
+          <DailyCountsChart days={groupDays(group, period)} label="this group's lookups" />
           {group.lookupIds.length < group.lookups ? (
             <p class="note">
               showing the newest {group.lookupIds.length} of {group.lookups}

@@ -4,6 +4,9 @@ import { DailyCountsChart } from "./daily-counts-chart.js";
 import { GapGroupCard } from "./gap-group-card.js";
 import type { GapsAnswer, Info } from "./types.js";
 
+/** How many groups the view lists at first, and adds on each "Show more": a long tail of single lookups stays out of the way. */
+const pageOfGroups = 50;
+
 /**
  * Gaps: what people ask that the knowledge base does not answer. The refused and low-relevance
  * lookups of a period, grouped by topic as `lookup-knowledge gaps` groups them, largest group
@@ -15,9 +18,11 @@ export function GapsView({ info }: { info: Info }) {
   const [since, setSince] = useState("30d");
   const [data, setData] = useState<GapsAnswer | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [shown, setShown] = useState(pageOfGroups);
 
   useEffect(() => {
     setError(undefined);
+    setShown(pageOfGroups);
     // Only the answer to the latest period is shown: a late one for an earlier period is dropped.
     let current = true;
     getJson<GapsAnswer>(`/api/gaps?${new URLSearchParams({ since })}`).then(
@@ -79,12 +84,20 @@ export function GapsView({ info }: { info: Info }) {
           <h3>Groups</h3>
           {report.groups.length === 0 ? <p data-testid="gaps-empty">No refused or low-relevance lookup in this period.</p> : null}
           <ol class="gap-groups" data-testid="gap-groups">
-            {report.groups.map((group) => (
+            {report.groups.slice(0, shown).map((group) => (
               <li key={group.id}>
-                <GapGroupCard group={group} days={data.chart.perGroup[group.id] ?? []} hashed={hashed} />
+                <GapGroupCard group={group} period={data.chart.days} hashed={hashed} />
               </li>
             ))}
           </ol>
+          {report.groups.length > shown ? (
+            <p class="pager">
+              showing the {shown} largest of {report.groups.length} groups{" "}
+              <button type="button" data-testid="gaps-more" onClick={() => setShown(shown + pageOfGroups)}>
+                Show {Math.min(pageOfGroups, report.groups.length - shown)} more
+              </button>
+            </p>
+          ) : null}
         </>
       ) : null}
     </section>
