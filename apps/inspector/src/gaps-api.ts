@@ -44,6 +44,8 @@ export async function readGaps(
   const written = parameters.get("since")?.trim() || defaultGapsSince;
   const since = parsePointInTime(written, now);
   if (!since) throw invalid(`since must be ${pointInTimeForms}, got ${JSON.stringify(written.slice(0, 40))}.`);
+  // A period that ends before it starts would read as "no gaps": say what was wrong instead.
+  if (since > now) throw invalid(`since must not be in the future, got ${JSON.stringify(written.slice(0, 40))} (${since.toISOString()}).`);
   const report = await reader.knowledgeGaps({
     since,
     until: now,

@@ -94,6 +94,9 @@ describe("issue 37 item 3: GET /api/gaps over lookups recorded by the real retri
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error).toMatchObject({ code: "invalid_request" });
     expect(JSON.parse(bad.body).error.message).toContain('"last week"');
+    const future = await call(new URL("/api/gaps?since=2999-01-01", base.server.url).href);
+    expect(future.status).toBe(400);
+    expect(JSON.parse(future.body).error.message).toBe('since must not be in the future, got "2999-01-01" (2999-01-01T00:00:00.000Z).');
   });
 
   it("issue 37 item 4: records kept as text are shown as hashes when the setting is now hash: no query text, no query word", async () => {
