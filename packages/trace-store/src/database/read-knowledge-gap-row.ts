@@ -34,7 +34,11 @@ export function readKnowledgeGapRow(value: unknown): KnowledgeGapRow | undefined
       const createdAt = isoTime(at);
       return typeof id === "string" && createdAt !== undefined ? [{ id, createdAt }] : [];
     }),
-    perDay: arrays(json(row["per_day"])).flatMap(([day, lookups]) => (typeof day === "string" ? [{ day, lookups: count(lookups) }] : [])),
+    // Days since 1970 (UTC) as the statement counts them, written as dates.
+    perDay: arrays(json(row["per_day"])).flatMap(([day, lookups]) => {
+      const days = finite(day);
+      return days === null ? [] : [{ day: new Date(days * 86_400_000).toISOString().slice(0, 10), lookups: count(lookups) }];
+    }),
   };
 }
 

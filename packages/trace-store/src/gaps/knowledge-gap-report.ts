@@ -57,7 +57,10 @@ export interface KnowledgeGapGroup {
   terms: string[];
   /** Up to five query texts, most frequent first; `[]` in hash mode. */
   examples: string[];
-  /** The pages that came closest, best first (from hints' entries and low-relevance evidence). */
+  /**
+   * The pages that came closest, best first: of each query's newest lookup, the L0 hints'
+   * entries and, when it was answered with low relevance, its evidence's sources.
+   */
   closest: KnowledgeGapPage[];
   /** The best score (answerability, 0..1) any of the group's lookups reached; null when none was scored. */
   bestScore: number | null;
@@ -79,7 +82,7 @@ export interface KnowledgeGapPage {
   source: string;
   title?: string;
   /**
-   * The best top score of the group's lookups that handed it out as low-relevance evidence
+   * The top score of the lookups that handed it out as low-relevance evidence, the best
    * (comparable with the threshold); null when only an L0 hint's entry named it.
    */
   bestScore: number | null;

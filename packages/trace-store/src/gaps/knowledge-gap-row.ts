@@ -17,7 +17,7 @@ export interface KnowledgeGapRow {
   threshold: number | null;
   /** L0 hints as stored (hashed terms in hash mode): keywords, entities, titles, domains. */
   hintTerms: string[];
-  /** Pages from hints' entries and low-relevance evidence. */
+  /** Pages of its newest lookup: its hints' L0 entries, and its evidence when it was answered with low relevance. */
   pages: Array<{ source: string; title?: string; bestScore: number | null }>;
   /** Its lookups' ids and start times (ISO 8601), newest first, capped. */
   recentLookups: Array<{ id: string; createdAt: string }>;
