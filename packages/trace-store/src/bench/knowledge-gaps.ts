@@ -15,7 +15,8 @@ import type { ToolInvocationRecord } from "../tool-invocation-record.js";
 
 const count = Number(process.argv[2] ?? 100_000);
 const kept = process.argv[3];
-const start = Date.UTC(2030, 0, 1);
+// In the past, so that the CLI's `gaps --since 2025-01-01` (which reads up to now) reads them all.
+const start = Date.UTC(2025, 0, 1);
 const month = 30 * 86_400_000;
 const topics = 300;
 const distinct = 3_000;
