@@ -91,7 +91,7 @@ describe("what each command loads", () => {
     expect(plain.urls.filter((url) => zodModule.test(url))).toEqual([]);
     expect(plain.required).toBe(0);
     // Issue 36 item 5: the files Node's loader reads and compiles (about 1 ms of CPU each): the
-    // bundle's few, the packages kept outside it (commander, LangChain's core) and built-ins.
+    // bundle's few, the packages kept outside it (LangChain's core) and built-ins.
     expect(plain.files.length).toBeLessThan(50);
     expect(query("--json", "--filter", "category=security", "Who can see the audit log?").required).toBe(0);
     // The count sees zod's CommonJS modules when they are there.
@@ -104,12 +104,28 @@ describe("what each command loads", () => {
     const { DATABASE_URL: _ignored, ...environment } = process.env;
     const run = loadedModules([cli, "query", "how do I rotate keys"], { cwd, env: { ...environment, NO_COLOR: "1" } });
     expect(run.status, run.stderr).toBe(0);
-    // commander is required; LangChain's `Embeddings` and the p-queue it imports are bundled.
+    // commander, LangChain's `Embeddings` and the p-queue it imports are bundled.
     expect(run.urls.filter((url) => url.startsWith("file:") && !isEsModule(url))).toEqual([]);
     // The check sees a CommonJS package imported as an ES module when there is one.
     const imported = loadedModules(["--input-type=module", "-e", `await import("commander");`], { cwd: cliFolder });
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.urls.filter((url) => url.startsWith("file:") && !isEsModule(url)).length).toBeGreaterThan(0);
+  });
+
+  it("issue 36 item 5: a query reads no file of commander's (bundled into the bin), as an ES module or through require", () => {
+    const { DATABASE_URL: _ignored, ...environment } = process.env;
+    const requiredCommander = `data:text/javascript,import { createRequire } from "node:module"; process.on("exit", () => process.stderr.write("commander required: " + Object.keys(createRequire("/").cache).filter((path) => path.includes("/commander/")).length + "\\n"));`;
+    const run = loadedModules(["--import", requiredCommander, cli, "query", "how do I rotate keys"], {
+      cwd,
+      env: { ...environment, NO_COLOR: "1" },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.urls.filter((url) => url.startsWith("file:") && url.includes("/commander/"))).toEqual([]);
+    expect(Number(/commander required: (\d+)/.exec(run.stderr)?.[1])).toBe(0);
+    // The count sees commander's files when they are required.
+    const required = loadedModules(["--import", requiredCommander, "-e", `require("commander")`], { cwd: cliFolder });
+    expect(required.status, required.stderr).toBe(0);
+    expect(Number(/commander required: (\d+)/.exec(required.stderr)?.[1])).toBeGreaterThan(0);
   });
 
   it("issue 35 item 4: traces answers from the spool and loads no trace database and no Markdown parser", () => {

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { LookupKnowledgeError, fallbackReasons, parseFilterPairs } from "@lookup-knowledge/core";
-import type * as Commander from "commander";
+import { Command, Option } from "commander";
 import { formatLookupResult, printable } from "@lookup-knowledge/agent-tool/format";
 import { storeKinds } from "@lookup-knowledge/agent-tool/store-settings";
 import type { CliConfig, StoreFlags } from "./cli-config.js";
@@ -22,10 +21,9 @@ import { terminalJson } from "./terminal-json.js";
 // loads no store, and a lookup does not load the Markdown parser. Only the small option
 // parsers are loaded here.
 
-// Issue 36 item 5: commander is a CommonJS package, so `require`d: an ES module importing one
-// makes Node start its CommonJS export scanner, CPU every run pays (the bundle, which holds
-// LangChain's `Embeddings` and p-queue, imports no other CommonJS package on a query's path).
-const { Command, Option } = createRequire(import.meta.url)("commander") as typeof Commander;
+// Issue 36 item 5: commander (a CommonJS package) is bundled into the bin with this file
+// (scripts/bundle-cli.mjs), so a cold run reads none of its files and Node's CommonJS export
+// scanner does not start; only the unbundled dist/main.js imports the package.
 
 interface GlobalOptions {
   config?: string;
