@@ -131,8 +131,15 @@ describe("buildKnowledgeGapReport", () => {
     const report = buildKnowledgeGapReport([row("bitcoin payment fees", 3, answeredWeakly), row("payroll export", 2, onlyWeak)], period);
     expect(report.groups.map((group) => [group.examples[0], group.kind, group.bestScore, group.bestRefusedScore])).toEqual([
       ["bitcoin payment fees", "missing-page", 0.13, 0.004],
-      ["payroll export", "refused-page", 0.03, null],
+      ["payroll export", "missing-page", 0.03, null],
     ]);
+  });
+
+  it("issue 37 item 1 (review): a group none of whose lookups was refused is not a page we refuse, whatever its answers scored", () => {
+    // The local index's gate hands out a judged near miss above the threshold as low relevance (0.134 against 0.04).
+    const answeredOnly = { refusedLookups: 0, lowRelevanceLookups: 1, bestScore: 0.134, bestRefusedScore: null, threshold: 0.04 };
+    const report = buildKnowledgeGapReport([row("payroll tax filing", 1, answeredOnly)], period);
+    expect(report.groups.map((group) => group.kind)).toEqual(["missing-page"]);
   });
 
   it("issue 37 item 3: under hash storage no query text appears anywhere; groups come from the stored hints and sources", () => {

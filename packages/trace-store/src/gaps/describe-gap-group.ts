@@ -10,18 +10,19 @@ const maxPages = 5;
 
 /**
  * A group as the report shows it. Its kind: `refused-page` when the best score of its refused
- * lookups (of its low-relevance ones when none was refused) reached half the reference threshold (a page came within a factor of two of being handed out: worth a
- * review as a likely false refusal), else `missing-page`. Half is a plain rule, the same for
- * every threshold, not fitted to any set of queries.
+ * lookups reached half the reference threshold (a page came within a factor of two of being
+ * handed out: worth a review as a likely false refusal), else `missing-page`, also when none
+ * was refused (its low-relevance lookups were answered, with evidence judged unlikely to
+ * answer: nothing was refused to review). Half is a plain rule, the same for every threshold,
+ * not fitted to any set of queries.
  */
 export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): KnowledgeGapGroup {
   const rows = group.members.map((member) => member.row);
   const bestScore = maximum(rows.map((row) => row.bestScore));
   const bestRefusedScore = maximum(rows.map((row) => row.bestRefusedScore));
   const threshold = maximum(rows.map((row) => row.threshold));
-  // A low-relevance lookup was answered: with refused lookups in the group, they decide.
-  const decisive = rows.some((row) => row.refusedLookups > 0) ? bestRefusedScore : bestScore;
-  const refused = decisive !== null && threshold !== null && decisive >= threshold / 2;
+  // A low-relevance lookup was answered (the gate let its evidence through): only refused ones decide.
+  const refused = bestRefusedScore !== null && threshold !== null && bestRefusedScore >= threshold / 2;
   const ordered = [...rows].sort((left, right) => right.lookups - left.lookups || compareText(left.query, right.query));
   return {
     id: groupId(rows.map((row) => row.query)),

@@ -29,9 +29,9 @@ export interface KnowledgeGapReport {
 
 /**
  * `refused-page`: a page scored just under the threshold, at least half of it: a likely false
- * refusal to review. `missing-page`: nothing came that close (or no score was recorded). The
- * score read is the best of the group's refused lookups, or, when none was refused, of its
- * low-relevance ones.
+ * refusal to review. `missing-page`: nothing came that close (or no score was recorded), or
+ * none of the group's lookups was refused (answered with low relevance only). The score read
+ * is the best of the group's refused lookups.
  */
 export type KnowledgeGapKind = "missing-page" | "refused-page";
 
@@ -66,7 +66,7 @@ export interface KnowledgeGapGroup {
   bestScore: number | null;
   /**
    * The best score of the group's refused lookups alone (null when none was refused or scored):
-   * what `kind` reads when the group has refused lookups (a low-relevance lookup was answered).
+   * what `kind` reads (a low-relevance lookup was answered: it never makes a page refused).
    */
   bestRefusedScore: number | null;
   /** The reference threshold the lookups ran with (the highest, when they differ); null when not recorded. */
