@@ -6,6 +6,8 @@ export { containsTerm, prepareTerm, prepareTerms } from "./contains-term.js";
 export type { SearchTerm } from "./contains-term.js";
 export { embeddingTerms } from "./embedding-terms.js";
 export type { EmbeddingTerms } from "./embedding-terms.js";
+export { gapQueryTerms } from "./gap-query-terms.js";
+export type { GapQueryTerm, GapQueryTerms, TermShareIndex } from "./gap-query-terms.js";
 export { MissingJiebaError } from "./load-jieba.js";
 export { lexicalTermIds, lexicalTerms } from "./lexical-terms.js";
 export type { LexicalTermsOptions } from "./lexical-terms.js";
