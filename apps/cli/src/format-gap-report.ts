@@ -44,7 +44,9 @@ function groupLines(group: KnowledgeGapGroup, rank: number, hashed: boolean): st
       lines.push(`   ${index === 0 ? "examples " : "         "} ${JSON.stringify(example)}`);
     });
   }
-  lines.push(`   score     best ${score(group.bestScore)}, threshold ${score(group.threshold)}${verdict(group)}`);
+  // With answered (low-relevance) lookups beside refused ones, the refused ones' best is what the kind read.
+  const refusedBest = group.refusedLookups > 0 && group.lowRelevanceLookups > 0 ? `, refused best ${score(group.bestRefusedScore)}` : "";
+  lines.push(`   score     best ${score(group.bestScore)}${refusedBest}, threshold ${score(group.threshold)}${verdict(group)}`);
   if (group.closest.length === 0) lines.push("   closest   no page was named by the hints or the evidence");
   group.closest.forEach((page, index) => {
     const title = page.title ? ` ${JSON.stringify(page.title)}` : "";
@@ -57,7 +59,8 @@ function groupLines(group: KnowledgeGapGroup, rank: number, hashed: boolean): st
 
 function verdict(group: KnowledgeGapGroup): string {
   if (group.kind === "refused-page") return ": at least half the threshold, a likely false refusal to review";
-  return group.bestScore === null ? ": no score recorded" : ": under half the threshold, nothing close";
+  if (group.refusedLookups === 0) return ": answered with low relevance, none refused";
+  return group.bestRefusedScore === null ? ": no score recorded" : ": under half the threshold, nothing close";
 }
 
 function score(value: number | null): string {

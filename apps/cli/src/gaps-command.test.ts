@@ -164,6 +164,16 @@ describe("lookup-knowledge gaps over the example base (issue 37)", () => {
     expect(calibrated.stdout).toMatch(/calibrat/i);
   }, 120_000);
 
+  it("issue 37 item 1 (review): a --since in the future and an --export file that cannot be written get errors naming them", async () => {
+    const future = await runLookupKnowledge(cwd, "--data", "data", "gaps", "--since", "2999-01-01");
+    expect(future.code).toBe(2);
+    expect(future.stderr).toMatch(/Invalid --since value "2999-01-01": 2999-01-01T00:00:00\.000Z is in the future/);
+    const missing = join(cwd, "no-such-folder", "questions.jsonl");
+    const exported = await runLookupKnowledge(cwd, "--data", "data", "gaps", "--export", missing);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toContain(`Cannot write the --export file ${missing}: its folder does not exist.`);
+  }, 60_000);
+
   it("issue 37 item 3: under traces.store-query hash, no query text is shown anywhere (text, --json) and --export is refused", async () => {
     // Words of the queries that no document path or title holds (those are shown: they are the knowledge base's).
     const words = ["bitcoin", "比特币", "payroll", "weather", "paris", "berlin", "payout", "signature"];

@@ -35,6 +35,13 @@ export interface GapsCommandOptions {
 export async function runGapsCommand(config: CliConfig, options: GapsCommandOptions = {}): Promise<string> {
   const now = options.now ?? new Date();
   const since = parseTimeOption("--since", options.since ?? defaultGapsSince, now);
+  if (since.getTime() > now.getTime()) {
+    // A period that starts after it ends holds nothing: say so rather than report no gaps.
+    throw new CliError({
+      code: "invalid_option",
+      message: `Invalid --since value ${JSON.stringify(options.since)}: ${since.toISOString()} is in the future (now ${now.toISOString()}).`,
+    });
+  }
   const hashed = config.traces.queryStorage === "hash";
   if (options.export !== undefined && hashed) {
     throw new CliError({
@@ -72,6 +79,22 @@ export async function runGapsCommand(config: CliConfig, options: GapsCommandOpti
 
 function exportQuestions(report: KnowledgeGapReport, file: string): string {
   const lines = gapQuestionLines(report);
-  writeFileSync(file, lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+  try {
+    writeFileSync(file, lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+  } catch (error) {
+    throw new CliError({
+      code: "invalid_option",
+      message: `Cannot write the --export file ${file}: ${writeFailure(error)}.`,
+      cause: error,
+    });
+  }
   return `Wrote ${lines.length} question${lines.length === 1 ? "" : "s"} from ${report.groups.length} group${report.groups.length === 1 ? "" : "s"} to ${file} ("relevant": [] on each: fill in the pages that answer it, or leave it empty for out of scope; then lookup-knowledge calibrate --questions ${file}).`;
+}
+
+function writeFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "its folder does not exist";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EISDIR") return "it is a folder, not a file";
+  return code ?? (error instanceof Error ? error.message : String(error));
 }
