@@ -23,7 +23,8 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, transformSync } from "esbuild";
+import { build } from "esbuild";
+import { namesDirname } from "./names-dirname.mjs";
 import { thirdPartyNotices } from "./third-party-notices.mjs";
 
 const cliRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -79,7 +80,7 @@ const keepPackagesAndMetaUrls = {
       const source = readFileSync(args.path, "utf8");
       const thirdParty = isThirdParty(args.path);
       // Comments left out: commander names __dirname only in its documentation comments.
-      if (thirdParty && /\b__(dirname|filename)\b/.test(source) && /\b__(dirname|filename)\b/.test(withoutComments(source, args.path)))
+      if (thirdParty && namesDirname(source, args.path))
         throw new Error(
           `bundle-cli: ${args.path} uses __dirname or __filename, which would name the bundle: keep its package a dependency of the CLI`,
         );
@@ -99,12 +100,6 @@ const keepPackagesAndMetaUrls = {
     });
   },
 };
-
-/** `source` with its comments left out (printed again by esbuild without whitespace: a `//` inside a string stays). */
-function withoutComments(source, path) {
-  const loader = path.endsWith(".ts") ? "ts" : "js";
-  return transformSync(source, { loader, minifyWhitespace: true, legalComments: "none" }).code;
-}
 
 // Chunk names change with their contents: the previous build's go first.
 rmSync(outdir, { recursive: true, force: true });
