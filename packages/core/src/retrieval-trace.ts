@@ -23,6 +23,12 @@ export interface RetrievalAttempt {
   candidateCount: number;
   evidenceCount: number;
   topScore?: number;
+  /**
+   * The page behind `topScore`: the hit the port judged, else the best-scored evidence. Kept so
+   * a refused lookup still says which page came closest (issue 37 item 1); absent when no hit
+   * stood behind the score, and in records written before it existed.
+   */
+  topSource?: { source: string; title?: string };
   /** The port's answerability judgement of its best hit, with the signals behind it, when it gave one. */
   answerability?: Answerability;
   /**

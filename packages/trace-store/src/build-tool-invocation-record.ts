@@ -150,6 +150,10 @@ function summarizeAttempt(attempt: RetrievalAttempt): AttemptSummary {
   if (attempt.filter !== undefined) summary.filter = structuredClone(attempt.filter);
   if (attempt.l0Filter !== undefined) summary.l0Filter = structuredClone(attempt.l0Filter);
   if (attempt.topScore !== undefined) summary.topScore = attempt.topScore;
+  if (attempt.topSource !== undefined) {
+    const { source, title } = attempt.topSource;
+    summary.topSource = title === undefined ? { source } : { source, title };
+  }
   if (attempt.answerability !== undefined) {
     const { score, model, signals } = attempt.answerability;
     summary.answerability = { score, model: cut(model, modelLength), signals: { ...signals } };

@@ -91,6 +91,30 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
       expect(await store.get("no-such-id")).toBeUndefined();
     });
 
+    it("R27, R29, issue 37 item 1: an attempt's page behind its top score (topSource) round-trips; one without it reads without it; one of the wrong type is left out with a read note", async () => {
+      const store = open();
+      const { base } = window(2014);
+      const withPage = makeRecord(0, base);
+      const [first, second] = withPage.retrievalDetails.attempts;
+      if (first === undefined || second === undefined) throw new Error("the fixture has two attempts");
+      withPage.retrievalDetails.attempts = [{ ...first, topSource: { source: "billing/refunds.md", title: "Refunds" } }, second];
+      const odd = makeRecord(1, base);
+      odd.retrievalDetails.attempts = [{ ...first, topSource: { source: 5 } as unknown as { source: string } }, second];
+      await store.record(withPage);
+      await store.record(odd);
+      expect(await store.flush()).toMatchObject({ inserted: 2, skipped: [] });
+      const stored = await store.get(withPage.id);
+      expect(stored?.retrievalDetails.attempts[0]?.topSource).toEqual({ source: "billing/refunds.md", title: "Refunds" });
+      expect(stored?.retrievalDetails.attempts[1]).not.toHaveProperty("topSource");
+      expect(stored?.retrievalDetails.readNotes).toBeUndefined();
+      const read = await store.get(odd.id);
+      expect(read?.retrievalDetails.attempts[0]).not.toHaveProperty("topSource");
+      expect(read?.retrievalDetails.attempts[0]).toMatchObject({ outcome: "low_quality", topScore: 0.41 });
+      expect(read?.retrievalDetails.readNotes).toEqual([
+        "retrievalDetails.attempts[0].topSource is not { source, title? } (its source is 5); left out",
+      ]);
+    });
+
     it("issue 13: the reference threshold comes back beside the attempts; a record written without it (older) still flushes and reads back without it", async () => {
       const store = open();
       const { base, since, until } = window(2013);

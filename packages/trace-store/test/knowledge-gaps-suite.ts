@@ -141,6 +141,45 @@ export function defineKnowledgeGapsSuite(name: string, makeTarget: () => Promise
       expect(report.groups[0]?.lookupIds[0]).toBe(`${base.getTime()}-4`);
     });
 
+    it("issue 37 item 1: a group's closest pages are its lookups' best attempts' pages with their best score; an older record without one still reads", async () => {
+      const base = new Date(Date.UTC(2034, 2, 1, 10));
+      const store = open();
+      const signing = { source: "security/signing.md", title: "Signing keys" };
+      const at = (minutes: number): Date => new Date(base.getTime() + minutes * 60_000);
+      const refused = (id: string, minutes: number, topScore: number, topSource?: { source: string; title?: string }) =>
+        makeGapRecord({
+          id,
+          query: "rotate signing keys",
+          createdAt: at(minutes),
+          outcome: "refused",
+          topScore,
+          threshold: 0.04,
+          ...(topSource ? { topSource } : {}),
+        });
+      store.append(refused("sign-1", 0, 0.025, signing));
+      store.append(refused("sign-2", 1, 0.031, signing));
+      store.append(refused("sign-older", 2, 0.001));
+      // Two attempts: the page behind the better one is the lookup's closest, the other is not shown.
+      const retried = refused("sign-retried", 3, 0.01, { source: "security/audit.md" });
+      const [first] = retried.retrievalDetails.attempts;
+      if (first === undefined) throw new Error("the record has no attempt");
+      retried.retrievalDetails.attempts = [first, { ...first, attempt: 2, topScore: 0.02, topSource: { source: "security/tokens.md" } }];
+      store.append(retried);
+      // A hand-edited page that is not one (its source a number) is not shown.
+      store.append(refused("sign-odd", 4, 0.005, { source: 7 } as unknown as { source: string }));
+      const report = await store.knowledgeGaps({ since: base, until: at(60), analyze });
+      expect(report.groups).toHaveLength(1);
+      expect(report.groups[0]).toMatchObject({
+        kind: "refused-page",
+        lookups: 5,
+        bestRefusedScore: 0.031,
+        closest: [
+          { source: "security/signing.md", title: "Signing keys", bestScore: 0.031 },
+          { source: "security/tokens.md", bestScore: 0.02 },
+        ],
+      });
+    });
+
     it("issue 37 item 3: traces prune removes what gaps reads", async () => {
       const base = new Date(Date.UTC(2032, 2, 1, 10));
       const store = open();

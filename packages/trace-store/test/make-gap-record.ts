@@ -8,6 +8,8 @@ export interface GapLookup {
   /** `refused`: no_evidence; `low`: found with relevance `low`; `answered`: found, relevance high. */
   outcome: "refused" | "low" | "answered";
   topScore?: number;
+  /** The page behind the attempt's top score (issue 37 item 1). */
+  topSource?: { source: string; title?: string };
   threshold?: number;
   keywords?: string[];
   entries?: Array<{ source: string; title?: string }>;
@@ -57,6 +59,7 @@ export function makeGapRecord(lookup: GapLookup): ToolInvocationRecord {
           candidateCount: 3,
           evidenceCount: evidence.length,
           ...(lookup.topScore === undefined ? {} : { topScore: lookup.topScore }),
+          ...(lookup.topSource === undefined ? {} : { topSource: lookup.topSource }),
           outcome: found ? "usable" : "low_quality",
           rejectedHits: 0,
           durationMs: 10,

@@ -15,6 +15,7 @@ import type { LookupStageSpans, StageSpan } from "../telemetry/lookup-stage-span
 import { attemptEndAttributes, attemptStartAttributes, rerankAttributes } from "../telemetry/stage-span-attributes.js";
 import { classifyAttempt, leftOutShare, topEvidenceScore } from "./classify-attempt.js";
 import type { LookupStages } from "./lookup-stages.js";
+import { topHitSource } from "./top-hit-source.js";
 
 /** One L1 attempt: its trace entry, whether it is usable, and its post-processed evidence. */
 export interface AttemptRun {
@@ -119,6 +120,7 @@ async function searchAndClassify(
   const answerability = candidates.find((candidate) => candidate.portRank === 0)?.answerability;
   const unjudged = judgementLost && candidates.length > 0 ? 0 : undefined;
   const topScore = answerability?.score ?? unjudged ?? topEvidenceScore(output.evidenceBlocks);
+  const topSource = topScore === undefined ? undefined : topHitSource({ candidates, evidenceBlocks: output.evidenceBlocks, judgementLost });
   const evidenceCount = output.evidenceBlocks.length;
   const leftOut = leftOutShare({ ...(input.l0Filter ? { l0Filter: input.l0Filter } : {}), ...(answerability ? { answerability } : {}) });
   const outcome = classifyAttempt({
@@ -134,6 +136,7 @@ async function searchAndClassify(
       candidateCount: candidates.length,
       evidenceCount,
       ...(topScore !== undefined ? { topScore } : {}),
+      ...(topSource !== undefined ? { topSource } : {}),
       ...(answerability !== undefined ? { answerability } : {}),
       ...(outcome === "low_quality" && leftOut !== undefined ? { leftOutShare: leftOut } : {}),
       outcome,

@@ -67,6 +67,8 @@ function record(index: number): ToolInvocationRecord {
           candidateCount: 20,
           evidenceCount: evidence.length,
           topScore,
+          // The page behind the score (issue 37 item 1): what the gaps report names as closest.
+          topSource: { source: `guides/doc-${topic}-0.md`, title: `Guide ${topic} 0` },
           answerability: {
             score: topScore,
             model: "answerability-logistic@9",

@@ -54,4 +54,28 @@ describe("readStoredAttempts", () => {
     });
     expect(read.slice(1)).toEqual([broken(2, "null"), broken(3, "7"), broken(4, '"x"'), broken(5, "array(1)"), broken(6, "undefined")]);
   });
+
+  it("issue 37 item 1, R29: a topSource of the right shape, or none (an older record), reads as stored; any other is left out and named in the notes", () => {
+    const page = { ...stored, outcome: "low_quality", topScore: 0.03, topSource: { source: "security/webhooks.md", title: "Webhooks" } };
+    const older = { ...stored, outcome: "low_quality", topScore: 0.03 };
+    const notes: string[] = [];
+    const read = readStoredAttempts(
+      [
+        page,
+        older,
+        { ...older, topSource: "webhooks.md" },
+        { ...older, topSource: { source: 5 } },
+        { ...older, topSource: { source: "a.md", title: 3 } },
+      ],
+      notes,
+    );
+    expect(read[0]).toBe(page);
+    expect(read[1]).toBe(older);
+    expect(read.slice(2)).toEqual([older, older, older]);
+    expect(notes).toEqual([
+      'retrievalDetails.attempts[2].topSource is not { source, title? } (the stored value is "webhooks.md"); left out',
+      "retrievalDetails.attempts[3].topSource is not { source, title? } (its source is 5); left out",
+      "retrievalDetails.attempts[4].topSource is not { source, title? } (its title is 3); left out",
+    ]);
+  });
 });

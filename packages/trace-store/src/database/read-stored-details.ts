@@ -18,8 +18,9 @@ export function readStoredDetails(stored: unknown, notes: readonly string[] = []
   }
   const details = stored as RetrievalDetails;
   const attempts: unknown = details.attempts;
-  const read = { ...details, attempts: Array.isArray(attempts) ? readStoredAttempts(attempts) : [] };
-  const added = [...notes];
+  const attemptNotes: string[] = [];
+  const read = { ...details, attempts: Array.isArray(attempts) ? readStoredAttempts(attempts, attemptNotes) : [] };
+  const added = [...notes, ...attemptNotes];
   if (attempts === undefined) added.unshift("retrievalDetails.attempts is missing; read as []");
   else if (!Array.isArray(attempts)) {
     added.unshift(`retrievalDetails.attempts is not a list (the stored value is ${describeValue(attempts)}); read as []`);

@@ -58,8 +58,11 @@ export interface KnowledgeGapGroup {
   /** Up to five query texts, most frequent first; `[]` in hash mode. */
   examples: string[];
   /**
-   * The pages that came closest, best first: of each query's newest lookup, the L0 hints'
-   * entries and, when it was answered with low relevance, its evidence's sources.
+   * The pages that came closest, best score first: the page behind each lookup's best attempt
+   * (its `topSource`, with that attempt's top score; records written before it was kept have
+   * none) and, of each query's newest lookup, the L0 hints' entries and, when it was answered
+   * with low relevance, its evidence's sources. In a `refused-page` group the page behind the
+   * refused lookups' best score (`bestRefusedScore`) is among them.
    */
   closest: KnowledgeGapPage[];
   /** The best score (answerability, 0..1) any of the group's lookups reached; null when none was scored. */
@@ -82,8 +85,9 @@ export interface KnowledgeGapPage {
   source: string;
   title?: string;
   /**
-   * The top score of the lookups that handed it out as low-relevance evidence, the best
-   * (comparable with the threshold); null when only an L0 hint's entry named it.
+   * The best top score of the lookups whose best attempt scored it, or that handed it out as
+   * low-relevance evidence (comparable with the threshold); null when only an L0 hint's entry
+   * named it.
    */
   bestScore: number | null;
 }

@@ -17,7 +17,11 @@ export interface KnowledgeGapRow {
   threshold: number | null;
   /** L0 hints as stored (hashed terms in hash mode): keywords, entities, titles, domains. */
   hintTerms: string[];
-  /** Pages of its newest lookup: its hints' L0 entries, and its evidence when it was answered with low relevance. */
+  /**
+   * The page behind each of its lookups' best attempt (`topSource`, issue 37 item 1) with the
+   * best such score, and of its newest lookup its hints' L0 entries and, when it was answered
+   * with low relevance, its evidence.
+   */
   pages: Array<{ source: string; title?: string; bestScore: number | null }>;
   /** Its lookups' ids and start times (ISO 8601), newest first, capped. */
   recentLookups: Array<{ id: string; createdAt: string }>;
