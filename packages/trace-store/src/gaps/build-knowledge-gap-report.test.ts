@@ -146,8 +146,12 @@ describe("buildKnowledgeGapReport", () => {
     const secret = "confidential merger plan";
     const report = buildKnowledgeGapReport(
       [
-        row(secret, 3, { hintTerms: ["hash:aaaaaaaaaaaa"], pages: [{ source: "docs/plans.md", bestScore: null }] }),
-        row("hmac-sha256:feed", 2, { hintTerms: ["hash:aaaaaaaaaaaa", "hash:bbbbbbbbbbbb"] }),
+        // Kept as text before the setting: its hints' words are the query's, so only its page links it.
+        row(secret, 3, { hintTerms: ["merger"], pages: [{ source: "docs/plans.md", bestScore: null }] }),
+        row("hmac-sha256:feed", 2, {
+          hintTerms: ["hash:aaaaaaaaaaaa", "hash:bbbbbbbbbbbb"],
+          pages: [{ source: "docs/plans.md", bestScore: null }],
+        }),
         row("hmac-sha256:beef", 1),
       ],
       { ...period, queryStorage: "hash" },
@@ -161,7 +165,7 @@ describe("buildKnowledgeGapReport", () => {
       [5, []],
       [1, []],
     ]);
-    expect(report.groups[0]?.terms).toContain("hash:aaaaaaaaaaaa");
+    expect(report.groups[0]?.terms).toEqual(["source:docs/plans.md"]);
   });
 
   it("issue 37 item 3: stored hashes are never shown even when the settings keep text now", () => {
@@ -173,5 +177,37 @@ describe("buildKnowledgeGapReport", () => {
 
   it("issue 37 item 1: an empty period says so", () => {
     expect(buildKnowledgeGapReport([], period)).toMatchObject({ groups: [], lookupsRead: 0, note: expect.stringMatching(/No refused/) });
+  });
+});
+
+describe("buildKnowledgeGapReport under hash storage, over records kept as text before the setting (issue 37 review)", () => {
+  it("issue 37 item 3: their hint terms (the words the query matched, kept as text then) and an unkeyed hash of their text are not shown", async () => {
+    const { createHash } = await import("node:crypto");
+    const secret = "confidential merger plan";
+    const report = buildKnowledgeGapReport(
+      [
+        row(secret, 3, { hintTerms: ["merger", "plan"], pages: [{ source: "docs/plans.md", bestScore: null }] }),
+        row("hmac-sha256:feed", 2, { hintTerms: ["hash:aaaaaaaaaaaa"], pages: [{ source: "docs/plans.md", bestScore: null }] }),
+      ],
+      { ...period, queryStorage: "hash" },
+    );
+    const text = JSON.stringify(report);
+    expect(text).not.toContain("merger");
+    expect(text).not.toContain('plan"');
+    const unkeyed = (queries: string[]) =>
+      `gap-${createHash("sha256")
+        .update([...queries].sort().join("\n"), "utf8")
+        .digest("hex")
+        .slice(0, 16)}`;
+    for (const group of report.groups) {
+      expect(group.id).not.toBe(unkeyed([secret]));
+      expect(group.id).not.toBe(unkeyed([secret, "hmac-sha256:feed"]));
+    }
+    // Still grouped by what may be shown: the page both came near.
+    expect(report.groups.map((group) => group.lookups)).toEqual([5]);
+    const alone = buildKnowledgeGapReport([row(secret, 3, { hintTerms: ["merger", "plan"] })], { ...period, queryStorage: "hash" });
+    expect(alone.groups).toHaveLength(1);
+    expect(alone.groups[0]?.terms).toEqual([]);
+    expect(alone.groups[0]?.id).not.toBe(unkeyed([secret]));
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { queryHashPrefix } from "../hash-query.js";
 import type { GapQueryGroup } from "./group-gap-queries.js";
 import { compareText } from "./group-gap-queries.js";
 import type { KnowledgeGapGroup, KnowledgeGapPage } from "./knowledge-gap-report.js";
@@ -25,7 +26,7 @@ export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): Kn
   const refused = bestRefusedScore !== null && threshold !== null && bestRefusedScore >= threshold / 2;
   const ordered = [...rows].sort((left, right) => right.lookups - left.lookups || compareText(left.query, right.query));
   return {
-    id: groupId(rows.map((row) => row.query)),
+    id: groupId(group.members.map(idSource)),
     kind: refused ? "refused-page" : "missing-page",
     lookups: sum(rows.map((row) => row.lookups)),
     refusedLookups: sum(rows.map((row) => row.refusedLookups)),
@@ -57,7 +58,17 @@ export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): Kn
   };
 }
 
-/** `gap-` and 16 hex of the SHA-256 of the group's sorted stored queries. */
+/**
+ * What a member adds to its group's id: its stored query, or, for a query kept as text that may
+ * not be shown (`hash` set since), its oldest listed lookup id: an unkeyed hash of its text would let anyone
+ * holding the report confirm a guessed query.
+ */
+function idSource(member: GapQueryGroup["members"][number]): string {
+  if (!member.hashed || member.row.query.startsWith(queryHashPrefix)) return member.row.query;
+  return `lookup:${member.row.recentLookups.at(-1)?.id ?? member.row.firstSeen}`;
+}
+
+/** `gap-` and 16 hex of the SHA-256 of the group's sorted stored queries (see `idSource`). */
 function groupId(queries: readonly string[]): string {
   const text = [...queries].sort(compareText).join("\n");
   return `gap-${createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16)}`;

@@ -58,7 +58,9 @@ function analysedTerms(text: string, analyze: KnowledgeGapOptions["analyze"]): M
 
 function storedTerms(row: KnowledgeGapRow): Map<string, string> {
   const terms = new Map<string, string>();
-  for (const term of row.hintTerms) if (term !== "") terms.set(term, term);
+  // A record kept as text (before `hash` was set) kept the words its query matched as text too: only its pages may show.
+  const keptAsText = !row.query.startsWith(queryHashPrefix);
+  for (const term of keptAsText ? [] : row.hintTerms) if (term !== "") terms.set(term, term);
   for (const page of row.pages) terms.set(`${sourceTermPrefix}${page.source}`, `${sourceTermPrefix}${page.source}`);
   return terms;
 }
