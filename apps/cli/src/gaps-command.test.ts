@@ -117,6 +117,9 @@ describe("lookup-knowledge gaps over the example base (issue 37)", () => {
     expect(refused).toMatchObject({ kind: "refused-page", threshold: strictThreshold, refusedLookups: 30 });
     expect(refused?.bestScore).toBeGreaterThanOrEqual(strictThreshold / 2);
     expect(refused?.closest.map((page) => page.source)).toContain("integrations/webhooks.md");
+    // The page behind the refused lookups' best score comes first, with that score (each attempt's topSource).
+    expect(refused?.closest[0]).toMatchObject({ source: "integrations/webhooks.md", bestScore: refused?.bestRefusedScore });
+    expect(refused?.bestRefusedScore).toBeGreaterThanOrEqual(strictThreshold / 2);
   });
 
   it("issue 37 item 5: the same records give the same groups in the same order", async () => {
@@ -133,7 +136,7 @@ describe("lookup-knowledge gaps over the example base (issue 37)", () => {
     expect(text.stdout).toMatch(/a missing page: \d+ lookups/);
     expect(text.stdout).toMatch(/a page we have but refuse: 30 lookups/);
     expect(text.stdout).toContain('"Can I pay with bitcoin?"');
-    expect(text.stdout).toContain("integrations/webhooks.md");
+    expect(text.stdout).toMatch(/closest +integrations\/webhooks\.md[^\n]*\(score 0\.\d+\)/);
     expect(text.stdout).not.toMatch(/[\u001b\u009b\u202e]/);
     const json = await runLookupKnowledge(cwd, "--data", "data", "gaps", "--json");
     expect(json.stdout).not.toMatch(/[\u001b\u009b\u202e]/);

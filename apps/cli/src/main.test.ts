@@ -210,7 +210,7 @@ describe("the lookup-knowledge CLI", () => {
     expect(future.stdout).toMatch(/No recorded lookups match/);
   });
 
-  it("R27: trace <id> shows one lookup whole: hints, attempts with filter and top score, rerank, evidence, context pack", async () => {
+  it("R27, issue 37 item 1: trace <id> shows one lookup whole: hints, attempts with filter, top score and the page behind it, rerank, evidence, context pack", async () => {
     const [record] = JSON.parse(
       (await lookupKnowledge(cwd, "traces", "--json", "--query", "paid invoice", "--limit", "1")).stdout,
     ) as Array<{ id: string }>;
@@ -220,6 +220,7 @@ describe("the lookup-knowledge CLI", () => {
     expect(stdout).toMatch(/L0 hints\n {2}keywords +.*\n {2}domains +billing/);
     expect(stdout).toMatch(/#1 \w+: filter \{"category":\{"\$eq":"billing"\}\} \(L0 part/);
     expect(stdout).toMatch(/top score [01]\.\d{3}/);
+    expect(stdout).toMatch(/\n {5}best page billing\/refunds\.md/);
     expect(stdout).toMatch(
       /answerability [01]\.\d{3} \(answerability-logistic@\d+\): cjk 0\.00, coverage [01]\.\d{2}, .*lexical [01]\.\d{2}, /,
     );

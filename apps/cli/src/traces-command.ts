@@ -166,6 +166,10 @@ export function formatTraceDetails(record: StoredToolInvocation): string {
       `     ${attempt.candidateCount} candidates, ${attempt.evidenceCount} evidence, top score ${top}, ${attempt.durationMs.toFixed(1)} ms` +
         (attempt.rejectedHits > 0 ? `, ${attempt.rejectedHits} malformed hits refused` : ""),
     );
+    if (attempt.topSource) {
+      const { source, title } = attempt.topSource;
+      lines.push(`     best page ${source}${title === undefined ? "" : ` (${JSON.stringify(title)})`}`);
+    }
     if (attempt.answerability) {
       const { score, model, signals } = attempt.answerability;
       const named = Object.entries(signals)
