@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -117,5 +117,24 @@ describe("issue 36 item 5 review: the streamed first scan gives the whole matrix
     const together = await Promise.all(searches.map((search) => reader.search(search)));
     expect(streamed.filter(Boolean)).toHaveLength(1);
     for (const [index, search] of searches.entries()) expect(together[index]).toEqual(await reader.search(search));
+  });
+
+  it("a damaged byte in a segment's rows, past its norms, fails the streamed search, and the next, naming the file: no hits from the rows before it", async () => {
+    const directory = await threeSegments();
+    // The first segment's file (5,000 rows: three 64 KB blocks), its last block: the norms are in its first.
+    const damaged = readdirSync(directory)
+      .filter((name) => name.endsWith(".vectors.bin"))
+      .sort((a, b) => statSync(join(directory, b)).size - statSync(join(directory, a)).size)[0] as string;
+    expect(statSync(join(directory, damaged)).size).toBeGreaterThan(2 * 65_536);
+    const bytes = readFileSync(join(directory, damaged));
+    bytes[bytes.length - 7] = (bytes[bytes.length - 7] ?? 0) ^ 0x01;
+    writeFileSync(join(directory, damaged), bytes);
+    const { open, streamed } = await freshProcess();
+    const reader = await open(directory);
+    const corrupt = (error: unknown) =>
+      (error as { code?: string }).code === "corrupt_index" && String((error as Error).message).includes(damaged);
+    await expect(reader.search(searches[0] as (typeof searches)[number])).rejects.toSatisfy(corrupt);
+    expect(streamed).toEqual([true]);
+    await expect(reader.search(searches[0] as (typeof searches)[number])).rejects.toSatisfy(corrupt);
   });
 });
