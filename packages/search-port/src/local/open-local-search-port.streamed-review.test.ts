@@ -137,4 +137,24 @@ describe("issue 36 item 5 review: the streamed first scan gives the whole matrix
     expect(streamed).toEqual([true]);
     await expect(reader.search(searches[0] as (typeof searches)[number])).rejects.toSatisfy(corrupt);
   });
+
+  it("without WebAssembly (plain JavaScript scans), over three segments", async () => {
+    const directory = await threeSegments();
+    const webAssembly = globalThis.WebAssembly;
+    vi.stubGlobal("WebAssembly", undefined);
+    try {
+      const { first, again, streamed } = await firstThenWhole(directory, searches[1] as (typeof searches)[number]);
+      const { DenseMatrix } = await import("./dense/dense-matrix.js");
+      expect(new DenseMatrix(1, 8).simd).toBe(false);
+      expect(streamed).toEqual([true, false]);
+      expect(first.length).toBeGreaterThan(0);
+      expect(first).toEqual(again);
+      // And the same hits and scores as with WebAssembly.
+      vi.stubGlobal("WebAssembly", webAssembly);
+      const withKernel = await firstThenWhole(directory, searches[1] as (typeof searches)[number]);
+      expect(withKernel.first).toEqual(first);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
