@@ -140,7 +140,7 @@ describe("issue 36 item 5 review: the streamed first scan gives the whole matrix
 
   it("without WebAssembly (plain JavaScript scans), over three segments", async () => {
     const directory = await threeSegments();
-    const webAssembly = globalThis.WebAssembly;
+    const webAssembly = (globalThis as { WebAssembly?: unknown }).WebAssembly;
     vi.stubGlobal("WebAssembly", undefined);
     try {
       const { first, again, streamed } = await firstThenWhole(directory, searches[1] as (typeof searches)[number]);
