@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { manifestFileName } from "./format/index-manifest.js";
 import { readManifest } from "./format/read-manifest.js";
 import { storedFileEntries } from "./format/segmented-manifest.js";
 import type { SegmentedManifest } from "./format/segmented-manifest.js";
@@ -220,5 +221,36 @@ describe("issue 36 item 4 review: a commit whose folder sync failed (syncDirecto
     const reader = await openLocalSearchPort({ directory });
     expect(reader.stats().chunks).toBe(made ? 4 : 2);
     await reader.close();
+  });
+});
+
+describe("issue 36 item 4 review: a commit whose folder sync failed after its manifest's rename", () => {
+  it("keeps the previous commit's files, so a crash that undoes the rename leaves the previous commit readable", async () => {
+    const options = { directory, mode: "write" as const, embeddings: hashEmbeddings() };
+    const first = await openLocalSearchPort(options);
+    await first.upsert(chunksOf(1, 0));
+    await first.commit();
+    await first.close();
+    const previous = readFileSync(join(directory, manifestFileName));
+    const writer = await openLocalSearchPort(options);
+    try {
+      // doc1 replaced: the previous commit's only segment has no live record and is dropped.
+      await writer.upsert(chunksOf(1, 1));
+      folderSyncsFromNow = 0;
+      failingFolderSyncs.add(2);
+      await expect(writer.commit()).rejects.toThrow(/was made, but the folder could not be synced after it/);
+    } finally {
+      await writer.close();
+    }
+    // The crash the error warns of: the rename was not on the disk, the previous manifest is back.
+    writeFileSync(join(directory, manifestFileName), previous);
+    const reader = await openLocalSearchPort({ directory });
+    try {
+      expect(reader.stats().chunks).toBe(2);
+      const hits = await reader.search({ query: "version0", topK: 5 });
+      expect(hits.length).toBeGreaterThan(0);
+    } finally {
+      await reader.close();
+    }
   });
 });

@@ -18,7 +18,8 @@ import { staleMs } from "./write-lock.js";
  * leaves it matching the manifest; then those it wrote are opened from their files (as a
  * reader opens them), those it dropped closed, and files no manifest names go (`removable`:
  * the writer's own files, which it may remove at once; the new commit's are added to it).
- * A folder sync that fails after the switch is thrown last (`FilesNotSyncedError`, made).
+ * A folder sync that fails after the switch is thrown last (`FilesNotSyncedError`, made), and
+ * no file goes: the previous manifest's files are kept for a crash that undoes the rename.
  */
 export function adoptCommit(
   context: { settings: LocalPortSettings; state: LocalIndexState; hooks: CommitHooks },
@@ -66,8 +67,9 @@ export function adoptCommit(
   for (const segment of merged) segment.snapshot.records.file?.close();
   state.segments = opened;
   state.recompose();
-  removeUnreferencedFiles(directory, state.manifest, removable, staleMs);
+  // Unsynced, a crash may bring the previous manifest back: its files stay (a later writer removes them once stale).
   if (unsynced !== undefined) throw new FilesNotSyncedError(directory, unsynced.error, true);
+  removeUnreferencedFiles(directory, state.manifest, removable, staleMs);
 }
 
 function liveRecords(segment: StateSegment): number {
