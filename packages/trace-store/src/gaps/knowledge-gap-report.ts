@@ -37,7 +37,11 @@ export type KnowledgeGapKind = "missing-page" | "refused-page";
 
 /** Queries that share their salient terms: one topic the knowledge base does not answer. */
 export interface KnowledgeGapGroup {
-  /** Stable and deterministic: the same records give the same id (`gap-` and a hash of the group's sorted distinct queries). */
+  /**
+   * Stable and deterministic: the same records give the same id (`gap-` and a hash of the
+   * group's sorted distinct stored queries; under `hash`, a query still kept as text counts by
+   * its oldest listed lookup id instead, so the id is no unkeyed hash of its text).
+   */
   id: string;
   kind: KnowledgeGapKind;
   /** Lookups in the group: refused plus low-relevance. */
