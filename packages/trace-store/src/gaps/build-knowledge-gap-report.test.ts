@@ -104,6 +104,15 @@ describe("buildKnowledgeGapReport", () => {
     expect(report.groups[0]?.terms).toEqual(["kubernetes"]);
   });
 
+  it("issue 37 item 1 (review): a term exactly half the knowledge base holds is not salient either", () => {
+    const frequencies = new Map([["configure", 15]]);
+    const report = buildKnowledgeGapReport([row("configure kubernetes", 2), row("configure saml", 2)], {
+      ...period,
+      documentFrequencies: { documentCount: 30, frequency: (term) => frequencies.get(term) ?? 0 },
+    });
+    expect(report.groups.map((group) => group.terms).sort()).toEqual([["kubernetes"], ["saml"]]);
+  });
+
   it("issue 37 item 1: a refused page is a best score at or above half the threshold; below it the page is missing", () => {
     const report = buildKnowledgeGapReport(
       [

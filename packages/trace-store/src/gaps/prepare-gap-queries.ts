@@ -14,7 +14,7 @@ const sourceTermPrefix = "source:";
  * With the knowledge base's document frequencies (`n` documents, `f` holding the term), a term
  * weighs `ln(1 + (n + 1) / (f + 0.5))`: positive, larger the rarer the term (a smoothed inverse
  * document frequency, as BM25's), and a term that half or more of the documents hold (weight
- * under ln 3) is too common to link queries. Without them (another store, or a hashed query,
+ * ln 3 or under) is too common to link queries. Without them (another store, or a hashed query,
  * whose terms the base cannot be asked about), every term weighs 1: the period's queries
  * cannot tell a common word from a topic asked often (a topic's word is common among its own
  * questions), so only the analyzer's stop words are left out.
@@ -33,7 +33,7 @@ export function prepareGapQueries(
     for (const term of query.terms.keys()) {
       const fromBase = base !== undefined && !query.hashed;
       const weight = fromBase ? smoothedInverseFrequency(base.documentCount, base.frequency(term)) : 1;
-      if (fromBase && weight < Math.log(3)) continue;
+      if (fromBase && weight <= Math.log(3)) continue;
       salient.set(term, weight);
     }
     let weight = 0;
