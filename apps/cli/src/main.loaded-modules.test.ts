@@ -128,6 +128,13 @@ describe("what each command loads", () => {
     expect(Number(/commander required: (\d+)/.exec(required.stderr)?.[1])).toBeGreaterThan(0);
   });
 
+  it("issue 37: a query loads nothing of gaps (the command, its report's text, question lines and terms, the trace store's grouping); gaps does", () => {
+    const gaps = /\/(apps\/cli\/src\/(gaps-command|format-gap-report|gap-question-lines|gap-terms)\.ts|packages\/trace-store\/dist\/gaps\/)/;
+    expect(command("query", "Who can issue a refund for a paid invoice?").filter((url) => gaps.test(url))).toEqual([]);
+    // The check sees them where they are loaded.
+    expect(command("gaps").filter((url) => gaps.test(url)).length).toBeGreaterThan(0);
+  });
+
   it("issue 35 item 4: traces answers from the spool and loads no trace database and no Markdown parser", () => {
     const urls = command("traces");
     expect(urls.filter((url) => traceDatabase.test(url) || markdownParser.test(url))).toEqual([]);
