@@ -129,7 +129,8 @@ describe("what each command loads", () => {
   });
 
   it("issue 37: a query loads nothing of gaps (the command, its report's text, question lines and terms, the trace store's grouping); gaps does", () => {
-    const gaps = /\/(apps\/cli\/src\/(gaps-command|format-gap-report|gap-question-lines|gap-terms)\.ts|packages\/trace-store\/dist\/gaps\/)/;
+    const gaps =
+      /\/(apps\/cli\/src\/(gaps-command|format-gap-report|gap-question-lines|gap-terms)\.ts|packages\/trace-store\/dist\/gaps\/)/;
     expect(command("query", "Who can issue a refund for a paid invoice?").filter((url) => gaps.test(url))).toEqual([]);
     // The check sees them where they are loaded.
     expect(command("gaps").filter((url) => gaps.test(url)).length).toBeGreaterThan(0);
