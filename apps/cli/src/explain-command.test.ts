@@ -31,12 +31,12 @@ describe("lookup-knowledge explain", () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
-  it("issue 13: prints one line per attempt and says the expected document was included", async () => {
+  it("issue 13, issue 37 item 1: prints one line per attempt, with the page behind its top score, and says the expected document was included", async () => {
     const { code, stdout } = await runLookupKnowledge(cwd, "explain", question, "--expect", "billing/refunds.md");
     expect(code).toBe(0);
     const attemptLines = stdout.split("\n").filter((line) => line.startsWith("attempt "));
     expect(attemptLines.length).toBeGreaterThan(0);
-    expect(attemptLines.at(-1)).toMatch(/^attempt \d \(usable, used; .*\): included: /);
+    expect(attemptLines.at(-1)).toMatch(/^attempt \d \(usable, used; .*; best page billing\/refunds\.md\): included: /);
     expect(stdout).toMatch(/Reached the model on attempt/);
   });
 

@@ -12,8 +12,9 @@ export function formatExplanation(explanation: LookupExplanation): string {
   const lines = [`Expected ${expected.kind} ${name}${expected.inIndex ? "" : " (not in the index)"}.`];
   for (const attempt of explanation.attempts) {
     const filter = attempt.filter ? ` filter ${JSON.stringify(attempt.filter)}` : " no filter";
+    const best = attempt.topSource ? `; best page ${attempt.topSource.source}` : "";
     lines.push(
-      `attempt ${attempt.index} (${attempt.attemptOutcome}${attempt.used ? ", used" : ""};${filter}): ${attempt.outcome.kind}: ${attempt.outcome.message}`,
+      `attempt ${attempt.index} (${attempt.attemptOutcome}${attempt.used ? ", used" : ""};${filter}${best}): ${attempt.outcome.kind}: ${attempt.outcome.message}`,
     );
   }
   lines.push(explanation.summary);

@@ -61,6 +61,7 @@ export async function explainAttempt(target: ExpectedTarget, input: AttemptToExp
     ...(trace.filter ? { filter: trace.filter } : {}),
     ...(trace.l0Filter ? { l0Filter: trace.l0Filter } : {}),
     attemptOutcome: trace.outcome,
+    ...(trace.topSource ? { topSource: trace.topSource } : {}),
     used: input.used,
   };
   const name = target.kind === "chunk" ? (target.evidenceKey ?? target.docId) : (target.source ?? target.docId);

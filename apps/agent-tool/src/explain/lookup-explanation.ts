@@ -1,4 +1,4 @@
-import type { LookupResult, MetadataFilter, RerankBoost } from "@lookup-knowledge/core";
+import type { LookupResult, MetadataFilter, RerankBoost, RetrievalAttempt } from "@lookup-knowledge/core";
 
 /** Why the expected document or chunk did (or did not) reach the model on one attempt. */
 export type ExplainOutcomeKind =
@@ -79,6 +79,8 @@ export interface ExplainAttempt {
   l0Filter?: MetadataFilter;
   /** The attempt's own outcome in the retriever (`usable`, `low_quality`, ...). */
   attemptOutcome: string;
+  /** The page behind the attempt's top score, as the retriever recorded it (issue 37 item 1). */
+  topSource?: RetrievalAttempt["topSource"];
   /** Whether this attempt's evidence is what the lookup returned. */
   used: boolean;
   /** For a chunk: its outcome. For a document: the outcome of its best-placed chunk, with `chunkCounts`. */
