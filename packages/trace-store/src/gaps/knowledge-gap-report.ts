@@ -65,8 +65,9 @@ export interface KnowledgeGapGroup {
    * The pages that came closest, best score first: the page behind each lookup's best attempt
    * (its `topSource`, with that attempt's top score; records written before it was kept have
    * none) and, of each query's newest lookup, the L0 hints' entries and, when it was answered
-   * with low relevance, its evidence's sources. In a `refused-page` group the page behind the
-   * refused lookups' best score (`bestRefusedScore`) is among them.
+   * with low relevance, its evidence's sources; at most five. In a `refused-page` group whose
+   * records kept it, the page behind the refused lookups' best score (`bestRefusedScore`) is
+   * among them unless five pages scored higher.
    */
   closest: KnowledgeGapPage[];
   /** The best score (answerability, 0..1) any of the group's lookups reached; null when none was scored. */
