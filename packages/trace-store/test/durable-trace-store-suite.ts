@@ -93,7 +93,7 @@ export function defineDurableTraceStoreSuite(name: string, makeTarget: () => Pro
 
     it("R27, R29, issue 37 item 1: an attempt's page behind its top score (topSource) round-trips; one without it reads without it; one of the wrong type is left out with a read note", async () => {
       const store = open();
-      const { base } = window(2014);
+      const { base } = window(2015);
       const withPage = makeRecord(0, base);
       const [first, second] = withPage.retrievalDetails.attempts;
       if (first === undefined || second === undefined) throw new Error("the fixture has two attempts");
