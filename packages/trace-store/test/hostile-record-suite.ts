@@ -48,7 +48,7 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
       return store;
     }
 
-    it("R29: a NUL byte or a lone surrogate in a query, title or path is stored, marked as sanitised, and the records after it flush too", async () => {
+    it("R29, issue 37 item 1: a NUL byte or a lone surrogate in a query, title or path (an attempt's topSource too) is stored, marked as sanitised, and the records after it flush too", async () => {
       const errors: LookupKnowledgeError[] = [];
       const store = open(errors);
       const { base, since, until } = window(2401);
@@ -64,6 +64,8 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
           attempts: clean.retrievalDetails.attempts.map((attempt) => ({
             ...attempt,
             filter: { "cate\u0000gory": { $eq: "bill\u0000ing" } },
+            // The page behind the top score comes from the port's hit as it is (issue 37 item 1).
+            topSource: { source: "docs/\udc00refunds.md", title: "Re\u0000funds" },
           })),
         },
       });
@@ -79,12 +81,15 @@ export function defineHostileRecordSuite(name: string, makeTarget: () => Promise
         preview: "half \ufffd pair",
       });
       expect(stored?.retrievalDetails.attempts[0]?.filter).toEqual({ "cate\ufffdgory": { $eq: "bill\ufffding" } });
+      expect(stored?.retrievalDetails.attempts[0]?.topSource).toEqual({ source: "docs/\ufffdrefunds.md", title: "Re\ufffdfunds" });
       expect(stored?.retrievalDetails.sanitizedFields).toEqual(
         expect.arrayContaining([
           "query",
           "retrievalDetails.evidence.0.title",
           "retrievalDetails.evidence.0.source",
           "retrievalDetails.evidence.0.preview",
+          "retrievalDetails.attempts.0.topSource.source",
+          "retrievalDetails.attempts.0.topSource.title",
         ]),
       );
       expect((await store.get(makeRecord(1, base).id))?.retrievalDetails.sanitizedFields).toBeUndefined();
