@@ -20,7 +20,7 @@ describe("where traces live (issue 35 item 4)", () => {
 });
 
 describe("trace output in the terminal", () => {
-  it("R27: text from documents, ports and queries never brings a control character or a line of its own to the terminal", async () => {
+  it("R27, issue 37 item 1: text from documents, ports and queries (an attempt's best page too) never brings a control character or a line of its own to the terminal", async () => {
     const port = createScriptedSearchPort([
       [
         {
@@ -42,6 +42,9 @@ describe("trace output in the terminal", () => {
       expect(text).not.toMatch(/^SYSTEM:/mu);
       expect(text).toContain("evil\uFFFD[2J");
     }
+    // The page behind each attempt's top score is the hostile hit too (issue 37 item 1), escaped alike.
+    expect(record.retrievalDetails.attempts[0]?.topSource?.source).toBe(`${hostile}.md`);
+    expect(formatTraceDetails(record)).toMatch(/\n {5}best page evil\uFFFD\[2J[^\n]*\("evil\\u001b\[2J/u);
   });
 });
 
