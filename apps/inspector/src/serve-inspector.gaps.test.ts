@@ -108,6 +108,14 @@ describe("issue 37 item 3: GET /api/gaps over lookups recorded by the real retri
       const whole = JSON.stringify(answer).toLowerCase();
       for (const query of Object.values(gapTopics).flat()) expect(whole).not.toContain(query.toLowerCase());
       for (const word of ["ethanol", "bitcoin", "parking"]) expect(whole).not.toContain(word);
+      // The lookups a group opens, and the Traces list, hold none either (issue 37 review).
+      const ids = answer.report.groups.flatMap((group) => group.lookupIds);
+      const opened = await Promise.all(ids.map(async (id) => (await fetch(new URL(`/api/traces/${id}`, hashServer.url))).text()));
+      const listed = await (await fetch(new URL("/api/traces?pageSize=200", hashServer.url))).text();
+      for (const text of [...opened, listed].map((body) => body.toLowerCase())) {
+        for (const query of Object.values(gapTopics).flat()) expect(text).not.toContain(query.toLowerCase());
+        for (const word of ["ethanol", "bitcoin", "parking"]) expect(text).not.toContain(word);
+      }
     } finally {
       await hashServer.close();
     }

@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { rebuildModelContent, type ModelContent } from "./rebuild-model-content.js";
 import type { ReadOnlyPort } from "./read-only-port.js";
 import {
+  applyQueryStorage,
   queryHashPrefix,
   type KnowledgeGapOptions,
   type KnowledgeGapReport,
@@ -88,7 +90,9 @@ export async function listTraces(
     ...(query ? { queryText: query } : {}),
     limit: page * pageSize + 1,
   });
-  const rows = records.slice((page - 1) * pageSize, page * pageSize).map((record) => traceRow(record, options.queryIsHash));
+  const rows = records
+    .slice((page - 1) * pageSize, page * pageSize)
+    .map((record) => traceRow(shownRecord(record, options.queryIsHash), options.queryIsHash));
   return { records: rows, page, pageSize, hasMore: records.length > page * pageSize };
 }
 
@@ -102,14 +106,15 @@ export async function getTrace(
   id: string,
   options: { queryIsHash: boolean; redact: (text: string) => string; port: ReadOnlyPort },
 ): Promise<TraceDetail> {
-  const record = await reader.get(id);
-  if (!record) {
+  const stored = await reader.get(id);
+  if (!stored) {
     throw new InspectorRequestError({
       status: 404,
       code: "not_found",
       message: `No recorded lookup has the id ${JSON.stringify(id.slice(0, 80))}.`,
     });
   }
+  const record = shownRecord(stored, options.queryIsHash);
   const details = record.retrievalDetails;
   return {
     ...record,
@@ -131,6 +136,23 @@ export async function getTrace(
  */
 function storedAsHash(record: StoredToolInvocation, hashSetting: boolean): boolean {
   return hashSetting || record.query.startsWith(queryHashPrefix);
+}
+
+/**
+ * What records kept as text are hashed with when the setting is now `hash`: this process's own
+ * random key (the store's key is not the inspector's to read), so their text is never shown;
+ * their hashes match no stored one, as no stored one exists.
+ */
+const textRecordKey = randomBytes(32).toString("hex");
+
+/**
+ * The record as the page may see it: under the hash setting, one kept as text before it is
+ * hashed as the store now keeps queries (query, transformed query, L0 terms, hit reasons'
+ * terms and errors), where it was shown whole and labelled a hash.
+ */
+function shownRecord(record: StoredToolInvocation, hashSetting: boolean): StoredToolInvocation {
+  if (!hashSetting || record.query.startsWith(queryHashPrefix)) return record;
+  return { ...record, ...applyQueryStorage(record, "hash", textRecordKey) };
 }
 
 function traceRow(record: StoredToolInvocation, queryIsHash: boolean): TraceRow {

@@ -17,7 +17,7 @@ export type { KnowledgeGapGroup, KnowledgeGapKind, KnowledgeGapPage, KnowledgeGa
 export type { KnowledgeGapRow } from "./gaps/knowledge-gap-row.js";
 export type { KnowledgeGapRowQuery } from "./gaps/knowledge-gap-row-query.js";
 export { hashQuery, hashQueryTerm, queryHashPrefix } from "./hash-query.js";
-export { resolveQueryStorage } from "./query-storage.js";
+export { applyQueryStorage, resolveQueryStorage } from "./query-storage.js";
 export type { QueryStorage } from "./query-storage.js";
 export type { RetrievalDetails } from "./retrieval-details.js";
 export { createTraceSpool } from "./spool/create-trace-spool.js";
