@@ -47,7 +47,7 @@ function groupLines(group: KnowledgeGapGroup, rank: number, hashed: boolean): st
   // With answered (low-relevance) lookups beside refused ones, the refused ones' best is what the kind read.
   const refusedBest = group.refusedLookups > 0 && group.lowRelevanceLookups > 0 ? `, refused best ${score(group.bestRefusedScore)}` : "";
   lines.push(`   score     best ${score(group.bestScore)}${refusedBest}, threshold ${score(group.threshold)}${verdict(group)}`);
-  if (group.closest.length === 0) lines.push("   closest   no page was named by the hints or the evidence");
+  if (group.closest.length === 0) lines.push("   closest   no page was named by the hints, the evidence or the best hits");
   group.closest.forEach((page, index) => {
     const title = page.title ? ` ${JSON.stringify(page.title)}` : "";
     const best = page.bestScore === null ? " (L0 hint)" : ` (score ${score(page.bestScore)})`;

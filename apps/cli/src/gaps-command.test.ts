@@ -167,7 +167,7 @@ describe("lookup-knowledge gaps over the example base (issue 37)", () => {
     expect(calibrated.stdout).toMatch(/calibrat/i);
   }, 120_000);
 
-  it("issue 37 item 1 (review): a --since in the future and an --export file that cannot be written get errors naming them", async () => {
+  it("issue 37 item 1 (review): a --since in the future and an --export file that cannot be written or already exists get errors naming them, the existing file untouched", async () => {
     const future = await runLookupKnowledge(cwd, "--data", "data", "gaps", "--since", "2999-01-01");
     expect(future.code).toBe(2);
     expect(future.stderr).toMatch(/Invalid --since value "2999-01-01": 2999-01-01T00:00:00\.000Z is in the future/);
@@ -175,6 +175,12 @@ describe("lookup-knowledge gaps over the example base (issue 37)", () => {
     const exported = await runLookupKnowledge(cwd, "--data", "data", "gaps", "--export", missing);
     expect(exported.code).toBe(2);
     expect(exported.stderr).toContain(`Cannot write the --export file ${missing}: its folder does not exist.`);
+    const existing = join(cwd, "filled-in.jsonl");
+    writeFileSync(existing, '{"id": "kept", "query": "filled in by the owner", "relevant": ["a.md"]}\n');
+    const over = await runLookupKnowledge(cwd, "--data", "data", "gaps", "--export", existing);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain(`Cannot write the --export file ${existing}: it exists`);
+    expect(readFileSync(existing, "utf8")).toBe('{"id": "kept", "query": "filled in by the owner", "relevant": ["a.md"]}\n');
   }, 60_000);
 
   it("issue 37 item 3: under traces.store-query hash, no query text is shown anywhere (text, --json) and --export is refused", async () => {

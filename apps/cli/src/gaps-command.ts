@@ -80,7 +80,8 @@ export async function runGapsCommand(config: CliConfig, options: GapsCommandOpti
 function exportQuestions(report: KnowledgeGapReport, file: string): string {
   const lines = gapQuestionLines(report);
   try {
-    writeFileSync(file, lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+    // `wx`: an existing file may be an earlier export whose `relevant` the owner filled in.
+    writeFileSync(file, lines.length === 0 ? "" : `${lines.join("\n")}\n`, { flag: "wx" });
   } catch (error) {
     throw new CliError({
       code: "invalid_option",
@@ -94,6 +95,7 @@ function exportQuestions(report: KnowledgeGapReport, file: string): string {
 function writeFailure(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return "its folder does not exist";
+  if (code === "EEXIST") return "it exists (it may hold answers filled in since an earlier export); remove it or name another file";
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   if (code === "EISDIR") return "it is a folder, not a file";
   return code ?? (error instanceof Error ? error.message : String(error));
