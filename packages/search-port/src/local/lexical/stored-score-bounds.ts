@@ -97,6 +97,22 @@ export class StoredScoreBounds {
    */
   read(index: number, postings: Postings): BlockBounds {
     const { slots } = postings;
+    const bounds = this.readBlocks(index, slots.length);
+    const count = bounds.blocks.length;
+    for (let block = 0; block < count; block += 1) {
+      const first = slots[block * boundBlockPostings];
+      const last = slots[Math.min(slots.length, (block + 1) * boundBlockPostings) - 1];
+      if (bounds.blockFirst[block] !== first || bounds.blockLast[block] !== last) this.mismatch(index, block);
+    }
+    return bounds;
+  }
+
+  /**
+   * Term `index`'s block bounds for a list of `postings` postings not read yet
+   * (`PagedPostings`, which checks each block's first and last slot as it reads its page):
+   * as many blocks as the list needs, each bound above 0 and at most 1.
+   */
+  readBlocks(index: number, postings: number): BlockBounds {
     const layout = this.layout ?? this.readLayout();
     const whole = this.whole === null ? this.readWhole(layout) : this.whole;
     let start: number;
@@ -112,9 +128,9 @@ export class StoredScoreBounds {
       end = ends.getUint32(4, true);
     }
     const count = end - start;
-    const needed = Math.ceil(slots.length / boundBlockPostings);
+    const needed = Math.ceil(postings / boundBlockPostings);
     if (count !== needed || end > layout.blocks) {
-      this.fail(`has ${count} blocks for term ${index}, whose ${slots.length} postings need ${needed}`);
+      this.fail(`has ${count} blocks for term ${index}, whose ${postings} postings need ${needed}`);
     }
     const bounds =
       whole !== undefined
@@ -129,14 +145,15 @@ export class StoredScoreBounds {
             blockLast: new Uint32Array(this.file.read(layout.lastsAt + 4 * start, 4 * count).buffer),
           };
     for (let block = 0; block < count; block += 1) {
-      const first = slots[block * boundBlockPostings];
-      const last = slots[Math.min(slots.length, (block + 1) * boundBlockPostings) - 1];
       const bound = bounds.blocks[block] as number;
-      if (bounds.blockFirst[block] !== first || bounds.blockLast[block] !== last || !(bound > 0 && bound <= 1)) {
-        this.fail(`does not match the postings of term ${index} in block ${block}`);
-      }
+      if (!(bound > 0 && bound <= 1)) this.mismatch(index, block);
     }
     return bounds;
+  }
+
+  /** Refuses term `index`'s bounds: block `block` does not match its postings. */
+  mismatch(index: number, block: number): never {
+    this.fail(`does not match the postings of term ${index} in block ${block}`);
   }
 
   private readLayout() {
