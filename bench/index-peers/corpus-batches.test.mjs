@@ -29,6 +29,7 @@ test("issue 36 item 3 bench: chunkBatches gives every chunk once, edited, with i
     const timing = { seconds: 0 };
     const batches = [...chunkBatches({ corpus, replicas, edits: 4, vectorsPath, dimension, batchChunks: 5, timing })];
     assert.ok(timing.seconds > 0, "the time spent making the batches is counted");
+    assert.ok(Number.isFinite(timing.cpuSeconds) && timing.cpuSeconds >= 0, "the CPU time spent making the batches is counted");
     assert.deepEqual(
       batches.map((batch) => batch.chunks.length),
       [5, 5, 5, 5, 1],

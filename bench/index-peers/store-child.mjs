@@ -45,7 +45,9 @@ if (phase === "build") {
   // The store's time: the making of the batches (generating the replicas, reading the vectors) left out.
   const seconds = (performance.now() - started) / 1000 - timing.seconds;
   const peakRssMb = mb(process.resourceUsage().maxRSS * 1024);
-  console.log(JSON.stringify({ chunks: total, seconds, feedSeconds: timing.seconds, rssBeforeMb, peakRssMb }));
+  console.log(
+    JSON.stringify({ chunks: total, seconds, feedSeconds: timing.seconds, feedCpuSeconds: timing.cpuSeconds ?? 0, rssBeforeMb, peakRssMb }),
+  );
 } else {
   const k = Number(fifth ?? 10);
   const queries = JSON.parse(readFileSync(paths.queries, "utf8"));

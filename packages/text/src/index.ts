@@ -9,7 +9,7 @@ export type { EmbeddingTerms } from "./embedding-terms.js";
 export { gapQueryTerms } from "./gap-query-terms.js";
 export type { GapQueryTerm, GapQueryTerms, TermShareIndex } from "./gap-query-terms.js";
 export { MissingJiebaError } from "./load-jieba.js";
-export { lexicalTermIds, lexicalTerms } from "./lexical-terms.js";
+export { lexicalTermIds, lexicalTermIdsView, lexicalTerms } from "./lexical-terms.js";
 export type { LexicalTermsOptions } from "./lexical-terms.js";
 export { normalizeText } from "./normalize-text.js";
 export { queryTerms } from "./query-terms.js";

@@ -82,9 +82,9 @@ export class LexicalOutput {
     return this.strings;
   }
 
-  /** The ids gathered (with a numbering), copied out of the scratch array. */
-  takeIds(): Uint32Array<ArrayBuffer> {
-    return this.ids.slice(0, this.idCount);
+  /** The ids gathered (with a numbering): a view of the scratch array, which the next text overwrites. */
+  viewIds(): Uint32Array<ArrayBuffer> {
+    return this.ids.subarray(0, this.idCount);
   }
 
   /** The scratch array, grown if it had to be (for the next text). */

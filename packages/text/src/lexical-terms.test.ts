@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzerVersion } from "./analyzer-version.js";
-import { lexicalTermIds, lexicalTerms } from "./lexical-terms.js";
+import { lexicalTermIds, lexicalTermIdsView, lexicalTerms } from "./lexical-terms.js";
 import { TermNumbering } from "./term-numbering.js";
 
 describe("lexicalTerms", () => {
@@ -70,5 +70,17 @@ describe("lexicalTerms", () => {
       ).toEqual(terms);
       expect(numbering.terms, cjk).toEqual([...new Set(terms)]);
     }
+  });
+
+  it("issue 36 item 4: lexicalTermIdsView gives lexicalTermIds' ids in the array they were gathered in, which the next text overwrites (lexicalTermIds' copy stays)", () => {
+    const numbering = new TermNumbering();
+    const first = "Rate limiting: the limit-count plugin limits getUserName HTTPServer requests";
+    const copied = lexicalTermIds(first, numbering);
+    const view = lexicalTermIdsView(first, numbering);
+    expect([...view]).toEqual([...copied]);
+    expect(copied.length).toBeGreaterThan(5);
+    lexicalTermIdsView("zebra zebra zebra zebra zebra zebra zebra zebra zebra zebra", numbering);
+    expect([...view]).not.toEqual([...copied]);
+    expect([...lexicalTermIds(first, numbering)]).toEqual([...copied]);
   });
 });

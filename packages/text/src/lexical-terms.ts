@@ -49,10 +49,23 @@ const emptyIds = new Uint32Array(0);
  * up (see `TermNumbering`), and no array of strings is made.
  */
 export function lexicalTermIds(text: string, numbering: TermNumbering, options: LexicalTermsOptions = {}): Uint32Array<ArrayBuffer> {
+  return idsInScratch(text, numbering, options).slice();
+}
+
+/**
+ * `lexicalTermIds` without the copy: a view of the array the ids were gathered in, which the
+ * next call of either function overwrites. For a caller that reads the ids at once (an index
+ * counting a record's terms as it analyses it), so a build makes no array of ids per record.
+ */
+export function lexicalTermIdsView(text: string, numbering: TermNumbering, options: LexicalTermsOptions = {}): Uint32Array<ArrayBuffer> {
+  return idsInScratch(text, numbering, options);
+}
+
+function idsInScratch(text: string, numbering: TermNumbering, options: LexicalTermsOptions): Uint32Array<ArrayBuffer> {
   const output = new LexicalOutput(numbering, scratchIds);
   analyseLexically(text, options.cjk ?? defaultCjkSegmentation, output);
   if (output.scratch.length <= keptScratchIds) scratchIds = output.scratch;
-  return output.takeIds();
+  return output.viewIds();
 }
 
 function analyseLexically(text: string, cjk: CjkSegmentation, output: LexicalOutput): void {

@@ -59,4 +59,25 @@ describe("PendingChanges.countTerms", () => {
     }
     expect(byIds.dictionaryTerms).toEqual(byTerms.dictionaryTerms);
   });
+
+  it("issue 36 item 4: analyse counts a text's terms at once (first-occurrence order, frequencies capped at 65535, length their sum), each record's counts its own after the next text is analysed", () => {
+    const texts = [
+      "limits limit rate rate-limit getUserName",
+      "zebra ".repeat(70_000) + "limit",
+      "",
+      "如何配置基于Redis集群的分布式限流 limit limit",
+    ];
+    const byTerms = new PendingChanges(0);
+    const byIds = new PendingChanges(0);
+    const analysed = texts.map((text) => byIds.analyse(text));
+    texts.forEach((text, index) => {
+      const terms = lexicalTerms(text);
+      const record = analysed[index] as ReturnType<PendingChanges["analyse"]>;
+      const got = [...record.terms].map((id, at) => [byIds.dictionaryTerms[id] as string, record.frequencies[at] as number]);
+      expect(got, text).toEqual(counted(byTerms, terms));
+      expect(record.length, text).toBe(got.reduce((sum, [, frequency]) => sum + (frequency as number), 0));
+    });
+    expect(analysed[1]?.length).toBe(65_535 + 1);
+    expect(analysed[2]?.terms.length).toBe(0);
+  });
 });

@@ -1,4 +1,4 @@
-import { lexicalTermIds, TermNumbering } from "@lookup-knowledge/text";
+import { lexicalTermIdsView, TermNumbering } from "@lookup-knowledge/text";
 
 /** A record upserted since the last fold: tokenised and embedded, not yet in the index. */
 export interface PendingRecord {
@@ -17,13 +17,21 @@ export interface PendingRecord {
   inverseNorm: number;
 }
 
+/** A record's terms counted: its distinct terms as dictionary ids, in the order they first occur, and their frequencies. */
+export interface CountedTerms {
+  terms: Uint32Array;
+  /** Each term's frequency in the record, capped at 65535. */
+  frequencies: Uint16Array;
+  /** The sum of `frequencies` (the record's BM25 length). */
+  length: number;
+}
+
 /**
- * A text's lexical terms, in order, as ids under the numbering (the pending dictionary) of the
- * `PendingChanges` that analysed it (`analyse`).
+ * A text's lexical terms counted (`CountedTerms`) as ids under the numbering (the pending
+ * dictionary) of the `PendingChanges` that analysed it (`analyse`).
  */
-export interface AnalysedTerms {
+export interface AnalysedTerms extends CountedTerms {
   readonly numbering: TermNumbering;
-  readonly ids: Uint32Array;
 }
 
 /**
@@ -61,28 +69,38 @@ export class PendingChanges {
 
   /**
    * The lexical terms of `text` (`lexicalTerms`) as ids in the pending dictionary, worked out
-   * without a dictionary lookup per word (`lexicalTermIds`), for `countTerms`.
+   * without a dictionary lookup per word (`lexicalTermIds`), and counted at once (as
+   * `countTerms` counts them) from the array they were gathered in, which no record keeps: a
+   * build analyses every record here, and an array of ids each is garbage to collect.
    */
   analyse(text: string): AnalysedTerms {
-    return { numbering: this.numbering, ids: lexicalTermIds(text, this.numbering) };
+    const counting = this.counting;
+    counting.startRecord();
+    const ids = lexicalTermIdsView(text, this.numbering);
+    for (let at = 0; at < ids.length; at += 1) counting.add(ids[at] as number);
+    const counted = counting.record();
+    return { numbering: this.numbering, terms: counted.terms, frequencies: counted.frequencies, length: counted.length };
   }
 
   /**
-   * Counts the terms of a tokenised text (its terms, or `analyse`'s ids) into dictionary ids
-   * (in the order they first occur) and frequencies. Counted in arrays indexed by term id,
-   * used again record after record (`counting`), not in a map per record: this runs once per
-   * upserted record.
+   * Counts the terms of a tokenised text (its terms, or `analyse`'s counted ids) into
+   * dictionary ids (in the order they first occur) and frequencies. Counted in arrays indexed
+   * by term id, used again record after record (`counting`), not in a map per record: this
+   * runs once per upserted record.
    */
-  countTerms(terms: readonly string[] | AnalysedTerms): { terms: Uint32Array; frequencies: Uint16Array } {
+  countTerms(terms: readonly string[] | AnalysedTerms): CountedTerms {
+    if ("numbering" in terms) {
+      if (terms.numbering === this.numbering) return terms;
+      // Analysed by other pending changes (these were started since): their ids are not ours.
+      // Their distinct terms, in the order they first occur, are ours in the same order.
+      const theirs = terms.numbering.terms;
+      const ours = new Uint32Array(terms.terms.length);
+      for (let at = 0; at < ours.length; at += 1) ours[at] = this.numbering.idOf(theirs[terms.terms[at] as number] as string);
+      return { terms: ours, frequencies: terms.frequencies, length: terms.length };
+    }
     const counting = this.counting;
     counting.startRecord();
-    if (!("numbering" in terms)) for (const term of terms) counting.add(this.numbering.idOf(term));
-    else if (terms.numbering === this.numbering) for (const id of terms.ids) counting.add(id);
-    else {
-      // Analysed by other pending changes (these were started since): their ids are not ours.
-      const theirs = terms.numbering.terms;
-      for (const id of terms.ids) counting.add(this.numbering.idOf(theirs[id] as string));
-    }
+    for (const term of terms) counting.add(this.numbering.idOf(term));
     return counting.record();
   }
 }
@@ -125,11 +143,16 @@ class TermCounting {
   }
 
   /** The record's distinct term ids, in the order they first occurred, and their frequencies (capped at 65535). */
-  record(): { terms: Uint32Array; frequencies: Uint16Array } {
+  record(): CountedTerms {
     const distinct = this.distinct;
     const frequencies = new Uint16Array(distinct);
-    for (let at = 0; at < distinct; at += 1) frequencies[at] = Math.min(this.counts[at] as number, 65_535);
-    return { terms: this.ids.slice(0, distinct), frequencies };
+    let length = 0;
+    for (let at = 0; at < distinct; at += 1) {
+      const frequency = Math.min(this.counts[at] as number, 65_535);
+      frequencies[at] = frequency;
+      length += frequency;
+    }
+    return { terms: this.ids.slice(0, distinct), frequencies, length };
   }
 
   private grow(least: number): void {

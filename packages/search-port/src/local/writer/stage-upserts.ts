@@ -33,7 +33,7 @@ export function stageUpserts(
       metadataText,
       terms: counted.terms,
       frequencies: counted.frequencies,
-      length: counted.terms.length === 0 ? 0 : counted.frequencies.reduce((sum, value) => sum + value, 0),
+      length: counted.length,
       codes,
       inverseNorm,
     };
