@@ -1,6 +1,8 @@
 /** What `loadedModules` saw: the module URLs loaded in order, the exit code and the output. */
 export interface LoadedModules {
   urls: string[];
+  /** The files it compiled itself under a V8 code cache (the CLI's query path), which the module hooks do not see. */
+  codeCached: string[];
   status: number | null;
   stdout: string;
   stderr: string;

@@ -24,6 +24,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { dynamicImportName } from "../dist/code-cached-module.js";
 import { namesDirname } from "./names-dirname.mjs";
 import { thirdPartyNotices } from "./third-party-notices.mjs";
 
@@ -63,9 +64,40 @@ const isThirdParty = (file) => file.split(sep).includes("node_modules");
 // bundled (its files resolved through the store's links, read and compiled one by one).
 const bundledDependencyModules = new Set(["@langchain/core/embeddings", "commander"]);
 
-const keepPackagesAndMetaUrls = {
+// `import.meta.url` of a bundled module, as an expression: its file's URL, found from the URL of
+// its package's package.json (an ES module resolves it; the CommonJS query path requires it).
+const metaUrlIn = {
+  esm: (path, manifest) => `new URL(${JSON.stringify(path)}, import.meta.resolve(${JSON.stringify(manifest)})).href`,
+  cjs: (path, manifest) =>
+    `new URL(${JSON.stringify(path)}, require("node:url").pathToFileURL(require.resolve(${JSON.stringify(manifest)}))).href`,
+};
+
+// Issue 36 item 5: in the bin, `query` loads what it runs from the CommonJS `query-path.cjs`
+// under a V8 code cache (src/load-query-path-bundled.ts), not from the chunks.
+const queryPathLoader = join(cliRoot, "src/load-query-path-bundled.ts");
+
+// The chunk of the ES module bundle that each package imported dynamically became (by its file),
+// filled once that bundle is built.
+const esmChunkOf = new Map();
+
+const keepPackagesAndMetaUrls = (format) => ({
   name: "lookup-knowledge-cli-bundle",
   setup(pluginBuild) {
+    if (format === "esm")
+      pluginBuild.onResolve({ filter: /^\.\/load-query-path\.js$/ }, (args) =>
+        args.importer === join(cliRoot, "src/main.ts") ? { path: queryPathLoader } : undefined,
+      );
+    // What the query path imports dynamically, which a query does not run (the index's writer,
+    // the OpenTelemetry API until something registered it, another store's adapter, the settings
+    // file's schema), is imported from its chunk of the ES module bundle, as other commands do:
+    // one copy, and neither held by query-path.cjs nor compiled by a query.
+    if (format === "cjs")
+      pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== "dynamic-import" || args.pluginData === "probe") return undefined;
+        const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: "probe" });
+        const chunk = esmChunkOf.get(resolved.path);
+        return chunk === undefined ? undefined : { path: `./${chunk}`, external: true };
+      });
     pluginBuild.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.pluginData === "probe" || args.path.startsWith("node:")) return undefined;
       if (args.kind === "entry-point" || bundledDependencyModules.has(args.path)) return undefined;
@@ -94,13 +126,14 @@ const keepPackagesAndMetaUrls = {
       let path = relative(root, args.path).split(sep).join("/");
       // The CLI's own sources: the URL of the file tsc compiles them to.
       if (root === cliRoot) path = path.replace(/^src\//, "dist/").replace(/\.ts$/, ".js");
-      const url = `new URL(${JSON.stringify(path)}, import.meta.resolve(${JSON.stringify(manifest)})).href`;
+      const url = metaUrlIn[format](path, manifest);
       const loader = args.path.endsWith(".ts") ? "ts" : "js";
       return { contents: source.replaceAll("import.meta.url", url), loader, resolveDir: dirname(args.path) };
     });
   },
-};
+});
 
+const fromBuild = (path) => resolve(process.cwd(), path);
 // Chunk names change with their contents: the previous build's go first.
 rmSync(outdir, { recursive: true, force: true });
 const { metafile } = await build({
@@ -119,11 +152,50 @@ const { metafile } = await build({
   chunkNames: "chunks/[name]-[hash]",
   metafile: true,
   logLevel: "warning",
-  plugins: [keepPackagesAndMetaUrls],
+  plugins: [keepPackagesAndMetaUrls("esm")],
 });
+for (const [output, { entryPoint }] of Object.entries(metafile.outputs))
+  if (entryPoint !== undefined)
+    esmChunkOf.set(fromBuild(entryPoint.replace(/^[a-z-]+:/, "")), relative(outdir, fromBuild(output)).split(sep).join("/"));
+// What `query` runs, as one CommonJS file: Node 20 has no compile cache for ES modules, and a
+// CommonJS file compiled through `vm.Script` can start from V8's (src/code-cached-module.ts).
+// Its dynamic imports stay in the file (no chunks); a package kept outside is required.
+const queryPath = await build({
+  entryPoints: [join(cliRoot, "src/query-path.ts")],
+  outfile: join(outdir, "query-path.cjs"),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  metafile: true,
+  logLevel: "error",
+  plugins: [keepPackagesAndMetaUrls("cjs")],
+});
+// `import.meta` left in CommonJS would be an empty object: every URL must have been replaced.
+const emptyImportMeta = queryPath.warnings.filter((warning) => warning.id === "empty-import-meta");
+if (emptyImportMeta.length > 0)
+  throw new Error(`bundle-cli: import.meta left in query-path.cjs: ${emptyImportMeta.map((warning) => warning.location?.file).join(", ")}`);
+// Node 20 runs a script's own `import()` only behind a flag: each of the file's dynamic imports of a
+// package becomes a call of the function the loader passes in. The calls renamed must be those
+// imports, all of them and no more (code in a string, such as a worker's source, keeps its own).
+const queryPathFile = join(outdir, "query-path.cjs");
+const dynamicImports = Object.values(queryPath.metafile.outputs)
+  .flatMap((output) => output.imports)
+  .filter((imported) => imported.kind === "dynamic-import" && imported.external)
+  .map((imported) => imported.path);
+let renamed = 0;
+const queryPathSource = readFileSync(queryPathFile, "utf8").replace(/\bimport\(("[^"]+")\)/g, (call, specifier) => {
+  if (!dynamicImports.includes(JSON.parse(specifier))) return call;
+  renamed += 1;
+  return `${dynamicImportName}(${specifier})`;
+});
+if (renamed !== dynamicImports.length)
+  throw new Error(`bundle-cli: query-path.cjs imports ${dynamicImports.join(", ")} dynamically, and ${renamed} calls were renamed`);
+writeFileSync(queryPathFile, queryPathSource);
+for (const [output, value] of Object.entries(queryPath.metafile.outputs)) metafile.outputs[output] = value;
+Object.assign(metafile.inputs, queryPath.metafile.inputs);
 
 // Each file written, relative to dist/bundle/, with the modules it holds, relative to the CLI's folder.
-const fromBuild = (path) => resolve(process.cwd(), path);
 const inputs = Object.fromEntries(
   Object.entries(metafile.outputs).map(([output, { inputs: held }]) => [
     relative(outdir, fromBuild(output)).split(sep).join("/"),

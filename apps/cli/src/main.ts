@@ -16,6 +16,7 @@ import { redactSecrets } from "./redact-secrets.js";
 import { errorHints, withGlobalOptionHint } from "./cli-hints.js";
 import { reportedTraceStoreErrors } from "./reported-trace-store-errors.js";
 import { terminalJson } from "./terminal-json.js";
+import { loadQueryPath } from "./load-query-path.js";
 
 // Each command loads its own modules when it runs (`await import` in its action): `--help`
 // loads no store, and a lookup does not load the Markdown parser. Only the small option
@@ -103,8 +104,9 @@ program
       .default([]),
   )
   .action(async (text: string, options: { json?: boolean; filter: string[] }) => {
-    const { withLookupKnowledgeBase } = await import("./with-lookup-knowledge-base.js");
-    const config = await cliConfig();
+    // Issue 36 item 5: in the bin, from one file under a V8 code cache (load-query-path-bundled.ts).
+    const { loadCliConfig, withLookupKnowledgeBase } = await loadQueryPath();
+    const config = await loadCliConfig(globalOptions());
     const filter = parseFilterPairs(options.filter, filterOptionName);
     await withLookupKnowledgeBase(config, warn, async (knowledgeBase) => {
       const result = await knowledgeBase.retriever.lookup(text, filter ? { filter } : {});
