@@ -1,4 +1,5 @@
 import { lexicalTermIdsView, TermNumbering } from "@lookup-knowledge/text";
+import { TypedPool } from "./typed-pool.js";
 
 /** A record upserted since the last fold: tokenised and embedded, not yet in the index. */
 export interface PendingRecord {
@@ -46,6 +47,8 @@ export class PendingChanges {
   /** The pending dictionary: the terms of added records, numbered as they were first seen. */
   private readonly numbering = new TermNumbering();
   private readonly counting = new TermCounting();
+  /** The vector codes of added records (`takeCodes`). */
+  private readonly codes = new TypedPool((length) => new Int8Array(length), 1 << 18);
 
   constructor(baseCount: number) {
     this.removed = new Uint8Array(baseCount);
@@ -60,6 +63,11 @@ export class PendingChanges {
     this.removed[slot] = 1;
     this.removedCount += 1;
     return true;
+  }
+
+  /** A zero-filled array for the vector codes of a record added here (a view of a block shared with other records). */
+  takeCodes(length: number): Int8Array {
+    return this.codes.take(length);
   }
 
   /** The pending dictionary's terms by id. */
@@ -115,6 +123,9 @@ class TermCounting {
   private positionOf = new Uint32Array(1024);
   private ids = new Uint32Array(256);
   private counts = new Uint32Array(256);
+  /** Where each record's terms and frequencies are copied out to. */
+  private readonly termsOut = new TypedPool((length) => new Uint32Array(length), 1 << 16);
+  private readonly frequenciesOut = new TypedPool((length) => new Uint16Array(length), 1 << 16);
 
   startRecord(): void {
     // Record numbers are kept in a Uint32Array: before they wrap, the marks start again.
@@ -145,14 +156,16 @@ class TermCounting {
   /** The record's distinct term ids, in the order they first occurred, and their frequencies (capped at 65535). */
   record(): CountedTerms {
     const distinct = this.distinct;
-    const frequencies = new Uint16Array(distinct);
+    const frequencies = this.frequenciesOut.take(distinct);
     let length = 0;
     for (let at = 0; at < distinct; at += 1) {
       const frequency = Math.min(this.counts[at] as number, 65_535);
       frequencies[at] = frequency;
       length += frequency;
     }
-    return { terms: this.ids.slice(0, distinct), frequencies, length };
+    const terms = this.termsOut.take(distinct);
+    terms.set(this.ids.subarray(0, distinct));
+    return { terms, frequencies, length };
   }
 
   private grow(least: number): void {

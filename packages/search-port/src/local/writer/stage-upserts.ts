@@ -23,7 +23,7 @@ export function stageUpserts(
     let inverseNorm = 0;
     const vector = vectors?.[index];
     if (vector !== undefined) {
-      codes = new Int8Array(stride);
+      codes = state.changes().takeCodes(stride);
       inverseNorm = quantiseVector(vector, codes);
     }
     return {
