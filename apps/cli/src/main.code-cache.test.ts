@@ -1,4 +1,3 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
@@ -8,19 +7,21 @@ import { builtCli } from "./test/built-cli.js";
 import { exampleKnowledgeBase, runLookupKnowledge } from "./test/run-lookup-knowledge.js";
 
 // Issue 36 item 5: the bin's `query` runs from dist/bundle/query-path.cjs under a V8 code cache
-// written after a run (code-cached-module.ts). The cache may only make a query start faster:
-// with it, without it, and with it damaged, the output is the same.
-const cacheFile = join(dirname(builtCli), "query-path.cjs.cache");
+// written after a run (code-cached-module.ts). The cache may only make a query start faster: its
+// hits are those of the unbundled command, which has no cache. (A stale or damaged cache is
+// proved unused in code-cached-module.test.ts, on a file of its own: other test files run the
+// bin's queries at the same time, and one of them would replace a damaged cache here.)
+const unbundledCli = join(dirname(builtCli), "..", "main.js");
 // Prints what became of the cache, from the channel the loader announces its loads on.
 const reportCache = `data:text/javascript,import { subscribe } from "node:diagnostics_channel"; subscribe("lookup-knowledge:code-cached-module", ({ cache }) => process.stderr.write("code cache: " + cache + "\\n"));`;
 
 describe("issue 36 item 5: the bin's query path under a V8 code cache", () => {
   let cwd: string;
-  const query = () => {
+  const query = (cli = builtCli) => {
     const { DATABASE_URL: _ignored, ...environment } = process.env;
     const run = spawnSync(
       process.execPath,
-      ["--import", reportCache, builtCli, "query", "--json", "Who can issue a refund for a paid invoice?"],
+      ["--import", reportCache, cli, "query", "--json", "Who can issue a refund for a paid invoice?"],
       {
         cwd,
         encoding: "utf8",
@@ -44,18 +45,14 @@ describe("issue 36 item 5: the bin's query path under a V8 code cache", () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
-  it("a query writes the cache, the next one uses it, a damaged one is not used and is replaced, with the same hits each time", () => {
+  it("a query writes the cache, the next one uses it, and the hits are those of the unbundled command", () => {
     const first = query();
     expect(["absent", "mismatched", "rejected", "used"]).toContain(first.cache);
     const second = query();
     expect(second.cache).toBe("used");
-    const cache = readFileSync(cacheFile);
-    cache.writeUInt8(cache.readUInt8(cache.length - 1) ^ 0xff, cache.length - 1);
-    writeFileSync(cacheFile, cache);
-    const damaged = query();
-    expect(damaged.cache).toBe("mismatched");
-    expect(query().cache).toBe("used");
-    expect(second.hits).toBe(first.hits);
-    expect(damaged.hits).toBe(first.hits);
+    const unbundled = query(unbundledCli);
+    expect(unbundled.cache).toBeUndefined();
+    expect(first.hits).toBe(unbundled.hits);
+    expect(second.hits).toBe(unbundled.hits);
   });
 });
