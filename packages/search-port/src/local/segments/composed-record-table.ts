@@ -32,8 +32,13 @@ function composedFileSlots(slots: SlotMap): Int32Array {
     const { file, fileSlots: own } = part.snapshot.records;
     if (live === 0 || file === undefined) return;
     const base = slots.bases[index] as number;
+    // The part's live slots read from its table (or, without deletions, its slots in order), not
+    // through `partSlot` row by row: a cold query builds this table once over every row, before
+    // the loop is optimised (issue 36 item 5).
+    const liveSlots = slots.liveTable(index);
     for (let at = 0; at < live; at += 1) {
-      if ((own[slots.partSlot(index, base + at)] ?? -1) >= 0) fileSlots[base + at] = base + at;
+      const partSlot = liveSlots === undefined ? at : (liveSlots[at] as number);
+      if ((own[partSlot] ?? -1) >= 0) fileSlots[base + at] = base + at;
     }
   });
   return fileSlots;
