@@ -3,8 +3,6 @@ import type { LexicalIndex } from "../snapshot/index-snapshot.js";
 import { findTermInRun } from "./find-term-in-run.js";
 import { findTerm } from "./lexicon.js";
 import type { Lexicon, Postings } from "./lexicon.js";
-import { PagedPostings } from "./paged-postings.js";
-import type { ReadPostingsAt } from "./paged-postings.js";
 import { PostingsArena } from "./postings-arena.js";
 import type { FillPostings } from "./postings-memory.js";
 import { PostingsScratch } from "./postings-scratch.js";
@@ -48,13 +46,6 @@ export function encodeTermEnds(terms: readonly string[]): Uint8Array {
   });
   return new Uint8Array(ends.buffer);
 }
-
-/**
- * A term with at least this many postings in a generation that stores block bounds is read
- * by a lexical search page by page (`PagedPostings`, 48 KB and more): one whose postings MaxScore
- * mostly skips costs the pages it looks at. Shorter lists are read whole (two reads).
- */
-export const pagedLeast = 8 * 1024;
 
 /** Probes of the binary search this shallow are kept: the same few terms start every lookup. */
 const cachedDepth = 12;
@@ -203,28 +194,6 @@ export class FileLexicon implements Lexicon {
     if (held !== undefined) return held;
     // Not kept (too large, no room, or no cache): memory this reader uses again, search after search.
     return this.scratch.take(count, fill);
-  }
-
-  /**
-   * Term `index`'s postings for a lexical search: held in the ring, or read whole when
-   * shorter than `pagedLeast` postings or the generation stores no bounds, else
-   * `PagedPostings` over memory of this search's (`PostingsScratch`), read page by page.
-   */
-  searchPostings(index: number): Postings {
-    const bounds = this.bounds;
-    if (this.readWhole || bounds === undefined) return this.postings(index);
-    const known = this.recentPostings?.get(index);
-    if (known !== undefined) return known;
-    const [start, end] = this.range(index);
-    const count = end - start;
-    if (count < pagedLeast) return this.postings(index);
-    const stored = bounds.readBlocks(index, count);
-    const { slots, frequencies } = this.scratch.room(count);
-    const readAt: ReadPostingsAt = (from, slotBytes, frequencyBytes) => {
-      this.postingsFile.readInto(slotBytes, this.layout.slotsAt + 4 * (start + from));
-      this.postingsFile.readInto(frequencyBytes, this.layout.frequenciesAt + 2 * (start + from));
-    };
-    return new PagedPostings(slots, frequencies, stored, readAt, (block) => bounds.mismatch(index, block));
   }
 
   storedBounds(index: number, postings: Postings): BlockBounds | undefined {

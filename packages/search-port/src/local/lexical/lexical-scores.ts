@@ -1,5 +1,4 @@
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
-import { PagedPostings } from "./paged-postings.js";
 import type { MatchedTerm } from "./weigh-query-terms.js";
 
 /** The lexical score of every slot a query touches, term by term. */
@@ -27,8 +26,6 @@ export interface LexicalScores {
  * was called (a search that failed before the fused pass finished).
  */
 export function lexicalScores(snapshot: IndexSnapshot, matched: readonly MatchedTerm[], scratch?: Float64Array): LexicalScores {
-  // Every posting is read here: lists handed out page by page are read whole first.
-  for (const { pieces } of matched) for (const { postings } of pieces) if (postings instanceof PagedPostings) postings.loadAll();
   if (scratch !== undefined) return untrackedLexicalScores(matched, scratch);
   let postingCount = 0;
   for (const { pieces } of matched) for (const { postings } of pieces) postingCount += postings.slots.length;

@@ -1,6 +1,5 @@
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import type { LexicalSegment } from "./lexical-segment.js";
-import { PagedPostings } from "./paged-postings.js";
 import type { PostingCursor } from "./posting-cursor.js";
 import { scanWindow, windowSlots } from "./scan-lexical-window.js";
 import type { WindowScan } from "./scan-lexical-window.js";
@@ -66,7 +65,6 @@ function bySegment(snapshot: IndexSnapshot, matched: readonly MatchedTerm[]): Ar
       entry.cursors.push({
         slots: postings.slots,
         frequencies: postings.frequencies,
-        paged: postings instanceof PagedPostings ? postings : undefined,
         scaled,
         at: 0,
         bounds: pieceScoreBounds(snapshot, piece),

@@ -27,12 +27,6 @@ export interface Lexicon {
    * returns (searches are synchronous from their first postings to their last use).
    */
   postings(index: number): Postings;
-  /**
-   * Term `index`'s postings for a lexical search, valid as `postings` are: a long list of a
-   * lexicon that stores block bounds may come as `PagedPostings`, read where the search
-   * needs it. Absent: `postings(index)`.
-   */
-  searchPostings?(index: number): Postings;
   /** Says that a new search starts: the postings handed out before may be overwritten. */
   beginSearch?(): void;
   /** Indexed terms per slot (the BM25 document length). */

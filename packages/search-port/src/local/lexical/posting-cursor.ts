@@ -1,13 +1,10 @@
 import { firstAtLeast } from "./first-at-least.js";
-import type { PagedPostings } from "./paged-postings.js";
 import type { TermScoreBounds } from "./term-score-bounds.js";
 
 /** A matched term's place in its postings during a lexical search (lexical-top-slots.ts). */
 export interface PostingCursor {
   slots: Uint32Array;
   frequencies: Uint16Array;
-  /** The same list when it is read page by page: a posting is read only once `seek` (or `paged.loadUntil`) reached it. */
-  paged: PagedPostings | undefined;
   /** The term's largest possible share of the lexical score (`MatchedTerm.scaled`). */
   scaled: number;
   /** The next posting to look at. */
@@ -32,10 +29,6 @@ export function partAt(cursor: PostingCursor, slot: number, norm: number): numbe
 
 /** Moves `cursor` to its first posting at or after `slot` (galloping, then binary search). */
 export function seek(cursor: PostingCursor, slot: number): void {
-  if (cursor.paged !== undefined) {
-    cursor.at = cursor.paged.seek(cursor.at, slot);
-    return;
-  }
   const { slots } = cursor;
   let low = cursor.at;
   if (low >= slots.length || (slots[low] as number) >= slot) return;

@@ -39,11 +39,6 @@ export class PostingsScratch {
     return postings;
   }
 
-  /** Room for `count` postings, valid until the next `reset`, read into later (`PagedPostings`): its bytes are unspecified. */
-  room(count: number): Postings {
-    return this.take(count, () => {});
-  }
-
   /** Bytes of memory the scratch keeps. */
   get keptBytes(): number {
     return this.memory?.byteLength ?? 0;

@@ -130,7 +130,6 @@ function addWindowParts(
 ): number {
   const { slots, frequencies, scaled } = cursor;
   let at = cursor.at;
-  cursor.paged?.loadUntil(at, end);
   for (; at < slots.length; at += 1) {
     const slot = slots[at] as number;
     if (slot >= end) break;
@@ -197,10 +196,9 @@ function exactScore(inOrder: readonly PostingCursor[], slot: number, norm: numbe
   let score = 0;
   for (let order = 0; order < inOrder.length; order += 1) {
     const cursor = inOrder[order] as PostingCursor;
-    const { slots, paged } = cursor;
-    const from = windowStarts[order] as number;
-    const at = paged !== undefined ? paged.seek(from, slot) : firstAtLeast(slots, from, slots.length, slot);
-    if (at >= slots.length || slots[at] !== slot) continue;
+    const { slots } = cursor;
+    const at = firstAtLeast(slots, windowStarts[order] as number, slots.length, slot);
+    if (slots[at] !== slot) continue;
     const frequency = cursor.frequencies[at] as number;
     score = score + (cursor.scaled * frequency) / (frequency + norm);
   }

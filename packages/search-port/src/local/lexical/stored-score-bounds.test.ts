@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { KnowledgeRecord } from "../../knowledge-record.js";
 import { CorruptIndexError } from "../errors/corrupt-index-error.js";
 import { readManifest } from "../format/read-manifest.js";
@@ -6,7 +6,7 @@ import { isSegmented, segmentManifest } from "../format/segmented-manifest.js";
 import { loadLazyGeneration } from "../reader/load-lazy-generation.js";
 import { build, directory, useIndexFolder } from "../test/local-port-test-fixtures.js";
 import { random } from "../test/seeded-random-test-fixtures.js";
-import { StoredScoreBounds, keptBlockBytes, wholeBoundsBytes } from "./stored-score-bounds.js";
+import { StoredScoreBounds, wholeBoundsBytes } from "./stored-score-bounds.js";
 import { boundBlockPostings } from "./term-score-bounds.js";
 
 useIndexFolder();
@@ -38,7 +38,6 @@ function openedBounds() {
     whole: new StoredScoreBounds(file, terms),
     withStarts: new StoredScoreBounds(file, terms, 4 * (terms + 1)),
     perTerm: new StoredScoreBounds(file, terms, 0),
-    file,
     size: file.size,
     close: () => snapshot.records.file?.close(),
   };
@@ -66,31 +65,6 @@ describe("issue 36: a bounds file read whole", () => {
       for (const bounds of [whole, withStarts, perTerm]) {
         expect(() => bounds.read(common, lexicon.postings(rare))).toThrow(CorruptIndexError);
       }
-    } finally {
-      close();
-    }
-  });
-
-  it("issue 36 (lexical at 10M): a file read per term keeps the bounds of the terms read lately, so a long list paged at every search reads them once", async () => {
-    await (await build(skewedRecords(2500))).close();
-    const { lexicon, perTerm, file, close } = openedBounds();
-    try {
-      const reads = vi.spyOn(file, "read");
-      const common = lexicon.find("word0x");
-      const count = lexicon.documentFrequency(common);
-      const first = perTerm.readBlocks(common, count);
-      const readsOnce = reads.mock.calls.length;
-      expect(readsOnce).toBeGreaterThan(0);
-      expect(perTerm.readBlocks(common, count)).toBe(first);
-      expect(reads.mock.calls.length).toBe(readsOnce);
-      // Asked for another count of postings, the kept bounds do not fit: read again, and refused.
-      expect(() => perTerm.readBlocks(common, count + boundBlockPostings)).toThrow(CorruptIndexError);
-      // Every term's bounds fit the budget here: read again, none is read from the file.
-      for (let term = 0; term < lexicon.termCount; term += 1) perTerm.readBlocks(term, lexicon.documentFrequency(term));
-      const readsAll = reads.mock.calls.length;
-      for (let term = 0; term < lexicon.termCount; term += 1) perTerm.readBlocks(term, lexicon.documentFrequency(term));
-      expect(reads.mock.calls.length).toBe(readsAll);
-      expect(16 * Math.ceil(lexicon.postings(common).slots.length / boundBlockPostings)).toBeLessThan(keptBlockBytes);
     } finally {
       close();
     }

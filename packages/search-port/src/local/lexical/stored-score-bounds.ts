@@ -59,13 +59,6 @@ export function encodeScoreBounds(lexical: LexicalIndex, norms: Float32Array): U
  */
 export const wholeBoundsBytes = 4 * 1024 * 1024;
 
-/**
- * Bytes of bounds (16 a block) a bounds file read per term keeps of the terms read lately:
- * a long list searched page by page (`PagedPostings`) needs its bounds at every search
- * before its postings, and a common term comes back query after query.
- */
-export const keptBlockBytes = 1024 * 1024;
-
 /** The arrays of a bounds file held in memory (`wholeBoundsBytes`). */
 interface WholeBounds {
   blockStarts: Uint32Array;
@@ -88,9 +81,6 @@ export class StoredScoreBounds {
   private whole: WholeBounds | undefined | null = null;
   /** Every term's first block, when the file is read per term and they fit `wholeLimit`. */
   private blockStarts: Uint32Array | undefined;
-  /** Terms' bounds read per term lately (`readBlocks`), by term, least recently used first. */
-  private readonly recent = new Map<number, BlockBounds>();
-  private recentBytes = 0;
 
   constructor(
     private readonly file: VerifiedFile,
@@ -107,29 +97,6 @@ export class StoredScoreBounds {
    */
   read(index: number, postings: Postings): BlockBounds {
     const { slots } = postings;
-    const bounds = this.readBlocks(index, slots.length);
-    const count = bounds.blocks.length;
-    for (let block = 0; block < count; block += 1) {
-      const first = slots[block * boundBlockPostings];
-      const last = slots[Math.min(slots.length, (block + 1) * boundBlockPostings) - 1];
-      if (bounds.blockFirst[block] !== first || bounds.blockLast[block] !== last) this.mismatch(index, block);
-    }
-    return bounds;
-  }
-
-  /**
-   * Term `index`'s block bounds for a list of `postings` postings not read yet
-   * (`PagedPostings`, which checks each block's first and last slot as it reads its page):
-   * as many blocks as the list needs, each bound above 0 and at most 1.
-   */
-  readBlocks(index: number, postings: number): BlockBounds {
-    const known = this.recent.get(index);
-    if (known !== undefined && known.blocks.length === Math.ceil(postings / boundBlockPostings)) {
-      // Most recently used last.
-      this.recent.delete(index);
-      this.recent.set(index, known);
-      return known;
-    }
     const layout = this.layout ?? this.readLayout();
     const whole = this.whole === null ? this.readWhole(layout) : this.whole;
     let start: number;
@@ -145,9 +112,9 @@ export class StoredScoreBounds {
       end = ends.getUint32(4, true);
     }
     const count = end - start;
-    const needed = Math.ceil(postings / boundBlockPostings);
+    const needed = Math.ceil(slots.length / boundBlockPostings);
     if (count !== needed || end > layout.blocks) {
-      this.fail(`has ${count} blocks for term ${index}, whose ${postings} postings need ${needed}`);
+      this.fail(`has ${count} blocks for term ${index}, whose ${slots.length} postings need ${needed}`);
     }
     const bounds =
       whole !== undefined
@@ -162,29 +129,14 @@ export class StoredScoreBounds {
             blockLast: new Uint32Array(this.file.read(layout.lastsAt + 4 * start, 4 * count).buffer),
           };
     for (let block = 0; block < count; block += 1) {
+      const first = slots[block * boundBlockPostings];
+      const last = slots[Math.min(slots.length, (block + 1) * boundBlockPostings) - 1];
       const bound = bounds.blocks[block] as number;
-      if (!(bound > 0 && bound <= 1)) this.mismatch(index, block);
+      if (bounds.blockFirst[block] !== first || bounds.blockLast[block] !== last || !(bound > 0 && bound <= 1)) {
+        this.fail(`does not match the postings of term ${index} in block ${block}`);
+      }
     }
-    if (whole === undefined) this.keep(index, bounds);
     return bounds;
-  }
-
-  /** Keeps a term's bounds read from the file (`keptBlockBytes`), the least recently used dropped first. */
-  private keep(index: number, bounds: BlockBounds): void {
-    const bytes = 16 * bounds.blocks.length;
-    if (bytes > keptBlockBytes) return;
-    for (const [term, old] of this.recent) {
-      if (this.recentBytes + bytes <= keptBlockBytes) break;
-      this.recent.delete(term);
-      this.recentBytes -= 16 * old.blocks.length;
-    }
-    this.recent.set(index, bounds);
-    this.recentBytes += bytes;
-  }
-
-  /** Refuses term `index`'s bounds: block `block` does not match its postings. */
-  mismatch(index: number, block: number): never {
-    this.fail(`does not match the postings of term ${index} in block ${block}`);
   }
 
   private readLayout() {

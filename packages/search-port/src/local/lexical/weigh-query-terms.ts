@@ -4,7 +4,6 @@ import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { firstAtLeast } from "./first-at-least.js";
 import { wholeSnapshotSegment } from "./lexical-segment.js";
 import type { LexicalSegment, PostingsPiece } from "./lexical-segment.js";
-import { PagedPostings } from "./paged-postings.js";
 
 const cjkCharacter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
@@ -73,8 +72,7 @@ function piecesHold(pieces: readonly PostingsPiece[], slot: number): boolean {
     const own = segment.ownSlot(slot);
     if (own < 0) continue;
     const { slots } = postings;
-    const at = postings instanceof PagedPostings ? postings.seek(0, own) : firstAtLeast(slots, 0, slots.length, own);
-    return at < slots.length && slots[at] === own;
+    return slots[firstAtLeast(slots, 0, slots.length, own)] === own;
   }
   return false;
 }

@@ -1,7 +1,6 @@
 import type { LexicalSegment } from "../lexical/lexical-segment.js";
 import { averageLength, normsOf } from "../lexical/length-norms.js";
 import type { Postings } from "../lexical/lexicon.js";
-import { PagedPostings } from "../lexical/paged-postings.js";
 import { rescaledBlockBounds } from "../lexical/rescale-block-bounds.js";
 import { blockBoundsOf, boundBlockPostings } from "../lexical/term-score-bounds.js";
 import type { BlockBounds } from "../lexical/term-score-bounds.js";
@@ -43,13 +42,7 @@ export function composedLexicalSegment(slots: SlotMap, part: number, average: nu
     },
     norms: segmentNorms,
     blockBounds: (termIndex: number, postings: Postings): BlockBounds => {
-      // A paged list came with its bounds (read before its postings, checked page by page).
-      const stored =
-        postings instanceof PagedPostings
-          ? postings.stored
-          : postings.slots.length >= storedBoundsLeast
-            ? lexicon.storedBounds?.(termIndex, postings)
-            : undefined;
+      const stored = postings.slots.length >= storedBoundsLeast ? lexicon.storedBounds?.(termIndex, postings) : undefined;
       if (stored === undefined) return blockBoundsOf(postings, segmentNorms());
       return rescaledBlockBounds(stored, averageLength(lexicon.totalLength, snapshot.count), average);
     },

@@ -105,8 +105,7 @@ export class SegmentedLexicon implements Lexicon {
     parts.forEach((part, position) => {
       const termIndex = partIndices[position] as number;
       if (termIndex < 0) return;
-      const { lexicon } = part.snapshot;
-      const postings = lexicon.searchPostings?.(termIndex) ?? lexicon.postings(termIndex);
+      const postings = part.snapshot.lexicon.postings(termIndex);
       if (postings.slots.length === 0) return;
       // Kept with the composed snapshot per term and part: an index is never given to another term.
       pieces.push({ segment: this.segment(position), termIndex, postings, boundsKey: index * parts.length + position });
