@@ -14,6 +14,7 @@ export type { EvidenceSummary } from "./evidence-summary.js";
 export { buildKnowledgeGapReport } from "./gaps/build-knowledge-gap-report.js";
 export type { AnalyzedTerm, KnowledgeGapOptions } from "./gaps/knowledge-gap-options.js";
 export type { KnowledgeGapGroup, KnowledgeGapKind, KnowledgeGapPage, KnowledgeGapReport } from "./gaps/knowledge-gap-report.js";
+export type { GapFields } from "./database/gap-fields.js";
 export type { KnowledgeGapRow } from "./gaps/knowledge-gap-row.js";
 export type { KnowledgeGapRowQuery } from "./gaps/knowledge-gap-row-query.js";
 export { hashQuery, hashQueryTerm, queryHashPrefix } from "./hash-query.js";

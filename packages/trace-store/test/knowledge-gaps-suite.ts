@@ -217,5 +217,91 @@ export function defineKnowledgeGapsSuite(name: string, makeTarget: () => Promise
       expect(report.groups).toHaveLength(1);
       expect(report.groups[0]).toMatchObject({ lookups: 2, bestScore: null, threshold: 0.04, closest: [], kind: "missing-page" });
     }, 60_000);
+
+    /** The period's lookups and two with numbers no float8 holds, written as raw rows into `database`. */
+    async function insertPeriod(database: { sql: (text: string, parameters?: unknown[]) => Promise<unknown> }, base: Date) {
+      for (const lookup of lookups(base)) await insertRawRecord(database.sql.bind(database), makeGapRecord(lookup));
+      const huge = makeGapRecord({
+        id: `${base.getTime()}-huge`,
+        query: "kubernetes helm chart",
+        createdAt: base,
+        outcome: "refused",
+        topScore: 0.25,
+        topSource: { source: "docs/closest.md" },
+        threshold: 0.04,
+      });
+      const json = JSON.stringify(huge.retrievalDetails)
+        .replace('"topScore":0.25', '"topScore":1e400')
+        .replace('"referenceThreshold":0.04', '"referenceThreshold":1e-400');
+      expect(json).toContain("1e400");
+      expect(json).toContain("1e-400");
+      await insertRawRecord(database.sql.bind(database), huge, huge.retrievalDetails, json);
+    }
+
+    it("issue 37 item 5: rows stored before migration 0002 (no gap fields) and rows written after it give the same report; a number no float8 holds reads as null", async () => {
+      const base = new Date(Date.UTC(2034, 2, 1, 10));
+      const period = { since: base, until: new Date(base.getTime() + 2 * 86_400_000), analyze };
+      const before = await target.openAtMigration(2);
+      const after = await target.openAtMigration(99);
+      try {
+        await insertPeriod(before, base);
+        await insertPeriod(after, base);
+        // Written after the migration, every row holds the fields the database derived from its details.
+        const fields = (await after.sql("select id, gap_fields from tool_invocation where id like $1 order by id", [
+          `${base.getTime()}-%`,
+        ])) as Array<{ id: string; gap_fields: unknown }>;
+        expect(fields).toHaveLength(16);
+        // No attempt has a score a float8 holds, so no page is behind one.
+        expect(fields.find((row) => row.id.endsWith("-huge"))?.gap_fields).toEqual({
+          score: null,
+          source: null,
+          title: null,
+          threshold: null,
+          level: "none",
+        });
+        expect(fields.find((row) => row.id === `${base.getTime()}-5`)?.gap_fields).toEqual({
+          score: 0.03,
+          source: null,
+          title: null,
+          threshold: 0.04,
+          level: "none",
+        });
+        // A hand edit of the details derives them again.
+        await after.sql(
+          `update tool_invocation set retrieval_details = jsonb_set(retrieval_details, '{attempts,0,topScore}', '0.5') where id = $1`,
+          [`${base.getTime()}-5`],
+        );
+        const edited = (await after.sql("select gap_fields from tool_invocation where id = $1", [`${base.getTime()}-5`])) as Array<{
+          gap_fields: { score: number };
+        }>;
+        expect(edited[0]?.gap_fields.score).toBe(0.5);
+        await after.sql(
+          `update tool_invocation set retrieval_details = jsonb_set(retrieval_details, '{attempts,0,topScore}', '0.03') where id = $1`,
+          [`${base.getTime()}-5`],
+        );
+      } finally {
+        await before.close();
+        await after.close();
+      }
+      const older = await open({ ...before.storeOptions }).knowledgeGaps(period);
+      const newer = await open({ ...after.storeOptions }).knowledgeGaps(period);
+      expect(older.lookupsRead).toBe(10);
+      expect(newer.groups).toEqual(older.groups);
+      expect(newer.lookupsRead).toBe(older.lookupsRead);
+    }, 90_000);
+
+    it("issue 37 item 5: a period reaching past the years a database holds (--since 99999999d) reads, lists and prunes, not fails", async () => {
+      // A database of its own: the suite's shared one holds the other tests' records.
+      const own = await target.openAtMigration(99);
+      await own.close();
+      const store = open({ ...own.storeOptions });
+      const base = new Date(Date.UTC(2035, 2, 1, 10));
+      for (const lookup of lookups(base).slice(0, 3)) store.append(makeGapRecord(lookup));
+      const ages = { since: new Date(-8_640_000_000_000_000), until: new Date(8_640_000_000_000_000) };
+      expect((await store.knowledgeGaps({ ...ages, analyze })).lookupsRead).toBe(3);
+      expect(await store.list({ since: ages.since, until: ages.until })).toHaveLength(3);
+      expect(await store.prune(ages.since)).toBe(0);
+      expect(await store.prune(ages.until)).toBe(3);
+    }, 60_000);
   });
 }

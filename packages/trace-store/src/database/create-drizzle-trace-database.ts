@@ -7,6 +7,7 @@ import type { TraceQuery } from "./trace-query.js";
 import { readKnowledgeGapRows } from "./read-knowledge-gap-rows.js";
 import { readStoredDetails } from "./read-stored-details.js";
 import { sanitizeToolInvocationRecord } from "./sanitize-tool-invocation-record.js";
+import { storableTime } from "./storable-time.js";
 import { toolInvocationTable as table } from "./tool-invocation-table.js";
 
 const defaultLimit = 50;
@@ -72,7 +73,10 @@ export function createDrizzleTraceDatabase(input: {
     },
     async prune(olderThan: Date): Promise<number> {
       const rows = await run("prune trace records", () =>
-        database.delete(table).where(lt(table.createdAt, olderThan)).returning({ id: table.id }),
+        database
+          .delete(table)
+          .where(lt(table.createdAt, storableTime(olderThan)))
+          .returning({ id: table.id }),
       );
       return rows.length;
     },
@@ -80,15 +84,18 @@ export function createDrizzleTraceDatabase(input: {
       const rows = await run("count trace records", () => database.select({ value: count() }).from(table));
       return Number(rows[0]?.value ?? 0);
     },
-    knowledgeGapRows: (query) => run("read the knowledge gaps", () => readKnowledgeGapRows(database, query)),
+    knowledgeGapRows: (query) =>
+      run("read the knowledge gaps", () =>
+        readKnowledgeGapRows(database, { ...query, since: storableTime(query.since), until: storableTime(query.until) }),
+      ),
     close: input.close,
   };
 }
 
 function conditions(query: TraceQuery): SQL[] {
   const where: SQL[] = [];
-  if (query.since) where.push(gte(table.createdAt, query.since));
-  if (query.until) where.push(lt(table.createdAt, query.until));
+  if (query.since) where.push(gte(table.createdAt, storableTime(query.since)));
+  if (query.until) where.push(lt(table.createdAt, storableTime(query.until)));
   if (query.found !== undefined) where.push(eq(table.found, query.found));
   if (query.fallbackReason !== undefined) where.push(eq(table.fallbackReason, query.fallbackReason));
   const matches: SQL[] = [];

@@ -30,14 +30,15 @@ export function readKnowledgeGapRow(value: unknown): KnowledgeGapRow | undefined
     pages: arrays(json(row["pages"])).flatMap(([source, title, best]) =>
       typeof source === "string" ? [{ source, ...(typeof title === "string" ? { title } : {}), bestScore: finite(best) }] : [],
     ),
+    // Times stay numbers here: most ids are cut by their group, whose survivors alone are written as dates.
     recentLookups: arrays(json(row["recent"])).flatMap(([id, at]) => {
-      const createdAt = isoTime(at);
-      return typeof id === "string" && createdAt !== undefined ? [{ id, createdAt }] : [];
+      const createdAtMs = finite(at);
+      return typeof id === "string" && createdAtMs !== null ? [{ id, createdAtMs }] : [];
     }),
-    // Days since 1970 (UTC) as the statement counts them, written as dates.
+    // Days since 1970 (UTC) as the statement counts them; the report writes each group's as dates.
     perDay: arrays(json(row["per_day"])).flatMap(([day, lookups]) => {
       const days = finite(day);
-      return days === null ? [] : [{ day: new Date(days * 86_400_000).toISOString().slice(0, 10), lookups: count(lookups) }];
+      return days === null ? [] : [{ day: days, lookups: count(lookups) }];
     }),
   };
 }

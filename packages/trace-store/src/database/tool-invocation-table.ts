@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { RetrievalDetails } from "../retrieval-details.js";
+import type { GapFields } from "./gap-fields.js";
 
 /**
  * The `tool_invocation` table: one row per `lookup_knowledge` call (R27). The same Postgres
@@ -28,6 +29,12 @@ export const toolInvocationTable = pgTable(
     retrievalDetails: jsonb("retrieval_details").$type<RetrievalDetails>().notNull(),
     /** When the row reached the database (added by migration 0001; rows older than it hold that migration's time). */
     recordedAt: timestamp("recorded_at", { withTimezone: true, mode: "date" }).default(sql`now()`),
+    /**
+     * What the gaps report reads of a lookup (issue 37 item 5), set by the database from
+     * `retrieval_details` as the row is written (migration 0002's trigger, for every writer;
+     * null in rows stored before it, which the report derives as it reads them). See `GapFields`.
+     */
+    gapFields: jsonb("gap_fields").$type<GapFields>(),
   },
   (table) => [
     // Every read is a time range, newest first; the other indexes serve its common filters.

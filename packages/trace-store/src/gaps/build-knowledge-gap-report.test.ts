@@ -22,10 +22,11 @@ function row(query: string, lookups: number, extra: Partial<KnowledgeGapRow> = {
     threshold: 0.04,
     hintTerms: [],
     pages: [],
-    recentLookups: [{ id: `id-${sequence}`, createdAt: `2026-03-02T10:00:${String(sequence % 60).padStart(2, "0")}.000Z` }],
+    recentLookups: [{ id: `id-${sequence}`, createdAtMs: Date.parse(`2026-03-02T10:00:${String(sequence % 60).padStart(2, "0")}.000Z`) }],
+    // Days since 1970: 2026-03-01 and 2026-03-02.
     perDay: [
-      { day: "2026-03-01", lookups: 1 },
-      { day: "2026-03-02", lookups: lookups - 1 },
+      { day: Date.UTC(2026, 2, 1) / 86_400_000, lookups: 1 },
+      { day: Date.UTC(2026, 2, 2) / 86_400_000, lookups: lookups - 1 },
     ],
     bestRefusedScore: null,
     ...extra,

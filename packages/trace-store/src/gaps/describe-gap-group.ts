@@ -51,7 +51,7 @@ export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): Kn
     threshold,
     lookupIds: rows
       .flatMap((row) => row.recentLookups)
-      .sort((left, right) => compareText(right.createdAt, left.createdAt) || compareText(right.id, left.id))
+      .sort((left, right) => right.createdAtMs - left.createdAtMs || compareText(right.id, left.id))
       .slice(0, maxLookupIds)
       .map((lookup) => lookup.id),
     perDay: perDay(rows.flatMap((row) => row.perDay)),
@@ -129,10 +129,13 @@ function closestPages(rows: readonly GapQueryGroup["members"][number]["row"][]):
     .map((entry) => entry.page);
 }
 
-function perDay(days: ReadonlyArray<{ day: string; lookups: number }>): Array<{ day: string; lookups: number }> {
-  const counts = new Map<string, number>();
+/** The group's lookups per day, summed over its queries (days since 1970, UTC), written as dates. */
+function perDay(days: ReadonlyArray<{ day: number; lookups: number }>): Array<{ day: string; lookups: number }> {
+  const counts = new Map<number, number>();
   for (const { day, lookups } of days) counts.set(day, (counts.get(day) ?? 0) + lookups);
-  return [...counts].sort(([left], [right]) => compareText(left, right)).map(([day, lookups]) => ({ day, lookups }));
+  return [...counts]
+    .sort(([left], [right]) => left - right)
+    .map(([day, lookups]) => ({ day: new Date(day * 86_400_000).toISOString().slice(0, 10), lookups }));
 }
 
 function maximum(values: ReadonlyArray<number | null>): number | null {

@@ -23,7 +23,8 @@ export interface KnowledgeGapRow {
    * with low relevance, its evidence.
    */
   pages: Array<{ source: string; title?: string; bestScore: number | null }>;
-  /** Its lookups' ids and start times (ISO 8601), newest first, capped. */
-  recentLookups: Array<{ id: string; createdAt: string }>;
-  perDay: Array<{ day: string; lookups: number }>;
+  /** Its lookups' ids and start times (milliseconds since 1970), newest first, capped. */
+  recentLookups: Array<{ id: string; createdAtMs: number }>;
+  /** Lookups per day, the day counted in days since 1970 (UTC). */
+  perDay: Array<{ day: number; lookups: number }>;
 }
