@@ -58,6 +58,13 @@ interface Attempt {
   evidenceCount: number;
   leftOutShare?: number;
   answerability?: { signals?: Record<string, number> };
+  topSource?: { source: string; title?: string };
+}
+
+/** The attempts table's best page of an attempt: its `topSource`, with the title in brackets, or "-". */
+function shownBestPage(attempt: Attempt): string {
+  const page = attempt.topSource;
+  return page ? `${page.source}${page.title ? ` (${page.title})` : ""}` : "-";
 }
 
 /** What the attempts table says of an attempt against the threshold, computed here from the API's numbers. */
@@ -144,13 +151,18 @@ suite(suiteName, () => {
     await page.locator('[data-testid="trace-view"] [data-testid="breakdown-row"]').first().waitFor({ timeout: 20_000 });
     const id = decodeURIComponent(new URL(page.url()).hash.replace("#/trace/", ""));
     const record = (await (await fetch(new URL(`/api/traces/${id}`, base.server.url))).json()) as {
-      retrievalDetails: { rerank: Rerank[]; attempts: Array<{ outcome: string }> };
+      retrievalDetails: { rerank: Rerank[]; attempts: Attempt[] };
     };
     const recorded = await shownBreakdown(page, '[data-testid="trace-view"]');
     expect(recorded).toEqual(expectedBreakdown(record.retrievalDetails.rerank));
     expect(recorded).toEqual(played);
     expect(await page.locator('[data-testid="attempt-outcome"]').allTextContents()).toEqual(
       record.retrievalDetails.attempts.map((attempt) => attempt.outcome),
+    );
+    // Issue 37 item 1: each attempt names the page behind its top score.
+    expect(record.retrievalDetails.attempts.some((attempt) => attempt.topSource !== undefined)).toBe(true);
+    expect(await page.locator('[data-testid="attempt-best-page"]').allTextContents()).toEqual(
+      record.retrievalDetails.attempts.map(shownBestPage),
     );
     // The exact content the model read, rebuilt and checked: the same text a fresh lookup of the
     // query packs (the index has not changed since it was recorded).
@@ -287,6 +299,10 @@ suite(suiteName, () => {
     );
     expect(await page.locator('[data-testid="trace-threshold"]').textContent()).toContain(
       `rag.reference-threshold ${threshold?.toFixed(3)}`,
+    );
+    // Issue 37 item 1: no candidate, so no page behind a top score.
+    expect(await page.locator('[data-testid="attempt-best-page"]').allTextContents()).toEqual(
+      record.retrievalDetails.attempts.map(shownBestPage),
     );
     await page.screenshot({ path: join(screenshots, "trace-no-evidence.png"), fullPage: true });
 

@@ -41,6 +41,7 @@ export function AttemptsTable({ attempts, referenceThreshold }: { attempts: Atte
           <th>candidates</th>
           <th>evidence</th>
           <th>top score</th>
+          <th>best page</th>
           <th>outcome</th>
           <th>signals</th>
           <th>duration</th>
@@ -56,6 +57,7 @@ export function AttemptsTable({ attempts, referenceThreshold }: { attempts: Atte
             <td class="number">{attempt.candidateCount}</td>
             <td class="number">{attempt.evidenceCount}</td>
             <td class="number">{score(attempt.topScore)}</td>
+            <td data-testid="attempt-best-page">{bestPage(attempt)}</td>
             <td>
               <span data-testid="attempt-outcome">
                 {attempt.outcome}
@@ -74,6 +76,13 @@ export function AttemptsTable({ attempts, referenceThreshold }: { attempts: Atte
       </tbody>
     </table>
   );
+}
+
+/** The page behind the attempt's top score (issue 37 item 1), as text (Preact escapes it); "-" when none is recorded. */
+function bestPage(attempt: AttemptView): string {
+  const page = "topSource" in attempt ? attempt.topSource : undefined;
+  if (!page) return "-";
+  return page.title ? `${page.source} (${page.title})` : page.source;
 }
 
 /** How an attempt stood against the threshold: refused below it, passed at or above it, or nothing to weigh. */
