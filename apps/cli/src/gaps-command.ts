@@ -1,17 +1,14 @@
 import { writeFileSync } from "node:fs";
 import { printable } from "@lookup-knowledge/agent-tool/format";
-import type { KnowledgeGapReport } from "@lookup-knowledge/trace-store";
+import { pointInTimeForms } from "@lookup-knowledge/core";
+import { type KnowledgeGapReport, readGapPeriodStart } from "@lookup-knowledge/trace-store";
 import type { CliConfig } from "./cli-config.js";
 import { CliError } from "./cli-error.js";
 import { formatGapReport } from "./format-gap-report.js";
 import { gapQuestionLines } from "./gap-question-lines.js";
 import { openGapTerms } from "./gap-terms.js";
-import { parseTimeOption } from "./parse-time-option.js";
 import { terminalJson } from "./terminal-json.js";
 import { openCliTraceStore } from "./traces-command.js";
-
-/** The period `gaps` reads without `--since`. */
-export const defaultGapsSince = "30d";
 
 export interface GapsCommandOptions {
   /** An age (`30d`) or an ISO date, as `traces --since`; default `30d`. */
@@ -34,14 +31,15 @@ export interface GapsCommandOptions {
  */
 export async function runGapsCommand(config: CliConfig, options: GapsCommandOptions = {}): Promise<string> {
   const now = options.now ?? new Date();
-  const since = parseTimeOption("--since", options.since ?? defaultGapsSince, now);
-  if (since.getTime() > now.getTime()) {
-    // A period that starts after it ends holds nothing: say so rather than report no gaps.
-    throw new CliError({
-      code: "invalid_option",
-      message: `Invalid --since value ${JSON.stringify(options.since)}: ${since.toISOString()} is in the future (now ${now.toISOString()}).`,
-    });
+  const start = readGapPeriodStart(options.since, now);
+  if ("problem" in start) {
+    const expected =
+      start.problem === "future"
+        ? `${start.since.toISOString()} is in the future (now ${now.toISOString()})`
+        : `expected ${pointInTimeForms}`;
+    throw new CliError({ code: "invalid_option", message: `Invalid --since value ${JSON.stringify(options.since)}: ${expected}.` });
   }
+  const { since } = start;
   const hashed = config.traces.queryStorage === "hash";
   if (options.export !== undefined && hashed) {
     throw new CliError({

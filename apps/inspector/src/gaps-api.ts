@@ -1,5 +1,5 @@
-import type { KnowledgeGapOptions, KnowledgeGapReport } from "@lookup-knowledge/trace-store";
-import { parsePointInTime, pointInTimeForms } from "@lookup-knowledge/core";
+import { pointInTimeForms } from "@lookup-knowledge/core";
+import { defaultGapsSince, type KnowledgeGapOptions, type KnowledgeGapReport, readGapPeriodStart } from "@lookup-knowledge/trace-store";
 import { dailyCounts, type DayCount } from "./daily-counts.js";
 import { InspectorRequestError } from "./inspector-request-error.js";
 
@@ -26,9 +26,6 @@ export interface GapsView {
   };
 }
 
-/** The period `gaps` reads without `--since`. */
-export const defaultGapsSince = "30d";
-
 /**
  * `GET /api/gaps?since=30d`: the refused and low-relevance lookups since `since` (read as
  * `traces --since` reads it; default the last 30 days), grouped by topic as
@@ -42,10 +39,16 @@ export async function readGaps(
 ): Promise<GapsView> {
   const now = options.now ?? new Date();
   const written = parameters.get("since")?.trim() || defaultGapsSince;
-  const since = parsePointInTime(written, now);
-  if (!since) throw invalid(`since must be ${pointInTimeForms}, got ${JSON.stringify(written.slice(0, 40))}.`);
-  // A period that ends before it starts would read as "no gaps": say what was wrong instead.
-  if (since > now) throw invalid(`since must not be in the future, got ${JSON.stringify(written.slice(0, 40))} (${since.toISOString()}).`);
+  const start = readGapPeriodStart(written, now);
+  const shown = JSON.stringify(written.slice(0, 40));
+  if ("problem" in start) {
+    throw invalid(
+      start.problem === "future"
+        ? `since must not be in the future, got ${shown} (${start.since.toISOString()}).`
+        : `since must be ${pointInTimeForms}, got ${shown}.`,
+    );
+  }
+  const { since } = start;
   const report = await reader.knowledgeGaps({
     since,
     until: now,

@@ -12,6 +12,7 @@ export type { TraceQuery } from "./database/trace-query.js";
 export type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 export type { EvidenceSummary } from "./evidence-summary.js";
 export { buildKnowledgeGapReport } from "./gaps/build-knowledge-gap-report.js";
+export { defaultGapsSince, type GapPeriodStart, readGapPeriodStart } from "./gaps/gap-period-start.js";
 export type { AnalyzedTerm, KnowledgeGapOptions } from "./gaps/knowledge-gap-options.js";
 export type { KnowledgeGapGroup, KnowledgeGapKind, KnowledgeGapPage, KnowledgeGapReport } from "./gaps/knowledge-gap-report.js";
 export type { GapFields } from "./database/gap-fields.js";
