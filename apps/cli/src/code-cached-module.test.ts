@@ -1,5 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import vm from "node:vm";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -63,6 +65,50 @@ describe("issue 36 item 5: a CommonJS file loaded under a V8 code cache (the bin
       loaded.saveCache();
       expect(loadCodeCachedModule(file).cache).toBe("used");
     }
+  });
+
+  // A cache is code: V8 checks only the source's length, so one made from other code of the same
+  // length, under a header made to match (a SHA-256 is no signature), runs that other code.
+  const plantCache = async () => {
+    const planted = `module.exports = { answer: 66, file: "planted!!!!!!!!", later: 0 };`.padEnd(source(42).length - 1, " ");
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, ${dynamicImportName}) {${planted}\n\n})`, {
+      filename: file,
+    });
+    script.runInThisContext();
+    const data = script.createCachedData();
+    const sha256 = (bytes: string | Uint8Array) => createHash("sha256").update(bytes).digest();
+    await writeFile(`${file}.cache`, Buffer.concat([Buffer.from("LKCODE1\n"), sha256(source(42)), sha256(data), data]));
+  };
+
+  it("a cache that others than the source's writers can change (mode 666) is not run, even with a header made to match", async () => {
+    await chmod(file, 0o644);
+    await plantCache();
+    await chmod(`${file}.cache`, 0o666);
+    const loaded = loadCodeCachedModule(file);
+    expect(loaded.exports).toMatchObject({ answer: 42, file: "query-path.cjs" });
+    expect(loaded.cache).toBe("untrusted");
+    // Replaced by one of this user's, which no one else can change.
+    loaded.saveCache();
+    expect((await stat(`${file}.cache`)).mode & 0o022).toBe(0);
+    expect(loadCodeCachedModule(file).cache).toBe("used");
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("a cache owned by another user than this one and the source's owner is not run", async () => {
+    await plantCache();
+    await chown(`${file}.cache`, 65534, 65534);
+    const loaded = loadCodeCachedModule(file);
+    expect(loaded.exports).toMatchObject({ answer: 42, file: "query-path.cjs" });
+    expect(loaded.cache).toBe("untrusted");
+  });
+
+  it("the cache is written no more writable than 644, whatever the umask", () => {
+    const umask = process.umask(0);
+    try {
+      loadCodeCachedModule(file).saveCache();
+    } finally {
+      process.umask(umask);
+    }
+    expect(loadCodeCachedModule(file).cache).toBe("used");
   });
 
   it("a cache that cannot be written (its folder is gone) leaves the run as it was", async () => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { channel } from "node:diagnostics_channel";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { type Stats, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import vm from "node:vm";
@@ -16,13 +16,17 @@ import vm from "node:vm";
 // V8 version or other flags. Either way the file is compiled from its source, as without a cache,
 // and a fresh cache replaces the old one once the run is over. One that cannot be written (a
 // read-only install) is simply not written.
+//
+// The header's hashes find accidents, not intent: a cache is code (V8 checks only the source's
+// length), and whoever can change it can make it run anything. So a cache is used only when it
+// is no easier to change than the source it stands for, and it is written that way.
 
 const magic = Buffer.from("LKCODE1\n");
 const hashBytes = 32;
 const headerBytes = magic.length + 2 * hashBytes;
 
 /** What became of the cache of a module loaded by `loadCodeCachedModule`. */
-export type CodeCacheUse = "used" | "absent" | "mismatched" | "rejected";
+export type CodeCacheUse = "used" | "absent" | "mismatched" | "rejected" | "untrusted";
 
 export interface CodeCachedModule {
   /** The module's `module.exports` once its top level has run. */
@@ -48,9 +52,23 @@ function checkedCacheData(cache: Buffer | undefined, sourceHash: Buffer): Buffer
   return cache.subarray(magic.length + hashBytes, headerBytes).equals(sha256(data)) ? data : undefined;
 }
 
-function readIfThere(file: string): Buffer | undefined {
+/**
+ * Whether the cache may run in place of `source`: a regular file, owned by this user, the
+ * source's owner or root, and writable by no one the source is not writable by (a cache another
+ * user planted, or one a umask of 0 left writable by all, is not). Windows has neither owners
+ * nor mode bits to go by.
+ */
+function trusted(cache: Stats, source: Stats): boolean {
+  const user = process.getuid?.();
+  if (!cache.isFile()) return false;
+  if (user === undefined) return true;
+  const owner = cache.uid === user || cache.uid === source.uid || cache.uid === 0;
+  return owner && (cache.mode & 0o022 & ~source.mode) === 0;
+}
+
+function readIfTrusted(file: string, source: Stats): Buffer | "untrusted" | undefined {
   try {
-    return readFileSync(file);
+    return trusted(statSync(file), source) ? readFileSync(file) : "untrusted";
   } catch {
     return undefined;
   }
@@ -64,14 +82,22 @@ function readIfThere(file: string): Buffer | undefined {
 export function loadCodeCachedModule(file: string, cacheFile = `${file}.cache`): CodeCachedModule {
   const source = readFileSync(file, "utf8");
   const sourceHash = sha256(source);
-  const cached = readIfThere(cacheFile);
-  const data = checkedCacheData(cached, sourceHash);
+  const cached = readIfTrusted(cacheFile, statSync(file));
+  const data = cached === "untrusted" ? undefined : checkedCacheData(cached, sourceHash);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, ${dynamicImportName}) {${source}\n})`, {
     filename: file,
     ...(data === undefined ? {} : { cachedData: data }),
   });
   const cache: CodeCacheUse =
-    cached === undefined ? "absent" : data === undefined ? "mismatched" : script.cachedDataRejected ? "rejected" : "used";
+    cached === undefined
+      ? "absent"
+      : cached === "untrusted"
+        ? "untrusted"
+        : data === undefined
+          ? "mismatched"
+          : script.cachedDataRejected
+            ? "rejected"
+            : "used";
   const module = { exports: {} as unknown };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), importFromHere);
   const announce = channel(codeCachedModuleChannel);
@@ -87,7 +113,8 @@ export function loadCodeCachedModule(file: string, cacheFile = `${file}.cache`):
       const temporary = `${cacheFile}.${process.pid}.tmp`;
       try {
         // Written aside and renamed: a reader sees the old cache or the new one, whole.
-        writeFileSync(temporary, Buffer.concat([magic, sourceHash, sha256(fresh), fresh]));
+        // Writable by this user only, whatever the umask; a file already there (a link) is not followed.
+        writeFileSync(temporary, Buffer.concat([magic, sourceHash, sha256(fresh), fresh]), { mode: 0o644, flag: "wx" });
         renameSync(temporary, cacheFile);
       } catch {
         // A read-only install, a full disk: the next run compiles from the source, as this one did.
