@@ -5,9 +5,10 @@ type PooledArray = Uint32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Int8Arr
  * Hands out zero-filled arrays as views of large blocks, for the arrays every pending record
  * holds (its term ids, frequencies and vector codes): a build stages some 50,000 records
  * before a flush, and an array of their own each (three a record) is an `ArrayBuffer`
- * allocated outside the heap and tracked by the garbage collector one by one, which costs
- * about twice the views (measured: README, "Build rate, fourth pass"). A block stays in memory
- * while any view of it does; the records of one pending segment are dropped together, at its fold.
+ * allocated outside the heap and tracked by the garbage collector one by one: alone, about
+ * twice the CPU of the views; in a build, no CPU change measured, a lower peak RSS
+ * (bench/index-peers/README.md, "Build rate, fourth pass"). A block stays in memory while any
+ * view of it does; the records of one pending segment are dropped together, at its fold.
  */
 export class TypedPool<T extends PooledArray> {
   private block: T;
