@@ -1,4 +1,4 @@
-import type { ToolInvocationRecord } from "./tool-invocation-record.js";
+import type { ToolInvocationRecord } from "./record/tool-invocation-record.js";
 
 /**
  * Where tool invocation records go. `record` may fail; wrap a store with

@@ -7,12 +7,12 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { acquireFileLock } from "../src/acquire-file-lock.js";
-import { stopTraceServer } from "../src/database/stop-trace-server.js";
+import { acquireFileLock } from "../src/durable/acquire-file-lock.js";
+import { stopTraceServer } from "../src/database/server/stop-trace-server.js";
 import { openTraceDatabase } from "../src/database/open-trace-database.js";
 import type { TraceDatabase } from "../src/database/trace-database.js";
 import { traceMigrationsFolder } from "../src/database/trace-migrations-folder.js";
-import type { DurableTraceStoreOptions } from "../src/create-durable-trace-store.js";
+import type { DurableTraceStoreOptions } from "../src/durable/create-durable-trace-store.js";
 import { dropTestDatabase } from "./drop-test-database.js";
 import { startTcpProxy } from "./start-tcp-proxy.js";
 

@@ -1,4 +1,4 @@
-import type { ToolInvocationRecord } from "../src/tool-invocation-record.js";
+import type { ToolInvocationRecord } from "../src/record/tool-invocation-record.js";
 
 /**
  * Writes one `tool_invocation` row with plain SQL, past the store's checks, as another

@@ -1,4 +1,4 @@
-import type { ToolInvocationRecord } from "../src/tool-invocation-record.js";
+import type { ToolInvocationRecord } from "../src/record/tool-invocation-record.js";
 
 /** What a gap test says about one lookup; the rest of the record is filled in. */
 export interface GapLookup {

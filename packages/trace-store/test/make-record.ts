@@ -1,5 +1,5 @@
-import { buildToolInvocationRecord } from "../src/build-tool-invocation-record.js";
-import type { ToolInvocationRecord } from "../src/tool-invocation-record.js";
+import { buildToolInvocationRecord } from "../src/record/build-tool-invocation-record.js";
+import type { ToolInvocationRecord } from "../src/record/tool-invocation-record.js";
 import { foundResult, noEvidenceResult } from "./lookup-result-fixtures.js";
 
 /**

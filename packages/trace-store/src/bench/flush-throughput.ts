@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDurableTraceStore } from "../create-durable-trace-store.js";
+import { createDurableTraceStore } from "../durable/create-durable-trace-store.js";
 import { createTraceSpool } from "../spool/create-trace-spool.js";
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
 
 // `pnpm bench`: how fast spooled records move into each database (sustained flush
 // throughput), and what one append to the spool costs. PostgreSQL runs when

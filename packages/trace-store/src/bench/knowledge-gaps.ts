@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openTraceDatabase } from "../database/open-trace-database.js";
-import { traceSocketDirectory } from "../database/trace-socket-directory.js";
-import { createDurableTraceStore } from "../create-durable-trace-store.js";
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
+import { traceSocketDirectory } from "../database/server/trace-socket-directory.js";
+import { createDurableTraceStore } from "../durable/create-durable-trace-store.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
 
 // `node dist/bench/knowledge-gaps.js [records] [directory]` (issue 37 item 5): fills an
 // embedded trace database with `records` lookups (default 100,000: 40% answered, 45% refused,

@@ -1,9 +1,9 @@
 import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { defaultLockWaitMs } from "../acquire-file-lock.js";
-import { parseDatabaseUrl } from "../parse-database-url.js";
-import { TraceStoreError } from "../trace-store-error.js";
+import { defaultLockWaitMs } from "../durable/acquire-file-lock.js";
+import { parseDatabaseUrl } from "../options/parse-database-url.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 import { createDrizzleTraceDatabase, type TraceStatement } from "./create-drizzle-trace-database.js";
 import { describeDatabaseError } from "./describe-database-error.js";
 import type { TraceDatabase, TraceDatabaseDriver } from "./trace-database.js";
@@ -48,7 +48,7 @@ async function openPglite(directory: string, migrationsFolder: string, options: 
       cause: error,
     });
   };
-  const { ensureTraceServer } = await import("./ensure-trace-server.js");
+  const { ensureTraceServer } = await import("./server/ensure-trace-server.js");
   const lockWaitMs = options.lockWaitMs ?? defaultLockWaitMs;
   // A server that was closing (its idle time out) or was killed as this process connected
   // drops the connection: the next round starts a new one.

@@ -1,12 +1,12 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
-import type { StoredToolInvocation } from "./stored-tool-invocation.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
+import type { StoredToolInvocation } from "./rows/stored-tool-invocation.js";
 import type { TraceDatabase, TraceDatabaseDriver } from "./trace-database.js";
 import type { TraceQuery } from "./trace-query.js";
-import { readKnowledgeGapRows } from "./read-knowledge-gap-rows.js";
-import { readStoredDetails } from "./read-stored-details.js";
-import { sanitizeToolInvocationRecord } from "./sanitize-tool-invocation-record.js";
+import { readKnowledgeGapRows } from "./rows/read-knowledge-gap-rows.js";
+import { readStoredDetails } from "./rows/read-stored-details.js";
+import { sanitizeToolInvocationRecord } from "./rows/sanitize-tool-invocation-record.js";
 import { storableTime } from "./storable-time.js";
 import { toolInvocationTable as table } from "./tool-invocation-table.js";
 

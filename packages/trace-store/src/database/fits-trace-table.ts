@@ -1,4 +1,4 @@
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
 
 /** The largest value of a Postgres `integer` column (the record's counts). */
 const largestInteger = 2_147_483_647;

@@ -1,4 +1,4 @@
-import { parseDatabaseUrl } from "../parse-database-url.js";
+import { parseDatabaseUrl } from "../options/parse-database-url.js";
 import type { TraceDatabase } from "./trace-database.js";
 import { asMissingPackageError, requireTraceDatabasePackages } from "./trace-database-packages.js";
 import type { TraceDatabaseOptions } from "./trace-database-options.js";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import type { RetrievalDetails } from "../retrieval-details.js";
+import type { RetrievalDetails } from "../record/retrieval-details.js";
 import type { GapFields } from "./gap-fields.js";
 
 /**

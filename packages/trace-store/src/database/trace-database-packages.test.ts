@@ -7,10 +7,10 @@ import { promisify } from "node:util";
 import { installWithoutPeers } from "@lookup-knowledge/vitest-config/install-without-peers";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeRecord } from "../../test/make-record.js";
-import { TraceStoreError } from "../trace-store-error.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 import { asMissingPackageError, requireTraceDatabasePackages, traceDatabasePackages } from "./trace-database-packages.js";
 
-const packageFolder = fileURLToPath(new URL("../../", import.meta.url));
+const packageFolder = fileURLToPath(new URL("../..", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(packageFolder, "package.json"), "utf8")) as {
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TraceStoreError } from "../trace-store-error.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 
 /**
  * The packages the trace database loads, with the versions this release is tested with. They

@@ -1,4 +1,4 @@
-import { TraceStoreError } from "../trace-store-error.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 import type { TraceDatabase } from "./trace-database.js";
 import type { TraceDatabaseOptions } from "./trace-database-options.js";
 

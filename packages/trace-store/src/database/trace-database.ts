@@ -1,7 +1,7 @@
 import type { KnowledgeGapRow } from "../gaps/knowledge-gap-row.js";
 import type { KnowledgeGapRowQuery } from "../gaps/knowledge-gap-row-query.js";
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
-import type { StoredToolInvocation } from "./stored-tool-invocation.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
+import type { StoredToolInvocation } from "./rows/stored-tool-invocation.js";
 import type { TraceQuery } from "./trace-query.js";
 
 /** Which database a trace store uses. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { queryHashPrefix } from "../hash-query.js";
+import { queryHashPrefix } from "../record/hash-query.js";
 import type { GapQueryGroup } from "./group-gap-queries.js";
 import { compareText } from "./group-gap-queries.js";
 import type { KnowledgeGapGroup, KnowledgeGapPage } from "./knowledge-gap-report.js";

@@ -1,4 +1,4 @@
-import { queryHashPrefix } from "../hash-query.js";
+import { queryHashPrefix } from "../record/hash-query.js";
 import type { GapQuery } from "./gap-query.js";
 import type { KnowledgeGapOptions } from "./knowledge-gap-options.js";
 import type { KnowledgeGapRow } from "./knowledge-gap-row.js";

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import type { LookupKnowledgeError } from "@lookup-knowledge/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRecord, window } from "../../test/make-record.js";
-import { createDurableTraceStore } from "../create-durable-trace-store.js";
+import { createDurableTraceStore } from "../durable/create-durable-trace-store.js";
 import { openTraceDatabase } from "../database/open-trace-database.js";
-import { TraceStoreError } from "../trace-store-error.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 import { createTraceSpool } from "./create-trace-spool.js";
 
 function segments(directory: string, suffix: string): string[] {

@@ -1,7 +1,7 @@
 import { parseOptions } from "@lookup-knowledge/core";
-import { applyQueryStorage, resolveQueryHashKey, resolveQueryStorage } from "../query-storage.js";
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
-import { TraceStoreError } from "../trace-store-error.js";
+import { applyQueryStorage, resolveQueryHashKey, resolveQueryStorage } from "../record/query-storage.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 import { createSegmentWriter } from "./create-segment-writer.js";
 import { spoolDirectory } from "./spool-segment.js";
 import type { TraceSpool } from "./trace-spool.js";

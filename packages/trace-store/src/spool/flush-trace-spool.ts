@@ -1,9 +1,9 @@
 import { appendFileSync, closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { acquireFileLock, defaultLockWaitMs } from "../acquire-file-lock.js";
-import { parseToolInvocationRecord } from "../parse-tool-invocation-record.js";
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
-import { TraceStoreError } from "../trace-store-error.js";
+import { acquireFileLock, defaultLockWaitMs } from "../durable/acquire-file-lock.js";
+import { parseToolInvocationRecord } from "../record/parse-tool-invocation-record.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 import {
   defaultForeignWriterIdleMs,
   listSpoolSegments,

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
-import { TraceStoreError } from "../trace-store-error.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 import type { FlushContext } from "./flush-trace-spool.js";
 import { rejectedFile, type SpoolSegment } from "./spool-segment.js";
 import type { TraceFlushReport } from "./trace-flush-report.js";

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseToolInvocationRecord } from "../parse-tool-invocation-record.js";
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
+import { parseToolInvocationRecord } from "../record/parse-tool-invocation-record.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
 import { listSpoolSegments, progressFile, spoolDirectory } from "./spool-segment.js";
 
 /**

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { TraceStoreError } from "../trace-store-error.js";
+import { TraceStoreError } from "../errors/trace-store-error.js";
 import type { OpenSpoolSegment } from "./open-spool-segment.js";
 import { liveSegments, sealedSuffix } from "./spool-segment.js";
 

@@ -1,7 +1,7 @@
 import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
 import type { z as Zod } from "zod";
-import type { QueryStorage } from "../query-storage.js";
-import { isWholeNumberOption, wholeNumberOption } from "../whole-number-option.js";
+import type { QueryStorage } from "../record/query-storage.js";
+import { isWholeNumberOption, wholeNumberOption } from "../options/whole-number-option.js";
 
 /** When a spool calls fsync: after every record, or when it is flushed or closed. */
 export type SpoolFsync = "always" | "on-flush";

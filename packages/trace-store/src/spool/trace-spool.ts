@@ -1,5 +1,5 @@
-import type { ToolInvocationRecord } from "../tool-invocation-record.js";
-import type { SpoolingTraceStore } from "../spooling-trace-store.js";
+import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
+import type { SpoolingTraceStore } from "../durable/spooling-trace-store.js";
 
 /** Appends tool invocation records to the spool of a trace folder (see `createTraceSpool`). */
 export interface TraceSpool extends SpoolingTraceStore {
