@@ -49,6 +49,9 @@ export class PendingChanges {
   private readonly counting = new TermCounting();
   /** The vector codes of added records (`takeCodes`). */
   private readonly codes = new TypedPool((length) => new Int8Array(length), 1 << 18);
+  /** The bytes of the records in `added` (`put`), and of the pools' arrays no longer read at the last compaction (`compactIfWasteful`). */
+  private heldBytes = 0;
+  private wasteFrom = 0;
 
   constructor(baseCount: number) {
     this.removed = new Uint8Array(baseCount);
@@ -63,6 +66,46 @@ export class PendingChanges {
     this.removed[slot] = 1;
     this.removedCount += 1;
     return true;
+  }
+
+  /** Adds `record` to `added` (last in its order), in place of a pending record of its id (`drop`). */
+  put(record: PendingRecord): void {
+    this.drop(record.id);
+    this.added.set(record.id, record);
+    this.heldBytes += pooledBytes(record);
+    this.compactIfWasteful();
+  }
+
+  /** Takes the pending record of `id`, if any, out of `added`. */
+  drop(id: string): boolean {
+    const record = this.added.get(id);
+    if (record === undefined) return false;
+    this.added.delete(id);
+    this.heldBytes -= pooledBytes(record);
+    return true;
+  }
+
+  /**
+   * The pending records' arrays are views of shared blocks, and a block stays in memory while
+   * any view of it does: records replaced or deleted before a fold (or analysed and never
+   * staged) leave views no one reads among them. Once those outweigh the pending records' own
+   * arrays (and 1 MB), the pending records' arrays are copied to new blocks, so the memory held
+   * follows the records pending, not every record staged since the fold.
+   */
+  private compactIfWasteful(): void {
+    const waste = this.takenBytes() - this.wasteFrom - this.heldBytes;
+    if (waste <= Math.max(this.heldBytes, 1 << 20)) return;
+    const { termsOut, frequenciesOut } = this.counting;
+    for (const record of this.added.values()) {
+      record.terms = termsOut.copy(record.terms);
+      record.frequencies = frequenciesOut.copy(record.frequencies);
+      if (record.codes !== undefined) record.codes = this.codes.copy(record.codes);
+    }
+    this.wasteFrom = this.takenBytes() - this.heldBytes;
+  }
+
+  private takenBytes(): number {
+    return this.counting.termsOut.takenBytes + this.counting.frequenciesOut.takenBytes + this.codes.takenBytes;
   }
 
   /** A zero-filled array for the vector codes of a record added here (a view of a block shared with other records). */
@@ -113,6 +156,10 @@ export class PendingChanges {
   }
 }
 
+function pooledBytes(record: PendingRecord): number {
+  return record.terms.byteLength + record.frequencies.byteLength + (record.codes?.byteLength ?? 0);
+}
+
 /** The memory `countTerms` counts in: per term id, the record that last saw it and where; per distinct term of the record, its id and count. */
 class TermCounting {
   /** The number of the record being counted. */
@@ -124,8 +171,8 @@ class TermCounting {
   private ids = new Uint32Array(256);
   private counts = new Uint32Array(256);
   /** Where each record's terms and frequencies are copied out to. */
-  private readonly termsOut = new TypedPool((length) => new Uint32Array(length), 1 << 16);
-  private readonly frequenciesOut = new TypedPool((length) => new Uint16Array(length), 1 << 16);
+  readonly termsOut = new TypedPool((length) => new Uint32Array(length), 1 << 16);
+  readonly frequenciesOut = new TypedPool((length) => new Uint16Array(length), 1 << 16);
 
   startRecord(): void {
     // Record numbers are kept in a Uint32Array: before they wrap, the marks start again.

@@ -9,7 +9,7 @@ export function removeDocuments(state: LocalIndexState, wanted: ReadonlySet<stri
   }
   for (const [id, record] of pendingChanges.added) {
     if (record.docId !== null && wanted.has(record.docId)) {
-      pendingChanges.added.delete(id);
+      pendingChanges.drop(id);
       removed += 1;
     }
   }

@@ -42,7 +42,6 @@ export function stageUpserts(
   for (const record of prepared) {
     const slot = state.slotOfId(record.id);
     if (slot !== undefined) pendingChanges.remove(slot);
-    pendingChanges.added.delete(record.id);
-    pendingChanges.added.set(record.id, record);
+    pendingChanges.put(record);
   }
 }
