@@ -22,7 +22,10 @@ function row(query: string, lookups: number, extra: Partial<KnowledgeGapRow> = {
     threshold: 0.04,
     hintTerms: [],
     pages: [],
-    recentLookups: [{ id: `id-${sequence}`, createdAtMs: Date.parse(`2026-03-02T10:00:${String(sequence % 60).padStart(2, "0")}.000Z`) }],
+    recentLookups: {
+      ids: [`id-${sequence}`],
+      createdAtMs: [Date.parse(`2026-03-02T10:00:${String(sequence % 60).padStart(2, "0")}.000Z`)],
+    },
     // Days since 1970: 2026-03-01 and 2026-03-02.
     perDay: [
       { day: Date.UTC(2026, 2, 1) / 86_400_000, lookups: 1 },
@@ -37,6 +40,27 @@ function row(query: string, lookups: number, extra: Partial<KnowledgeGapRow> = {
 const period = { since: new Date("2026-03-01T00:00:00Z"), until: new Date("2026-03-08T00:00:00Z"), analyze };
 
 describe("buildKnowledgeGapReport", () => {
+  it("issue 37 item 3: a group's lookup ids are its queries' newest, newest first, a later id first on the same millisecond, capped", () => {
+    const at = (second: number): number => Date.parse("2026-03-02T10:00:00.000Z") + second * 1000;
+    const deploy = { ids: ["k-9", "k-5", "k-2"], createdAtMs: [at(9), at(5), at(2)] };
+    const helm = { ids: ["h-8", "h-5", "h-1"], createdAtMs: [at(8), at(5), at(1)] };
+    const docs = { ids: ["d-7", "d-3"], createdAtMs: [at(7), at(3)] };
+    const lists = [deploy, helm, docs];
+    const rows = [
+      row("kubernetes deploy", 3, { recentLookups: deploy }),
+      row("kubernetes helm", 3, { recentLookups: helm }),
+      row("kubernetes docs", 2, { recentLookups: docs }),
+    ];
+    const every = lists
+      .flatMap((list) => list.ids.map((id, index) => ({ id, at: list.createdAtMs[index] as number })))
+      .sort((left, right) => right.at - left.at || (left.id < right.id ? 1 : left.id > right.id ? -1 : 0))
+      .map((lookup) => lookup.id);
+    const [group] = buildKnowledgeGapReport(rows, { ...period, maxLookupIds: 5 }).groups;
+    expect(group?.lookupIds).toEqual(["k-9", "h-8", "d-7", "k-5", "h-5"]);
+    expect(group?.lookupIds).toEqual(every.slice(0, 5));
+    expect(buildKnowledgeGapReport(rows, { ...period, maxLookupIds: 50 }).groups[0]?.lookupIds).toEqual(every);
+  });
+
   it("issue 37 item 1: queries that share their salient terms form one group, largest group first, with counts, examples and days", () => {
     const report = buildKnowledgeGapReport(
       [

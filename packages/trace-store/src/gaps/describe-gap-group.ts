@@ -3,6 +3,7 @@ import { queryHashPrefix } from "../record/hash-query.js";
 import type { GapQueryGroup } from "./group-gap-queries.js";
 import { compareText } from "./group-gap-queries.js";
 import type { KnowledgeGapGroup, KnowledgeGapPage } from "./knowledge-gap-report.js";
+import type { KnowledgeGapRow } from "./knowledge-gap-row.js";
 
 /** At most this many example queries, terms and closest pages per group. */
 const maxExamples = 5;
@@ -49,11 +50,7 @@ export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): Kn
     bestScore,
     bestRefusedScore,
     threshold,
-    lookupIds: rows
-      .flatMap((row) => row.recentLookups)
-      .sort((left, right) => right.createdAtMs - left.createdAtMs || compareText(right.id, left.id))
-      .slice(0, maxLookupIds)
-      .map((lookup) => lookup.id),
+    lookupIds: newestLookupIds(rows, maxLookupIds),
     perDay: perDay(rows.flatMap((row) => row.perDay)),
   };
 }
@@ -65,7 +62,7 @@ export function describeGapGroup(group: GapQueryGroup, maxLookupIds: number): Kn
  */
 function idSource(member: GapQueryGroup["members"][number]): string {
   if (!member.hashed || member.row.query.startsWith(queryHashPrefix)) return member.row.query;
-  return `lookup:${member.row.recentLookups.at(-1)?.id ?? member.row.firstSeen}`;
+  return `lookup:${member.row.recentLookups.ids.at(-1) ?? member.row.firstSeen}`;
 }
 
 /** `gap-` and 16 hex of the SHA-256 of the group's sorted stored queries (see `idSource`). */
@@ -97,6 +94,37 @@ function sharedTerms(group: GapQueryGroup): string[] {
     )
     .slice(0, maxTerms)
     .map(([term, entry]) => mostUsed(entry.shown) ?? term);
+}
+
+/**
+ * The group's newest `max` lookup ids: its queries' lists merged (each is newest first, then by
+ * id descending), newer first, a later id first on the same millisecond. A merge, not a sort of
+ * every id: a group's queries may list tens of thousands.
+ */
+function newestLookupIds(rows: readonly KnowledgeGapRow[], max: number): string[] {
+  const next = rows.map(() => 0);
+  const ids: string[] = [];
+  while (ids.length < max) {
+    let best = -1;
+    let bestAt = 0;
+    let bestId = "";
+    for (let index = 0; index < rows.length; index += 1) {
+      const list = (rows[index] as KnowledgeGapRow).recentLookups;
+      const position = next[index] as number;
+      const id = list.ids[position];
+      const at = list.createdAtMs[position];
+      if (id === undefined || at === undefined) continue;
+      if (best < 0 || at > bestAt || (at === bestAt && compareText(id, bestId) > 0)) {
+        best = index;
+        bestAt = at;
+        bestId = id;
+      }
+    }
+    if (best < 0) break;
+    ids.push(bestId);
+    next[best] = (next[best] as number) + 1;
+  }
+  return ids;
 }
 
 function mostUsed(counts: Map<string, number>): string | undefined {

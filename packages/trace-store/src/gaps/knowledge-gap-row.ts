@@ -23,8 +23,11 @@ export interface KnowledgeGapRow {
    * with low relevance, its evidence.
    */
   pages: Array<{ source: string; title?: string; bestScore: number | null }>;
-  /** Its lookups' ids and start times (milliseconds since 1970), newest first, capped. */
-  recentLookups: Array<{ id: string; createdAtMs: number }>;
+  /**
+   * Its newest lookups, capped: their ids and start times (milliseconds since 1970) side by
+   * side, newest first (then by id, descending, in the database's order).
+   */
+  recentLookups: { ids: string[]; createdAtMs: number[] };
   /** Lookups per day, the day counted in days since 1970 (UTC). */
   perDay: Array<{ day: number; lookups: number }>;
 }

@@ -30,17 +30,31 @@ export function readKnowledgeGapRow(value: unknown): KnowledgeGapRow | undefined
     pages: arrays(json(row["pages"])).flatMap(([source, title, best]) =>
       typeof source === "string" ? [{ source, ...(typeof title === "string" ? { title } : {}), bestScore: finite(best) }] : [],
     ),
-    // Times stay numbers here: most ids are cut by their group, whose survivors alone are written as dates.
-    recentLookups: arrays(json(row["recent"])).flatMap(([id, at]) => {
-      const createdAtMs = finite(at);
-      return typeof id === "string" && createdAtMs !== null ? [{ id, createdAtMs }] : [];
-    }),
+    recentLookups: recentLookups(json(row["recent_ids"]), json(row["recent_ms"])),
     // Days since 1970 (UTC) as the statement counts them; the report writes each group's as dates.
     perDay: arrays(json(row["per_day"])).flatMap(([day, lookups]) => {
       const days = finite(day);
       return days === null ? [] : [{ day: days, lookups: count(lookups) }];
     }),
   };
+}
+
+/**
+ * The newest lookups' ids and times as the statement lists them (newest first), a pair left
+ * out when either is not what it should be. Times stay numbers: most are cut by their group,
+ * and only ids reach the report.
+ */
+function recentLookups(ids: unknown, times: unknown): KnowledgeGapRow["recentLookups"] {
+  const kept: KnowledgeGapRow["recentLookups"] = { ids: [], createdAtMs: [] };
+  if (!Array.isArray(ids) || !Array.isArray(times)) return kept;
+  for (let index = 0; index < ids.length; index += 1) {
+    const id: unknown = ids[index];
+    const at = finite(times[index]);
+    if (typeof id !== "string" || at === null) continue;
+    kept.ids.push(id);
+    kept.createdAtMs.push(at);
+  }
+  return kept;
 }
 
 /** A driver may hand jsonb over parsed or as text. */

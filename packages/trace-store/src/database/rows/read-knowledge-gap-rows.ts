@@ -56,7 +56,9 @@ export function knowledgeGapStatement(query: KnowledgeGapRowQuery): SQL {
         (count(*) filter (where not found))::int as refused,
         min(at_ms) as first_ms, max(at_ms) as last_ms, max(top_score) as best,
         (max(top_score) filter (where not found)) as best_refused, max(threshold) as threshold,
-        json_agg(json_build_array(id, at_ms) order by recency) filter (where recency <= ${query.maxLookupIds}) as recent
+        -- Two flat lists rather than a list of pairs: one array each to parse, not one per lookup.
+        json_agg(id order by recency) filter (where recency <= ${query.maxLookupIds}) as recent_ids,
+        json_agg(at_ms order by recency) filter (where recency <= ${query.maxLookupIds}) as recent_ms
       from gap group by query
     ),
     newest as (
