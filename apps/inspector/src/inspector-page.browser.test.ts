@@ -7,17 +7,12 @@ import { browserSuite, launchChromium, watchPolicy } from "./test/browser.js";
 import { holdAnswers } from "./test/hold-answers.js";
 import { inspectExampleBase, recordedQueries, type InspectedBase } from "./test/inspected-base.js";
 import { inspectManyDocuments, manyDocumentCount } from "./test/many-documents-base.js";
+import type { RetrievalDetails } from "@lookup-knowledge/trace-store";
 
 const { suite, suiteName } = browserSuite("issue 13: the inspector page in a real browser (Chromium)");
 
-interface Rerank {
-  rank: number;
-  evidenceKey: string;
-  source: string;
-  baseScore?: number;
-  finalScore: number;
-  boosts: Array<{ signal: string; amount: number }>;
-}
+/** A rerank entry as a trace records it (the playground's entries hold the same fields and more). */
+type Rerank = RetrievalDetails["rerank"][number];
 
 /** The breakdown table as the page shows it: per row, the base score, each boost and the final score. */
 async function shownBreakdown(

@@ -2,25 +2,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { KnowledgeRecord } from "../knowledge-record.js";
 import type { LocalSearchPort } from "./port/local-search-port.js";
-import { hashEmbeddings } from "./test/local-port-test-fixtures.js";
+import { hashEmbeddings, recordsFrom } from "./test/local-port-test-fixtures.js";
 
 // Issue 36 item 5 review: a process's first dense scan streams the vectors; each case loads the
 // port's modules afresh (`vi.resetModules`), so its first search is a process's first.
-
-const topics = ["webhook secret rotation", "audit log access", "billing invoice export", "single sign on setup", "rate limit errors"];
-
-function recordsFrom(first: number, count: number): KnowledgeRecord[] {
-  return Array.from({ length: count }, (_, offset) => {
-    const index = first + offset;
-    return {
-      id: `doc${index}#chunk-0`,
-      content: `${topics[index % topics.length]} and ${topics[(index * 7) % topics.length]}, note ${index % 13} word${index}x`,
-      metadata: { docId: `doc${index}`, chunkIndex: 0, category: `c${index % 3}` },
-    };
-  });
-}
 
 const folders: string[] = [];
 const ports: LocalSearchPort[] = [];

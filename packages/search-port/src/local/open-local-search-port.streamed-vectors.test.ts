@@ -1,27 +1,12 @@
 import { readdirSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { KnowledgeRecord } from "../knowledge-record.js";
 import { DenseMatrix, scanChunkRows } from "./dense/dense-matrix.js";
-import { directory, hashEmbeddings, open, useIndexFolder } from "./test/local-port-test-fixtures.js";
+import { directory, hashEmbeddings, open, recordsFrom, useIndexFolder } from "./test/local-port-test-fixtures.js";
 
 useIndexFolder();
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-const topics = ["webhook secret rotation", "audit log access", "billing invoice export", "single sign on setup", "rate limit errors"];
-
-/** `count` records from `first` on, each mixing two topics and a word of its own. */
-function recordsFrom(first: number, count: number): KnowledgeRecord[] {
-  return Array.from({ length: count }, (_, offset) => {
-    const index = first + offset;
-    return {
-      id: `doc${index}#chunk-0`,
-      content: `${topics[index % topics.length]} and ${topics[(index * 7) % topics.length]}, note ${index % 13} word${index}x`,
-      metadata: { docId: `doc${index}`, chunkIndex: 0 },
-    };
-  });
-}
 
 /** Whether each dense scan of the search ran on a streamed matrix. */
 function watchScans(): boolean[] {

@@ -110,3 +110,17 @@ export async function build(batch: KnowledgeRecord[] = records, options: Partial
 }
 
 export const ids = (hits: Array<{ id?: string }>) => hits.map((hit) => hit.id);
+
+const topics = ["webhook secret rotation", "audit log access", "billing invoice export", "single sign on setup", "rate limit errors"];
+
+/** `count` records from `first` on, each mixing two topics and a word of its own, in one of three categories. */
+export function recordsFrom(first: number, count: number): KnowledgeRecord[] {
+  return Array.from({ length: count }, (_, offset) => {
+    const index = first + offset;
+    return {
+      id: `doc${index}#chunk-0`,
+      content: `${topics[index % topics.length]} and ${topics[(index * 7) % topics.length]}, note ${index % 13} word${index}x`,
+      metadata: { docId: `doc${index}`, chunkIndex: 0, category: `c${index % 3}` },
+    };
+  });
+}
