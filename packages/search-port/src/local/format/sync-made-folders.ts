@@ -5,6 +5,11 @@ import { syncDirectory } from "./sync-directory.js";
  * After `mkdirSync(directory, { recursive: true })` returned `made` (the first folder it
  * created, undefined when none), syncs the parent of each folder it made, so their names are
  * durable before a manifest inside them is: a commit syncs only the index folder itself.
+ *
+ * A parent the process may enter but not read (mode `--x`, EACCES at its open) cannot be
+ * synced by it, as on a platform that cannot sync folders: the new name's durability is the
+ * file system's, and the writer opens. Any other failure (EIO, ENOSPC, ...) stops the open
+ * with an error naming the folder made and the parent that failed.
  */
 export function syncMadeFolders(directory: string, made: string | undefined): void {
   if (made === undefined) return;
@@ -12,8 +17,22 @@ export function syncMadeFolders(directory: string, made: string | undefined): vo
   let folder = resolve(directory);
   while (folder !== top) {
     const parent = dirname(folder);
-    syncDirectory(parent);
+    syncParent(folder, parent);
     if (parent === folder) return;
     folder = parent;
+  }
+}
+
+function syncParent(folder: string, parent: string): void {
+  try {
+    syncDirectory(parent);
+  } catch (error) {
+    // An fsync never fails with EACCES: it is the open of a folder this process may not read.
+    if ((error as { code?: unknown } | null)?.code === "EACCES") return;
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `The index folder ${JSON.stringify(folder)} was created, but its name could not be made durable: syncing its parent ${JSON.stringify(parent)} failed (${why}). Nothing was written into it; check the disk, then open the writer again.`,
+      { cause: error },
+    );
   }
 }
