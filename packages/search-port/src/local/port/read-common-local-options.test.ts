@@ -12,6 +12,10 @@ const common: Array<Record<string, unknown>> = [
   { directory: "idx", embeddings, denseWeight: 0, cjkDenseWeight: 1, minScore: 0.5, denseFloor: 0 },
   { directory: "idx", denseWeight: 1, denseFloor: 0.999, refreshIntervalMs: 0, postingsCacheBytes: 0 },
   { directory: " idx ", mode: undefined, minScore: undefined, refreshIntervalMs: 2500.5, postingsCacheBytes: 1 << 20 },
+  // Issue 36 item 6: what a CLI ingest gives its writer (a function), and the two fixed choices.
+  { directory: "idx", mode: "write", embeddings, onEmbedderChange: () => "start-empty" },
+  { directory: "idx", mode: "write", onEmbedderChange: "start-empty" },
+  { directory: "idx", onEmbedderChange: "refuse" },
 ];
 
 const declined: unknown[] = [
@@ -34,7 +38,8 @@ const declined: unknown[] = [
   { directory: "idx", postingsCacheBytes: 1.5 },
   { directory: "idx", approximateDense: true },
   { directory: "idx", answerability: false },
-  { directory: "idx", onEmbedderChange: "start-empty" },
+  { directory: "idx", onEmbedderChange: "start" },
+  { directory: "idx", onEmbedderChange: null },
   { directory: "idx", embedder: { id: "e", version: "1", dimension: 3 } },
   { directory: "idx", somethingElse: 1 },
 ];

@@ -23,6 +23,8 @@ const commonKeys = new Set<string>([
   "embeddings",
   "refreshIntervalMs",
   "postingsCacheBytes",
+  // What the ingest's writer gives (a function): without it here, every CLI ingest loaded zod to read it.
+  "onEmbedderChange",
 ]);
 
 const isFraction = (value: unknown, below = 1.5): value is number =>
@@ -47,12 +49,20 @@ export function readCommonLocalOptions(input: unknown): ParsedLocalOptions | und
     !(typeof refreshIntervalMs === "number" && Number.isFinite(refreshIntervalMs) && refreshIntervalMs >= 0)
   )
     return undefined;
+  const { onEmbedderChange } = given;
+  if (
+    onEmbedderChange !== undefined &&
+    onEmbedderChange !== "refuse" &&
+    onEmbedderChange !== "start-empty" &&
+    typeof onEmbedderChange !== "function"
+  )
+    return undefined;
   if (postingsCacheBytes !== undefined && !(Number.isSafeInteger(postingsCacheBytes) && (postingsCacheBytes as number) >= 0))
     return undefined;
   return {
     directory,
     mode: mode ?? "read",
-    onEmbedderChange: "refuse",
+    onEmbedderChange: (onEmbedderChange ?? "refuse") as ParsedLocalOptions["onEmbedderChange"],
     ...(given["denseWeight"] === undefined ? {} : { denseWeight: given["denseWeight"] as number }),
     ...(given["cjkDenseWeight"] === undefined ? {} : { cjkDenseWeight: given["cjkDenseWeight"] as number }),
     minScore: (given["minScore"] as number | undefined) ?? defaultMinScore,
