@@ -72,9 +72,14 @@ const metaUrlIn = {
     `new URL(${JSON.stringify(path)}, require("node:url").pathToFileURL(require.resolve(${JSON.stringify(manifest)}))).href`,
 };
 
-// Issue 36 item 5: in the bin, `query` loads what it runs from the CommonJS `query-path.cjs`
-// under a V8 code cache (src/load-query-path-bundled.ts), not from the chunks.
-const queryPathLoader = join(cliRoot, "src/load-query-path-bundled.ts");
+// Issue 36 item 5: in the bin, `main.ts` loads the command line from the CommonJS
+// `command-line.cjs`, and `query` what it runs from `query-path.cjs`, each under a V8 code cache
+// (src/load-command-line-bundled.ts, src/load-query-path-bundled.ts), not from the chunks.
+const bundledLoaders = new Map([
+  ["./load-command-line.js", join(cliRoot, "src/load-command-line-bundled.ts")],
+  ["./load-query-path.js", join(cliRoot, "src/load-query-path-bundled.ts")],
+]);
+const codeCachedEntries = ["command-line", "query-path"];
 
 // The chunk of the ES module bundle that each package imported dynamically became (by its file),
 // filled once that bundle is built.
@@ -84,8 +89,8 @@ const keepPackagesAndMetaUrls = (format) => ({
   name: "lookup-knowledge-cli-bundle",
   setup(pluginBuild) {
     if (format === "esm")
-      pluginBuild.onResolve({ filter: /^\.\/load-query-path\.js$/ }, (args) =>
-        args.importer === join(cliRoot, "src/main.ts") ? { path: queryPathLoader } : undefined,
+      pluginBuild.onResolve({ filter: /^\.\/load-(command-line|query-path)\.js$/ }, (args) =>
+        args.importer === join(cliRoot, "src/main.ts") ? { path: bundledLoaders.get(args.path) } : undefined,
       );
     // What the query path imports dynamically, which a query does not run (the index's writer,
     // the OpenTelemetry API until something registered it, another store's adapter, the settings
@@ -136,8 +141,10 @@ const keepPackagesAndMetaUrls = (format) => ({
 const fromBuild = (path) => resolve(process.cwd(), path);
 // Chunk names change with their contents: the previous build's go first.
 rmSync(outdir, { recursive: true, force: true });
+// `command-line.ts` is an entry here only for the chunks of what its commands import when they
+// run, which `command-line.cjs` imports too; its own ES module copy is not kept (below).
 const { metafile } = await build({
-  entryPoints: [join(cliRoot, "src/main.ts")],
+  entryPoints: [join(cliRoot, "src/main.ts"), join(cliRoot, "src/command-line.ts")],
   outdir,
   bundle: true,
   splitting: true,
@@ -157,43 +164,56 @@ const { metafile } = await build({
 for (const [output, { entryPoint }] of Object.entries(metafile.outputs))
   if (entryPoint !== undefined)
     esmChunkOf.set(fromBuild(entryPoint.replace(/^[a-z-]+:/, "")), relative(outdir, fromBuild(output)).split(sep).join("/"));
-// What `query` runs, as one CommonJS file: Node 20 has no compile cache for ES modules, and a
-// CommonJS file compiled through `vm.Script` can start from V8's (src/code-cached-module.ts).
-// Its dynamic imports stay in the file (no chunks); a package kept outside is required.
-const queryPath = await build({
-  entryPoints: [join(cliRoot, "src/query-path.ts")],
-  outfile: join(outdir, "query-path.cjs"),
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  metafile: true,
-  logLevel: "error",
-  plugins: [keepPackagesAndMetaUrls("cjs")],
-});
-// `import.meta` left in CommonJS would be an empty object: every URL must have been replaced.
-const emptyImportMeta = queryPath.warnings.filter((warning) => warning.id === "empty-import-meta");
-if (emptyImportMeta.length > 0)
-  throw new Error(`bundle-cli: import.meta left in query-path.cjs: ${emptyImportMeta.map((warning) => warning.location?.file).join(", ")}`);
-// Node 20 runs a script's own `import()` only behind a flag: each of the file's dynamic imports of a
-// package becomes a call of the function the loader passes in. The calls renamed must be those
-// imports, all of them and no more (code in a string, such as a worker's source, keeps its own).
-const queryPathFile = join(outdir, "query-path.cjs");
-const dynamicImports = Object.values(queryPath.metafile.outputs)
-  .flatMap((output) => output.imports)
-  .filter((imported) => imported.kind === "dynamic-import" && imported.external)
-  .map((imported) => imported.path);
-let renamed = 0;
-const queryPathSource = readFileSync(queryPathFile, "utf8").replace(/\bimport\(("[^"]+")\)/g, (call, specifier) => {
-  if (!dynamicImports.includes(JSON.parse(specifier))) return call;
-  renamed += 1;
-  return `${dynamicImportName}(${specifier})`;
-});
-if (renamed !== dynamicImports.length)
-  throw new Error(`bundle-cli: query-path.cjs imports ${dynamicImports.join(", ")} dynamically, and ${renamed} calls were renamed`);
-writeFileSync(queryPathFile, queryPathSource);
-for (const [output, value] of Object.entries(queryPath.metafile.outputs)) metafile.outputs[output] = value;
-Object.assign(metafile.inputs, queryPath.metafile.inputs);
+// The ES module copy of the command line: the bin loads `command-line.cjs` instead, and no chunk
+// imports an entry.
+const commandLineEsm = join(outdir, "command-line.js");
+rmSync(commandLineEsm);
+delete metafile.outputs[relative(process.cwd(), commandLineEsm).split(sep).join("/")];
+for (const entry of codeCachedEntries) await bundleCodeCached(entry);
+
+/**
+ * `src/<entry>.ts` as one CommonJS file, `dist/bundle/<entry>.cjs`: Node 20 has no compile cache
+ * for ES modules, and a CommonJS file compiled through `vm.Script` can start from V8's
+ * (src/code-cached-module.ts). The command line and what `query` runs are bundled so. Their
+ * dynamic imports of the CLI's own modules load the chunks of the ES module bundle; a package
+ * kept outside is required.
+ */
+async function bundleCodeCached(entry) {
+  const file = join(outdir, `${entry}.cjs`);
+  const bundled = await build({
+    entryPoints: [join(cliRoot, `src/${entry}.ts`)],
+    outfile: file,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    metafile: true,
+    logLevel: "error",
+    plugins: [keepPackagesAndMetaUrls("cjs")],
+  });
+  // `import.meta` left in CommonJS would be an empty object: every URL must have been replaced.
+  const emptyImportMeta = bundled.warnings.filter((warning) => warning.id === "empty-import-meta");
+  if (emptyImportMeta.length > 0)
+    throw new Error(`bundle-cli: import.meta left in ${entry}.cjs: ${emptyImportMeta.map((warning) => warning.location?.file).join(", ")}`);
+  // Node 20 runs a script's own `import()` only behind a flag: each of the file's dynamic imports of a
+  // package becomes a call of the function the loader passes in. The calls renamed must be those
+  // imports, all of them and no more (code in a string, such as a worker's source, keeps its own).
+  const dynamicImports = Object.values(bundled.metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((imported) => imported.kind === "dynamic-import" && imported.external)
+    .map((imported) => imported.path);
+  let renamed = 0;
+  const source = readFileSync(file, "utf8").replace(/\bimport\(("[^"]+")\)/g, (call, specifier) => {
+    if (!dynamicImports.includes(JSON.parse(specifier))) return call;
+    renamed += 1;
+    return `${dynamicImportName}(${specifier})`;
+  });
+  if (renamed !== dynamicImports.length)
+    throw new Error(`bundle-cli: ${entry}.cjs imports ${dynamicImports.join(", ")} dynamically, and ${renamed} calls were renamed`);
+  writeFileSync(file, source);
+  for (const [output, value] of Object.entries(bundled.metafile.outputs)) metafile.outputs[output] = value;
+  Object.assign(metafile.inputs, bundled.metafile.inputs);
+}
 
 // Each file written, relative to dist/bundle/, with the modules it holds, relative to the CLI's folder.
 const inputs = Object.fromEntries(

@@ -2,8 +2,8 @@ import { cpSync, existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { isEsModule } from "@lookup-knowledge/vitest-config/is-es-module";
 import { loadedModules } from "@lookup-knowledge/vitest-config/loaded-modules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +16,7 @@ import { builtCli } from "./test/built-cli.js";
 // at start. The checks read the modules those files hold (`bundledModules`).
 const cli = builtCli;
 const cliFolder = fileURLToPath(new URL("..", import.meta.url));
+const cliUrl = pathToFileURL(cliFolder).href;
 
 const markdownParser = /\/(@lezer\+|micromark|mdast-util-)/;
 const localIndex = /\/packages\/search-port\/dist\/local\//;
@@ -30,6 +31,12 @@ describe("what each command loads", () => {
   let cwd: string;
   const command = (...args: string[]) => commandWith([], ...args);
   const commandWith = (nodeOptions: string[], ...args: string[]) => commandIn(cwd, nodeOptions, ...args);
+  const commandUrls = (...args: string[]) => {
+    const { DATABASE_URL: _ignored, ...environment } = process.env;
+    const run = loadedModules([cli, ...args], { cwd, env: { ...environment, NO_COLOR: "1" } });
+    expect(run.status, run.stderr).toBe(0);
+    return run.urls;
+  };
   const commandIn = (folder: string, nodeOptions: string[], ...args: string[]) => {
     const { DATABASE_URL: _ignored, ...environment } = process.env;
     const run = loadedModules([...nodeOptions, cli, ...args], { cwd: folder, env: { ...environment, NO_COLOR: "1" } });
@@ -100,6 +107,25 @@ describe("what each command loads", () => {
     const zod = createRequire(fileURLToPath(new URL("../../../packages/core/package.json", import.meta.url))).resolve("zod");
     const preloaded = loadedModules(["--require", zod, "--import", requiredZod, "-e", "0"], { cwd });
     expect(Number(/zod required: (\d+)/.exec(preloaded.stderr)?.[1])).toBeGreaterThan(0);
+  });
+
+  it("issue 36 item 5: a query compiles no ES module of the bin but main.js: the command line and the query path come from their CommonJS files", () => {
+    const { DATABASE_URL: _ignored, ...environment } = process.env;
+    const run = loadedModules([cli, "query", "how do I rotate keys"], { cwd, env: { ...environment, NO_COLOR: "1" } });
+    expect(run.status, run.stderr).toBe(0);
+    const bundle = pathToFileURL(join(dirname(cli), "/")).href;
+    // The ES modules of the bin it loads hold its entry and the two loaders only (and esbuild's
+    // helpers, in a chunk of no module): as an ES module, the command line (150 KB with commander) was compiled at every start.
+    const esModules = bundledModules(run.urls.filter((url) => url.startsWith(bundle))).map((url) => url.slice(cliUrl.length));
+    expect(esModules.sort()).toEqual([
+      "src/code-cached-module.ts",
+      "src/load-command-line-bundled.ts",
+      "src/load-query-path-bundled.ts",
+      "src/main.ts",
+    ]);
+    expect(run.codeCached.map((file) => basename(file))).toEqual(["command-line.cjs", "query-path.cjs"]);
+    // Other commands' code is still imported from the chunks when they run: the check sees those.
+    expect(commandUrls("stats").some((url) => url.startsWith(`${bundle}chunks/`))).toBe(true);
   });
 
   it("issue 36 item 5: a query imports no CommonJS package as an ES module (which starts Node's CommonJS export scanner)", () => {
