@@ -139,9 +139,10 @@ function storedAsHash(record: StoredToolInvocation, hashSetting: boolean): boole
 }
 
 /**
- * What records kept as text are hashed with when the setting is now `hash`: this process's own
- * random key (the store's key is not the inspector's to read), so their text is never shown;
- * their hashes match no stored one, as no stored one exists.
+ * What records kept as text are hashed with when the setting is now `hash` and the store handed
+ * them out as text (the durable store hashes them itself, with the folder's key; another store
+ * may not): this process's own random key (a store's key is not the inspector's to read), so
+ * their text is never shown; their hashes match no stored one.
  */
 const textRecordKey = randomBytes(32).toString("hex");
 

@@ -6,6 +6,7 @@ import { listSpooledRecords } from "../flusher/list-spooled-records.js";
 import { readSpooledLines } from "../spool/read-spooled-lines.js";
 import { storedFromSpool } from "../flusher/stored-from-spool.js";
 import { createQueryHashesForSearch } from "../record/create-query-hashes-for-search.js";
+import { createHashOnRead } from "../record/create-hash-on-read.js";
 import type { TraceDatabase } from "../database/trace-database.js";
 import type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 import { readDurableTraceStoreOptions, type DurableTraceStoreOptions } from "../options/durable-trace-store-options.js";
@@ -46,6 +47,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
   const parts = createDurableStoreParts(settings, report);
   const { spool, session, flusher } = parts;
   const queryHashes = createQueryHashesForSearch(directory, settings.queryHashKey);
+  const shown = createHashOnRead(directory, settings.queryStorage, settings.queryHashKey);
   let closed = false;
 
   async function flush() {
@@ -95,7 +97,8 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
     async list(query: TraceListQuery = {}) {
       await flush();
       const hashes = queryHashes(query.queryText);
-      return session.use((opened) => opened.list({ ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) }));
+      const records = await session.use((opened) => opened.list({ ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) }));
+      return records.map(shown);
     },
     listFromSpool(query: TraceListQuery = {}) {
       if (database) return undefined;
@@ -104,16 +107,19 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
       if (spooled === undefined) return undefined;
       const hashes = queryHashes(query.queryText);
       const full = { ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) };
-      return listSpooledRecords(spooled, full, readDatabaseNewest(settings.pgliteDirectory));
+      return listSpooledRecords(spooled, full, readDatabaseNewest(settings.pgliteDirectory))?.map(shown);
     },
     getFromSpool(id: string) {
       const record = readSpooledLines(directory, spoolReadLimitBytes)
         ?.find((spooled) => spooled.id === id)
         ?.record();
       // A record the database may refuse (the flush quarantines it) is left to `get`.
-      return record === undefined || !fitsTraceTable(record) ? undefined : storedFromSpool(record);
+      return record === undefined || !fitsTraceTable(record) ? undefined : shown(storedFromSpool(record));
     },
-    get: (id: string) => afterFlush((opened) => opened.get(id)),
+    get: async (id: string) => {
+      const record = await afterFlush((opened) => opened.get(id));
+      return record === undefined ? undefined : shown(record);
+    },
     prune: (olderThan: Date) => afterFlush((opened) => opened.prune(olderThan)),
     count: () => afterFlush((opened) => opened.count()),
     async knowledgeGaps(options: KnowledgeGapOptions) {
