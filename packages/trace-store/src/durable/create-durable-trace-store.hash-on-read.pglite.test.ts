@@ -60,7 +60,8 @@ describe("a durable store under queryStorage hash reads records kept as text has
       for (const record of read) {
         const { keywords, entities, titles } = record?.retrievalDetails.hints ?? { keywords: [], entities: [], titles: [] };
         for (const term of [...keywords, ...entities, ...titles]) expect(term).toMatch(/^hash:[0-9a-f]{12}$/);
-        for (const block of record?.retrievalDetails.evidence ?? []) for (const reason of block.hitReasons) expect(reason.replace(/"hash:[0-9a-f]{12}"/g, "")).not.toContain('"');
+        for (const block of record?.retrievalDetails.evidence ?? [])
+          for (const reason of block.hitReasons) expect(reason.replace(/"hash:[0-9a-f]{12}"/g, "")).not.toContain('"');
       }
     } finally {
       await hashing.close();
