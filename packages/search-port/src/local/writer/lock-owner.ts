@@ -1,19 +1,16 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
 
 /** The file inside the lock folder that names the process holding it. */
 export const lockOwnerFileName = "owner.json";
 
-const lockOwnerSchema = z.object({
-  pid: z.number().int().positive(),
-  hostname: z.string(),
-  acquiredAt: z.string(),
-});
-
 /** Who holds a write lock: the process id and host name of the writer that made the lock folder. */
-export type LockOwner = z.infer<typeof lockOwnerSchema>;
+export interface LockOwner {
+  pid: number;
+  hostname: string;
+  acquiredAt: string;
+}
 
 /** Records this process as the holder of the lock folder `lockPath` (which it has just made). */
 export function writeLockOwner(lockPath: string): void {
@@ -38,8 +35,20 @@ export function readLockOwner(lockPath: string): LockOwner | undefined {
   } catch {
     return undefined;
   }
-  const parsed = lockOwnerSchema.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  return lockOwnerOf(json);
+}
+
+/**
+ * The three fields of a parsed owner file, or undefined when one is missing or of the wrong
+ * kind (other keys are left out). Plain checks, not a schema: every writer's open reads its
+ * lock, and loading zod for it was a cost of every CLI ingest (issue 36 item 6).
+ */
+export function lockOwnerOf(json: unknown): LockOwner | undefined {
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return undefined;
+  const { pid, hostname, acquiredAt } = json as Record<string, unknown>;
+  if (!Number.isSafeInteger(pid) || (pid as number) <= 0 || typeof hostname !== "string" || typeof acquiredAt !== "string")
+    return undefined;
+  return { pid: pid as number, hostname, acquiredAt };
 }
 
 /** Removes the owner file of the lock folder `lockPath`, so the folder itself can be removed (`rmdir`). */

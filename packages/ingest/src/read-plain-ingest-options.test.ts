@@ -1,0 +1,49 @@
+import { parseOptions } from "@lookup-knowledge/core";
+import { describe, expect, it } from "vitest";
+import { readPlainIngestOptions } from "./read-plain-ingest-options.js";
+import { ingestOptionsSchema, resolveIngestOptions } from "./resolve-ingest-options.js";
+
+const defaults = resolveIngestOptions(undefined);
+const merged = (options: Record<string, unknown>): Record<string, unknown> => ({ ...defaults, ...options });
+
+const plain: Array<Record<string, unknown>> = [
+  {},
+  { maxChunkChars: 200, overlapChars: 0 },
+  { maxChunkChars: 800, overlapChars: 400, followSymlinks: true },
+  { include: ["docs/**/*.md"], exclude: [], categoryField: "section" },
+  { entityFields: [], keywordFields: ["tags", "keywords"], descriptionFields: ["summary"] },
+];
+
+const declined: Array<Record<string, unknown>> = [
+  { include: [] },
+  { include: [" docs/*.md"] },
+  { exclude: ["a", ""] },
+  { exclude: "node_modules" },
+  { categoryField: " " },
+  { categoryField: "section " },
+  { categoryField: 7 },
+  { keywordFields: null },
+  { maxChunkChars: 199 },
+  { maxChunkChars: 800.5 },
+  { maxChunkChars: Number.NaN },
+  { maxChunkChars: "800" },
+  { overlapChars: -1 },
+  { followSymlinks: "yes" },
+  { chunkSize: 5 },
+];
+
+describe("ingest options read without zod (issue 36 item 6)", () => {
+  it.each(plain)("issue 36 item 6: %o reads to what the schema gives", (options) => {
+    const read = readPlainIngestOptions(merged(options));
+    expect(read).toEqual(parseOptions(ingestOptionsSchema(), merged(options), ""));
+    // The lists are the reader's own, as the schema's are.
+    expect(read?.include).not.toBe(merged(options)["include"]);
+  });
+
+  it("issue 36 item 6: anything else is left to the schema, which reads or refuses it as before", () => {
+    for (const options of declined) expect([options, readPlainIngestOptions(merged(options))]).toEqual([options, undefined]);
+    // Declined but valid: the schema trims the spaces off.
+    expect(resolveIngestOptions({ categoryField: "section " }).categoryField).toBe("section");
+    expect(() => resolveIngestOptions({ exclude: ["a", ""] })).toThrow(/exclude\.1/);
+  });
+});

@@ -1,0 +1,43 @@
+import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+
+// Issue 36 item 6: loading zod and compiling the options schema was a cost of every CLI ingest
+// (the options given are nearly always plainly valid, or none). Options that are plainly
+// valid are read here with plain checks, to the very value the schema gives them; anything
+// else (a string with spaces around it, a null, an unknown key, a bad value) goes through the
+// schema, which refuses a bad option with its usual message (resolve-ingest-options.test.ts
+// holds the two side by side).
+
+const stringListKeys = ["include", "exclude", "entityFields", "keywordFields", "descriptionFields"] as const;
+const knownKeys = new Set<string>([...stringListKeys, "categoryField", "maxChunkChars", "overlapChars", "followSymlinks"]);
+
+/** A string the schema's `trim().min(1)` keeps as it is. */
+const isPlainString = (value: unknown): value is string => typeof value === "string" && value !== "" && value.trim() === value;
+
+/**
+ * `merged` (the defaults with the given options over them) as the schema reads it, when each
+ * option is plainly valid; otherwise undefined (the caller parses it with the schema). The
+ * lists are copies, as the schema's are.
+ */
+export function readPlainIngestOptions(merged: Record<string, unknown>): ResolvedIngestOptions | undefined {
+  for (const key of Object.keys(merged)) if (!knownKeys.has(key)) return undefined;
+  for (const key of stringListKeys) {
+    const list = merged[key];
+    if (!Array.isArray(list) || !list.every(isPlainString)) return undefined;
+  }
+  const { include, exclude, categoryField, entityFields, keywordFields, descriptionFields, maxChunkChars, overlapChars, followSymlinks } =
+    merged as Record<string, unknown> & Record<(typeof stringListKeys)[number], string[]>;
+  if (include.length === 0 || !isPlainString(categoryField) || typeof followSymlinks !== "boolean") return undefined;
+  if (!Number.isSafeInteger(maxChunkChars) || (maxChunkChars as number) < 200) return undefined;
+  if (!Number.isSafeInteger(overlapChars) || (overlapChars as number) < 0) return undefined;
+  return {
+    include: [...include],
+    exclude: [...exclude],
+    categoryField,
+    entityFields: [...entityFields],
+    keywordFields: [...keywordFields],
+    descriptionFields: [...descriptionFields],
+    maxChunkChars: maxChunkChars as number,
+    overlapChars: overlapChars as number,
+    followSymlinks,
+  };
+}
