@@ -128,6 +128,20 @@ describe("what each command loads", () => {
     expect(commandUrls("stats").some((url) => url.startsWith(`${bundle}chunks/`))).toBe(true);
   });
 
+  it("issue 36 item 5: a query loads no child_process built-in (commander's, required on first use in the bin), nor the dgram it brings", () => {
+    const { DATABASE_URL: _ignored, ...environment } = process.env;
+    // Node's own list of the built-ins a process loaded, printed at exit.
+    const builtIns = `data:text/javascript,process.on("exit", () => process.stderr.write("built-ins: " + process.moduleLoadList.filter((entry) => entry.startsWith("NativeModule ")).map((entry) => entry.slice(13)).join(" ") + "\\n"));`;
+    const loaded = (args: string[], folder = cwd) => {
+      const run = loadedModules(["--import", builtIns, ...args], { cwd: folder, env: { ...environment, NO_COLOR: "1" } });
+      expect(run.status, run.stderr).toBe(0);
+      return (/built-ins: ([^\n]*)/.exec(run.stderr)?.[1] ?? "").split(" ");
+    };
+    expect(loaded([cli, "query", "how do I rotate keys"]).filter((name) => ["child_process", "dgram"].includes(name))).toEqual([]);
+    // The check sees the built-in when commander is required from its package, as the unbundled command does.
+    expect(loaded(["-e", `require("commander")`], cliFolder)).toContain("child_process");
+  });
+
   it("issue 36 item 5: a query imports no CommonJS package as an ES module (which starts Node's CommonJS export scanner)", () => {
     const { DATABASE_URL: _ignored, ...environment } = process.env;
     const run = loadedModules([cli, "query", "how do I rotate keys"], { cwd, env: { ...environment, NO_COLOR: "1" } });
