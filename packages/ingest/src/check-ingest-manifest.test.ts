@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { loadedModules } from "@lookup-knowledge/vitest-config/loaded-modules";
 import { describe, expect, it } from "vitest";
@@ -76,9 +77,17 @@ describe("checkIngestManifest (issue 36 item 5: no zod on a query's path)", () =
     expect(run.status, run.stderr).toBe(0);
     expect(run.urls.some((url) => url.endsWith("/ingest/dist/read-ingest-manifest.js"))).toBe(true);
     expect(run.urls.filter((url) => /\/zod@[^/]+\/node_modules\/zod\//.test(url))).toEqual([]);
-    // The check sees zod where it is loaded: the package's root entry checks ingest options with it.
+    // The check sees zod where it is loaded. (The package's root entry loaded it to check ingest
+    // options until issue 36 item 6; now only options its plain checks do not read build the schema.)
     const root = fileURLToPath(new URL("../dist/index.js", import.meta.url));
-    const withZod = loadedModules(["--input-type=module", "-e", `await import(${JSON.stringify(root)});`]);
+    const rootRun = loadedModules(["--input-type=module", "-e", `await import(${JSON.stringify(root)});`]);
+    expect(rootRun.urls.filter((url) => /\/zod@[^/]+\/node_modules\/zod\//.test(url))).toEqual([]);
+    const zod = createRequire(import.meta.url).resolve("zod");
+    const withZod = loadedModules([
+      "--input-type=module",
+      "-e",
+      `await import(${JSON.stringify(root)}); await import(${JSON.stringify(zod)});`,
+    ]);
     expect(withZod.urls.some((url) => /\/zod@[^/]+\/node_modules\/zod\//.test(url))).toBe(true);
   });
 });
