@@ -27,7 +27,7 @@ import type { QueryPath } from "./load-query-path.js";
 
 // Issue 36 item 5: commander (a CommonJS package) is bundled into the bin with this file
 // (scripts/bundle-cli.mjs), so a cold run reads none of its files and Node's CommonJS export
-// scanner does not start; only the unbundled dist/main.js imports the package.
+// scanner does not start; only the unbundled dist/command-line.js imports the package.
 
 interface GlobalOptions {
   config?: string;
