@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TermNumbering } from "./term-numbering.js";
-import { TermTable, wordHash } from "./term-table.js";
+import { TermTable, initialSlots, wordHash } from "./term-table.js";
 
 /** A table whose terms are the word in upper case, counting how often it worked one out. */
 function countingTable() {
@@ -40,6 +40,21 @@ describe("TermTable", () => {
     expect(derived.length).toBe(600_000);
     expect(termOf(words[0] as string)).toBe("W0");
     expect(derived.length).toBe(600_001);
+  });
+
+  it("issue 36 item 6: holds 16,384 words (an ingest's vocabulary) in the arrays it started with, and grows past them", () => {
+    const { table } = countingTable();
+    const arrays = () => (table as unknown as { slots: Int32Array }).slots;
+    const started = arrays();
+    expect(initialSlots).toBe(1 << 15);
+    const words = Array.from({ length: initialSlots / 2 + 1 }, (_, index) => `w${index.toString(36)}`);
+    const termOf = (word: string) => table.termOf(word, 0, word.length, wordHash(word, 0, word.length), true);
+    for (const word of words.slice(0, initialSlots / 2)) termOf(word);
+    // No array reassigned: the methods' optimised code, which reads them as constants, stays.
+    expect(arrays()).toBe(started);
+    expect(termOf(words[initialSlots / 2] as string)).toBe((words[initialSlots / 2] as string).toUpperCase());
+    expect(arrays()).not.toBe(started);
+    expect(words.map(termOf)).toEqual(words.map((word) => word.toUpperCase()));
   });
 
   it("issue 36 item 4: gives each numbering its own ids (-1 for a dropped word), remembered per word, right when numberings take turns", () => {
