@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,5 +91,53 @@ describe("loadGlossTable", () => {
     const manifest = JSON.parse(readFileSync(join(directory, "gloss-table.json"), "utf8")) as { headwordCount: number };
     writeFileSync(join(directory, "gloss-table.json"), JSON.stringify({ ...manifest, headwordCount: manifest.headwordCount - 1 }));
     expect(loadError(directory).message).toMatch(/bytes where/);
+  });
+});
+
+describe("loadGlossTable over a list not sorted by bytes (issue 36 item 5)", () => {
+  /** A gloss table of `headwords` (each given the ranks `[index, index + 1]`), with its manifest's checksums. */
+  function writeTable(headwords: readonly string[]): string {
+    const directory = copyOfData();
+    const rankCount = headwords.length * 2;
+    const glosses = Buffer.alloc(16 + headwords.length + rankCount * 2);
+    glosses.write("LKGL", 0, "latin1");
+    glosses.writeUInt32LE(1, 4);
+    glosses.writeUInt32LE(headwords.length, 8);
+    glosses.writeUInt32LE(rankCount, 12);
+    headwords.forEach((_, index) => {
+      glosses[16 + index] = 2;
+      glosses.writeUInt16LE(index, 16 + headwords.length + index * 4);
+      glosses.writeUInt16LE(index + 1, 16 + headwords.length + index * 4 + 2);
+    });
+    const list = Buffer.from(`${headwords.join("\n")}\n`, "utf8");
+    writeFileSync(join(directory, "glosses.bin"), glosses);
+    writeFileSync(join(directory, "gloss-words.txt"), list);
+    const manifestPath = join(directory, "gloss-table.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { files: Record<string, { bytes: number; sha256: string }> };
+    const entry = (bytes: Buffer) => ({ bytes: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex") });
+    manifest.files["glosses.bin"] = entry(glosses);
+    manifest.files["gloss-words.txt"] = entry(list);
+    writeFileSync(manifestPath, JSON.stringify({ ...manifest, headwordCount: headwords.length, rankCount }));
+    return directory;
+  }
+
+  it("finds every headword of a list sorted by bytes and of one that is not, at the same ranks", () => {
+    const words = ["数据", "Ａ", "𠀀", "库", "网关"];
+    for (const order of [
+      [...words].sort((left, right) => Buffer.compare(Buffer.from(left), Buffer.from(right))),
+      [...words].sort(),
+      words,
+    ]) {
+      const table = loadGlossTable({ directory: writeTable(order) });
+      for (const [index, word] of order.entries())
+        expect(Array.from(table.ranksOf(word) ?? []), `${order.join(",")}: ${word}`).toEqual([index, index + 1]);
+      expect(table.ranksOf("数据库")).toBeUndefined();
+      expect(table.ranksOf("")).toBeUndefined();
+    }
+  });
+
+  it("refuses a list with a repeat or an empty line, naming the line", () => {
+    expect(loadError(writeTable(["库", "数据", "库"])).message).toMatch(/line 3 \("库"\) is empty or a repeat/);
+    expect(loadError(writeTable(["库", "", "数据"])).message).toMatch(/line 2 \(""\) is empty or a repeat/);
   });
 });
