@@ -46,4 +46,15 @@ describe("ingest options read without zod (issue 36 item 6)", () => {
     expect(resolveIngestOptions({ categoryField: "section " }).categoryField).toBe("section");
     expect(() => resolveIngestOptions({ exclude: ["a", ""] })).toThrow(/exclude\.1/);
   });
+
+  it("issue 36 item 6 (review): a list with holes is left to the schema, which refuses the hole by its place", () => {
+    // `every` skips a hole: a sparse list passed the plain checks and read to undefined patterns.
+    // biome-ignore lint/suspicious/noSparseArray: the hole is what is tested
+    const sparse = [, "docs/*.md"];
+    for (const key of ["include", "exclude", "entityFields", "keywordFields", "descriptionFields"]) {
+      expect([key, readPlainIngestOptions(merged({ [key]: sparse }))]).toEqual([key, undefined]);
+      expect(() => resolveIngestOptions({ [key]: sparse })).toThrow(new RegExp(`${key}\\.0=undefined`));
+    }
+    expect(() => resolveIngestOptions({ include: new Array(2) })).toThrow(/include\.0=undefined/);
+  });
 });

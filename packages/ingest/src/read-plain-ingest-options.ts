@@ -13,6 +13,13 @@ const knownKeys = new Set<string>([...stringListKeys, "categoryField", "maxChunk
 /** A string the schema's `trim().min(1)` keeps as it is. */
 const isPlainString = (value: unknown): value is string => typeof value === "string" && value !== "" && value.trim() === value;
 
+/** A list of plain strings. Each place is read, holes too: `every` skips a hole, the schema reads it as undefined. */
+function isPlainStringList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index += 1) if (!isPlainString(value[index])) return false;
+  return true;
+}
+
 /**
  * `merged` (the defaults with the given options over them) as the schema reads it, when each
  * option is plainly valid; otherwise undefined (the caller parses it with the schema). The
@@ -21,8 +28,7 @@ const isPlainString = (value: unknown): value is string => typeof value === "str
 export function readPlainIngestOptions(merged: Record<string, unknown>): ResolvedIngestOptions | undefined {
   for (const key of Object.keys(merged)) if (!knownKeys.has(key)) return undefined;
   for (const key of stringListKeys) {
-    const list = merged[key];
-    if (!Array.isArray(list) || !list.every(isPlainString)) return undefined;
+    if (!isPlainStringList(merged[key])) return undefined;
   }
   const { include, exclude, categoryField, entityFields, keywordFields, descriptionFields, maxChunkChars, overlapChars, followSymlinks } =
     merged as Record<string, unknown> & Record<(typeof stringListKeys)[number], string[]>;
