@@ -74,6 +74,11 @@ describe("the lookup-knowledge CLI's messages", () => {
     // The key file does not exist: the driver fails before it connects.
     ["never shows its sslkey path", "postgres://app:hunter22@127.0.0.1:1/traces?sslkey=/home/me/secret-prod.key", /driver failed \(ENOENT/],
   ])("an unusable DATABASE_URL %s, and no secret of it shows", async (_name, url, cause) => {
+    // A lookup waiting in the spool, whatever ran before: `traces` flushes it as it closes, and the
+    // trace store reports the failure the command then fails with. Said once: in the bin the
+    // command line and the trace commands hold one set of reported errors (issue 36 item 5).
+    expect((await lookupKnowledge(cwd, "ingest", "--no-progress", "kb")).code).toBe(0);
+    expect((await lookupKnowledge(cwd, "query", "refund")).code).toBe(0);
     const stderr = await new Promise<string>((done) => {
       execFile(process.execPath, [cli, "traces"], { cwd, env: { ...process.env, DATABASE_URL: url } }, (_error, _stdout, text) =>
         done(text),
