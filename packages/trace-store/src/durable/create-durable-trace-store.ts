@@ -126,7 +126,9 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
       const until = options.until ?? new Date();
       const maxLookupIds = options.maxLookupIds ?? defaultMaxLookupIds;
       const rows = await afterFlush((opened) => opened.knowledgeGapRows({ since: options.since, until, maxLookupIds }));
-      return buildKnowledgeGapReport(rows, { ...options, until, maxLookupIds });
+      // Under `hash` no read shows a query's text, this one included, whatever the caller passes.
+      const queryStorage = settings.queryStorage === "hash" ? "hash" : options.queryStorage;
+      return buildKnowledgeGapReport(rows, { ...options, ...(queryStorage ? { queryStorage } : {}), until, maxLookupIds });
     },
     async close(options: { flush?: boolean } = {}): Promise<void> {
       if (closed) return;
