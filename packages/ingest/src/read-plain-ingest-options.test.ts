@@ -57,4 +57,16 @@ describe("ingest options read without zod (issue 36 item 6)", () => {
     }
     expect(() => resolveIngestOptions({ include: new Array(2) })).toThrow(/include\.0=undefined/);
   });
+
+  it("issue 36 item 6 (review): options with an own __proto__ key are left to the schema, which refuses the keys it brings as before", () => {
+    // The merge assigns a "__proto__" key, which sets the merged object's prototype: the schema's
+    // strict check reads inherited keys too (for...in), the plain checks only own ones.
+    const options = JSON.parse('{"__proto__": {"chunkSize": 5}}') as Record<string, unknown>;
+    const merged: Record<string, unknown> = { ...defaults };
+    for (const [key, value] of Object.entries(options)) merged[key] = value;
+    expect(readPlainIngestOptions(merged)).toBeUndefined();
+    expect(() => resolveIngestOptions(options)).toThrow(/Unrecognized key: "chunkSize"/);
+    // One that brings no key reads as the schema reads it.
+    expect(resolveIngestOptions(JSON.parse('{"__proto__": {}}') as Record<string, unknown>)).toEqual(defaults);
+  });
 });

@@ -26,6 +26,9 @@ function isPlainStringList(value: unknown): value is string[] {
  * lists are copies, as the schema's are.
  */
 export function readPlainIngestOptions(merged: Record<string, unknown>): ResolvedIngestOptions | undefined {
+  // An own "__proto__" key among the options set the merged object's prototype; the schema's
+  // strict check reads inherited keys too (for...in), these checks only own ones.
+  if (Object.getPrototypeOf(merged) !== Object.prototype) return undefined;
   for (const key of Object.keys(merged)) if (!knownKeys.has(key)) return undefined;
   for (const key of stringListKeys) {
     if (!isPlainStringList(merged[key])) return undefined;
