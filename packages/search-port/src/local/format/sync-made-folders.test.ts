@@ -54,4 +54,19 @@ describe("syncMadeFolders (issue 36 item 8: a writer making its folder)", () => 
     // It stops at the failure: the parent above is not synced after it.
     expect(synced).toEqual([]);
   });
+
+  it("names the index folder, not a folder made above it, when a higher parent's sync fails", () => {
+    failing.set(root, "EIO");
+    let thrown: unknown;
+    try {
+      syncMadeFolders(index, join(root, "kb"));
+    } catch (error) {
+      thrown = error;
+    }
+    const message = (thrown as Error).message;
+    expect(message).toContain(`index folder ${JSON.stringify(index)}`);
+    expect(message).toContain(`parent ${JSON.stringify(root)}`);
+    expect(message).toContain(`of ${JSON.stringify(join(root, "kb"))}`);
+    expect(synced).toEqual([join(root, "kb")]);
+  });
 });

@@ -17,13 +17,14 @@ export function syncMadeFolders(directory: string, made: string | undefined): vo
   let folder = resolve(directory);
   while (folder !== top) {
     const parent = dirname(folder);
-    syncParent(folder, parent);
+    syncParent(directory, folder, parent);
     if (parent === folder) return;
     folder = parent;
   }
 }
 
-function syncParent(folder: string, parent: string): void {
+/** Syncs `parent`, which holds `folder`, made for the index folder `directory`. */
+function syncParent(directory: string, folder: string, parent: string): void {
   try {
     syncDirectory(parent);
   } catch (error) {
@@ -31,7 +32,7 @@ function syncParent(folder: string, parent: string): void {
     if ((error as { code?: unknown } | null)?.code === "EACCES") return;
     const why = error instanceof Error ? error.message : String(error);
     throw new Error(
-      `The index folder ${JSON.stringify(folder)} was created, but its name could not be made durable: syncing its parent ${JSON.stringify(parent)} failed (${why}). Nothing was written into it; check the disk, then open the writer again.`,
+      `The index folder ${JSON.stringify(directory)} was created, but its name could not be made durable: syncing the parent ${JSON.stringify(parent)} of ${JSON.stringify(folder)} failed (${why}). Nothing was written into it; check the disk, then open the writer again.`,
       { cause: error },
     );
   }
