@@ -30,6 +30,9 @@ describe("traces after traces.store-query went from text to hash", () => {
     }
     const listed = JSON.parse((await lookupKnowledge(cwd, "traces", "--json")).stdout) as Array<{ id: string; query: string }>;
     expect(listed).toHaveLength(2);
+    // A search by the text still finds both: the one kept as text by its text, the other by its hash.
+    const searched = JSON.parse((await lookupKnowledge(cwd, "traces", "--json", "--query", question)).stdout) as Array<{ id: string }>;
+    expect(searched.map((record) => record.id)).toEqual(listed.map((record) => record.id));
     const [newer, older] = listed;
     expect(older?.query).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     // One query, one hash: kept as text or hashed, it reads the same.
