@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRecord } from "./make-record.js";
 import { createDurableTraceStore } from "../src/durable/create-durable-trace-store.js";
 import { queryHashPrefix } from "../src/record/hash-query.js";
+import { queryHashKeyFile } from "../src/record/query-storage.js";
 import type { StoredToolInvocation } from "../src/database/rows/stored-tool-invocation.js";
 import type { DatabaseTarget } from "./database-targets.js";
 
@@ -48,11 +49,14 @@ export function defineHashOnReadSuite(name: string, makeTarget: () => Promise<Da
       asText.append(spooledAsText);
       await asText.close({ flush: false });
 
+      expect(existsSync(join(directory, queryHashKeyFile))).toBe(false);
       const hashing = createDurableTraceStore({ ...options, queryStorage: "hash" });
       try {
         // A text record still in the spool, read without the database.
         const fromSpool = hashing.getFromSpool("text-spooled");
         expect(fromSpool?.query.startsWith(queryHashPrefix)).toBe(true);
+        // That read made the folder's key, readable by its owner only.
+        expect(statSync(join(directory, queryHashKeyFile)).mode & 0o777).toBe(0o600);
         // The newest record is in the spool: it alone decides a listing of one (PGlite only:
         // with PostgreSQL, other folders' spools fill the database, and the list reads it).
         const listedFromSpool = hashing.listFromSpool({ limit: 1 });
