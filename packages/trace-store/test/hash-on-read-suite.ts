@@ -112,6 +112,8 @@ export function defineHashOnReadSuite(name: string, makeTarget: () => Promise<Da
       try {
         expect((await again.get("text-flushed"))?.query).toBe(flushedAsText.query);
         expect((await again.get("text-refused"))?.query).toBe(refusedAsText.query);
+        // Moved from the spool into the database under hash, as it was written.
+        expect((await again.get("text-spooled"))?.query).toBe(spooledAsText.query);
       } finally {
         await again.close();
       }
