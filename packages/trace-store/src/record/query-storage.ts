@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
@@ -39,10 +39,17 @@ export function resolveQueryHashKey(directory: string, options: { key?: string; 
   const existing = readKey(file);
   if (existing !== undefined || !options.create) return existing;
   mkdirSync(directory, { recursive: true });
-  // Written whole under another name, then linked: a reader never sees a half-written key,
-  // and of two processes making one at once, the first link wins and both use it.
+  // Written whole (and synced) under another name, then linked: a reader never sees a
+  // half-written key, a crash does not leave an empty one, and of two processes making one at
+  // once, the first link wins and both use it.
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  writeFileSync(temporary, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+  const descriptor = openSync(temporary, "wx", 0o600);
+  try {
+    writeSync(descriptor, `${randomBytes(32).toString("hex")}\n`);
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
   try {
     linkSync(temporary, file);
   } catch (error) {
@@ -50,7 +57,17 @@ export function resolveQueryHashKey(directory: string, options: { key?: string; 
   } finally {
     unlinkSync(temporary);
   }
-  return readKey(file);
+  const made = readKey(file);
+  // An empty key file must not let a hashing store keep (or show) a query's text.
+  if (made === undefined) {
+    throw new ConfigurationError({
+      key: queryHashKeyFile,
+      value: file,
+      reason:
+        "is empty, so no query can be hashed: its key was lost (a crash before it reached the disk, or the file was emptied). Remove it to have a new key made; queries hashed with the lost key can then not be found by their text.",
+    });
+  }
+  return made;
 }
 
 function readKey(file: string): string | undefined {
