@@ -22,7 +22,7 @@ export function createHashOnRead(
 ): <Record extends ToolInvocationRecord>(record: Record) => Record {
   if (queryStorage === "text") return (record) => record;
   /** The key, read (or made) on the first text record met (null: not yet). */
-  let key: string | undefined | null = null;
+  let key: string | null = null;
   return (record) => {
     if (record.query.startsWith(queryHashPrefix)) return record;
     key ??= readOrMakeKey(directory, queryHashKey);
@@ -30,9 +30,10 @@ export function createHashOnRead(
   };
 }
 
-function readOrMakeKey(directory: string, queryHashKey: string | undefined): string | undefined {
+function readOrMakeKey(directory: string, queryHashKey: string | undefined): string {
   try {
-    return resolveQueryHashKey(directory, { ...(queryHashKey ? { key: queryHashKey } : {}), create: true });
+    // Never undefined here (a key is made when none exists); were it, the text would be shown.
+    return resolveQueryHashKey(directory, { ...(queryHashKey ? { key: queryHashKey } : {}), create: true }) ?? randomBytes(32).toString("hex");
   } catch (error) {
     // A file-system error making it (EROFS, EACCES, ENOTDIR...); a bad key (ConfigurationError) is the caller's to see.
     if (typeof (error as { code?: unknown } | null)?.code !== "string" || !/^E[A-Z]+$/.test((error as { code: string }).code)) throw error;
