@@ -33,7 +33,9 @@ export function createHashOnRead(
 function readOrMakeKey(directory: string, queryHashKey: string | undefined): string {
   try {
     // Never undefined here (a key is made when none exists); were it, the text would be shown.
-    return resolveQueryHashKey(directory, { ...(queryHashKey ? { key: queryHashKey } : {}), create: true }) ?? randomBytes(32).toString("hex");
+    return (
+      resolveQueryHashKey(directory, { ...(queryHashKey ? { key: queryHashKey } : {}), create: true }) ?? randomBytes(32).toString("hex")
+    );
   } catch (error) {
     // A file-system error making it (EROFS, EACCES, ENOTDIR...); a bad key (ConfigurationError) is the caller's to see.
     if (typeof (error as { code?: unknown } | null)?.code !== "string" || !/^E[A-Z]+$/.test((error as { code: string }).code)) throw error;
