@@ -106,13 +106,14 @@ export class LocalIndexState {
   documents(): number {
     this.current();
     if (this.documentCounts === undefined) {
-      const counts = new DocumentCounts();
-      for (const { snapshot, deleted } of this.segments) {
-        snapshot.keys.eachDocId((docId, slot) => {
-          if (deleted?.[slot] !== 1) counts.add(docId, 1);
-        });
-      }
-      this.documentCounts = counts;
+      // The live records are as many as `base` holds: the table is sized from them as it fills.
+      this.documentCounts = DocumentCounts.countAll(this.base.count, (count) => {
+        for (const { snapshot, deleted } of this.segments) {
+          snapshot.keys.eachDocId((docId, slot) => {
+            if (deleted?.[slot] !== 1) count(docId);
+          });
+        }
+      });
     }
     return this.documentCounts.documents;
   }
