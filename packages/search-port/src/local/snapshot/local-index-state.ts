@@ -118,6 +118,18 @@ export class LocalIndexState {
     return this.documentCounts.documents;
   }
 
+  /**
+   * Lets go of the tables of where records are when `leaving` (the segments a commit is about
+   * to merge away) would have them built again at the next lookup anyway: a build's commit
+   * that folds every flushed segment does not hold a table of ten million ids through its
+   * merges (issue 36: the build's peak memory). A failed commit only costs a rebuild.
+   */
+  forgetLocationsLeaving(leaving: readonly StateSegment[]): void {
+    const snapshots = leaving.map((segment) => segment.snapshot);
+    if (this.locations.rebuildsWithout(snapshots)) this.locations = new RecordLocations();
+    if (this.documentLocations?.rebuildsWithout(snapshots) === true) this.documentLocations = undefined;
+  }
+
   /** Counts every record again at the next `documents()` (a commit replaced the segments wholesale). */
   forgetDocumentCounts(): void {
     this.documentCounts = undefined;

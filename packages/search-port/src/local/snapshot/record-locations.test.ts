@@ -163,4 +163,23 @@ describe("RecordLocations", () => {
     expect(locations.find("c-7", [c], false)).toEqual({ part: 0, slot: 7 });
     expect(locations.size).toBe(40_000);
   });
+
+  it("issue 36 (build memory): says ahead whether segments leaving would have the table built again, as the next lookup then does", () => {
+    const locations = new RecordLocations();
+    const big = (name: string) => segment(Array.from({ length: 40_000 }, (_, index) => `${name}-${index}`));
+    const [a, b, c] = [big("a"), big("b"), big("c")];
+    expect(locations.find("c-1", [a, b, c], false)).toEqual({ part: 2, slot: 1 });
+    // One of three segments leaving: 40,000 of 120,000 numbers gone, kept.
+    expect(locations.rebuildsWithout([a.snapshot])).toBe(false);
+    // Two leaving (a segment not covered counts nothing): 80,000 of 120,000, built again.
+    expect(locations.rebuildsWithout([a.snapshot, big("x").snapshot])).toBe(false);
+    expect(locations.rebuildsWithout([a.snapshot, b.snapshot])).toBe(true);
+    expect(locations.find("c-1", [c], false)).toEqual({ part: 0, slot: 1 });
+    expect(locations.size).toBe(40_000);
+    // Below 65,536 numbers gone a table is never built again, so nothing is let go.
+    const small = new RecordLocations();
+    const few = segment(["p", "q"]);
+    expect(small.find("p", [few], false)).toEqual({ part: 0, slot: 0 });
+    expect(small.rebuildsWithout([few.snapshot])).toBe(false);
+  });
 });

@@ -113,7 +113,18 @@ export class RecordLocations {
     }
     // Numbers of segments gone are passed over at each lookup that meets them: once they
     // outnumber the rest, the table is built again from the segments listed.
-    if (this.gone > 65_536 && 2 * this.gone > this.given) this.rebuild(segments, end);
+    if (rebuildsAt(this.gone, this.given)) this.rebuild(segments, end);
+  }
+
+  /**
+   * Whether the table would be built again at the next lookup once `leaving` are gone from
+   * the list (a commit's merges): then it may be let go before they run, as it holds nothing
+   * that lookup keeps.
+   */
+  rebuildsWithout(leaving: Iterable<IndexSnapshot>): boolean {
+    let gone = this.gone;
+    for (const snapshot of leaving) gone += this.bySnapshot.get(snapshot)?.count ?? 0;
+    return rebuildsAt(gone, this.given);
   }
 
   private rebuild(segments: readonly SegmentPart[], end: number): void {
@@ -171,4 +182,9 @@ export class RecordLocations {
     });
     return slots;
   }
+}
+
+/** Whether a table of `given` numbers, `gone` of them naming segments gone, is built again (they outnumber the rest). */
+function rebuildsAt(gone: number, given: number): boolean {
+  return gone > 65_536 && 2 * gone > given;
 }

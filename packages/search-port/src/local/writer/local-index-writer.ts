@@ -237,6 +237,7 @@ export class LocalIndexWriter implements Pick<LocalSearchPort, "upsert" | "delet
         keepsEmbedder: keepsEmbedder(state.manifest?.embedder ?? null, vectorEmbedder),
         keyCounts: countMetadataKeys(committedCounts, state.segments, composed, settings.directory),
         created,
+        beforeMerges: (leaving) => state.forgetLocationsLeaving(leaving),
       });
       await syncNewFiles(settings.directory, prepared.manifest, state.manifest);
       await hooks.afterDataFiles?.(generation);

@@ -49,6 +49,8 @@ export interface CommitInput {
   keyCounts: MetadataKeyCounts;
   /** Every file created is added here, also on failure. */
   created: string[];
+  /** Told the segments the chosen merges will fold away, before any is written. */
+  beforeMerges?: (leaving: readonly StateSegment[]) => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function prepareCommit(input: CommitInput): Promise<PreparedCommit>
         live.map((segment) => ({ records: segment.snapshot.count, deleted: countMarks(segment.deleted) })),
         input.policy,
       );
+  if (runs.length > 0) input.beforeMerges?.(runs.flatMap(([from, to]) => live.slice(from, to)));
   const segments: StateSegment[] = [];
   const fresh: boolean[] = [];
   let index = 0;
