@@ -1,6 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { lockOwnerOf } from "./lock-owner.js";
+import { lockOwnerFileName, lockOwnerOf, readLockOwner } from "./lock-owner.js";
 
 // The schema the owner file was read with before (issue 36 item 6 replaced it with plain checks).
 const formerSchema = z.object({ pid: z.number().int().positive(), hostname: z.string(), acquiredAt: z.string() });
@@ -32,4 +36,35 @@ describe("lockOwnerOf", () => {
     const parsed = formerSchema.safeParse(value);
     expect(lockOwnerOf(value)).toEqual(parsed.success ? parsed.data : undefined);
   });
+});
+
+describe("readLockOwner", () => {
+  const withLock = (fill: (ownerPath: string) => void): ReturnType<typeof readLockOwner> => {
+    const lockPath = join(mkdtempSync(join(tmpdir(), "lock-owner-")), "write.lock");
+    try {
+      mkdirSync(lockPath);
+      fill(join(lockPath, lockOwnerFileName));
+      return readLockOwner(lockPath);
+    } finally {
+      rmSync(lockPath, { recursive: true, force: true });
+    }
+  };
+
+  it("issue 36 item 8 (the lock): reads the holder a writer recorded, and none from a missing, broken or oversized owner file", () => {
+    expect(withLock((path) => writeFileSync(path, `${JSON.stringify(owner)}\n`))).toEqual(owner);
+    expect(withLock(() => {})).toBeUndefined();
+    expect(withLock((path) => writeFileSync(path, "{not json"))).toBeUndefined();
+    // A holder padded past what any writer records is not read whole (a lock is not a place for gigabytes).
+    const padded = JSON.stringify({ ...owner, hostname: "h".repeat(5_000) });
+    expect(withLock((path) => writeFileSync(path, padded))).toBeUndefined();
+    expect(withLock((path) => mkdirSync(path))).toBeUndefined();
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "issue 36 item 8 (the lock): a FIFO in the owner file's place names no holder and is not waited on",
+    () => {
+      // Opened blocking, a FIFO with no writer would hang the writer's open for ever.
+      expect(withLock((path) => execFileSync("mkfifo", [path]))).toBeUndefined();
+    },
+  );
 });
