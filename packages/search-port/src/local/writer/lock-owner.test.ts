@@ -40,13 +40,14 @@ describe("lockOwnerOf", () => {
 
 describe("readLockOwner", () => {
   const withLock = (fill: (ownerPath: string) => void): ReturnType<typeof readLockOwner> => {
-    const lockPath = join(mkdtempSync(join(tmpdir(), "lock-owner-")), "write.lock");
+    const folder = mkdtempSync(join(tmpdir(), "lock-owner-"));
+    const lockPath = join(folder, "write.lock");
     try {
       mkdirSync(lockPath);
       fill(join(lockPath, lockOwnerFileName));
       return readLockOwner(lockPath);
     } finally {
-      rmSync(lockPath, { recursive: true, force: true });
+      rmSync(folder, { recursive: true, force: true });
     }
   };
 
