@@ -15,6 +15,7 @@ import { buildKnowledgeGapReport, defaultMaxLookupIds } from "../gaps/build-know
 import type { KnowledgeGapOptions } from "../gaps/knowledge-gap-options.js";
 import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
 import { TraceStoreError } from "../errors/trace-store-error.js";
+import { recordThroughAppend } from "../record/record-through-append.js";
 
 export type { DurableTraceStoreOptions } from "../options/durable-trace-store-options.js";
 
@@ -85,14 +86,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
     databaseLocation: location,
     durable: true,
     append,
-    record(invocation: ToolInvocationRecord): Promise<void> {
-      try {
-        append(invocation);
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    record: recordThroughAppend(append),
     flush,
     async list(query: TraceListQuery = {}) {
       await flush();

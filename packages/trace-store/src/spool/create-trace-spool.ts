@@ -6,6 +6,7 @@ import { createSegmentWriter } from "./create-segment-writer.js";
 import { spoolDirectory } from "./spool-segment.js";
 import type { TraceSpool } from "./trace-spool.js";
 import { readPlainTraceSpoolOptions, traceSpoolOptionsSchema, type TraceSpoolOptions } from "./trace-spool-options.js";
+import { recordThroughAppend } from "../record/record-through-append.js";
 
 /**
  * The write-ahead side of the durable trace store: `record` appends the record as one JSON
@@ -63,14 +64,7 @@ export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
       return segments.appendedBytes;
     },
     append,
-    record(invocation: ToolInvocationRecord): Promise<void> {
-      try {
-        append(invocation);
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    record: recordThroughAppend(append),
     async flush(): Promise<void> {
       segments.flush();
     },
