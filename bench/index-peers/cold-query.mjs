@@ -4,6 +4,7 @@
 //   node cold-query.mjs sqlite <code root> <database file> <query>         better-sqlite3, FTS5 (bm25), as stores/sqlite.mjs queries it
 // Each opens its index, runs one top-10 query, prints how many ids it found and exits: what a
 // one-query library process costs, module loading included. Nothing else is imported.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -25,10 +26,15 @@ if (kind === "sqlite") {
   db.close();
   console.log(rows.length);
 } else {
-  const { openLocalSearchPort } = await import(pathToFileURL(join(codeRoot, "packages/search-port/dist/local/index.js")).href);
+  // What a user's `import "@lookup-knowledge/search-port/local"` loads: the file its package's exports name.
+  const exported = (folder, subpath) => {
+    const manifest = JSON.parse(readFileSync(join(codeRoot, folder, "package.json"), "utf8"));
+    return pathToFileURL(join(codeRoot, folder, manifest.exports[subpath].default)).href;
+  };
+  const { openLocalSearchPort } = await import(exported("packages/search-port", "./local"));
   const options = { directory: location, mode: "read" };
   if (kind === "ours-hybrid") {
-    const { createOfflineEmbeddings } = await import(pathToFileURL(join(codeRoot, "packages/embeddings/dist/index.js")).href);
+    const { createOfflineEmbeddings } = await import(exported("packages/embeddings", "."));
     options.embeddings = createOfflineEmbeddings();
   }
   const port = await openLocalSearchPort(options);

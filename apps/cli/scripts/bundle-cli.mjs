@@ -81,6 +81,11 @@ const bundledLoaders = new Map([
 ]);
 const codeCachedEntries = ["command-line", "query-path"];
 
+// The workspace packages' files as tsc built them, not their own bundles (the
+// `lookup-knowledge-unbundled` condition; tooling/scripts/bundle-entries.mjs): this bundle keeps
+// its modules per file, which its tests and its query path's chunks rely on. ("module" is esbuild's default, which a custom condition drops.)
+const conditions = ["lookup-knowledge-unbundled", "module"];
+
 // The chunk of the ES module bundle that each package imported dynamically became (by its file),
 // filled once that bundle is built.
 const esmChunkOf = new Map();
@@ -169,6 +174,7 @@ const { metafile } = await build({
     js: 'import { createRequire as __cliCreateRequire } from "node:module";\nconst require = __cliCreateRequire(import.meta.url);',
   },
   chunkNames: "chunks/[name]-[hash]",
+  conditions,
   metafile: true,
   logLevel: "warning",
   plugins: [keepPackagesAndMetaUrls("esm")],
@@ -199,6 +205,7 @@ async function bundleCodeCached(entry) {
     format: "cjs",
     platform: "node",
     target: "node20",
+    conditions,
     metafile: true,
     logLevel: "error",
     plugins: [keepPackagesAndMetaUrls("cjs")],
