@@ -20,6 +20,7 @@ beforeAll(() => {
   consumer = mkdtempSync(join(tmpdir(), "search-port-consumer-"));
   mkdirSync(join(consumer, "node_modules/@lookup-knowledge"), { recursive: true });
   symlinkSync(packageRoot, join(consumer, "node_modules/@lookup-knowledge/search-port"), "dir");
+  symlinkSync(join(packageRoot, "../embeddings"), join(consumer, "node_modules/@lookup-knowledge/embeddings"), "dir");
   writeFileSync(join(consumer, "package.json"), '{ "name": "consumer", "private": true, "type": "module" }\n');
 });
 
@@ -159,6 +160,38 @@ console.log(hits.length);`,
     expect(unbundled.status, unbundled.stderr).toBe(0);
     expect(unbundled.stdout.trim()).toBe("10");
     expect(ownModules(unbundled.urls).length).toBeGreaterThan(100);
+  });
+
+  it("a one-query hybrid process with the offline embedder loads the workspace's packages (core, text, embeddings too) from their bundles only: fewer than 20 files (1ebe778: 193)", () => {
+    const run = loadedModules(
+      [
+        "--input-type=module",
+        "-e",
+        `const { openLocalSearchPort } = await import("@lookup-knowledge/search-port/local");
+const { createOfflineEmbeddings } = await import("@lookup-knowledge/embeddings");
+const directory = ${JSON.stringify(join(consumer, "index-hybrid"))};
+const writer = await openLocalSearchPort({ directory, mode: "write", embeddings: createOfflineEmbeddings() });
+await writer.upsert([{ id: "a#0", content: "Refunds for a cancelled order take five days.", metadata: { docId: "a", chunkIndex: 0 } }]);
+await writer.commit();
+await writer.close();
+const port = await openLocalSearchPort({ directory, mode: "read", embeddings: createOfflineEmbeddings() });
+const hits = await port.search({ query: "refund of a cancelled order", topK: 10 });
+await port.close();
+console.log(hits.length);`,
+      ],
+      { cwd: consumer },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe("1");
+    const workspaceRoot = pathToFileURL(join(packageRoot, "../..")).href;
+    const workspaceModules = run.urls.filter((url) => url.startsWith(`${workspaceRoot}/`) && !url.includes("/node_modules/"));
+    expect(workspaceModules.filter((url) => !url.includes("/dist/bundle/"))).toEqual([]);
+    expect(workspaceModules.length).toBeLessThan(20);
+    for (const name of ["search-port", "core", "text", "embeddings"])
+      expect(
+        workspaceModules.some((url) => url.includes(`/packages/${name}/dist/bundle/`)),
+        name,
+      ).toBe(true);
   });
 });
 
