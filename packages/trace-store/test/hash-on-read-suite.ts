@@ -62,6 +62,14 @@ export function defineHashOnReadSuite(name: string, makeTarget: () => Promise<Da
         const listedFromSpool = hashing.listFromSpool({ limit: 1 });
         if (target.driver === "pglite") expect(listedFromSpool?.map((record) => record.query.startsWith(queryHashPrefix))).toEqual([true]);
         else expect(listedFromSpool).toBeUndefined();
+        // A search of the spool finds the text record by its whole query, not by a part of it.
+        if (target.driver === "pglite") {
+          const spooledWords = spooledAsText.query.split(/\s+/).filter((word) => word.length > 2);
+          for (const part of [spooledWords[0] as string, spooledAsText.query.toUpperCase()])
+            expect(hashing.listFromSpool({ since: later, queryText: part }), part).toEqual([]);
+          const whole = hashing.listFromSpool({ since: later, queryText: spooledAsText.query });
+          expect(whole?.map((record) => record.id)).toEqual(["text-spooled"]);
+        }
 
         // The same lookup written under hash: kept hashed with the folder's key.
         hashing.append(makeRecord(0, base, { id: "hashed" }));
@@ -75,6 +83,12 @@ export function defineHashOnReadSuite(name: string, makeTarget: () => Promise<Da
         // A search by the query's text still finds the records kept as text, hashed.
         const searched = await hashing.list({ since: base, queryText: flushedAsText.query });
         expect(searched.map((record) => record.id).sort()).toEqual(["hashed", "text-flushed", "text-spooled"]);
+        // But not by a part of it: a record shown hashed must not be told apart by the words it held.
+        const words = flushedAsText.query.split(/\s+/).filter((word) => word.length > 2);
+        expect(words.length).toBeGreaterThan(1);
+        for (const part of [words[0] as string, words.slice(1).join(" "), flushedAsText.query.toUpperCase()]) {
+          expect(await hashing.list({ since: base, queryText: part }), part).toEqual([]);
+        }
 
         // A knowledge gap report of the store shows no text of a refused lookup kept as text,
         // as its reads do, also when the caller does not repeat the setting.

@@ -100,8 +100,11 @@ function conditions(query: TraceQuery): SQL[] {
   if (query.fallbackReason !== undefined) where.push(eq(table.fallbackReason, query.fallbackReason));
   const matches: SQL[] = [];
   if (query.queryText !== undefined && query.queryText !== "") {
-    const pattern = `%${escapeLike(query.queryText)}%`;
-    matches.push(ilike(table.query, pattern), ilike(table.transformedQuery, pattern));
+    if (query.queryTextWhole === true) matches.push(eq(table.query, query.queryText), eq(table.transformedQuery, query.queryText));
+    else {
+      const pattern = `%${escapeLike(query.queryText)}%`;
+      matches.push(ilike(table.query, pattern), ilike(table.transformedQuery, pattern));
+    }
   }
   if (query.queryHashes !== undefined && query.queryHashes.length > 0) {
     matches.push(inArray(table.query, query.queryHashes), inArray(table.transformedQuery, query.queryHashes));

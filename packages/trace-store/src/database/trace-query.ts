@@ -15,6 +15,12 @@ export interface TraceQuery {
   queryText?: string;
   /** Calls whose stored query or transformed query equals one of these (hashes of the searched text). */
   queryHashes?: string[];
+  /**
+   * `queryText` matches a stored query only when equal to it, case and all, never as a part:
+   * what a store under `hash` searches with, so a record kept as text before `hash` was set
+   * (and shown hashed) cannot be told apart by which words it held.
+   */
+  queryTextWhole?: boolean;
   /** At most this many, default 50. */
   limit?: number;
 }

@@ -8,6 +8,7 @@ import { storedFromSpool } from "../flusher/stored-from-spool.js";
 import { createQueryHashesForSearch } from "../record/create-query-hashes-for-search.js";
 import { createHashOnRead } from "../record/create-hash-on-read.js";
 import type { TraceDatabase } from "../database/trace-database.js";
+import type { TraceQuery } from "../database/trace-query.js";
 import type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
 import { readDurableTraceStoreOptions, type DurableTraceStoreOptions } from "../options/durable-trace-store-options.js";
 import { guardErrorHandler } from "../recorder/guard-error-handler.js";
@@ -48,6 +49,15 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
   const parts = createDurableStoreParts(settings, report);
   const { spool, session, flusher } = parts;
   const queryHashes = createQueryHashesForSearch(directory, settings.queryHashKey);
+  /** A listing's query with the hashes its text is searched by; under `hash`, the text matches a record kept as text only whole. */
+  const searched = (query: TraceListQuery): TraceQuery => {
+    const hashes = queryHashes(query.queryText);
+    return {
+      ...query,
+      ...(hashes.length > 0 ? { queryHashes: hashes } : {}),
+      ...(settings.queryStorage === "hash" ? { queryTextWhole: true } : {}),
+    };
+  };
   const shown = createHashOnRead(directory, settings.queryStorage, settings.queryHashKey);
   let closed = false;
 
@@ -90,8 +100,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
     flush,
     async list(query: TraceListQuery = {}) {
       await flush();
-      const hashes = queryHashes(query.queryText);
-      const records = await session.use((opened) => opened.list({ ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) }));
+      const records = await session.use((opened) => opened.list(searched(query)));
       return records.map(shown);
     },
     listFromSpool(query: TraceListQuery = {}) {
@@ -99,9 +108,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
       // The spool first, the database's newest record after (see readSpooledLines).
       const spooled = readSpooledLines(directory, spoolReadLimitBytes);
       if (spooled === undefined) return undefined;
-      const hashes = queryHashes(query.queryText);
-      const full = { ...query, ...(hashes.length > 0 ? { queryHashes: hashes } : {}) };
-      return listSpooledRecords(spooled, full, readDatabaseNewest(settings.pgliteDirectory))?.map(shown);
+      return listSpooledRecords(spooled, searched(query), readDatabaseNewest(settings.pgliteDirectory))?.map(shown);
     },
     getFromSpool(id: string) {
       const record = readSpooledLines(directory, spoolReadLimitBytes)

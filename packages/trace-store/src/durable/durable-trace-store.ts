@@ -8,7 +8,7 @@ import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
 import type { SpoolingTraceStore } from "./spooling-trace-store.js";
 
 /** Which tool invocations to read: `TraceQuery` without the hashes, which the store adds itself. */
-export type TraceListQuery = Omit<TraceQuery, "queryHashes">;
+export type TraceListQuery = Omit<TraceQuery, "queryHashes" | "queryTextWhole">;
 
 /** A trace store that spools every record first and keeps it in PGlite or PostgreSQL (R27-R29). */
 export interface DurableTraceStore extends SpoolingTraceStore {

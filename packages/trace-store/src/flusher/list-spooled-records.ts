@@ -66,6 +66,7 @@ function matcherOf(query: TraceQuery): (line: SpooledLine) => boolean {
   const text = query.queryText ?? "";
   const needle = text.toLowerCase();
   const hashes = query.queryHashes ?? [];
+  const whole = query.queryTextWhole === true;
   return (line) => {
     if (Number.isNaN(line.time)) return false;
     if (since !== undefined && line.time < since) return false;
@@ -73,11 +74,12 @@ function matcherOf(query: TraceQuery): (line: SpooledLine) => boolean {
     if (query.found !== undefined && line.found !== query.found) return false;
     if (query.fallbackReason !== undefined && line.fallbackReason !== query.fallbackReason) return false;
     if (text === "" && hashes.length === 0) return true;
-    return matchesText(line, text, needle, hashes);
+    return matchesText(line, whole ? { whole: text } : { part: needle }, hashes);
   };
 }
 
-function matchesText(line: SpooledLine, text: string, needle: string, hashes: readonly string[]): boolean {
+/** Whether the line's query or transformed query holds `part` (lower-cased) or is `whole`, or is one of `hashes`. */
+function matchesText(line: SpooledLine, text: { part: string } | { whole: string }, hashes: readonly string[]): boolean {
   if (typeof line.query !== "string" || typeof line.transformedQuery !== "string") return false;
   // As stored: the text the database holds is sanitised.
   const { query: stored, transformedQuery: transformed } = sanitizeToolInvocationRecord({
@@ -85,11 +87,11 @@ function matchesText(line: SpooledLine, text: string, needle: string, hashes: re
     transformedQuery: line.transformedQuery,
     retrievalDetails: {},
   } as unknown as ToolInvocationRecord);
-  return (
-    (text !== "" && (stored.toLowerCase().includes(needle) || transformed.toLowerCase().includes(needle))) ||
-    hashes.includes(stored) ||
-    hashes.includes(transformed)
-  );
+  const byText =
+    "whole" in text
+      ? text.whole !== "" && (stored === text.whole || transformed === text.whole)
+      : text.part !== "" && (stored.toLowerCase().includes(text.part) || transformed.toLowerCase().includes(text.part));
+  return byText || hashes.includes(stored) || hashes.includes(transformed);
 }
 
 /** Ids compared by their UTF-8 bytes, as the database's C collation orders text. */
