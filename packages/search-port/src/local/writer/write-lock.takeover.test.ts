@@ -28,10 +28,35 @@ afterEach(() => {
 /** A holder that ran on this host and is gone (no process has this id). */
 const deadOwner = JSON.stringify({ pid: 2_147_483_000, hostname: hostname(), acquiredAt: "2026-01-01T00:00:00.000Z" });
 
-/** Starts writer B in another process; resolves with the first line it prints: "locked" or "error <code>". */
-function startWriterB(): Promise<string> {
+/**
+ * Starts writer B in another process; resolves with the first line it prints: "locked" or
+ * "error <code>". Its first `gates` reads of an owner file each stop once the file is read,
+ * before they return, until this test lets them go (`holdOwnerRead`): so the test decides
+ * what happens between B's reads. (The owner file itself cannot be a FIFO that stalls them:
+ * a writer reads only a regular file, without blocking.)
+ */
+function startWriterB(gates = 0): Promise<string> {
   if (!existsSync(builtPort)) throw new Error(`${builtPort} is missing: build the package first (pnpm turbo run build)`);
+  for (let gate = 1; gate <= gates; gate += 1) {
+    const made = spawnSync("mkfifo", [gatePath(gate)]);
+    if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
+  }
   const script = [
+    'import fs from "node:fs";',
+    'import { syncBuiltinESMExports } from "node:module";',
+    `let passed = 0; const gates = ${gates}; const gatePrefix = ${JSON.stringify(gatePath(0).slice(0, -1))}; const reading = new Set();`,
+    "const { openSync, closeSync, readFileSync } = fs;",
+    // Read-only opens of an owner file are watched; closing one (the read is done) waits at the next gate.
+    "fs.openSync = function (path, flags, ...rest) {",
+    "  const descriptor = openSync.call(this, path, flags, ...rest);",
+    '  if (String(path).endsWith("/owner.json") && typeof flags === "number" && (flags & 3) === 0) reading.add(descriptor);',
+    "  return descriptor;",
+    "};",
+    "fs.closeSync = function (descriptor) {",
+    "  if (reading.delete(descriptor) && passed < gates) { passed += 1; readFileSync(gatePrefix + passed); }",
+    "  return closeSync.call(this, descriptor);",
+    "};",
+    "syncBuiltinESMExports();",
     `const { openLocalSearchPort } = await import(${JSON.stringify(pathToFileURL(builtPort).href)});`,
     "try {",
     `  await openLocalSearchPort({ directory: ${JSON.stringify(directory)}, mode: "write" });`,
@@ -56,49 +81,34 @@ function startWriterB(): Promise<string> {
   });
 }
 
-/**
- * The dead holder's lock, with its owner file a FIFO: each time writer B reads the owner,
- * its (synchronous) read waits until this test writes the owner and closes the pipe, so the
- * test decides what happens between B's reads.
- */
-function makeDeadLockWithFifoOwner(): void {
+/** The FIFO B's read number `gate` waits at (one each, so a gate let go is never met again). */
+function gatePath(gate: number): string {
+  return join(directory, `gate-${gate}`);
+}
+
+/** The dead holder's lock, its owner file a regular one. */
+function makeDeadLock(): void {
   mkdirSync(lockPath);
-  const made = spawnSync("mkfifo", [ownerFile]);
-  if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
+  writeFileSync(ownerFile, deadOwner);
 }
 
 /**
- * Waits until B opens the owner file for reading, hands it `text`, and returns a function that
- * ends that read. B may already have claimed the lock by renaming its folder to
- * `write.lock.stale-*` (the FIFO moves with it), so the owner file is looked for there too.
+ * Waits until B has read an owner file for the `gate`th time (and holds the read there), and
+ * returns a function that lets that read return what it read.
  */
-async function serveOwnerRead(text: string): Promise<() => Promise<void>> {
-  for (let tries = 0; ; tries += 1) {
-    const claimed = readdirSync(directory)
-      .filter((name) => name.startsWith("write.lock.stale-"))
-      .map((name) => join(directory, name, "owner.json"));
-    const path = [ownerFile, ...claimed].find((candidate) => existsSync(candidate));
-    try {
-      if (path === undefined) throw Object.assign(new Error("no owner file yet"), { code: "ENOENT" });
-      const pipe = await open(path, "w");
-      await pipe.write(text);
-      return () => pipe.close();
-    } catch (error) {
-      // Renamed between the look and the open: look again.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || tries >= 200) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
+async function holdOwnerRead(gate: number): Promise<() => Promise<void>> {
+  const pipe = await open(gatePath(gate), "w");
+  return () => pipe.close();
 }
 
 describe.skipIf(process.platform === "win32")("acquireWriteLock: two writers taking over the same dead holder", () => {
   it("never removes the fresh lock of a writer that took the dead holder's lock over between its check and its removal", async () => {
-    makeDeadLockWithFifoOwner();
-    const result = startWriterB();
+    makeDeadLock();
+    const result = startWriterB(2);
     // B's first read: the holder is the dead one, so B goes on to take the lock over.
-    await (await serveOwnerRead(deadOwner))();
+    await (await holdOwnerRead(1))();
     // B's second read (its check right before removing the folder) still finds the dead holder...
-    const endRead = await serveOwnerRead(deadOwner);
+    const endRead = await holdOwnerRead(2);
     // ...but meanwhile writer A takes the lock over: it removes the dead holder's folder (if it
     // is still there) and makes its own, which is empty until A records itself.
     rmSync(lockPath, { recursive: true, force: true });
@@ -112,10 +122,10 @@ describe.skipIf(process.platform === "win32")("acquireWriteLock: two writers tak
   });
 
   it("puts back, unchanged, a lock it claimed that turned out to be a live writer's, and gives up", async () => {
-    makeDeadLockWithFifoOwner();
-    const result = startWriterB();
+    makeDeadLock();
+    const result = startWriterB(1);
     // B reads the dead holder; before it acts, writer A (this process, alive) takes the lock over.
-    const endRead = await serveOwnerRead(deadOwner);
+    const endRead = await holdOwnerRead(1);
     rmSync(lockPath, { recursive: true, force: true });
     mkdirSync(lockPath);
     const aOwner = JSON.stringify({ pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString() });
