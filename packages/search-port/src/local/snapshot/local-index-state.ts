@@ -120,9 +120,11 @@ export class LocalIndexState {
 
   /**
    * Lets go of the tables of where records are when `leaving` (the segments a commit is about
-   * to merge away) would have them built again at the next lookup anyway: a build's commit
-   * that folds every flushed segment does not hold a table of ten million ids through its
-   * merges (issue 36: the build's peak memory). A failed commit only costs a rebuild.
+   * to merge away) hold most of their numbers (`RecordLocations.rebuildsWithout`): a build's
+   * commit that folds every flushed segment does not hold a table of ten million ids through
+   * its merges (issue 36: the build's peak memory), and the next lookup builds one from the
+   * segments then listed, where the old one would have been kept with the merged segment's
+   * numbers added. A failed commit only costs a rebuild.
    */
   forgetLocationsLeaving(leaving: readonly StateSegment[]): void {
     const snapshots = leaving.map((segment) => segment.snapshot);

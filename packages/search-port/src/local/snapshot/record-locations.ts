@@ -117,9 +117,12 @@ export class RecordLocations {
   }
 
   /**
-   * Whether the table would be built again at the next lookup once `leaving` are gone from
-   * the list (a commit's merges): then it may be let go before they run, as it holds nothing
-   * that lookup keeps.
+   * Whether the numbers of `leaving` (the segments a commit's merges take out of the list)
+   * with those already gone would outnumber the rest, the rule `sync` builds the table again
+   * by: then most of it would be numbers passed over, and it may be let go before the merges
+   * run. Not a forecast of the next lookup, which covers the merged segments first (their
+   * numbers count among the rest: a build's final merge of every segment leaves half the
+   * numbers gone, not more, and the table would be kept at twice its size).
    */
   rebuildsWithout(leaving: Iterable<IndexSnapshot>): boolean {
     let gone = this.gone;
