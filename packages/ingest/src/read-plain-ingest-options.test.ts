@@ -69,4 +69,25 @@ describe("ingest options read without zod (issue 36 item 6)", () => {
     // One that brings no key reads as the schema reads it.
     expect(resolveIngestOptions(JSON.parse('{"__proto__": {}}') as Record<string, unknown>)).toEqual(defaults);
   });
+
+  it("issue 36 item 6: a list that gives other values on a second read (its iterator, a place's getter) yields only what was checked", () => {
+    // Its own iterator yields a pattern the checks never saw.
+    const iterated = ["docs/**/*.md"];
+    Object.defineProperty(iterated, Symbol.iterator, {
+      value: function* () {
+        yield "/etc/**";
+      },
+    });
+    // A place that reads one value, then another.
+    let reads = 0;
+    const changing: string[] = [];
+    Object.defineProperty(changing, 0, { enumerable: true, get: () => (reads++ === 0 ? "notes/**" : " ") });
+    for (const key of ["include", "exclude", "entityFields", "keywordFields", "descriptionFields"]) {
+      const first = readPlainIngestOptions(merged({ [key]: iterated }));
+      expect([key, first?.[key as "include"]]).toEqual([key, ["docs/**/*.md"]]);
+      reads = 0;
+      const second = readPlainIngestOptions(merged({ [key]: changing }));
+      expect([key, second?.[key as "include"]]).toEqual([key, ["notes/**"]]);
+    }
+  });
 });

@@ -13,11 +13,22 @@ const knownKeys = new Set<string>([...stringListKeys, "categoryField", "maxChunk
 /** A string the schema's `trim().min(1)` keeps as it is. */
 const isPlainString = (value: unknown): value is string => typeof value === "string" && value !== "" && value.trim() === value;
 
-/** A list of plain strings. Each place is read, holes too: `every` skips a hole, the schema reads it as undefined. */
-function isPlainStringList(value: unknown): value is string[] {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index += 1) if (!isPlainString(value[index])) return false;
-  return true;
+/**
+ * A copy of a list of plain strings, or undefined when it is not one. Each place is read once,
+ * holes too (`every` skips a hole; the schema reads it as undefined), and the copy is what was
+ * checked: a list whose iterator, or a place's getter, gives something else on a second read
+ * (a caller's hostile or changing list) cannot slip an unchecked value past the checks.
+ */
+function plainStringListCopy(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const { length } = value;
+  const copy: string[] = new Array(length);
+  for (let index = 0; index < length; index += 1) {
+    const item: unknown = value[index];
+    if (!isPlainString(item)) return undefined;
+    copy[index] = item;
+  }
+  return copy;
 }
 
 /**
@@ -30,21 +41,24 @@ export function readPlainIngestOptions(merged: Record<string, unknown>): Resolve
   // strict check reads inherited keys too (for...in), these checks only own ones.
   if (Object.getPrototypeOf(merged) !== Object.prototype) return undefined;
   for (const key of Object.keys(merged)) if (!knownKeys.has(key)) return undefined;
+  const lists: Partial<Record<(typeof stringListKeys)[number], string[]>> = {};
   for (const key of stringListKeys) {
-    if (!isPlainStringList(merged[key])) return undefined;
+    const copy = plainStringListCopy(merged[key]);
+    if (copy === undefined) return undefined;
+    lists[key] = copy;
   }
-  const { include, exclude, categoryField, entityFields, keywordFields, descriptionFields, maxChunkChars, overlapChars, followSymlinks } =
-    merged as Record<string, unknown> & Record<(typeof stringListKeys)[number], string[]>;
+  const { include, exclude, entityFields, keywordFields, descriptionFields } = lists as Record<(typeof stringListKeys)[number], string[]>;
+  const { categoryField, maxChunkChars, overlapChars, followSymlinks } = merged;
   if (include.length === 0 || !isPlainString(categoryField) || typeof followSymlinks !== "boolean") return undefined;
   if (!Number.isSafeInteger(maxChunkChars) || (maxChunkChars as number) < 200) return undefined;
   if (!Number.isSafeInteger(overlapChars) || (overlapChars as number) < 0) return undefined;
   return {
-    include: [...include],
-    exclude: [...exclude],
+    include,
+    exclude,
     categoryField,
-    entityFields: [...entityFields],
-    keywordFields: [...keywordFields],
-    descriptionFields: [...descriptionFields],
+    entityFields,
+    keywordFields,
+    descriptionFields,
     maxChunkChars: maxChunkChars as number,
     overlapChars: overlapChars as number,
     followSymlinks,
