@@ -15,6 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -84,11 +85,6 @@ try {
   rmSync(workspace, { recursive: true, force: true });
 }
 
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const characters = texts.reduce((total, text) => total + text.length, 0);
 console.log(
   `\n## One cold pass over the chunks of ${tree} (${texts.length} chunks, ${characters} characters), one-minute load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}, median of ${rounds} interleaved rounds (min-max)\n`,

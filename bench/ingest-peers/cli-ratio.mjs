@@ -18,6 +18,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cliMain } from "./cli-main.mjs";
 import { measureCli } from "./measure-cli.mjs";
+import { median } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -56,11 +57,6 @@ for (let round = 0; round < rounds; round += 1) {
   console.error(`[cli-ratio] round ${round + 1}/${rounds} done`);
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const stat = (tool, key) => {
   const values = results[tool].map((result) => result[key]);
   return { median: median(values), min: Math.min(...values), max: Math.max(...values) };

@@ -17,6 +17,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { spread } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -83,12 +84,6 @@ for (let round = 0; round < rounds; round += 1) {
   console.error(`[parse-passes] round ${round + 1}/${rounds} done`);
 }
 
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const spread = (list) => `${median(list).toFixed(0)} (${Math.min(...list).toFixed(0)}-${Math.max(...list).toFixed(0)})`;
 console.log(
   `\n## The block parse (parseMarkdownBlocks) of ${tree}, ${passes} passes a process, one-minute load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}, median of ${rounds} interleaved rounds (min-max)${flags.length > 0 ? `, V8 flags ${flags.join(" ")}` : ""}\n`,
 );

@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -60,11 +61,6 @@ for (let round = 0; round < rounds; round += 1) {
   console.error(`[parse-workers] round ${round + 1}/${rounds} done`);
 }
 
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const show = (list) => `${median(list).toFixed(0)} (${Math.min(...list).toFixed(0)}-${Math.max(...list).toFixed(0)})`;
 console.log(
   `\n## parseWorkers on ${tree}: ${availableParallelism()} cores, one-minute load ${median(loads).toFixed(1)} (median while it ran), median of ${rounds} interleaved rounds (min-max)\n`,

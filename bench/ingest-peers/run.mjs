@@ -14,6 +14,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cliMain } from "./cli-main.mjs";
 import { measureCli as measureCliAt } from "./measure-cli.mjs";
+import { median } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -107,12 +108,6 @@ function measure(tool, stage, tree) {
 
 /** The CLI, as a user runs it, into a new data folder: the whole process, and its "written in". */
 const measureCli = (tree) => measureCliAt(cliMain(root), tree, timeoutMs);
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 // results[tree][stage][tool] = [one result a round]
 const results = new Map(trees.map((tree) => [tree, { chunk: {}, embed: {} }]));

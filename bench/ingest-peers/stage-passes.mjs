@@ -14,6 +14,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -65,11 +66,6 @@ for (let round = 0; round < rounds; round += 1) {
   console.error(`[stage-passes] round ${round + 1}/${rounds} done`);
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const show = (values) => `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
 console.log(`\n## Parse and embed CPU (ms), cold and warm: ${tree}, median of ${rounds} rounds (min-max)\n`);
 console.log(`one-minute load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}\n`);

@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -68,11 +69,6 @@ for (let round = 0; round < rounds; round += 1) {
   console.error(`[warm-passes] round ${round + 1}/${rounds} done`);
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const show = (values) => `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
 const langchainWall = median(langchain.map((result) => result.wallMs));
 console.log(`\n## Ingest passes in one process beside LangChain.js read + split: ${tree}, median of ${rounds} rounds (min-max)\n`);
