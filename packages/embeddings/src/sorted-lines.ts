@@ -24,7 +24,7 @@ export function readSortedLines(bytes: Uint8Array, expected: number): SortedLine
   for (let at = 0; at <= end; at += 1) {
     if (at < end && bytes[at] !== newline) continue;
     if (at === lineStart || count === expected) return undefined; // an empty line, or too many
-    if (previousStart >= 0 && compareBytes(bytes, previousStart, lineStart - 1, lineStart, at) >= 0) return undefined;
+    if (previousStart >= 0 && compareRanges(bytes, previousStart, lineStart - 1, bytes, lineStart, at) >= 0) return undefined;
     starts[count] = lineStart;
     count += 1;
     previousStart = lineStart;
@@ -40,7 +40,7 @@ export function readSortedLines(bytes: Uint8Array, expected: number): SortedLine
       let high = count - 1;
       while (low <= high) {
         const middle = (low + high) >>> 1;
-        const order = compareWith(bytes, starts[middle] as number, (starts[middle + 1] as number) - 1, key);
+        const order = compareRanges(bytes, starts[middle] as number, (starts[middle + 1] as number) - 1, key, 0, key.length);
         if (order === 0) return middle;
         if (order < 0) low = middle + 1;
         else high = middle - 1;
@@ -50,22 +50,19 @@ export function readSortedLines(bytes: Uint8Array, expected: number): SortedLine
   };
 }
 
-/** The order of bytes[leftStart, leftEnd) against bytes[rightStart, rightEnd): negative, 0 or positive. */
-function compareBytes(bytes: Uint8Array, leftStart: number, leftEnd: number, rightStart: number, rightEnd: number): number {
+/** The order of left[leftStart, leftEnd) against right[rightStart, rightEnd) by bytes: negative, 0 or positive. */
+function compareRanges(
+  left: Uint8Array,
+  leftStart: number,
+  leftEnd: number,
+  right: Uint8Array,
+  rightStart: number,
+  rightEnd: number,
+): number {
   const length = Math.min(leftEnd - leftStart, rightEnd - rightStart);
   for (let offset = 0; offset < length; offset += 1) {
-    const difference = (bytes[leftStart + offset] as number) - (bytes[rightStart + offset] as number);
+    const difference = (left[leftStart + offset] as number) - (right[rightStart + offset] as number);
     if (difference !== 0) return difference;
   }
   return leftEnd - leftStart - (rightEnd - rightStart);
-}
-
-/** The order of bytes[start, end) against `key`: negative, 0 or positive. */
-function compareWith(bytes: Uint8Array, start: number, end: number, key: Uint8Array): number {
-  const length = Math.min(end - start, key.length);
-  for (let offset = 0; offset < length; offset += 1) {
-    const difference = (bytes[start + offset] as number) - (key[offset] as number);
-    if (difference !== 0) return difference;
-  }
-  return end - start - key.length;
 }
