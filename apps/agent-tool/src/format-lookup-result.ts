@@ -1,5 +1,4 @@
-import type { LookupResult } from "@lookup-knowledge/core";
-import { printable } from "./printable.js";
+import { type LookupResult, printable } from "@lookup-knowledge/core";
 
 /**
  * A readable, plain-text rendering of a lookup for people (the demo and the CLI's `query`).

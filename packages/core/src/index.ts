@@ -13,6 +13,7 @@ export {
 } from "./errors.js";
 export type { EvidenceBlock, RetrievalLayer } from "./evidence-block.js";
 export { parseOptions } from "./parse-options.js";
+export { printable } from "./printable.js";
 export { fallbackReasons, isFallbackReason } from "./fallback-reasons.js";
 export { parsePointInTime, pointInTimeForms } from "./parse-point-in-time.js";
 export { parseFilterPairs } from "./parse-filter-pairs.js";

@@ -1,4 +1,4 @@
-import { LookupKnowledgeError } from "@lookup-knowledge/core";
+import { LookupKnowledgeError, printable } from "@lookup-knowledge/core";
 import type { SearchPortErrorCode } from "../../search-port-error-code.js";
 
 const marker = "lookup-knowledge.error.index-locked";
@@ -12,10 +12,16 @@ const symbol = Symbol.for(marker);
 export class IndexLockedError extends LookupKnowledgeError<Extract<SearchPortErrorCode, "index_locked">> {
   private readonly [symbol] = true;
   readonly directory: string;
+  /** Who holds the lock, as its owner file names it, unescaped; undefined when not known. */
+  readonly holder: string | undefined;
 
-  /** `holder`: who holds the lock, as its owner file names it (a process id and host), when known. */
+  /**
+   * `holder`: who holds the lock, as its owner file names it (a process id and host), when known.
+   * Another process wrote that file, so the message shows it through `printable`: a host name
+   * holding terminal escapes is not replayed by whoever prints `error.message`.
+   */
   constructor(options: { directory: string; reason?: string | undefined; holder?: string | undefined; cause?: unknown }) {
-    const holder = options.holder === undefined ? "" : ` (${options.holder})`;
+    const holder = options.holder === undefined ? "" : ` (${printable(options.holder)})`;
     super({
       code: "index_locked",
       message:
@@ -28,6 +34,7 @@ export class IndexLockedError extends LookupKnowledgeError<Extract<SearchPortErr
     });
     this.name = "IndexLockedError";
     this.directory = options.directory;
+    this.holder = options.holder;
   }
 
   static override isInstance(error: unknown): error is IndexLockedError {
