@@ -79,4 +79,19 @@ describe("issue 36 item 6: the bin lets V8 optimise later (a larger interrupt bu
     expect(started.status, started.stderr).toBe(0);
     expect(started.stderr).not.toContain("v8 flags:");
   });
+
+  it("issue 36 (session 16, seen and left): the bin loads node:v8 only when it sets the flag", () => {
+    // Node's own list of the built-ins the process loaded, printed at exit.
+    const builtIns = `data:text/javascript,process.on("exit", () => process.stderr.write("built-ins: " + process.moduleLoadList.filter((entry) => entry.startsWith("NativeModule ")).map((entry) => entry.slice(13)).join(" ") + "\\n"));`;
+    const loadsV8 = (execArgv: string[]): boolean => {
+      const run = spawnSync(process.execPath, [...execArgv, "--import", builtIns, builtCli, "--version"], { encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      const loaded = /built-ins: (.*)/.exec(run.stderr)?.[1]?.split(" ");
+      expect(loaded, run.stderr).toContain("fs");
+      return loaded?.includes("v8") ?? true;
+    };
+    // A budget of its own (or, on Node 21 and later, any start): no flag is set.
+    expect(loadsV8(["--interrupt-budget=1000"])).toBe(false);
+    expect(loadsV8([])).toBe(v8HasInterruptBudget);
+  });
 });

@@ -1,4 +1,4 @@
-import { setFlagsFromString } from "node:v8";
+import { createRequire } from "node:module";
 
 // Issue 36 item 6: V8 optimises a function once it has run a set amount of bytecode (its
 // "interrupt budget", 66 KB by default), on background threads that count in the process's CPU
@@ -25,10 +25,20 @@ const frozenFlags = /^--?freeze[-_]flags[-_]after[-_]init$/;
  */
 export function optimiseLater(
   execArgv: readonly string[] = process.execArgv,
-  setFlags = setFlagsFromString,
+  setFlags: (flags: string) => void = setV8Flags,
   v8Version = process.versions.v8,
 ): void {
   if (!v8Version.startsWith("11.3.")) return;
   if (execArgv.some((argument) => ownBudget.test(argument) || frozenFlags.test(argument))) return;
   setFlags(`--interrupt-budget=${interruptBudget}`);
+}
+
+/**
+ * node:v8's `setFlagsFromString`, loaded when a flag is set: a process that sets none (any on
+ * Node 21 and later) does not load the module. Synchronous (a `require` of the built-in), so
+ * the flag is set before the bin's other code is compiled (node:module: the bin loads it anyway, code-cached-module.ts).
+ */
+function setV8Flags(flags: string): void {
+  const v8: typeof import("node:v8") = createRequire(import.meta.url)("node:v8");
+  v8.setFlagsFromString(flags);
 }
