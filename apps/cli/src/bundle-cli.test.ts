@@ -58,7 +58,7 @@ describe("issue 36 item 5: the bundled CLI", () => {
         "@lookup-knowledge/embeddings/package.json dist/load-word-table.js",
         "@lookup-knowledge/text/package.json dist/load-jieba.js",
         "@lookup-knowledge/ingest/package.json dist/parse-pool.js",
-        "@lookup-knowledge/cli/package.json dist/load-command-line-bundled.js",
+        "@lookup-knowledge/cli/package.json dist/load-code-cached-entry.js",
         "@lookup-knowledge/cli/package.json dist/command-line.js",
       ]),
     );

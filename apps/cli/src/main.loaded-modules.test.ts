@@ -114,12 +114,13 @@ describe("what each command loads", () => {
     const run = loadedModules([cli, "query", "how do I rotate keys"], { cwd, env: { ...environment, NO_COLOR: "1" } });
     expect(run.status, run.stderr).toBe(0);
     const bundle = pathToFileURL(join(dirname(cli), "/")).href;
-    // The ES modules of the bin it loads hold its entry, the two loaders and the V8 budget of
+    // The ES modules of the bin it loads hold its entry, the two loaders (and what they share) and the V8 budget of
     // issue 36 item 6 only (and esbuild's helpers, in a chunk of no module): as an ES module, the
     // command line (150 KB with commander) was compiled at every start.
     const esModules = bundledModules(run.urls.filter((url) => url.startsWith(bundle))).map((url) => url.slice(cliUrl.length));
     expect(esModules.sort()).toEqual([
       "src/code-cached-module.ts",
+      "src/load-code-cached-entry.ts",
       "src/load-command-line-bundled.ts",
       "src/load-query-path-bundled.ts",
       "src/main.ts",
