@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./median.mjs";
+import { childStderr } from "./child-stderr.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -76,7 +77,7 @@ try {
     for (const pass of passes.map((_, index) => passes[(index + round) % passes.length])) {
       loads.push(loadavg()[0]);
       const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", pass, chunksFile], { encoding: "utf8" });
-      if (run.status !== 0) throw new Error(`${pass} failed: ${(run.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
+      if (run.status !== 0) throw new Error(`${pass} failed:\n${childStderr(run.stderr)}`);
       results.get(pass).push(JSON.parse(run.stdout.trim().split("\n").pop()));
     }
     console.error(`[analysis-passes] round ${round + 1}/${rounds} done`);

@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { cliMain } from "./cli-main.mjs";
 import { measureCli } from "./measure-cli.mjs";
 import { median } from "./median.mjs";
+import { childStderr } from "./child-stderr.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -41,7 +42,7 @@ function measureLangChain() {
     timeout: timeoutMs,
   });
   const processMs = performance.now() - started;
-  if (run.status !== 0) throw new Error(`LangChain failed: ${(run.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
+  if (run.status !== 0) throw new Error(`LangChain failed:\n${childStderr(run.stderr)}`);
   return { ...JSON.parse(run.stdout.trim().split("\n").pop()), processMs };
 }
 

@@ -18,6 +18,7 @@ import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spread } from "./median.mjs";
+import { childStderr } from "./child-stderr.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -78,7 +79,7 @@ for (let round = 0; round < rounds; round += 1) {
       encoding: "utf8",
       timeout: 600_000,
     });
-    if (run.status !== 0) throw new Error(`share 1/${share} failed: ${(run.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
+    if (run.status !== 0) throw new Error(`share 1/${share} failed:\n${childStderr(run.stderr)}`);
     results.get(share).push(JSON.parse(run.stdout.trim().split("\n").pop()));
   }
   console.error(`[parse-passes] round ${round + 1}/${rounds} done`);

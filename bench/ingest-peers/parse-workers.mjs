@@ -15,6 +15,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./median.mjs";
+import { childStderr } from "./child-stderr.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -55,7 +56,7 @@ for (let round = 0; round < rounds; round += 1) {
   for (const value of values.map((_, index) => values[(index + round) % values.length])) {
     loads.push(loadavg()[0]);
     const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", String(value), tree], { encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`parseWorkers ${value} failed: ${(run.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
+    if (run.status !== 0) throw new Error(`parseWorkers ${value} failed:\n${childStderr(run.stderr)}`);
     results.get(value).push(JSON.parse(run.stdout.trim().split("\n").pop()));
   }
   console.error(`[parse-workers] round ${round + 1}/${rounds} done`);

@@ -15,6 +15,7 @@ import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./median.mjs";
+import { childStderr } from "./child-stderr.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -60,7 +61,7 @@ for (let round = 0; round < rounds; round += 1) {
   for (const name of names.map((_, index) => names[(index + round) % names.length])) {
     loads.push(loadavg()[0]);
     const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", checkouts[name], tree], { encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`${name} failed: ${(run.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
+    if (run.status !== 0) throw new Error(`${name} failed:\n${childStderr(run.stderr)}`);
     results[name].push(JSON.parse(run.stdout.trim().split("\n").pop()));
   }
   console.error(`[stage-passes] round ${round + 1}/${rounds} done`);

@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./median.mjs";
+import { childStderr } from "./child-stderr.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -60,7 +61,7 @@ const loads = [];
 for (let round = 0; round < rounds; round += 1) {
   loads.push(loadavg()[0]);
   const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", String(passes), tree], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`ingest failed: ${(run.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
+  if (run.status !== 0) throw new Error(`ingest failed:\n${childStderr(run.stderr)}`);
   for (const [pass, result] of JSON.parse(run.stdout.trim().split("\n").pop()).entries()) ours[pass].push(result);
   const peer = spawnSync(process.execPath, [join(here, "measure-child.mjs"), "langchain", "chunk", tree], { cwd: here, encoding: "utf8" });
   if (peer.status !== 0) throw new Error(`LangChain failed: ${(peer.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
