@@ -1,4 +1,5 @@
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
+import { sumLexicalOnKernel } from "./sum-lexical-on-kernel.js";
 import type { MatchedTerm } from "./weigh-query-terms.js";
 
 /** The lexical score of every slot a query touches, term by term. */
@@ -75,7 +76,10 @@ export function lexicalScores(snapshot: IndexSnapshot, matched: readonly Matched
   return { scores, touched, touchedCount, release, markCleared };
 }
 
-/** The same sums into `scores`, without the list of touched slots (the same additions, in the same order). */
+/**
+ * The same sums into `scores`, without the list of touched slots (the same additions, in the
+ * same order): on the WebAssembly kernel where it pays (`sumLexicalOnKernel`), else here.
+ */
 function untrackedLexicalScores(matched: readonly MatchedTerm[], scores: Float64Array): LexicalScores {
   let dirty = matched.length > 0;
   const release = () => {
@@ -86,7 +90,7 @@ function untrackedLexicalScores(matched: readonly MatchedTerm[], scores: Float64
     dirty = false;
   };
   const result = { scores, touched: new Uint32Array(0), touchedCount: 0, release, markCleared };
-  if (!dirty) return result;
+  if (!dirty || sumLexicalOnKernel(matched, scores)) return result;
   for (const { pieces, scaled } of matched) {
     for (const { segment, postings } of pieces) {
       const { slots, frequencies } = postings;

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { wasm } from "../dense/kernels/int8-dot-kernel.js";
+import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
+import { random } from "../test/seeded-random-test-fixtures.js";
+import type { LexicalSegment } from "./lexical-segment.js";
+import { lexicalScores } from "./lexical-scores.js";
+import { lexicalSumKernelBytes } from "./lexical-sum-kernel.js";
+import { sumLexicalOnKernel } from "./sum-lexical-on-kernel.js";
+import type { MatchedTerm } from "./weigh-query-terms.js";
+
+/** Segments side by side over `count` slots, each with its own norms, and terms with postings in them. */
+function fixture(seed: number, count: number, segmentCount: number, termCount: number, share: number) {
+  const next = random(seed);
+  const size = Math.ceil(count / segmentCount);
+  const segments = Array.from({ length: segmentCount }, (_, index) => {
+    const base = index * size;
+    const own = Math.max(0, Math.min(size, count - base));
+    const norms = Float32Array.from({ length: own }, () => 0.3 + next() * 2.7);
+    return { position: index, count: own, base, composed: undefined, norms: () => norms } as unknown as LexicalSegment;
+  });
+  const matched: MatchedTerm[] = Array.from({ length: termCount }, () => ({
+    term: {} as MatchedTerm["term"],
+    scaled: next() * 3.1,
+    pieces: segments.map((segment, position) => {
+      const slots: number[] = [];
+      for (let slot = 0; slot < segment.count; slot += 1) if (next() < share) slots.push(slot);
+      const frequencies = Uint16Array.from(slots, () => 1 + Math.floor(next() ** 4 * 300));
+      return { segment, termIndex: 0, boundsKey: position, postings: { slots: Uint32Array.from(slots), frequencies } };
+    }),
+  }));
+  return { matched, snapshot: { count, scratch: undefined } as unknown as IndexSnapshot };
+}
+
+describe("issue 36 item 5: the lexical sums of a hybrid search on the WebAssembly kernel", () => {
+  it("gives every slot the float64 sum of the JavaScript loop, bit for bit, term by term over several segments", () => {
+    const { matched, snapshot } = fixture(365, 20_000, 3, 5, 0.3);
+    const tracked = lexicalScores(snapshot, matched);
+    const expected = Float64Array.from(tracked.scores);
+    tracked.release();
+    const scratch = new Float64Array(20_000);
+    expect(sumLexicalOnKernel(matched, scratch)).toBe(true);
+    let differing = 0;
+    for (let slot = 0; slot < scratch.length; slot += 1) if (!Object.is(scratch[slot], expected[slot])) differing += 1;
+    expect(differing).toBe(0);
+    expect(expected.filter((score) => score > 0).length).toBeGreaterThan(10_000);
+  });
+
+  it("is what the dense path's untracked scores use, with the same sums", () => {
+    const { matched, snapshot } = fixture(366, 5_000, 2, 3, 0.5);
+    const tracked = lexicalScores(snapshot, matched);
+    const expected = Float64Array.from(tracked.scores);
+    tracked.release();
+    const scratch = new Float64Array(5_000);
+    const untracked = lexicalScores(snapshot, matched, scratch);
+    expect(Array.from(untracked.scores)).toEqual(Array.from(expected));
+    untracked.release();
+    expect(scratch.every((score) => score === 0)).toBe(true);
+  });
+
+  it("leaves the sums to the JavaScript loop when the postings are few for the slots, or a segment has deletions", () => {
+    const few = fixture(367, 40_000, 2, 1, 0.05);
+    const scratch = new Float64Array(40_000);
+    expect(sumLexicalOnKernel(few.matched, scratch)).toBe(false);
+    expect(scratch.every((score) => score === 0)).toBe(true);
+    const many = fixture(368, 1_000, 1, 2, 0.5);
+    const piece = (many.matched[0] as MatchedTerm).pieces[0] as MatchedTerm["pieces"][number];
+    (piece as { segment: LexicalSegment }).segment = { ...piece.segment, composed: new Int32Array(1_000) };
+    expect(sumLexicalOnKernel(many.matched, new Float64Array(1_000))).toBe(false);
+  });
+
+  it("is a module this runtime's WebAssembly accepts", () => {
+    expect(wasm?.validate(lexicalSumKernelBytes())).toBe(true);
+  });
+});

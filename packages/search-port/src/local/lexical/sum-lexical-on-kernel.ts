@@ -1,0 +1,62 @@
+import { wasm } from "../dense/kernels/int8-dot-kernel.js";
+import type { LexicalSegment } from "./lexical-segment.js";
+import { instantiateLexicalSumKernel } from "./lexical-sum-kernel.js";
+import type { MatchedTerm } from "./weigh-query-terms.js";
+
+const pageSize = 65_536;
+/** Above this, the memory the kernel needs is not worth holding, even briefly: the JavaScript loop sums. */
+const largestKernelBytes = 256 * 1024 * 1024;
+
+/**
+ * Adds every matched term's share to `scores` (all zero: the dense path's scratch), as
+ * `untrackedLexicalScores` does, on the WebAssembly kernel (`lexicalSumKernelBytes`): the same
+ * additions in the same order, so the same float64 sums. The scores are copied into the
+ * kernel's own memory, summed there and copied back once at the end. Returns false,
+ * having changed nothing, where the kernel does not pay or cannot run: no WebAssembly, a
+ * segment with deletions (its slots are mapped through a table), or fewer postings than an
+ * eighth of the slots (copying the scores out would cost more than the loop it spares).
+ */
+export function sumLexicalOnKernel(matched: readonly MatchedTerm[], scores: Float64Array): boolean {
+  if (wasm === undefined) return false;
+  const norms = new Map<LexicalSegment, { values: Float32Array; offset: number }>();
+  const scoresBytes = scores.length * 8;
+  let normsEnd = scoresBytes;
+  let postings = 0;
+  let largest = 0;
+  for (const { pieces } of matched) {
+    for (const { segment, postings: list } of pieces) {
+      if (segment.composed !== undefined) return false;
+      postings += list.slots.length;
+      largest = Math.max(largest, list.slots.length);
+      if (norms.has(segment)) continue;
+      const values = segment.norms();
+      norms.set(segment, { values, offset: normsEnd });
+      normsEnd += values.length * 4;
+    }
+  }
+  if (postings * 8 < scores.length) return false;
+  // The postings of one piece at a time after the norms: their slots (uint32), then their frequencies (uint16).
+  const slotsOffset = Math.ceil(normsEnd / 4) * 4;
+  const frequenciesOffset = slotsOffset + largest * 4;
+  const bytes = frequenciesOffset + largest * 2;
+  if (bytes > largestKernelBytes) return false;
+  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / pageSize)) });
+  const sum = instantiateLexicalSumKernel(memory);
+  if (sum === undefined) return false;
+  const buffer = memory.buffer;
+  const kernelScores = new Float64Array(buffer, 0, scores.length);
+  kernelScores.set(scores);
+  for (const { values, offset } of norms.values()) new Float32Array(buffer, offset, values.length).set(values);
+  for (const { pieces, scaled } of matched) {
+    for (const { segment, postings: list } of pieces) {
+      const { slots, frequencies } = list;
+      const count = slots.length;
+      new Uint32Array(buffer, slotsOffset, count).set(slots);
+      new Uint16Array(buffer, frequenciesOffset, count).set(frequencies.subarray(0, count));
+      const normsOffset = (norms.get(segment) as { offset: number }).offset;
+      sum(slotsOffset, frequenciesOffset, normsOffset, count, segment.base, 0, scaled);
+    }
+  }
+  scores.set(kernelScores);
+  return true;
+}
