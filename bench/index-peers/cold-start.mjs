@@ -44,12 +44,13 @@ const roots = (process.env.BENCH_COLD_ROOTS ?? `ours=${codeRoot}`).split(",").ma
 // `dist/main.js` before).
 const cliOf = (path) =>
   join(path, "apps/cli", JSON.parse(readFileSync(join(path, "apps/cli/package.json"), "utf8")).bin["lookup-knowledge"]);
+// The library files cold-query.mjs imports: those its packages' exports name (the bundled
+// `dist/bundle/*.js` since session 16, tsc's files before), so a copy built without its bundle
+// step is refused here rather than failing in the first round.
+const exportedOf = (path, folder, subpath) =>
+  join(path, folder, JSON.parse(readFileSync(join(path, folder, "package.json"), "utf8")).exports[subpath].default);
 for (const { path } of roots) {
-  for (const built of [
-    cliOf(path),
-    join(path, "packages/search-port/dist/local/index.js"),
-    join(path, "packages/embeddings/dist/index.js"),
-  ]) {
+  for (const built of [cliOf(path), exportedOf(path, "packages/search-port", "./local"), exportedOf(path, "packages/embeddings", ".")]) {
     if (!existsSync(built)) skip(`${built} is missing (run pnpm build first)`);
   }
 }
