@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
+import { readSmallFile } from "@lookup-knowledge/core/read-small-file";
 import { hashQuery, hashQueryTerm } from "./hash-query.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 
@@ -70,14 +71,29 @@ export function resolveQueryHashKey(directory: string, options: { key?: string; 
   return made;
 }
 
+/** The most bytes a key file is read for: one made here is 65; a longer one was not made by a trace store. */
+const keyFileBytes = 1024;
+
+/**
+ * The key kept in `file`, or undefined when there is none (or it is empty). Another process may
+ * have put something else there: only a regular file of at most `keyFileBytes` is read (core's
+ * `readSmallFile`: a FIFO is not waited on), and anything else is refused, naming the file.
+ */
 function readKey(file: string): string | undefined {
-  try {
-    const key = readFileSync(file, "utf8").trim();
+  const read = readSmallFile(file, keyFileBytes);
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "text") {
+    const key = read.text.trim();
     return key === "" ? undefined : key;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
   }
+  throw new ConfigurationError({
+    key: queryHashKeyFile,
+    value: file,
+    reason:
+      read.kind === "not-a-file"
+        ? "is not a regular file (a FIFO, a device or a folder is in its place), so the key of query hashes cannot be read from it: remove it to have a new key made"
+        : `is longer than ${keyFileBytes} bytes, so it is not a key a trace store made: remove it to have a new key made`,
+  });
 }
 
 /**
