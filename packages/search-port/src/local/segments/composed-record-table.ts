@@ -6,7 +6,8 @@ import type { SlotMap } from "./slot-map.js";
  * Where each live record of a composed snapshot lives: `file` reads the parts' committed
  * files (`SegmentedRecords`, undefined when no part has any), `fileSlots[slot]` is `slot`
  * for a record in a file and -1 for one a part holds in memory, `memory[slot]` that record.
- * The two tables are built the first time they are read.
+ * The two tables are built the first time they are read; `fileSlotOf` gives one slot's
+ * entry without building the first.
  */
 export function composedRecordTable(slots: SlotMap): RecordTable {
   const file = slots.parts.some((part) => part.snapshot.records.file !== undefined) ? new SegmentedRecords(slots) : undefined;
@@ -18,11 +19,25 @@ export function composedRecordTable(slots: SlotMap): RecordTable {
       fileSlots ??= composedFileSlots(slots);
       return fileSlots;
     },
+    // A search's hits need a few slots' entries: building the whole table for them was 8-12 ms
+    // of a cold query at 103,660 chunks (a loop over every slot in V8's interpreter).
+    fileSlotOf(slot: number): number {
+      return fileSlots === undefined ? composedFileSlot(slots, slot) : (fileSlots[slot] ?? -1);
+    },
     get memory(): Array<MemoryRecord | undefined> {
       memory ??= composedMemory(slots);
       return memory;
     },
   };
+}
+
+/** `composedFileSlots(slots)[slot]` (-1 outside the table), from the part that holds the slot. */
+function composedFileSlot(slots: SlotMap, slot: number): number {
+  if (!Number.isInteger(slot) || slot < 0 || slot >= slots.count) return -1;
+  const part = slots.partOf(slot);
+  const { file, fileSlots: own } = (slots.parts[part] as SlotMap["parts"][number]).snapshot.records;
+  if (file === undefined) return -1;
+  return (own[slots.partSlot(part, slot)] ?? -1) >= 0 ? slot : -1;
 }
 
 function composedFileSlots(slots: SlotMap): Int32Array {

@@ -38,6 +38,8 @@ export interface RecordTable {
   file: RecordFile | undefined;
   fileSlots: Int32Array;
   memory: Array<MemoryRecord | undefined>;
+  /** `fileSlots[slot] ?? -1`, where a table built on first read (a composed one) can tell one slot without building it. */
+  fileSlotOf?: (slot: number) => number;
 }
 
 /**
@@ -131,15 +133,20 @@ export function memorySnapshot(parts: {
   return { count, keys: new MemoryKeys(ids, docIds), lexicon: new MemoryLexicon(lexical), vectors, records };
 }
 
+/** Where slot `slot`'s record is in the table's file (-1: in memory), as cheaply as the table can tell. */
+function fileSlotOf(table: RecordTable, slot: number): number {
+  return table.fileSlotOf === undefined ? (table.fileSlots[slot] ?? -1) : table.fileSlotOf(slot);
+}
+
 export function recordContent(table: RecordTable, slot: number): string {
-  const fileSlot = table.fileSlots[slot] ?? -1;
+  const fileSlot = fileSlotOf(table, slot);
   if (fileSlot >= 0 && table.file !== undefined) return table.file.content(fileSlot);
   return table.memory[slot]?.content ?? "";
 }
 
 /** A fresh copy of a slot's metadata. */
 export function recordMetadata(table: RecordTable, slot: number, directory: string): Record<string, unknown> {
-  const fileSlot = table.fileSlots[slot] ?? -1;
+  const fileSlot = fileSlotOf(table, slot);
   if (fileSlot >= 0 && table.file !== undefined) return table.file.metadata(fileSlot);
   return parseMetadata(table.memory[slot]?.metadataText ?? "{}", directory);
 }
