@@ -1,5 +1,9 @@
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { bm25B, bm25K1 } from "./bm25.js";
+import { lengthNormsOnKernel } from "./length-norms-kernel.js";
+
+/** From this many records on, `normsOf` runs on the WebAssembly kernel (below, the loop costs less than setting it up). */
+const normsKernelFrom = 4096;
 
 /** k1 * (1 - b + b * length / average length) per slot, computed on first use and kept with the snapshot. */
 export function lengthNorms(snapshot: IndexSnapshot): Float32Array {
@@ -19,6 +23,9 @@ export function averageLength(totalLength: number, count: number): number {
  * the live records gives them.
  */
 export function normsOf(lengths: Uint32Array, count: number, average: number): Float32Array {
+  // Many records: the kernel, the same bits without the interpreter's cost in a cold process.
+  const computed = count >= normsKernelFrom ? lengthNormsOnKernel(lengths, count, { k1: bm25K1, b: bm25B, average }) : undefined;
+  if (computed !== undefined) return computed;
   const norms = new Float32Array(count);
   for (let slot = 0; slot < count; slot += 1) {
     norms[slot] = bm25K1 * (1 - bm25B + (bm25B * (lengths[slot] as number)) / average);
