@@ -3,7 +3,8 @@ import { createSpoolFlusher } from "../flusher/create-spool-flusher.js";
 import { raiseDatabaseNewest } from "./database-newest.js";
 import { createTraceDatabaseSession, type TraceDatabaseSession } from "../database/trace-database-session.js";
 import type { DurableTraceStoreSettings } from "../options/durable-trace-store-options.js";
-import { createTraceSpool } from "../spool/create-trace-spool.js";
+import { createTraceSpoolWithKey } from "../spool/create-trace-spool.js";
+import type { QueryHashKey } from "../record/query-hash-key.js";
 import { flushTraceSpool } from "../spool/flush-trace-spool.js";
 import type { TraceSpool } from "../spool/trace-spool.js";
 import type { SpoolFlusher } from "../flusher/spool-flusher.js";
@@ -16,18 +17,20 @@ export interface DurableStoreParts {
   flusher: SpoolFlusher;
 }
 
-/** Makes the parts of a durable trace store from its checked options; `report` is told of flush failures and skipped lines. */
+/**
+ * Makes the parts of a durable trace store from its checked options; `report` is told of flush
+ * failures and skipped lines; the spool hashes with `queryHashKey`, the store's one key.
+ */
 export function createDurableStoreParts(
   settings: DurableTraceStoreSettings,
   report: (error: LookupKnowledgeError) => void,
+  queryHashKey: QueryHashKey,
 ): DurableStoreParts {
   const { directory, database, location } = settings;
-  const spool = createTraceSpool({
-    directory,
-    queryStorage: settings.queryStorage,
-    ...(settings.queryHashKey ? { queryHashKey: settings.queryHashKey } : {}),
-    ...(settings.fsync ? { fsync: settings.fsync } : {}),
-  });
+  const spool = createTraceSpoolWithKey(
+    { directory, queryStorage: settings.queryStorage, ...(settings.fsync ? { fsync: settings.fsync } : {}) },
+    queryHashKey,
+  );
   const session = createTraceDatabaseSession({
     target: {
       ...(database ? { url: database.url } : { directory: settings.pgliteDirectory }),

@@ -7,6 +7,7 @@ import { readSpooledLines } from "../spool/read-spooled-lines.js";
 import { storedFromSpool } from "../flusher/stored-from-spool.js";
 import { createQueryHashesForSearch } from "../record/create-query-hashes-for-search.js";
 import { createHashOnRead } from "../record/create-hash-on-read.js";
+import { createQueryHashKey } from "../record/query-hash-key.js";
 import type { TraceDatabase } from "../database/trace-database.js";
 import type { TraceQuery } from "../database/trace-query.js";
 import type { DurableTraceStore, TraceListQuery } from "./durable-trace-store.js";
@@ -46,9 +47,11 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
   const settings = readDurableTraceStoreOptions(options);
   const { directory, database, location } = settings;
   const report = guardErrorHandler(settings.onError);
-  const parts = createDurableStoreParts(settings, report);
+  // One key for the spool's writes, the searches and the hashing on read: the folder's file is read once.
+  const queryHashKey = createQueryHashKey(directory, settings.queryHashKey);
+  const parts = createDurableStoreParts(settings, report, queryHashKey);
   const { spool, session, flusher } = parts;
-  const queryHashes = createQueryHashesForSearch(directory, settings.queryHashKey);
+  const queryHashes = createQueryHashesForSearch(queryHashKey);
   /** A listing's query with the hashes its text is searched by; under `hash`, the text matches a record kept as text only whole. */
   const searched = (query: TraceListQuery): TraceQuery => {
     const hashes = queryHashes(query.queryText);
@@ -58,7 +61,7 @@ export function createDurableTraceStore(options: DurableTraceStoreOptions): Dura
       ...(settings.queryStorage === "hash" ? { queryTextWhole: true } : {}),
     };
   };
-  const shown = createHashOnRead(directory, settings.queryStorage, settings.queryHashKey);
+  const shown = createHashOnRead(settings.queryStorage, queryHashKey);
   let closed = false;
 
   async function flush() {

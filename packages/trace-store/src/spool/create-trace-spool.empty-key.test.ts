@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeRecord } from "../../test/make-record.js";
 import { createHashOnRead } from "../record/create-hash-on-read.js";
+import { createQueryHashKey } from "../record/query-hash-key.js";
 import { queryHashKeyFile } from "../record/query-storage.js";
 import { createTraceSpool } from "./create-trace-spool.js";
 
@@ -38,7 +39,7 @@ describe("R28: a folder whose key file is empty (a crash before its bytes reache
       }
       expect(spooled(directory)).not.toContain(record.query);
       // A read under hash of a record kept as text refuses it too, rather than show its text.
-      expect(() => createHashOnRead(directory, "hash", undefined)(record)).toThrow(queryHashKeyFile);
+      expect(() => createHashOnRead("hash", createQueryHashKey(directory, undefined))(record)).toThrow(queryHashKeyFile);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { parseOptions } from "@lookup-knowledge/core";
-import { applyQueryStorage, resolveQueryHashKey, resolveQueryStorage } from "../record/query-storage.js";
+import { createQueryHashKey, type QueryHashKey } from "../record/query-hash-key.js";
+import { applyQueryStorage, resolveQueryStorage } from "../record/query-storage.js";
 import type { ToolInvocationRecord } from "../record/tool-invocation-record.js";
 import { TraceStoreError } from "../errors/trace-store-error.js";
 import { createSegmentWriter } from "./create-segment-writer.js";
@@ -21,22 +22,25 @@ import { recordThroughAppend } from "../record/record-through-append.js";
  * replaced by a new segment and the line written again. `close` seals the segment.
  */
 export function createTraceSpool(options: TraceSpoolOptions): TraceSpool {
+  return createTraceSpoolWithKey(options, undefined);
+}
+
+/**
+ * `createTraceSpool` hashing with `sharedKey` when one is given (a durable store gives the one
+ * key its searches and its reads hash with too, `createQueryHashKey`); else with its own, of
+ * `options.queryHashKey` and the folder.
+ */
+export function createTraceSpoolWithKey(options: TraceSpoolOptions, sharedKey: QueryHashKey | undefined): TraceSpool {
   const { fsync, maxSegmentBytes } =
     readPlainTraceSpoolOptions(options) ?? parseOptions(traceSpoolOptionsSchema(), options, "createTraceSpool");
   const traceDirectory = options.directory;
   const directory = spoolDirectory(traceDirectory);
   const queryStorage = resolveQueryStorage(options.queryStorage);
+  const key = sharedKey ?? createQueryHashKey(traceDirectory, options.queryHashKey || undefined);
   // A given key is checked now; the folder's own key is read (or made) on the first append,
   // so a spool that never writes never creates the trace folder.
-  let queryHashKey =
-    queryStorage === "hash" && options.queryHashKey
-      ? resolveQueryHashKey(traceDirectory, { key: options.queryHashKey, create: false })
-      : undefined;
-  const hashKey = (): string | undefined => {
-    if (queryStorage !== "hash") return undefined;
-    queryHashKey ??= resolveQueryHashKey(traceDirectory, { create: true });
-    return queryHashKey;
-  };
+  if (queryStorage === "hash") key.checkGiven();
+  const hashKey = (): string | undefined => (queryStorage === "hash" ? key.ensure() : undefined);
 
   const segments = createSegmentWriter({ directory, fsync, maxSegmentBytes });
   let closed = false;
