@@ -3,7 +3,7 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, unlinkSync, writeS
 import { join } from "node:path";
 import { ConfigurationError, parseOptions } from "@lookup-knowledge/core";
 import { schemaOnDemand } from "@lookup-knowledge/core/load-zod";
-import { readSmallFile } from "@lookup-knowledge/core/read-small-file";
+import { readSmallFile } from "./read-small-file.js";
 import { hashQuery, hashQueryTerm } from "./hash-query.js";
 import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 

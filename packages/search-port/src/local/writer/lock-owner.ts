@@ -1,7 +1,6 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { readSmallFile } from "@lookup-knowledge/core/read-small-file";
 
 /** The file inside the lock folder that names the process holding it. */
 export const lockOwnerFileName = "owner.json";
@@ -21,13 +20,14 @@ export function writeLockOwner(lockPath: string): void {
 
 /** The most bytes an owner file is read for: one this process writes is under 200; a longer one is not a lock's. */
 const ownerFileBytes = 4096;
+/** Non-blocking, so a FIFO put in the owner file's place is not waited on (0 where the platform has no such flag). */
+const openFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
  * The holder recorded in the lock folder `lockPath`, or undefined when there is none or it
  * cannot be read (a lock of an earlier release, or one whose holder has not written it yet).
- * Only a regular file of at most `ownerFileBytes` is read (core's `readSmallFile`): anything else
- * in its place (a FIFO, a device, a file of gigabytes) names no holder, and is neither waited on
- * nor read whole.
+ * Only a regular file of at most `ownerFileBytes` is read: anything else in its place (a FIFO,
+ * a device, a file of gigabytes) names no holder, and is neither waited on nor read whole.
  */
 export function readLockOwner(lockPath: string): LockOwner | undefined {
   const text = readOwnerFile(join(lockPath, lockOwnerFileName));
@@ -42,11 +42,23 @@ export function readLockOwner(lockPath: string): LockOwner | undefined {
 }
 
 function readOwnerFile(path: string): string | undefined {
+  let descriptor: number;
   try {
-    const file = readSmallFile(path, ownerFileBytes);
-    return file.kind === "text" ? file.text : undefined;
+    descriptor = openSync(path, openFlags);
   } catch {
     return undefined;
+  }
+  try {
+    if (!fstatSync(descriptor).isFile()) return undefined;
+    const bytes = Buffer.alloc(ownerFileBytes + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < bytes.length; length += read)
+      read = readSync(descriptor, bytes, length, bytes.length - length, null);
+    return length > ownerFileBytes ? undefined : bytes.toString("utf8", 0, length);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(descriptor);
   }
 }
 
