@@ -1,3 +1,4 @@
+import { fileSlotOf } from "../snapshot/index-snapshot.js";
 import type { MemoryRecord, RecordTable } from "../snapshot/index-snapshot.js";
 import { SegmentedRecords } from "./segmented-records.js";
 import type { SlotMap } from "./slot-map.js";
@@ -35,9 +36,9 @@ export function composedRecordTable(slots: SlotMap): RecordTable {
 function composedFileSlot(slots: SlotMap, slot: number): number {
   if (!Number.isInteger(slot) || slot < 0 || slot >= slots.count) return -1;
   const part = slots.partOf(slot);
-  const { file, fileSlots: own } = (slots.parts[part] as SlotMap["parts"][number]).snapshot.records;
-  if (file === undefined) return -1;
-  return (own[slots.partSlot(part, slot)] ?? -1) >= 0 ? slot : -1;
+  const { records } = (slots.parts[part] as SlotMap["parts"][number]).snapshot;
+  if (records.file === undefined) return -1;
+  return fileSlotOf(records, slots.partSlot(part, slot)) >= 0 ? slot : -1;
 }
 
 function composedFileSlots(slots: SlotMap): Int32Array {

@@ -1,5 +1,6 @@
 import type { FileRecords } from "../format/file-records.js";
 import type { RecordFile } from "../format/record-file.js";
+import { fileSlotOf } from "../snapshot/index-snapshot.js";
 import type { SlotMap } from "./slot-map.js";
 
 /**
@@ -74,8 +75,9 @@ export class SegmentedRecords implements RecordFile {
   private at(slot: number): { file: RecordFile; fileSlot: number } {
     if (!(slot >= 0 && slot < this.count)) throw new RangeError(`SegmentedRecords: slot ${slot} is outside 0..${this.count - 1}`);
     const part = this.slots.partOf(slot);
-    const { file, fileSlots } = (this.slots.parts[part] as (typeof this.slots.parts)[number]).snapshot.records;
-    const fileSlot = fileSlots[this.slots.partSlot(part, slot)] ?? -1;
+    const { records } = (this.slots.parts[part] as (typeof this.slots.parts)[number]).snapshot;
+    const file = records.file;
+    const fileSlot = fileSlotOf(records, this.slots.partSlot(part, slot));
     if (file === undefined || fileSlot < 0) {
       throw new RangeError(`SegmentedRecords: record ${slot} is held in memory by its segment, not in a file`);
     }

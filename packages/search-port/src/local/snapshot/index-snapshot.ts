@@ -134,7 +134,7 @@ export function memorySnapshot(parts: {
 }
 
 /** Where slot `slot`'s record is in the table's file (-1: in memory), as cheaply as the table can tell. */
-function fileSlotOf(table: RecordTable, slot: number): number {
+export function fileSlotOf(table: RecordTable, slot: number): number {
   return table.fileSlotOf === undefined ? (table.fileSlots[slot] ?? -1) : table.fileSlotOf(slot);
 }
 
