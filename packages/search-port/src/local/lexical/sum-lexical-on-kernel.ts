@@ -4,8 +4,12 @@ import { instantiateLexicalSumKernel } from "./lexical-sum-kernel.js";
 import type { MatchedTerm } from "./weigh-query-terms.js";
 
 const pageSize = 65_536;
-/** Above this, the memory the kernel needs is not worth holding, even briefly: the JavaScript loop sums. */
-const largestKernelBytes = 256 * 1024 * 1024;
+/**
+ * Above this, the kernel's memory (the scores, the norms, the largest piece's postings) would
+ * raise a large index's peak memory for each search: the JavaScript loop sums. 64 MB holds a
+ * query's at a million chunks (about 20 MB), not at ten million (about 180 MB).
+ */
+const largestKernelBytes = 64 * 1024 * 1024;
 
 /**
  * Adds every matched term's share to `scores` (all zero: the dense path's scratch), as
