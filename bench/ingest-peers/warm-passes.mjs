@@ -64,7 +64,7 @@ for (let round = 0; round < rounds; round += 1) {
   if (run.status !== 0) throw new Error(`ingest failed:\n${childStderr(run.stderr)}`);
   for (const [pass, result] of JSON.parse(run.stdout.trim().split("\n").pop()).entries()) ours[pass].push(result);
   const peer = spawnSync(process.execPath, [join(here, "measure-child.mjs"), "langchain", "chunk", tree], { cwd: here, encoding: "utf8" });
-  if (peer.status !== 0) throw new Error(`LangChain failed: ${(peer.stderr ?? "").trim().split("\n").slice(-1)[0]}`);
+  if (peer.status !== 0) throw new Error(`LangChain failed:\n${childStderr(peer.stderr)}`);
   langchain.push(JSON.parse(peer.stdout.trim().split("\n").pop()));
   loads.push(loadavg()[0]);
   console.error(`[warm-passes] round ${round + 1}/${rounds} done`);

@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -29,5 +31,15 @@ describe("bench/ingest-peers: a failed child", () => {
     expect(run.status, run.stderr).toBe(0);
     const shown = run.stdout.split("\n");
     expect(shown).toEqual(["(60 earlier lines left out)", ...Array.from({ length: 40 }, (_, index) => `line ${index + 60}`)]);
+  });
+
+  it("issue 36 (session 16, seen and left item 6, review): no ingest bench throws on a failed child with its last stderr line only", () => {
+    const folder = fileURLToPath(new URL("../../../bench/ingest-peers/", import.meta.url));
+    // A throw that quotes only the last line of a child's stderr, as every script did before child-stderr.mjs.
+    const lastLineOnly = /throw new Error\(`[^`]*\$\{\(\w+\.stderr \?\? ""\)\.trim\(\)\.split\("\\n"\)\.slice\(-1\)\[0\]\}/;
+    const offenders = readdirSync(folder)
+      .filter((name) => name.endsWith(".mjs"))
+      .filter((name) => lastLineOnly.test(readFileSync(join(folder, name), "utf8")));
+    expect(offenders).toEqual([]);
   });
 });
