@@ -76,8 +76,8 @@ const keyFileBytes = 1024;
 
 /**
  * The key kept in `file`, or undefined when there is none (or it is empty). Another process may
- * have put something else there: only a regular file of at most `keyFileBytes` is read (core's
- * `readSmallFile`: a FIFO is not waited on), and anything else is refused, naming the file.
+ * have put something else there: only a regular file of at most `keyFileBytes` is read
+ * (`readSmallFile`: a FIFO is not waited on), and anything else is refused, naming the file.
  */
 function readKey(file: string): string | undefined {
   const read = readSmallFile(file, keyFileBytes);
