@@ -68,6 +68,24 @@ describe("issue 36 item 5: the lexical sums of a hybrid search on the WebAssembl
     expect(sumLexicalOnKernel(many.matched, new Float64Array(1_000))).toBe(false);
   });
 
+  it("gives the JavaScript loop's sums, not another segment's norms or a memory fault, for a posting slot beyond its segment (issue 36 review)", () => {
+    // A checksum-valid index whose postings name a slot past their segment's records: the loop
+    // reads an undefined norm (NaN) and writes past the scores nowhere; the kernel must not
+    // read or write another segment's numbers, nor trap.
+    for (const beyond of [12, 25, 70_000, 4_294_967_295]) {
+      const { matched, snapshot } = fixture(369, 20, 2, 1, 1);
+      const piece = (matched[0] as MatchedTerm).pieces[0] as MatchedTerm["pieces"][number];
+      const slots = Uint32Array.from([...piece.postings.slots, beyond]);
+      piece.postings = { slots, frequencies: Uint16Array.from(slots, () => 2) };
+      const tracked = lexicalScores(snapshot, matched);
+      const expected = Array.from(tracked.scores);
+      tracked.release();
+      const scratch = new Float64Array(20);
+      const untracked = lexicalScores(snapshot, matched, scratch);
+      expect(Array.from(untracked.scores), `slot ${beyond}`).toEqual(expected);
+    }
+  });
+
   it("is a module this runtime's WebAssembly accepts", () => {
     expect(wasm?.validate(lexicalSumKernelBytes())).toBe(true);
   });

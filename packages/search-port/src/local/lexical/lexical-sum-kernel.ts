@@ -6,13 +6,16 @@ import { f64, i32, i32Const, kernelModule, localGet, localSet, localTee, memoryL
  * The lexical sums of `untrackedLexicalScores` for one term in one segment, as a tiny
  * WebAssembly module (no SIMD), in its own memory:
  *
- *     sum(slots, frequencies, norms, count, base, scores, scaled)
+ *     sum(slots, frequencies, norms, count, base, scores, scaled, normCount) -> 0, or 1
  *
  * For each of the `count` postings (slot `own`, a uint32 at `slots`; its frequency, a uint16
  * at `frequencies`), in order: `scores[base + own] += scaled * frequency / (frequency +
  * norms[own])`, the scores float64 at `scores`, the norms float32 at `norms`. The same IEEE
  * operations in the same order as the JavaScript loop (the norm widened to float64 as a
- * `Float32Array` read does), so every sum is bit for bit the same. Why: a process's first
+ * `Float32Array` read does), so every sum is bit for bit the same. A slot `own` of
+ * `normCount` or more (postings of a checksum-valid but inconsistent index) stops it at once
+ * with 1, before that posting's store: the loop, whose reads past its arrays give NaN and
+ * whose writes past them go nowhere, sums then, not the kernel with other numbers. Why: a process's first
  * search runs that loop in V8's interpreter, which boxes each of its four float results;
  * at 100,000 chunks that took 20-30 ms of a cold query against about 2 once optimised
  * (issue 36 item 5). The module compiles at once, and runs at full speed from its first call.
@@ -37,7 +40,14 @@ export function lexicalSumKernelBytes(): Uint8Array<ArrayBuffer> {
     0x28,
     0x02,
     0x00, // i32.load align=4
-    ...localSet(own),
+    ...localTee(own),
+    ...localGet(normCount),
+    0x4f, // i32.ge_u
+    0x04,
+    0x40, // if: a slot past the segment's norms
+    ...i32Const(1),
+    0x0f, // return 1
+    0x0b, // end if
     // frequency = f64(frequencies[posting])
     ...localGet(frequencies),
     ...localGet(posting),
@@ -89,16 +99,17 @@ export function lexicalSumKernelBytes(): Uint8Array<ArrayBuffer> {
     0x00, // br $next
     0x0b, // end loop
     0x0b, // end block
+    ...i32Const(0),
     0x0b, // end function
   ];
-  return kernelModule({ parameters, results: [], exportName: "sum", locals: [0x02, 0x03, i32, 0x01, f64], body }, memoryLimits(false));
+  return kernelModule({ parameters, results: [i32], exportName: "sum", locals: [0x02, 0x03, i32, 0x01, f64], body }, memoryLimits(false));
 }
 
-// The function's parameters: slots, frequencies, norms, count, base, scores (i32), scaled (f64);
-// then its locals: posting, own, address (i32), frequency (f64).
-const parameters = [i32, i32, i32, i32, i32, i32, f64];
-const [slots, frequencies, norms, count, base, scores, scaled] = [0, 1, 2, 3, 4, 5, 6];
-const [posting, own, address, frequency] = [7, 8, 9, 10];
+// The function's parameters: slots, frequencies, norms, count, base, scores (i32), scaled (f64),
+// normCount (i32); then its locals: posting, own, address (i32), frequency (f64).
+const parameters = [i32, i32, i32, i32, i32, i32, f64, i32];
+const [slots, frequencies, norms, count, base, scores, scaled, normCount] = [0, 1, 2, 3, 4, 5, 6, 7];
+const [posting, own, address, frequency] = [8, 9, 10, 11];
 
 /** The kernel's function: see `lexicalSumKernelBytes`. */
 export type LexicalSum = (
@@ -109,7 +120,8 @@ export type LexicalSum = (
   base: number,
   scores: number,
   scaled: number,
-) => void;
+  normCount: number,
+) => number;
 
 let compiled: WasmModule | null | undefined;
 

@@ -17,8 +17,10 @@ const largestKernelBytes = 64 * 1024 * 1024;
  * additions in the same order, so the same float64 sums. The scores are copied into the
  * kernel's own memory, summed there and copied back once at the end. Returns false,
  * having changed nothing, where the kernel does not pay or cannot run: no WebAssembly, a
- * segment with deletions (its slots are mapped through a table), or fewer postings than an
- * eighth of the slots (copying the scores out would cost more than the loop it spares).
+ * segment with deletions (its slots are mapped through a table), fewer postings than an
+ * eighth of the slots (copying the scores out would cost more than the loop it spares), or a
+ * posting slot past its segment's records (an inconsistent index: the loop's NaN, not
+ * another segment's numbers or a memory fault).
  */
 export function sumLexicalOnKernel(matched: readonly MatchedTerm[], scores: Float64Array): boolean {
   if (wasm === undefined) return false;
@@ -34,6 +36,7 @@ export function sumLexicalOnKernel(matched: readonly MatchedTerm[], scores: Floa
       largest = Math.max(largest, list.slots.length);
       if (norms.has(segment)) continue;
       const values = segment.norms();
+      if (segment.base + values.length > scores.length) return false;
       norms.set(segment, { values, offset: normsEnd });
       normsEnd += values.length * 4;
     }
@@ -58,7 +61,8 @@ export function sumLexicalOnKernel(matched: readonly MatchedTerm[], scores: Floa
       new Uint32Array(buffer, slotsOffset, count).set(slots);
       new Uint16Array(buffer, frequenciesOffset, count).set(frequencies.subarray(0, count));
       const normsOffset = (norms.get(segment) as { offset: number }).offset;
-      sum(slotsOffset, frequenciesOffset, normsOffset, count, segment.base, 0, scaled);
+      const normCount = (norms.get(segment) as { values: Float32Array }).values.length;
+      if (sum(slotsOffset, frequenciesOffset, normsOffset, count, segment.base, 0, scaled, normCount) !== 0) return false;
     }
   }
   scores.set(kernelScores);
