@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { wasm } from "../dense/kernels/int8-dot-kernel.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { random } from "../test/seeded-random-test-fixtures.js";
@@ -83,6 +83,25 @@ describe("issue 36 item 5: the lexical sums of a hybrid search on the WebAssembl
       const scratch = new Float64Array(20);
       const untracked = lexicalScores(snapshot, matched, scratch);
       expect(Array.from(untracked.scores), `slot ${beyond}`).toEqual(expected);
+    }
+  });
+
+  it("sums in the loop when the kernel's memory cannot be had (a process out of address space) (issue 36 review)", () => {
+    // Under `ulimit -v 14000000` Node 20 gets one WebAssembly memory (the dense matrix's), and a
+    // second throws "RangeError: WebAssembly.Memory(): could not allocate memory".
+    const { matched, snapshot } = fixture(370, 5_000, 2, 3, 0.5);
+    const tracked = lexicalScores(snapshot, matched);
+    const expected = Array.from(tracked.scores);
+    tracked.release();
+    const memory = vi.spyOn(WebAssembly, "Memory").mockImplementation(function refused() {
+      throw new RangeError("WebAssembly.Memory(): could not allocate memory");
+    });
+    try {
+      const scratch = new Float64Array(5_000);
+      expect(Array.from(lexicalScores(snapshot, matched, scratch).scores)).toEqual(expected);
+      expect(memory).toHaveBeenCalled();
+    } finally {
+      memory.mockRestore();
     }
   });
 

@@ -1,4 +1,5 @@
 import { wasm } from "../dense/kernels/int8-dot-kernel.js";
+import type { WasmMemory } from "../dense/kernels/int8-dot-kernel.js";
 import type { LexicalSegment } from "./lexical-segment.js";
 import { instantiateLexicalSumKernel } from "./lexical-sum-kernel.js";
 import type { MatchedTerm } from "./weigh-query-terms.js";
@@ -20,7 +21,7 @@ const largestKernelBytes = 64 * 1024 * 1024;
  * segment with deletions (its slots are mapped through a table), fewer postings than an
  * eighth of the slots (copying the scores out would cost more than the loop it spares), or a
  * posting slot past its segment's records (an inconsistent index: the loop's NaN, not
- * another segment's numbers or a memory fault).
+ * another segment's numbers or a memory fault), or no memory for the kernel to be had.
  */
 export function sumLexicalOnKernel(matched: readonly MatchedTerm[], scores: Float64Array): boolean {
   if (wasm === undefined) return false;
@@ -47,7 +48,13 @@ export function sumLexicalOnKernel(matched: readonly MatchedTerm[], scores: Floa
   const frequenciesOffset = slotsOffset + largest * 4;
   const bytes = frequenciesOffset + largest * 2;
   if (bytes > largestKernelBytes) return false;
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / pageSize)) });
+  let memory: WasmMemory;
+  try {
+    memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / pageSize)) });
+  } catch {
+    // No room for another memory (a process short of address space): the loop needs none.
+    return false;
+  }
   const sum = instantiateLexicalSumKernel(memory);
   if (sum === undefined) return false;
   const buffer = memory.buffer;
