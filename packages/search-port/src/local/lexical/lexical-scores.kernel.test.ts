@@ -93,7 +93,7 @@ describe("issue 36 item 5: the lexical sums of a hybrid search on the WebAssembl
     const tracked = lexicalScores(snapshot, matched);
     const expected = Array.from(tracked.scores);
     tracked.release();
-    const memory = vi.spyOn(WebAssembly, "Memory").mockImplementation(function refused() {
+    const memory = vi.spyOn(wasm as NonNullable<typeof wasm>, "Memory").mockImplementation(function refused() {
       throw new RangeError("WebAssembly.Memory(): could not allocate memory");
     });
     try {
