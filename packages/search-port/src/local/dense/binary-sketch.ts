@@ -1,6 +1,6 @@
 import type { DenseMatrix } from "./dense-matrix.js";
-import { wasm } from "./kernels/int8-dot-kernel.js";
 import type { WasmMemory } from "./kernels/int8-dot-kernel.js";
+import { wasmMemory } from "./kernels/wasm-memory.js";
 import { instantiateNibbleTableKernel } from "./kernels/nibble-table-kernel.js";
 import type { NibbleTableScan } from "./kernels/nibble-table-kernel.js";
 
@@ -48,13 +48,11 @@ export class BinarySketch {
     this.codesOffset = this.outputOffset + this.groups * 128;
     const bytes = this.codesOffset + this.groups * this.quads * 64;
     // The kernel's int16 lanes hold the sums of at most 292 quads (4,672 dimensions).
-    if (options.simd === false || wasm === undefined || this.quads > 292) {
-      this.memory = { buffer: new ArrayBuffer(bytes) };
-    } else {
-      const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / pageSize)) });
-      this.memory = memory;
-      this.scan = instantiateNibbleTableKernel(memory);
-    }
+    // Without a memory for the kernel (`wasmMemory`: none, or one the runtime refused), the
+    // codes live in plain memory and JavaScript reads them: the same estimates, slower.
+    const memory = options.simd === false || this.quads > 292 ? undefined : wasmMemory(Math.max(1, Math.ceil(bytes / pageSize)));
+    this.memory = memory ?? { buffer: new ArrayBuffer(bytes) };
+    if (memory !== undefined) this.scan = instantiateNibbleTableKernel(memory);
     const rows = new Int8Array(matrix.rowBytes().buffer, matrix.rowBytes().byteOffset, count * stride);
     // Int32 sums are exact up to 16 million rows (127 * 2^24 < 2^31); Float64 beyond.
     const sums = count < 2 ** 24 ? new Int32Array(dimension) : new Float64Array(dimension);

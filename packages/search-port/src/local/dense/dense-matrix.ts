@@ -11,6 +11,7 @@ import type { DenseFuseTarget } from "./fuse-dense-scores-on-kernel.js";
 import { instantiateInt8DotKernel, int8DotKernel, wasm } from "./kernels/int8-dot-kernel.js";
 import { quantiseQuery, scanInJavaScript } from "./quantise-vector.js";
 import { sharedWasmMemory } from "./kernels/shared-wasm-memory.js";
+import { wasmMemory } from "./kernels/wasm-memory.js";
 import type { Int8DotScan, WasmMemory } from "./kernels/int8-dot-kernel.js";
 import { scanStreamedRows } from "./streamed-rows.js";
 import { scanWithHelper } from "./scan-with-helper.js";
@@ -88,13 +89,9 @@ export class DenseMatrix {
         `DenseMatrix: ${count} vectors of ${dimension} dimensions need ${bytes} bytes of WebAssembly memory, more than the 4 GiB one memory can hold (about ${Math.floor((maximumPages * pageSize) / (this.stride + 20))} vectors of this dimension); split the knowledge base over several indexes or use the Pinecone port`,
       );
     }
-    if (options.simd === false || wasm === undefined) {
-      this.memory = { buffer: new ArrayBuffer(bytes) };
-      this.inverseNorms = new Float32Array(this.memory.buffer, normsOffset, count);
-      return;
-    }
+    const wanted = options.simd !== false && wasm !== undefined;
     const parallel = this.streamed === undefined && (options.parallel ?? count >= parallelScanRows);
-    const shared = parallel ? sharedWasmMemory(pages) : undefined;
+    const shared = wanted && parallel ? sharedWasmMemory(pages) : undefined;
     const kernel = shared === undefined ? undefined : int8DotKernel({ shared: true });
     if (shared !== undefined && kernel !== null && kernel !== undefined) {
       this.memory = shared;
@@ -106,10 +103,14 @@ export class DenseMatrix {
       this.sharedTarget = { id: matrices, memory: shared, kernel, layout };
       detachWhenCollected(this, matrices);
     } else {
-      const memory = new wasm.Memory({ initial: pages });
-      this.memory = memory;
-      this.scan = instantiateInt8DotKernel(memory);
-      this.fuseTarget = fuseTargetOf(instantiateDenseFuseKernel(memory), memory, this.layout);
+      // Without a memory for the kernels (no WebAssembly, SIMD turned off, or a memory the runtime
+      // refused), the rows live in plain memory and JavaScript scans them: the same values, slower.
+      const own = wanted ? wasmMemory(pages) : undefined;
+      this.memory = own ?? { buffer: new ArrayBuffer(bytes) };
+      if (own !== undefined) {
+        this.scan = instantiateInt8DotKernel(own);
+        this.fuseTarget = fuseTargetOf(instantiateDenseFuseKernel(own), own, this.layout);
+      }
     }
     this.inverseNorms = new Float32Array(this.memory.buffer, normsOffset, count);
   }

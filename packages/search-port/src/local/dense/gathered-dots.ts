@@ -1,7 +1,8 @@
 import type { DenseMatrix } from "./dense-matrix.js";
 import { quantiseQuery } from "./dense-matrix.js";
-import { instantiateInt8DotKernel, wasm } from "./kernels/int8-dot-kernel.js";
+import { instantiateInt8DotKernel } from "./kernels/int8-dot-kernel.js";
 import type { Int8DotScan, WasmMemory } from "./kernels/int8-dot-kernel.js";
+import { wasmMemory } from "./kernels/wasm-memory.js";
 
 const pageSize = 65_536;
 
@@ -26,9 +27,11 @@ export class GatheredDots {
 
   constructor(matrix: DenseMatrix) {
     this.matrix = matrix;
-    if (wasm !== undefined && matrix.simd) {
-      this.memory = new wasm.Memory({ initial: 1 }) as GrowableMemory;
-      this.scan = instantiateInt8DotKernel(this.memory);
+    // No memory to be had (`wasmMemory`): `DenseMatrix.dotsOf` does the work, as without SIMD.
+    const memory = matrix.simd ? (wasmMemory(1) as GrowableMemory | undefined) : undefined;
+    if (memory !== undefined) {
+      this.memory = memory;
+      this.scan = instantiateInt8DotKernel(memory);
     }
   }
 

@@ -1,5 +1,6 @@
 import { wasm } from "../dense/kernels/int8-dot-kernel.js";
 import type { WasmModule } from "../dense/kernels/int8-dot-kernel.js";
+import { wasmMemory } from "../dense/kernels/wasm-memory.js";
 import { f64, i32, i32Const, kernelModule, localGet, localSet, memoryLimits } from "../dense/kernels/wasm-bytes.js";
 
 /**
@@ -87,7 +88,9 @@ export function lengthNormsOnKernel(
       compiled = wasm.validate(bytes) ? new wasm.Module(bytes) : null;
     }
     if (compiled === null) return undefined;
-    const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil((total * 8) / 65_536)) });
+    // No memory to be had this time: the caller's loop, and the kernel kept for the next index.
+    const memory = wasmMemory(Math.max(1, Math.ceil((total * 8) / 65_536)));
+    if (memory === undefined) return undefined;
     const run = new wasm.Instance(compiled, { env: { memory } }).exports["norms"] as LengthNorms;
     new Uint32Array(memory.buffer, 0, total).set(values.subarray(0, total));
     run(0, total * 4, total, parameters.k1, 1 - parameters.b, parameters.b, parameters.average);

@@ -1,5 +1,5 @@
 import { wasm } from "../dense/kernels/int8-dot-kernel.js";
-import type { WasmMemory } from "../dense/kernels/int8-dot-kernel.js";
+import { wasmMemory } from "../dense/kernels/wasm-memory.js";
 import type { LexicalSegment } from "./lexical-segment.js";
 import { instantiateLexicalSumKernel } from "./lexical-sum-kernel.js";
 import type { MatchedTerm } from "./weigh-query-terms.js";
@@ -48,13 +48,9 @@ export function sumLexicalOnKernel(matched: readonly MatchedTerm[], scores: Floa
   const frequenciesOffset = slotsOffset + largest * 4;
   const bytes = frequenciesOffset + largest * 2;
   if (bytes > largestKernelBytes) return false;
-  let memory: WasmMemory;
-  try {
-    memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / pageSize)) });
-  } catch {
-    // No room for another memory (a process short of address space): the loop needs none.
-    return false;
-  }
+  // No room for another memory (a process short of address space): the loop needs none.
+  const memory = wasmMemory(Math.max(1, Math.ceil(bytes / pageSize)));
+  if (memory === undefined) return false;
   const sum = instantiateLexicalSumKernel(memory);
   if (sum === undefined) return false;
   const buffer = memory.buffer;
