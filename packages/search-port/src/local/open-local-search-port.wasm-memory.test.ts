@@ -80,4 +80,27 @@ describe("issue 36 (session 17 review): a search when the runtime refuses a WebA
       refused.mockRestore();
     }
   });
+
+  it("gives an approximate search's hits when the runtime refuses to grow the gathered rows' memory", async () => {
+    if (wasm === undefined) return;
+    const { records, questions, embeddings } = corpus(18, 5_000, 4);
+    await (await build(records, { embeddings })).close();
+    // 2,000 candidates' rows (64 bytes each) outgrow the memory's first 64 KiB page.
+    const mode = { denseWeight: 0.3, approximateDense: { candidates: 2_000 } };
+    const port = await open({ embeddings, minScore: 0, ...mode });
+    const expected: unknown[] = [];
+    for (const query of questions) expected.push(await port.search({ query, topK: 10 }));
+    const refused = vi.spyOn(wasm.Memory.prototype, "grow").mockImplementation(function refuse(): number {
+      throw new RangeError("WebAssembly.Memory.grow(): Maximum memory size exceeded");
+    });
+    try {
+      const fresh = await open({ embeddings, minScore: 0, ...mode });
+      const found: unknown[] = [];
+      for (const query of questions) found.push(await fresh.search({ query, topK: 10 }));
+      expect(refused).toHaveBeenCalled();
+      expect(found).toEqual(expected);
+    } finally {
+      refused.mockRestore();
+    }
+  });
 });

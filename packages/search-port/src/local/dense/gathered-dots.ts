@@ -39,15 +39,16 @@ export class GatheredDots {
   dotsOf(query: ArrayLike<number>, slots: ArrayLike<number>): { dots: Int32Array; queryInverseNorm: number } {
     const matrix = this.matrix;
     const count = slots.length;
-    if (this.memory === undefined || this.scan === undefined) {
-      const dots = new Int32Array(count);
-      return { dots, queryInverseNorm: matrix.dotsOf(query, slots, dots) };
-    }
     const stride = matrix.stride;
     const outputOffset = stride * 2;
     const rowsOffset = Math.ceil((outputOffset + count * 4) / 16) * 16;
     const needed = rowsOffset + count * stride;
-    if (this.memory.buffer.byteLength < needed) this.memory.grow(Math.ceil((needed - this.memory.buffer.byteLength) / pageSize));
+    // No kernel, or no room to grow its memory (a process short of address space): the same dot
+    // products in JavaScript.
+    if (this.memory === undefined || this.scan === undefined || !grown(this.memory, needed)) {
+      const dots = new Int32Array(count);
+      return { dots, queryInverseNorm: matrix.dotsOf(query, slots, dots) };
+    }
     const buffer = this.memory.buffer;
     const queryInverseNorm = quantiseQuery(query, matrix.dimension, new Int16Array(buffer, 0, stride));
     // Copied as int32 words (the stride is a multiple of 16 bytes, both regions 4-aligned).
@@ -61,5 +62,16 @@ export class GatheredDots {
     }
     if (count > 0) this.scan(0, rowsOffset, stride / 16, count, outputOffset);
     return { dots: new Int32Array(buffer, outputOffset, count).slice(), queryInverseNorm };
+  }
+}
+
+/** Whether `memory` holds `bytes`, grown to them if it must be; false when the runtime refuses to grow it. */
+function grown(memory: GrowableMemory, bytes: number): boolean {
+  if (memory.buffer.byteLength >= bytes) return true;
+  try {
+    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / pageSize));
+    return true;
+  } catch {
+    return false;
   }
 }
