@@ -1,7 +1,7 @@
 import { wasm } from "../dense/kernels/int8-dot-kernel.js";
 import type { WasmModule } from "../dense/kernels/int8-dot-kernel.js";
 import { wasmMemory } from "../dense/kernels/wasm-memory.js";
-import { f64, i32, i32Const, kernelModule, localGet, localSet, memoryLimits } from "../dense/kernels/wasm-bytes.js";
+import { countedLoop, elementAddress, f64, i32, kernelModule, localGet, memoryLimits } from "../dense/kernels/wasm-bytes.js";
 
 /**
  * `normsOf` as a tiny WebAssembly module (no SIMD), in its own memory:
@@ -15,29 +15,12 @@ import { f64, i32, i32Const, kernelModule, localGet, localSet, memoryLimits } fr
  * interpreter (4-6 ms and 0.7 MB of boxed numbers at 103,660 chunks, issue 36 item 5).
  */
 export function lengthNormsKernelBytes(): Uint8Array<ArrayBuffer> {
-  const body = [
-    0x02,
-    0x40, // block $done
-    0x03,
-    0x40, // loop $next
-    ...localGet(slot),
-    ...localGet(count),
-    0x4f, // i32.ge_u
-    0x0d,
-    0x01, // slot >= count: done
-    ...localGet(output),
-    ...localGet(slot),
-    ...i32Const(2),
-    0x74, // i32.shl
-    0x6a, // i32.add: where the norm goes
+  const perSlot = [
+    ...elementAddress(output, slot, 2), // where the norm goes
     ...localGet(k1),
     ...localGet(oneMinusB),
     ...localGet(b),
-    ...localGet(lengths),
-    ...localGet(slot),
-    ...i32Const(2),
-    0x74, // i32.shl
-    0x6a, // i32.add
+    ...elementAddress(lengths, slot, 2),
     0x28,
     0x02,
     0x00, // i32.load align=4
@@ -51,16 +34,8 @@ export function lengthNormsKernelBytes(): Uint8Array<ArrayBuffer> {
     0x38,
     0x02,
     0x00, // f32.store align=4
-    ...localGet(slot),
-    ...i32Const(1),
-    0x6a, // i32.add
-    ...localSet(slot),
-    0x0c,
-    0x00, // br $next
-    0x0b, // end loop
-    0x0b, // end block
-    0x0b, // end function
   ];
+  const body = [...countedLoop(slot, count, perSlot), 0x0b /* end function */];
   return kernelModule({ parameters, results: [], exportName: "norms", locals: [0x01, 0x01, i32], body }, memoryLimits(false));
 }
 

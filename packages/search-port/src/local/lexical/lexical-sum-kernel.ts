@@ -1,6 +1,17 @@
 import { wasm } from "../dense/kernels/int8-dot-kernel.js";
 import type { WasmMemory, WasmModule } from "../dense/kernels/int8-dot-kernel.js";
-import { f64, i32, i32Const, kernelModule, localGet, localSet, localTee, memoryLimits } from "../dense/kernels/wasm-bytes.js";
+import {
+  countedLoop,
+  elementAddress,
+  f64,
+  i32,
+  i32Const,
+  kernelModule,
+  localGet,
+  localSet,
+  localTee,
+  memoryLimits,
+} from "../dense/kernels/wasm-bytes.js";
 
 /**
  * The lexical sums of `untrackedLexicalScores` for one term in one segment, as a tiny
@@ -21,22 +32,9 @@ import { f64, i32, i32Const, kernelModule, localGet, localSet, localTee, memoryL
  * (issue 36 item 5). The module compiles at once, and runs at full speed from its first call.
  */
 export function lexicalSumKernelBytes(): Uint8Array<ArrayBuffer> {
-  const body = [
-    0x02,
-    0x40, // block $done
-    0x03,
-    0x40, // loop $next
-    ...localGet(posting),
-    ...localGet(count),
-    0x4f, // i32.ge_u
-    0x0d,
-    0x01, // posting >= count: done
+  const perPosting = [
     // own = slots[posting]
-    ...localGet(slots),
-    ...localGet(posting),
-    ...i32Const(2),
-    0x74, // i32.shl
-    0x6a, // i32.add
+    ...elementAddress(slots, posting, 2),
     0x28,
     0x02,
     0x00, // i32.load align=4
@@ -49,11 +47,7 @@ export function lexicalSumKernelBytes(): Uint8Array<ArrayBuffer> {
     0x0f, // return 1
     0x0b, // end if
     // frequency = f64(frequencies[posting])
-    ...localGet(frequencies),
-    ...localGet(posting),
-    ...i32Const(1),
-    0x74, // i32.shl
-    0x6a, // i32.add
+    ...elementAddress(frequencies, posting, 1),
     0x2f,
     0x01,
     0x00, // i32.load16_u align=2
@@ -76,11 +70,7 @@ export function lexicalSumKernelBytes(): Uint8Array<ArrayBuffer> {
     ...localGet(frequency),
     0xa2, // f64.mul: scaled * frequency
     ...localGet(frequency),
-    ...localGet(norms),
-    ...localGet(own),
-    ...i32Const(2),
-    0x74, // i32.shl
-    0x6a, // i32.add
+    ...elementAddress(norms, own, 2),
     0x2a,
     0x02,
     0x00, // f32.load align=4
@@ -91,14 +81,9 @@ export function lexicalSumKernelBytes(): Uint8Array<ArrayBuffer> {
     0x39,
     0x03,
     0x00, // f64.store align=8
-    ...localGet(posting),
-    ...i32Const(1),
-    0x6a, // i32.add
-    ...localSet(posting),
-    0x0c,
-    0x00, // br $next
-    0x0b, // end loop
-    0x0b, // end block
+  ];
+  const body = [
+    ...countedLoop(posting, count, perPosting),
     ...i32Const(0),
     0x0b, // end function
   ];

@@ -49,6 +49,42 @@ export const localTee = (index: number): number[] => [0x22, index];
 /** `i32.const value`. */
 export const i32Const = (value: number): number[] => [0x41, ...signedLeb(value)];
 
+/**
+ * `while (counter < count) { body; counter += 1 }`, both i32 locals compared unsigned: a block
+ * and a loop, the body inside the loop (a `br 1` in it leaves, a `br 0` goes round again).
+ */
+export function countedLoop(counter: number, count: number, body: readonly number[]): number[] {
+  return [
+    0x02,
+    0x40, // block $done
+    0x03,
+    0x40, // loop $next
+    ...localGet(counter),
+    ...localGet(count),
+    0x4f, // i32.ge_u
+    0x0d,
+    0x01, // counter >= count: done
+    ...body,
+    ...localGet(counter),
+    ...i32Const(1),
+    0x6a, // i32.add
+    ...localSet(counter),
+    0x0c,
+    0x00, // br $next
+    0x0b, // end loop
+    0x0b, // end block
+  ];
+}
+
+/** The address of element `index` (an i32 local) of the array at `start` (an i32 local), of 2^`shift` bytes each. */
+export const elementAddress = (start: number, index: number, shift: number): number[] => [
+  ...localGet(start),
+  ...localGet(index),
+  ...i32Const(shift),
+  0x74, // i32.shl
+  0x6a, // i32.add
+];
+
 /** A SIMD128 instruction: the prefix 0xfd and its opcode (unsigned LEB128). */
 export const simdOperation = (code: number): number[] => [0xfd, ...unsignedLeb(code)];
 
