@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { denseFuseKernelBytes } from "./dense-fuse-kernel.js";
 import { int8DotKernelBytes } from "./int8-dot-kernel.js";
+import { lengthNormsKernelBytes } from "../../lexical/length-norms-kernel.js";
+import { lexicalSumKernelBytes } from "../../lexical/lexical-sum-kernel.js";
 import { nibbleTableKernelBytes } from "./nibble-table-kernel.js";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -27,9 +29,12 @@ const pinned = [
     "a831221a58e99ce1930e3d08950df01a79965be53a5eba58bfd650d7d1ab4367",
   ],
   ["nibbleTableKernelBytes()", () => nibbleTableKernelBytes(), 550, "1970ce0a109728996c9f94c4c431efb899f32059813f446f3888d98497c41513"],
+  // Issue 36 item 5's scalar kernels, pinned once their loops came from `countedLoop` (the same bytes as before it).
+  ["lexicalSumKernelBytes()", () => lexicalSumKernelBytes(), 166, "8d4648cef311b2ae651c6052228416812c3cbf02dac3ab21d2ba13e5162162eb"],
+  ["lengthNormsKernelBytes()", () => lengthNormsKernelBytes(), 119, "d830fd30efe75894c9528075c9b5eb7b9191cfc2e1d47f341f6ab06db42f6216"],
 ] as const;
 
-describe("issue 34: the WebAssembly kernels' bytes", () => {
+describe("issue 34, issue 36 item 5: the WebAssembly kernels' bytes", () => {
   it.each(pinned)("%s emits the pinned bytes (length and SHA-256)", (_, emit, length, hash) => {
     const bytes = emit();
     expect(bytes.length).toBe(length);

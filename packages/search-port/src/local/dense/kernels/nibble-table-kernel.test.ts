@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BinarySketch } from "../binary-sketch.js";
+import { wasm } from "./int8-dot-kernel.js";
 import { nibbleTableKernel } from "./nibble-table-kernel.js";
 import { DenseMatrix, quantiseVector } from "../dense-matrix.js";
 import { random } from "../../test/seeded-random-test-fixtures.js";
@@ -65,5 +66,23 @@ describe("BinarySketch and the nibble-table kernel", () => {
   it("issue 14: a zero query scores every row 0", () => {
     const sketch = new BinarySketch(filledMatrix(5, 20, 3));
     expect(Array.from(sketch.scores(new Array(20).fill(0)))).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it("issue 36 (session 17 review): a sketch whose memory the runtime refuses scores in JavaScript, as the reference does", () => {
+    if (wasm === undefined) return;
+    const matrix = filledMatrix(70, 100, 36);
+    const next = random(3600);
+    const query = Array.from({ length: 100 }, () => next() * 2 - 1);
+    const refused = vi.spyOn(wasm, "Memory").mockImplementation(function refuse() {
+      throw new RangeError("WebAssembly.Memory(): could not allocate memory");
+    });
+    try {
+      const sketch = new BinarySketch(matrix);
+      expect(refused).toHaveBeenCalled();
+      expect(sketch.simd).toBe(false);
+      expect(Array.from(sketch.scores(query))).toEqual(reference(matrix, query).scores);
+    } finally {
+      refused.mockRestore();
+    }
   });
 });
