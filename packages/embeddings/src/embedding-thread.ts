@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { errorMessage } from "@lookup-knowledge/core";
 
 /** What the thread's embedder is made with: the options of the embedder that started it. */
@@ -77,7 +78,10 @@ export class EmbeddingThread {
     script = new URL("./embedding-thread-worker.js", import.meta.url),
   ): EmbeddingThread | undefined {
     if (script.protocol !== "file:" || !existsSync(fileURLToPath(script))) return undefined;
-    return new EmbeddingThread(new Worker(script, { workerData: options }));
+    // Issue 36 item 5: the built-in is loaded with the first thread, not with the module: a
+    // process that embeds on its calling thread (a query, the default ingest) does not load it.
+    const threads = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
+    return new EmbeddingThread(new threads.Worker(script, { workerData: options }));
   }
 
   /** Whether the thread failed: every call rejects from then on. */

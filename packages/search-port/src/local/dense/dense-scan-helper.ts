@@ -1,5 +1,5 @@
-import { MessageChannel, Worker } from "node:worker_threads";
-import type { MessagePort } from "node:worker_threads";
+import { createRequire } from "node:module";
+import type { MessagePort, Worker } from "node:worker_threads";
 import type { WasmMemory, WasmModule } from "./kernels/int8-dot-kernel.js";
 import { denseScanWorkerSource } from "./dense-scan-worker-source.js";
 
@@ -66,9 +66,12 @@ export class DenseScanHelper {
   /** `onFailure`: called once when the worker fails (its error) or ends without `close` (it will not be started again). */
   constructor(onFailure: (error?: Error) => void) {
     this.control = new Int32Array(new SharedArrayBuffer(8 * 4));
-    const channel = new MessageChannel();
+    // Issue 36 item 5: the built-in is loaded with the first helper, not with the module: a
+    // process that never scans in parallel (a one-query CLI run streams its rows) does not load it.
+    const threads = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
+    const channel = new threads.MessageChannel();
     this.port = channel.port1;
-    this.worker = new Worker(denseScanWorkerSource, {
+    this.worker = new threads.Worker(denseScanWorkerSource, {
       eval: true,
       workerData: { control: this.control, port: channel.port2 },
       transferList: [channel.port2],
