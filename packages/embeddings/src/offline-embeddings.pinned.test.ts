@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { OfflineEmbeddings } from "./offline-embeddings.js";
+import type { VectorArithmetic } from "./vector-arithmetic.js";
 
 const knowledgeBase = fileURLToPath(new URL("../../../examples/knowledge-base", import.meta.url));
 
@@ -53,16 +54,44 @@ const pinned = {
   queries: "58f135fd65110d8418fc9210488205d8d332a88a486ff3c04207ea19d45ed07e",
 };
 
+/** The digests of the vectors of `texts` from the embedders `create` makes (a new one for the rows). */
+async function digests(create: () => OfflineEmbeddings): Promise<typeof pinned> {
+  const embeddings = create();
+  const queries: number[][] = [];
+  for (const text of texts) queries.push(await embeddings.embedQuery(text));
+  return {
+    texts: texts.length,
+    documents: digest(await embeddings.embedDocuments(texts), Float64Array),
+    rows: digest(await create().embedDocumentRows(texts), Float32Array),
+    queries: digest(queries, Float64Array),
+  };
+}
+
+/** The runtime's WebAssembly API (the tests' types have no DOM library). */
+const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number }) => unknown } }).WebAssembly;
+
+afterEach(() => vi.restoreAllMocks());
+
 describe("issue 36 item 6: the offline embedder's vectors, bit for bit", () => {
   it("gives the same document vectors, typed rows and query vectors as before the speed-ups", async () => {
-    const embeddings = new OfflineEmbeddings();
-    const queries: number[][] = [];
-    for (const text of texts) queries.push(await embeddings.embedQuery(text));
-    expect({
-      texts: texts.length,
-      documents: digest(await embeddings.embedDocuments(texts), Float64Array),
-      rows: digest(await new OfflineEmbeddings().embedDocumentRows(texts), Float32Array),
-      queries: digest(queries, Float64Array),
-    }).toEqual(pinned);
+    expect(await digests(() => new OfflineEmbeddings())).toEqual(pinned);
+  });
+
+  it("gives them too where the runtime refuses the WebAssembly kernel its memory (the JavaScript loops)", async () => {
+    // What Node 20 throws short of address space (under `ulimit -v`).
+    vi.spyOn(webAssembly, "Memory").mockImplementation(function refuse(): never {
+      throw new RangeError("WebAssembly.Memory(): could not allocate memory");
+    });
+    const made: OfflineEmbeddings[] = [];
+    const create = () => {
+      const embeddings = new OfflineEmbeddings();
+      made.push(embeddings);
+      return embeddings;
+    };
+    expect(await digests(create)).toEqual(pinned);
+    expect(made.map((embeddings) => (embeddings as unknown as { arithmetic: VectorArithmetic }).arithmetic.onKernel)).toEqual([
+      false,
+      false,
+    ]);
   });
 });

@@ -20,6 +20,7 @@ import {
 import { EmbeddingThread } from "./embedding-thread.js";
 import { frequencyWeight } from "./frequency-weight.js";
 import { GlossVectors } from "./gloss-vectors.js";
+import { VectorArithmetic, writeDivided } from "./vector-arithmetic.js";
 
 export interface OfflineEmbeddingsOptions {
   /** Buckets for the hashed lexical features: an integer from 16 to 65536. Default 256. */
@@ -108,9 +109,8 @@ export class OfflineEmbeddings extends Embeddings {
   private readonly denseScale: number;
   // Working space of `embedInto`, kept between texts (a text is embedded at once, never two together).
   private readonly lexical: LexicalFeatures;
-  private readonly lexicalPart: Float64Array;
-  private readonly dense: Float64Array;
-  private readonly joined: Float64Array;
+  /** The float arithmetic, on a WebAssembly kernel where it can run, and its working arrays. */
+  private readonly arithmetic: VectorArithmetic;
   /** The ranks of the table's words in the current text, in the order of their first occurrence. */
   private readonly ranks: number[] = [];
   /** By rank: its count in the text `rankTexts` names (a count from another text is stale). */
@@ -146,9 +146,7 @@ export class OfflineEmbeddings extends Embeddings {
       dimension: this.hashDimension + this.table.dimension,
     };
     this.lexical = new LexicalFeatures(this.hashDimension, cachedWordLength);
-    this.lexicalPart = new Float64Array(this.hashDimension);
-    this.dense = new Float64Array(this.table.dimension);
-    this.joined = new Float64Array(this.identity.dimension);
+    this.arithmetic = new VectorArithmetic(this.hashDimension, this.table.dimension, this.table.wordCount, this.commonDirection);
     this.rankCounts = new Int32Array(this.table.wordCount);
     this.rankTexts = new Int32Array(this.table.wordCount);
   }
@@ -191,9 +189,16 @@ export class OfflineEmbeddings extends Embeddings {
    */
   embedDocumentsInto(texts: readonly string[], precision: "float32" | "float64"): Float32Array | Float64Array {
     const dimension = this.identity.dimension;
-    const buffer = precision === "float32" ? new Float32Array(texts.length * dimension) : new Float64Array(texts.length * dimension);
+    if (precision === "float64") {
+      const buffer = new Float64Array(texts.length * dimension);
+      for (let row = 0; row < texts.length; row += 1) {
+        writeDivided(this.arithmetic.joined, this.embedInto(texts[row] as string, "document"), buffer, row * dimension);
+      }
+      return buffer;
+    }
+    const buffer = new Float32Array(texts.length * dimension);
     for (let row = 0; row < texts.length; row += 1) {
-      writeDivided(this.joined, this.embedInto(texts[row] as string, "document"), buffer, row * dimension);
+      this.arithmetic.writeRow(this.embedInto(texts[row] as string, "document"), buffer, row * dimension);
     }
     return buffer;
   }
@@ -226,7 +231,7 @@ export class OfflineEmbeddings extends Embeddings {
   private vectorOf(text: string, mode: Mode): number[] {
     const norm = this.embedInto(text, mode);
     const output = new Array<number>(this.identity.dimension);
-    writeDivided(this.joined, norm, output, 0);
+    writeDivided(this.arithmetic.joined, norm, output, 0);
     return output;
   }
 
@@ -257,34 +262,20 @@ export class OfflineEmbeddings extends Embeddings {
    * direction removed. Its squared norm, and whether any word gave a vector.
    */
   private wordVectorPart(cjkRuns: readonly string[], mode: Mode): { denseNormSquared: number; hasWords: boolean } {
-    const wordDimension = this.table.dimension;
-    const dense = this.dense;
-    dense.fill(0);
-    const { ranks, rankCounts } = this;
+    const { ranks, rankCounts, arithmetic } = this;
     // Only the blocks that hold these words are read (and checked) from the table's file.
     const { scales, values } = this.table.vectorsOf(ranks);
-    for (const rank of ranks) {
-      const count = rankCounts[rank] as number;
-      const frequency = mode === "document" ? 1 + Math.log(count) : 1;
-      const weight = frequencyWeight(rank) * frequency * (scales[rank] as number);
-      const offset = rank * wordDimension;
-      for (let column = 0; column < wordDimension; column += 1) {
-        dense[column] = (dense[column] as number) + weight * (values[offset + column] as number);
-      }
+    const weights = arithmetic.weights;
+    for (let index = 0; index < ranks.length; index += 1) {
+      const rank = ranks[index] as number;
+      const frequency = mode === "document" ? 1 + Math.log(rankCounts[rank] as number) : 1;
+      weights[index] = frequencyWeight(rank) * frequency * (scales[rank] as number);
     }
+    arithmetic.sumWordVectors(ranks, values);
     // Chinese words add the vectors of their English glosses.
-    const glossedWords = cjkRuns.length > 0 && this.chineseGlosses ? this.glossVectors().addTo(dense, cjkRuns, mode) : 0;
+    const glossedWords = cjkRuns.length > 0 && this.chineseGlosses ? this.glossVectors().addTo(arithmetic.dense, cjkRuns, mode) : 0;
     // Averaged word vectors share one large common direction; removing it spreads them out.
-    let projection = 0;
-    for (let column = 0; column < wordDimension; column += 1) {
-      projection += (dense[column] as number) * (this.commonDirection[column] as number);
-    }
-    let denseNormSquared = 0;
-    for (let column = 0; column < wordDimension; column += 1) {
-      const value = (dense[column] as number) - projection * (this.commonDirection[column] as number);
-      dense[column] = value;
-      denseNormSquared += value * value;
-    }
+    const denseNormSquared = arithmetic.removeCommonDirection();
     return { denseNormSquared, hasWords: ranks.length > 0 || glossedWords > 0 };
   }
 
@@ -308,18 +299,13 @@ export class OfflineEmbeddings extends Embeddings {
 
   /** The hashed lexical part of the current text, before its scaling, into `this.lexicalPart`; its squared norm. */
   private lexicalFeaturePart(mode: Mode): number {
-    const lexical = this.lexicalPart;
+    const lexical = this.arithmetic.lexical;
     lexical.fill(0);
     for (const { bucket, negative, count, weight } of this.lexical.touched) {
       const value = (weight / count) * (mode === "document" ? 1 + Math.log(count) : 1);
       lexical[bucket] = (lexical[bucket] as number) + (negative ? -value : value);
     }
-    let lexicalNormSquared = 0;
-    for (let bucket = 0; bucket < this.hashDimension; bucket += 1) {
-      const value = lexical[bucket] as number;
-      lexicalNormSquared += value * value;
-    }
-    return lexicalNormSquared;
+    return this.arithmetic.lexicalNormSquared();
   }
 
   /**
@@ -359,20 +345,15 @@ export class OfflineEmbeddings extends Embeddings {
     for (const gram of cjkGrams) features.add(features.gramSlot(gram), 1);
 
     const hashDimension = this.hashDimension;
-    const lexical = this.lexicalPart;
     const lexicalNormSquared = this.lexicalFeaturePart(mode);
-
-    const wordDimension = this.table.dimension;
     const { denseNormSquared, hasWords } = this.wordVectorPart(cjkRuns, mode);
-    const dense = this.dense;
 
     const hasLexical = lexicalNormSquared > 1e-24;
     const hasDense = hasWords && denseNormSquared > 1e-24;
-    const dimension = hashDimension + wordDimension;
-    const joined = this.joined;
     if (!hasLexical && !hasDense) {
       // Nothing to go on (empty text, only punctuation): a fixed unit vector instead of zeros,
       // which stores reject and cosine turns into NaN. All such texts match each other.
+      const joined = this.arithmetic.joined;
       joined.fill(0);
       joined[bucketOf(featureHash(emptyTextFeature), hashDimension)] = 1;
       return 1;
@@ -384,17 +365,8 @@ export class OfflineEmbeddings extends Embeddings {
     const denseShare = hasLexical ? this.denseScale : 1;
     const lexicalFactor = hasLexical ? lexicalShare / Math.sqrt(lexicalNormSquared) : 0;
     const denseFactor = hasDense ? denseShare / Math.sqrt(denseNormSquared) : 0;
-    // The joined vector, then its final L2 normalisation (by the callers), in float64 whatever the output holds.
-    for (let bucket = 0; bucket < hashDimension; bucket += 1) joined[bucket] = (lexical[bucket] as number) * lexicalFactor;
-    for (let column = 0; column < wordDimension; column += 1) {
-      joined[hashDimension + column] = (dense[column] as number) * denseFactor;
-    }
-    let norm = 0;
-    for (let position = 0; position < dimension; position += 1) {
-      const value = joined[position] as number;
-      norm += value * value;
-    }
-    return Math.sqrt(norm);
+    // The joined vector and its norm, for the final L2 normalisation (by the callers), in float64 whatever the output holds.
+    return this.arithmetic.join(lexicalFactor, denseFactor);
   }
 }
 
@@ -404,9 +376,4 @@ function notText(text: unknown): LookupKnowledgeError<EmbeddingsErrorCode> {
     code: "invalid_embedding_input",
     message: `OfflineEmbeddings: text must be a string (got ${describeValue(text)})`,
   });
-}
-
-/** `output` from `offset`: each value of `vector` divided by `norm` (the final L2 normalisation). */
-function writeDivided(vector: Float64Array, norm: number, output: number[] | Float32Array | Float64Array, offset: number): void {
-  for (let position = 0; position < vector.length; position += 1) output[offset + position] = (vector[position] as number) / norm;
 }

@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { OfflineEmbeddings } from "./offline-embeddings.js";
+import type { OfflineEmbeddingsOptions } from "./offline-embeddings.js";
+import type { VectorArithmetic } from "./vector-arithmetic.js";
+
+/** A pseudo-random generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let value = Math.imul(state ^ (state >>> 15), 1 | state);
+    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const tableWords = readFileSync(new URL("../data/words.txt", import.meta.url), "utf8")
+  .trimEnd()
+  .split("\n");
+const hanzi = "网关限流插件配置方法如何限制请求速率数据库备份恢复消息队列告警容器集群扩容路由上游证书";
+const punctuation = [" ", " ", " ", ", ", ". ", "\n", " - ", "; ", "! "];
+
+/**
+ * A random text: words of the table (the common ones more often, repeated), unknown words,
+ * capitals, punctuation and, with `cjk`, runs of Chinese characters; sometimes nothing to embed.
+ */
+function randomText(next: () => number, cjk: boolean): string {
+  if (next() < 0.03) return next() < 0.5 ? "" : "!!! ... ???";
+  const length = 1 + Math.floor(next() * next() * 300);
+  let text = "";
+  for (let at = 0; at < length; at += 1) {
+    const kind = next();
+    if (cjk && kind < 0.15) text += hanzi.slice(Math.floor(next() * hanzi.length), Math.floor(next() * hanzi.length) + 2);
+    else if (kind < 0.22) text += `zq${Math.floor(next() * 1e6).toString(36)}`;
+    else {
+      const word = tableWords[Math.floor(tableWords.length * next() ** 3)] as string;
+      text += next() < 0.1 ? word.toUpperCase() : word;
+    }
+    text += punctuation[Math.floor(next() * punctuation.length)];
+  }
+  return text;
+}
+
+/** An embedder whose runtime refuses it a WebAssembly memory: its arithmetic runs on the JavaScript loops. */
+function embedderOnLoops(options: OfflineEmbeddingsOptions): OfflineEmbeddings {
+  const refused = vi.spyOn(webAssembly, "Memory").mockImplementation(function refuse(): never {
+    throw new RangeError("WebAssembly.Memory(): could not allocate memory");
+  });
+  try {
+    return new OfflineEmbeddings(options);
+  } finally {
+    refused.mockRestore();
+  }
+}
+
+const onKernel = (embedder: OfflineEmbeddings): boolean => (embedder as unknown as { arithmetic: VectorArithmetic }).arithmetic.onKernel;
+
+/** The bytes of float vectors, for a comparison bit for bit (+0 and -0 apart, NaN by its bits). */
+function bytesOf(vectors: ArrayLike<number>[], Type: Float64ArrayConstructor | Float32ArrayConstructor): Buffer {
+  return Buffer.concat(vectors.map((vector) => Buffer.from(Type.from(vector).buffer)));
+}
+
+/** The runtime's WebAssembly API (the tests' types have no DOM library). */
+const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number }) => unknown } }).WebAssembly;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("issue 36 item 6: the embedder's float arithmetic on its WebAssembly kernel", () => {
+  it.each([
+    ["the default options", {}, 1],
+    ["64 buckets and a lexical weight of 0.3", { hashDimension: 64, lexicalWeight: 0.3 }, 2],
+    ["no Chinese glosses", { chineseGlosses: false }, 3],
+    ["all lexical (weight 1)", { lexicalWeight: 1, hashDimension: 16 }, 4],
+    ["all word vectors (weight 0)", { lexicalWeight: 0 }, 5],
+  ])(
+    "gives the vectors of the JavaScript loops bit for bit, documents, rows and queries, with and without CJK (%s)",
+    async (_, options, seed) => {
+      const next = random(seed);
+      const texts = Array.from({ length: 400 }, (_, index) => randomText(next, index % 2 === 0));
+      texts.push("", "   ", "网关", "limit limit limit", "zqzq zqzqzq");
+      const kernel = new OfflineEmbeddings(options);
+      const loops = embedderOnLoops(options);
+      expect([onKernel(kernel), onKernel(loops)]).toEqual([true, false]);
+
+      const [kernelRows, loopRows] = [await kernel.embedDocumentRows(texts), await loops.embedDocumentRows(texts)];
+      expect(bytesOf(kernelRows, Float32Array).equals(bytesOf(loopRows, Float32Array))).toBe(true);
+      const [kernelDocuments, loopDocuments] = [await kernel.embedDocuments(texts), await loops.embedDocuments(texts)];
+      expect(bytesOf(kernelDocuments, Float64Array).equals(bytesOf(loopDocuments, Float64Array))).toBe(true);
+      const kernelQueries: number[][] = [];
+      const loopQueries: number[][] = [];
+      for (const text of texts) {
+        kernelQueries.push(await kernel.embedQuery(text));
+        loopQueries.push(await loops.embedQuery(text));
+      }
+      expect(bytesOf(kernelQueries, Float64Array).equals(bytesOf(loopQueries, Float64Array))).toBe(true);
+    },
+    60_000,
+  );
+});
