@@ -47,7 +47,7 @@ function positiveInteger(name, fallback) {
 if (process.argv[2] === "--child") {
   const [, , , tree, share, passes] = process.argv;
   // Not part of the package's exports: the block parse alone, from the build.
-  const { parseMarkdownBlocks } = await import(join(root, "packages/ingest/dist/parse-markdown-blocks.js"));
+  const { parseMarkdownBlocks } = await import(join(root, "packages/ingest/dist/markdown/parse-markdown-blocks.js"));
   const texts = markdownFiles(tree)
     .filter((_, index) => index % Number(share) === 0)
     .map((path) => readFileSync(path, "utf8"));

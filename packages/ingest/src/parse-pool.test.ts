@@ -19,7 +19,8 @@ const buildInfo = fileURLToPath(new URL("../dist/.tsbuildinfo", import.meta.url)
 function builtIsFresh(): boolean {
   if (!existsSync(fileURLToPath(builtIndex)) || !existsSync(buildInfo)) return false;
   const built = statSync(buildInfo).mtimeMs;
-  return readdirSync(sourceDirectory)
+  // Every source, in the folders under src too.
+  return readdirSync(sourceDirectory, { recursive: true, encoding: "utf8" })
     .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
     .every((name) => statSync(join(sourceDirectory, name)).mtimeMs <= built);
 }

@@ -1,5 +1,5 @@
 import { toString as mdastText } from "mdast-util-to-string";
-import { parseMarkdownFull } from "../src/parse-markdown-full.js";
+import { parseMarkdownFull } from "../src/markdown/parse-markdown-full.js";
 
 /**
  * A heading's plain text as the full parse gives it, its `{#anchor}` gone and spaces collapsed:

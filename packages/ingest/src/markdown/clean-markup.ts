@@ -1,5 +1,5 @@
-import { createShortcodeReader } from "./create-shortcode-reader.js";
-import type { ShortcodeReader } from "./create-shortcode-reader.js";
+import { createShortcodeReader } from "../shortcodes/create-shortcode-reader.js";
+import type { ShortcodeReader } from "../shortcodes/create-shortcode-reader.js";
 
 /**
  * Cleaning of real-world noise in Markdown and MDX: HTML comments (licence headers),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formerHeadingTrigger } from "../test/full-heading-text.js";
+import { formerHeadingTrigger } from "../../test/full-heading-text.js";
 import { mayHoldInlineSyntax } from "./may-hold-inline-syntax.js";
 import { needsFullHeadingParse } from "./needs-full-heading-parse.js";
 

@@ -1,6 +1,6 @@
 import { createShortcodeReader } from "./create-shortcode-reader.js";
-import { frontmatterTypes, nodeRange } from "./markdown-tree.js";
-import type { MarkdownNode, MarkdownRoot } from "./markdown-tree.js";
+import { frontmatterTypes, nodeRange } from "../markdown/markdown-tree.js";
+import type { MarkdownNode, MarkdownRoot } from "../markdown/markdown-tree.js";
 
 /** Nodes whose text is never cleaned: shortcodes inside them are examples, not markup. */
 const verbatimTypes = new Set<string>(["code", "inlineCode", ...frontmatterTypes]);

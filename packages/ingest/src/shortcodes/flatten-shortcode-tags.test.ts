@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { flattenShortcodeTags } from "./flatten-shortcode-tags.js";
-import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
+import { parseMarkdownBlocks } from "../markdown/parse-markdown-blocks.js";
 
 const flatten = (text: string): string => flattenShortcodeTags(text, parseMarkdownBlocks(text));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formerHeadingTrigger, fullHeadingText } from "../test/full-heading-text.js";
+import { formerHeadingTrigger, fullHeadingText } from "../../test/full-heading-text.js";
 import { documentBlocks, maxFullHeadingChars, maxFullHeadingDelimiters } from "./document-blocks.js";
 import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
 

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formerHeadingTrigger, fullHeadingText } from "../test/full-heading-text.js";
-import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
+import { formerHeadingTrigger, fullHeadingText } from "../../test/full-heading-text.js";
+import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../../test/datasets.js";
 import { documentBlocks, maxFullHeadingChars, maxFullHeadingDelimiters } from "./document-blocks.js";
 import { mayHoldInlineSyntax } from "./may-hold-inline-syntax.js";
 import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";

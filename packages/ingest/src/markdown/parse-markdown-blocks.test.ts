@@ -6,7 +6,7 @@ import { gfmFromMarkdown } from "mdast-util-gfm";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
-import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
+import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../../test/datasets.js";
 import type { MarkdownNode } from "./markdown-tree.js";
 import { parseMarkdownBlocks } from "./parse-markdown-blocks.js";
 
