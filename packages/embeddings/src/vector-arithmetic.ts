@@ -18,7 +18,7 @@ const wasm: WasmApi | undefined = (globalThis as unknown as { WebAssembly?: Wasm
 
 /** The functions of `vectorKernelBytes`. */
 interface VectorKernel {
-  sum(ranks: number, weights: number, count: number, dense: number, pairs: number, values: number): void;
+  sum(rows: number, weights: number, count: number, dense: number, pairs: number, values: number): void;
   project(dense: number, common: number, dimension: number): number;
   squares(values: number, count: number): number;
   join(
@@ -36,7 +36,7 @@ interface VectorKernel {
 
 /** Where each array lies in the kernel's memory (byte offsets; the table's int8 values at 0). */
 interface Layout {
-  ranks: number;
+  rows: number;
   weights: number;
   dense: number;
   common: number;
@@ -62,14 +62,14 @@ function vectorKernelModule(): WasmModule | null {
 
 function layoutOf(hashDimension: number, wordDimension: number, wordCount: number): Layout {
   const eight = (bytes: number) => Math.ceil(bytes / 8) * 8;
-  const ranks = eight(wordCount * wordDimension);
-  const weights = ranks + eight(wordCount * 4);
+  const rows = eight(wordCount * wordDimension);
+  const weights = rows + eight(wordCount * 4);
   const dense = weights + wordCount * 8;
   const common = dense + wordDimension * 8;
   const lexical = common + wordDimension * 8;
   const joined = lexical + hashDimension * 8;
   const output = joined + (hashDimension + wordDimension) * 8;
-  return { ranks, weights, dense, common, lexical, joined, output, bytes: output + (hashDimension + wordDimension) * 4 };
+  return { rows, weights, dense, common, lexical, joined, output, bytes: output + (hashDimension + wordDimension) * 4 };
 }
 
 /**
@@ -91,8 +91,8 @@ export class VectorArithmetic {
   private readonly row: Float32Array;
   /** The table's int8 values in the kernel's memory (a word's once `copied`). */
   private readonly valuesInMemory: Int8Array;
-  /** The text's ranks, in the kernel's memory. */
-  private readonly ranksInMemory: Int32Array;
+  /** The offsets of the text's words' values (rank times dimension), in the kernel's memory. */
+  private readonly rowsInMemory: Int32Array;
   /** By rank: 1 once the word's int8 values are copied into the kernel's memory. */
   private readonly copied: Uint8Array;
   private readonly commonDirection: Float64Array;
@@ -118,7 +118,7 @@ export class VectorArithmetic {
       this.lexical = new Float64Array(buffer, lexical, hashDimension);
       this.joined = new Float64Array(buffer, joined, hashDimension + wordDimension);
       this.copied = new Uint8Array(wordCount);
-      this.ranksInMemory = new Int32Array(buffer, this.layout.ranks, wordCount);
+      this.rowsInMemory = new Int32Array(buffer, this.layout.rows, wordCount);
       this.valuesInMemory = new Int8Array(buffer, 0, wordCount * wordDimension);
       this.row = new Float32Array(buffer, this.layout.output, hashDimension + wordDimension);
     } else {
@@ -127,7 +127,7 @@ export class VectorArithmetic {
       this.lexical = new Float64Array(hashDimension);
       this.joined = new Float64Array(hashDimension + wordDimension);
       this.copied = new Uint8Array(0);
-      this.ranksInMemory = new Int32Array(0);
+      this.rowsInMemory = new Int32Array(0);
       this.valuesInMemory = new Int8Array(0);
       this.row = new Float32Array(0);
     }
@@ -155,17 +155,17 @@ export class VectorArithmetic {
       }
       return;
     }
-    const { copied, layout, ranksInMemory, valuesInMemory } = this;
+    const { copied, layout, rowsInMemory, valuesInMemory } = this;
     for (let index = 0; index < ranks.length; index += 1) {
       const rank = ranks[index] as number;
-      ranksInMemory[index] = rank;
+      const offset = rank * wordDimension;
+      rowsInMemory[index] = offset;
       if (copied[rank] === 1) continue;
       // A word's values are copied once, the first time a text has it (the table reads its blocks as texts need them).
-      const offset = rank * wordDimension;
       valuesInMemory.set(values.subarray(offset, offset + wordDimension), offset);
       copied[rank] = 1;
     }
-    kernel.sum(layout.ranks, layout.weights, ranks.length, layout.dense, wordDimension / 2, 0);
+    kernel.sum(layout.rows, layout.weights, ranks.length, layout.dense, wordDimension / 2, 0);
   }
 
   /** `dense` without its component along the common direction; its squared norm. */

@@ -24,7 +24,6 @@ const f64Div = 0xa3;
 const f64Sqrt = 0x9f;
 const f32FromF64 = 0xb6; // f32.demote_f64: the rounding of a store into a Float32Array
 const i32Add = 0x6a;
-const i32Mul = 0x6c;
 const localTee = (index: number): number[] => [0x22, index];
 const end = 0x0b;
 
@@ -40,7 +39,7 @@ const addSquare = (sum: number, value: number): number[] => [
 
 /** A SIMD128 instruction: the prefix 0xfd and its opcode (unsigned LEB128). */
 const simd = (code: number): number[] => [0xfd, ...unsignedLeb(code)];
-const v128Load = [...simd(0x00), 0x03, 0x00]; // align 8 (the arrays are 8-byte aligned), offset 0
+const v128Load64Splat = [...simd(0x0a), 0x03, 0x00]; // one float64 into both lanes
 const v128Store = [...simd(0x0b), 0x03, 0x00];
 const v128Load16Splat = [...simd(0x08), 0x00, 0x00]; // two int8 values, unaligned
 const f64x2Splat = simd(0x14);
@@ -51,52 +50,47 @@ const f64x2Add = simd(0xf0);
 const f64x2Mul = simd(0xf2);
 
 /**
- * sum(ranks, weights, count, dense, pairs, values): the `pairs * 2` float64 values at `dense`
- * set to zero, then for each of the `count` ranks (int32 at `ranks`) in order, each column
- * `dense[c] = dense[c] + weight * values[rank * pairs * 2 + c]` (the int8 values from
- * `values`, the float64 weights at `weights`): the word vectors' weighted sum. Two columns at
- * a time in float64x2 lanes: each column still sums on its own, in the order of the ranks.
+ * sum(rows, weights, count, dense, pairs, values): each of the `pairs * 2` float64 values at
+ * `dense` is the sum, over the `count` words in order, of `weight * values[row + column]` (the
+ * int8 values from `values`, each word's row offset an int32 at `rows`, its float64 weight at
+ * `weights`), from 0: the word vectors' weighted sum. Two columns at a time in float64x2
+ * lanes, kept in a register across the words: each column still sums on its own, in the
+ * order of the words, as the JavaScript loop's `dense[c] = dense[c] + weight * value` does.
  */
 function sumFunction(): WasmFunction {
-  const [ranks, weights, count, dense, pairs, values, word, pair, base, weight] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-  const clear = countedLoop(pair, pairs, [...elementAddress(dense, pair, 4), ...f64x2Splat0, ...v128Store]);
-  const addPair = [
-    ...elementAddress(dense, pair, 4),
-    ...elementAddress(dense, pair, 4),
-    ...v128Load,
-    ...localGet(weight),
-    ...elementAddress(base, pair, 1),
+  const [rows, weights, count, dense, pairs, values, pair, word, columns, accumulator] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const addWord = [
+    ...localGet(accumulator),
+    ...elementAddress(weights, word, 3),
+    ...v128Load64Splat,
+    ...elementAddress(rows, word, 2),
+    ...i32Load,
+    ...localGet(columns),
+    i32Add,
     ...v128Load16Splat,
     ...i16x8FromLowI8x16,
     ...i32x4FromLowI16x8,
     ...f64x2FromLowI32x4,
     ...f64x2Mul,
     ...f64x2Add,
-    ...v128Store,
+    ...localSet(accumulator),
   ];
-  const addWord = [
-    ...elementAddress(weights, word, 3),
-    ...f64Load,
-    ...f64x2Splat,
-    ...localSet(weight),
-    ...elementAddress(ranks, word, 2),
-    ...i32Load,
-    ...localGet(pairs),
-    i32Mul,
-    0x41,
-    0x01, // i32.const 1
-    0x74, // i32.shl: rank * pairs * 2
-    ...localGet(values),
-    i32Add,
-    ...localSet(base),
-    ...countedLoop(pair, pairs, addPair),
+  const sumPair = [
+    ...elementAddress(values, pair, 1),
+    ...localSet(columns),
+    ...f64x2Splat0,
+    ...localSet(accumulator),
+    ...countedLoop(word, count, addWord),
+    ...elementAddress(dense, pair, 4),
+    ...localGet(accumulator),
+    ...v128Store,
   ];
   return {
     parameters: [i32, i32, i32, i32, i32, i32],
     results: [],
     exportName: "sum",
     locals: [0x02, 0x03, i32, 0x01, v128],
-    body: [...clear, ...countedLoop(word, count, addWord), end],
+    body: [...countedLoop(pair, pairs, sumPair), end],
   };
 }
 
