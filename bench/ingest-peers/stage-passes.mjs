@@ -21,7 +21,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 if (process.argv[2] === "--child") {
   const [, , , checkout, tree] = process.argv;
-  const { parseMarkdownDocument } = await import(join(checkout, "packages/ingest/dist/parse-markdown-document.js"));
+  // The package entry (not its file), so a checkout from before or after src/ was split into folders runs too.
+  const { parseMarkdownDocument } = await import(join(checkout, "packages/ingest/dist/index.js"));
   const { createOfflineEmbeddings } = await import(join(checkout, "packages/embeddings/dist/index.js"));
   const files = readdirSync(tree, { recursive: true })
     .filter((path) => /\.mdx?$/.test(path))

@@ -1,10 +1,10 @@
 import type { TextDecoder } from "node:util";
 import { errorMessage } from "@lookup-knowledge/core";
-import { chunkToRecord } from "./chunk-to-record.js";
+import { chunkToRecord } from "./chunking/chunk-to-record.js";
 import type { EmbedAhead } from "./create-embed-ahead.js";
 import type { LazyParsePool } from "./create-lazy-parse-pool.js";
 import { decodeUtf8 } from "./decode-utf8.js";
-import { DocumentError } from "./document-error.js";
+import { DocumentError } from "./document/document-error.js";
 import type { FileOutcome } from "./file-outcome.js";
 import { parseOnCallingThread } from "./parse-on-calling-thread.js";
 import type { PlannedFile } from "./plan-files.js";

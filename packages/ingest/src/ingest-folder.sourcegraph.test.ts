@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { datasetsDirectory, needsDataset, skipWithoutDataset } from "../test/datasets.js";
 import { expectWellFormed, ingestDataset } from "../test/ingest-dataset.js";
-import { fileTitle } from "./file-title.js";
+import { fileTitle } from "./document/file-title.js";
 
 const dataset = "sourcegraph-handbook";
 

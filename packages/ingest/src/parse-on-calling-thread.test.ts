@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseMarkdownDocument } from "./parse-markdown-document.js";
+import { parseMarkdownDocument } from "./document/parse-markdown-document.js";
 import { directParseChars, parseOnCallingThread } from "./parse-on-calling-thread.js";
 import { resolveIngestOptions } from "./resolve-ingest-options.js";
 

@@ -5,8 +5,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage } from "@lookup-knowledge/core";
-import { DocumentError } from "./document-error.js";
-import { parseMarkdownDocument } from "./parse-markdown-document.js";
+import { DocumentError } from "./document/document-error.js";
+import { parseMarkdownDocument } from "./document/parse-markdown-document.js";
 import type { ParseRequest } from "./parse-request.js";
 import type { ParseResponse } from "./parse-response.js";
 import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";

@@ -1,9 +1,9 @@
 import type { KnowledgeRecord } from "@lookup-knowledge/search-port";
-import { documentToEntry } from "./document-to-entry.js";
+import { documentToEntry } from "./document/document-to-entry.js";
 import type { FileOutcome } from "./file-outcome.js";
 import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
 import type { IngestReport } from "./ingest-report.js";
-import type { ParsedDocument } from "./parsed-document.js";
+import type { ParsedDocument } from "./document/parsed-document.js";
 import { keyedRecord, ownValue } from "./keyed-record.js";
 
 /** What the outcomes of a run's files come to: the next manifest's documents, what to write, and the counts reported. */

@@ -1,7 +1,7 @@
 import type { TreeCursor } from "@lezer/common";
 import { parser as commonMark } from "@lezer/markdown";
 import type { MarkdownNode, MarkdownNodeType, MarkdownRoot } from "./markdown-tree.js";
-import { readFrontmatterBlock } from "../read-frontmatter-block.js";
+import { readFrontmatterBlock } from "../frontmatter/read-frontmatter-block.js";
 import { readHtmlBlock } from "./read-html-block.js";
 import { readInlineHtml } from "./read-inline-html.js";
 import { readTable } from "./read-table.js";

@@ -1,4 +1,4 @@
-import { boundNesting } from "./markdown/bound-nesting.js";
+import { boundNesting } from "../markdown/bound-nesting.js";
 import { readFrontmatterBlock } from "./read-frontmatter-block.js";
 import { readSimpleYaml } from "./read-simple-yaml.js";
 

@@ -1,23 +1,23 @@
-import type { Chunk } from "./chunk.js";
-import { chunkBlocks } from "./chunk-blocks.js";
-import { documentBlocks } from "./markdown/document-blocks.js";
+import type { Chunk } from "../chunking/chunk.js";
+import { chunkBlocks } from "../chunking/chunk-blocks.js";
+import { documentBlocks } from "../markdown/document-blocks.js";
 import { DocumentError } from "./document-error.js";
 import { documentId } from "./document-id.js";
 import { fileTitle } from "./file-title.js";
-import { flattenShortcodeTags } from "./shortcodes/flatten-shortcode-tags.js";
-import { frontmatterChunks } from "./frontmatter-chunks.js";
-import type { IngestOptions } from "./ingest-options.js";
-import { boundNesting } from "./markdown/bound-nesting.js";
-import { frontmatterTypes } from "./markdown/markdown-tree.js";
-import type { MarkdownNodeType } from "./markdown/markdown-tree.js";
-import { parseMarkdownBlocks } from "./markdown/parse-markdown-blocks.js";
+import { flattenShortcodeTags } from "../shortcodes/flatten-shortcode-tags.js";
+import { frontmatterChunks } from "../frontmatter/frontmatter-chunks.js";
+import type { IngestOptions } from "../ingest-options.js";
+import { boundNesting } from "../markdown/bound-nesting.js";
+import { frontmatterTypes } from "../markdown/markdown-tree.js";
+import type { MarkdownNodeType } from "../markdown/markdown-tree.js";
+import { parseMarkdownBlocks } from "../markdown/parse-markdown-blocks.js";
 import type { ParsedDocument } from "./parsed-document.js";
-import { readFrontmatter } from "./read-frontmatter.js";
-import type { FrontmatterFields } from "./read-frontmatter.js";
-import { unclosedFrontmatter } from "./read-frontmatter-block.js";
-import type { FrontmatterFormat } from "./read-frontmatter-block.js";
-import { resolveIngestOptions } from "./resolve-ingest-options.js";
-import { sha256 } from "./sha256.js";
+import { readFrontmatter } from "../frontmatter/read-frontmatter.js";
+import type { FrontmatterFields } from "../frontmatter/read-frontmatter.js";
+import { unclosedFrontmatter } from "../frontmatter/read-frontmatter-block.js";
+import type { FrontmatterFormat } from "../frontmatter/read-frontmatter-block.js";
+import { resolveIngestOptions } from "../resolve-ingest-options.js";
+import { sha256 } from "../sha256.js";
 
 /**
  * Parses one Markdown or MDX document into its identity, metadata and chunks.

@@ -1,5 +1,5 @@
 import { errorMessage } from "@lookup-knowledge/core";
-import { DocumentError } from "./document-error.js";
+import { DocumentError } from "../document/document-error.js";
 
 /**
  * Parses JSON frontmatter (the object that opens a Hugo page). Throws `DocumentError`

@@ -7,7 +7,7 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
 import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
-import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
+import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../../test/datasets.js";
 import { DocumentError } from "./document-error.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
 

@@ -1,7 +1,7 @@
-import { applyEdits, blockText } from "./markdown/document-blocks.js";
-import type { ContentBlock, DocumentBlock, Edit } from "./markdown/document-blocks.js";
-import { nodeRange } from "./markdown/markdown-tree.js";
-import type { MarkdownNode } from "./markdown/markdown-tree.js";
+import { applyEdits, blockText } from "../markdown/document-blocks.js";
+import type { ContentBlock, DocumentBlock, Edit } from "../markdown/document-blocks.js";
+import { nodeRange } from "../markdown/markdown-tree.js";
+import type { MarkdownNode } from "../markdown/markdown-tree.js";
 import { overlapTail, splitText } from "./split-text.js";
 
 /** One chunk's text and where it sits in the document. */

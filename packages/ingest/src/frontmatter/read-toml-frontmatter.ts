@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { DocumentError } from "./document-error.js";
+import { DocumentError } from "../document/document-error.js";
 
 /** `smol-toml`, loaded on first use: most documents have YAML frontmatter or none. */
 let toml: typeof import("smol-toml") | undefined;

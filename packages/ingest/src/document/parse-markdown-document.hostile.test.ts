@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maxFullHeadingChars, maxFullHeadingDelimiters } from "./markdown/document-blocks.js";
+import { maxFullHeadingChars, maxFullHeadingDelimiters } from "../markdown/document-blocks.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
 
 const parse = (text: string) => parseMarkdownDocument(text, { source: "guides/hostile.md" });

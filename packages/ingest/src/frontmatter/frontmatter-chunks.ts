@@ -1,6 +1,6 @@
-import type { ChunkText } from "./chunk-blocks.js";
+import type { ChunkText } from "../chunking/chunk-blocks.js";
 import type { FrontmatterFields } from "./read-frontmatter.js";
-import { splitText } from "./split-text.js";
+import { splitText } from "../chunking/split-text.js";
 
 /**
  * The chunk text of a document whose body gives no chunk (a Hugo `_index.md` section page

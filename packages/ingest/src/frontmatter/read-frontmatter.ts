@@ -1,11 +1,11 @@
 import { describeValue, errorMessage } from "@lookup-knowledge/core";
 import { createRequire } from "node:module";
-import { DocumentError } from "./document-error.js";
+import { DocumentError } from "../document/document-error.js";
 import type { FrontmatterBlock } from "./read-frontmatter-block.js";
 import { readJsonFrontmatter } from "./read-json-frontmatter.js";
 import { readSimpleYaml } from "./read-simple-yaml.js";
 import { loadTomlParser, readTomlFrontmatter } from "./read-toml-frontmatter.js";
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
 
 /** What ingestion takes from a document's frontmatter. */
 export interface FrontmatterFields {

@@ -1,4 +1,4 @@
-import type { Chunk } from "./chunk.js";
+import type { Chunk } from "../chunking/chunk.js";
 
 /** One Markdown file, parsed: its identity, frontmatter metadata and chunks. */
 export interface ParsedDocument {

@@ -2,16 +2,16 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
+import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../../test/datasets.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
-import { sha256 } from "./sha256.js";
+import { sha256 } from "../sha256.js";
 
 // Golden files: what the parser gives today for real files, so a change of parser must keep
-// every chunk byte for byte. `UPDATE_GOLDEN=1 pnpm exec vitest run src/parse-markdown-document.golden.test.ts`
+// every chunk byte for byte. `UPDATE_GOLDEN=1 pnpm exec vitest run src/document/parse-markdown-document.golden.test.ts`
 // rewrites them. Dataset text is never stored: only digests and structure (counts, lengths).
 
 const goldenDirectory = fileURLToPath(new URL("./test/golden/", import.meta.url));
-const knowledgeBase = fileURLToPath(new URL("../../../examples/knowledge-base/", import.meta.url));
+const knowledgeBase = fileURLToPath(new URL("../../../../examples/knowledge-base/", import.meta.url));
 const update = process.env.UPDATE_GOLDEN === "1";
 
 /** A digest of one document's parse: metadata and every chunk, as hashes plus structure. */
