@@ -1,14 +1,9 @@
 import type { DenseMatrix } from "./dense-matrix.js";
 import { quantiseQuery } from "./dense-matrix.js";
 import { instantiateInt8DotKernel } from "./kernels/int8-dot-kernel.js";
-import type { Int8DotScan, WasmMemory } from "./kernels/int8-dot-kernel.js";
-import { wasmMemory } from "./kernels/wasm-memory.js";
-
-const pageSize = 65_536;
-
-interface GrowableMemory extends WasmMemory {
-  grow(pages: number): number;
-}
+import type { Int8DotScan } from "./kernels/int8-dot-kernel.js";
+import { grown, wasmMemory } from "./kernels/wasm-memory.js";
+import type { GrowableMemory } from "./kernels/wasm-memory.js";
 
 /**
  * Exact int8 dot products of a query with a few listed rows of a `DenseMatrix`: the rows are
@@ -28,7 +23,7 @@ export class GatheredDots {
   constructor(matrix: DenseMatrix) {
     this.matrix = matrix;
     // No memory to be had (`wasmMemory`): `DenseMatrix.dotsOf` does the work, as without SIMD.
-    const memory = matrix.simd ? (wasmMemory(1) as GrowableMemory | undefined) : undefined;
+    const memory = matrix.simd ? wasmMemory(1) : undefined;
     if (memory !== undefined) {
       this.memory = memory;
       this.scan = instantiateInt8DotKernel(memory);
@@ -62,16 +57,5 @@ export class GatheredDots {
     }
     if (count > 0) this.scan(0, rowsOffset, stride / 16, count, outputOffset);
     return { dots: new Int32Array(buffer, outputOffset, count).slice(), queryInverseNorm };
-  }
-}
-
-/** Whether `memory` holds `bytes`, grown to them if it must be; false when the runtime refuses to grow it. */
-function grown(memory: GrowableMemory, bytes: number): boolean {
-  if (memory.buffer.byteLength >= bytes) return true;
-  try {
-    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / pageSize));
-    return true;
-  } catch {
-    return false;
   }
 }
