@@ -89,12 +89,13 @@ export class VectorArithmetic {
   private readonly layout: Layout;
   /** The float32 row `divide32` writes, in the kernel's memory. */
   private readonly row: Float32Array;
-  /** The table's int8 values in the kernel's memory (a word's once `copied`). */
+  /** The int8 values of the words met so far, in the kernel's memory, in the order they were met. */
   private readonly valuesInMemory: Int8Array;
   /** The offsets of the text's words' values (rank times dimension), in the kernel's memory. */
   private readonly rowsInMemory: Int32Array;
-  /** By rank: 1 once the word's int8 values are copied into the kernel's memory. */
-  private readonly copied: Uint8Array;
+  /** By rank: the offset of the word's values in `valuesInMemory` once copied, else -1. */
+  private readonly rowOf: Int32Array;
+  private rowsCopied = 0;
   private readonly commonDirection: Float64Array;
 
   constructor(
@@ -117,7 +118,7 @@ export class VectorArithmetic {
       new Float64Array(buffer, common, wordDimension).set(commonDirection);
       this.lexical = new Float64Array(buffer, lexical, hashDimension);
       this.joined = new Float64Array(buffer, joined, hashDimension + wordDimension);
-      this.copied = new Uint8Array(wordCount);
+      this.rowOf = new Int32Array(wordCount).fill(-1);
       this.rowsInMemory = new Int32Array(buffer, this.layout.rows, wordCount);
       this.valuesInMemory = new Int8Array(buffer, 0, wordCount * wordDimension);
       this.row = new Float32Array(buffer, this.layout.output, hashDimension + wordDimension);
@@ -126,7 +127,7 @@ export class VectorArithmetic {
       this.dense = new Float64Array(wordDimension);
       this.lexical = new Float64Array(hashDimension);
       this.joined = new Float64Array(hashDimension + wordDimension);
-      this.copied = new Uint8Array(0);
+      this.rowOf = new Int32Array(0);
       this.rowsInMemory = new Int32Array(0);
       this.valuesInMemory = new Int8Array(0);
       this.row = new Float32Array(0);
@@ -155,15 +156,21 @@ export class VectorArithmetic {
       }
       return;
     }
-    const { copied, layout, rowsInMemory, valuesInMemory } = this;
+    const { rowOf, layout, rowsInMemory, valuesInMemory } = this;
     for (let index = 0; index < ranks.length; index += 1) {
       const rank = ranks[index] as number;
-      const offset = rank * wordDimension;
-      rowsInMemory[index] = offset;
-      if (copied[rank] === 1) continue;
-      // A word's values are copied once, the first time a text has it (the table reads its blocks as texts need them).
-      valuesInMemory.set(values.subarray(offset, offset + wordDimension), offset);
-      copied[rank] = 1;
+      let row = rowOf[rank] as number;
+      if (row < 0) {
+        // A word's values are copied once, the first time a text has it (the table reads its
+        // blocks as texts need them), after the words copied before: the memory a process
+        // touches grows with the words it meets, not with the table.
+        row = this.rowsCopied * wordDimension;
+        this.rowsCopied += 1;
+        const offset = rank * wordDimension;
+        valuesInMemory.set(values.subarray(offset, offset + wordDimension), row);
+        rowOf[rank] = row;
+      }
+      rowsInMemory[index] = row;
     }
     kernel.sum(layout.rows, layout.weights, ranks.length, layout.dense, wordDimension / 2, 0);
   }
