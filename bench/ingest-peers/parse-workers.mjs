@@ -8,7 +8,7 @@
 //   BENCH_PARSE_WORKERS=1,2,3 BENCH_INGEST_ROUNDS=7 node bench/ingest-peers/parse-workers.mjs
 //
 // Needs `pnpm build`. Its figures are written beside `defaultParseWorkers`
-// (packages/ingest/src/default-parse-workers.ts).
+// (packages/ingest/src/parse-pool/default-parse-workers.ts).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";

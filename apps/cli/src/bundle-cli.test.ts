@@ -57,7 +57,7 @@ describe("issue 36 item 5: the bundled CLI", () => {
       expect.arrayContaining([
         "@lookup-knowledge/embeddings/package.json dist/load-word-table.js",
         "@lookup-knowledge/text/package.json dist/load-jieba.js",
-        "@lookup-knowledge/ingest/package.json dist/parse-pool.js",
+        "@lookup-knowledge/ingest/package.json dist/parse-pool/parse-pool.js",
         "@lookup-knowledge/cli/package.json dist/load-code-cached-entry.js",
         "@lookup-knowledge/cli/package.json dist/command-line.js",
       ]),

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import { ingestFolder } from "./ingest-folder.js";
-import { ReadAhead } from "./read-ahead.js";
-import { readRegularFile } from "./read-regular-file.js";
+import { ReadAhead } from "./files/read-ahead.js";
+import { readRegularFile } from "./files/read-regular-file.js";
 
 const fifoReason = "a named pipe (FIFO), not a regular file: not read";
 

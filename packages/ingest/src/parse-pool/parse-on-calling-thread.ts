@@ -1,12 +1,12 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { DocumentError } from "./document/document-error.js";
-import { frontmatterParsersNeeded } from "./frontmatter/frontmatter-parsers-needed.js";
-import { parseMarkdownDocument } from "./document/parse-markdown-document.js";
-import type { ParsedDocument } from "./document/parsed-document.js";
+import { DocumentError } from "../document/document-error.js";
+import { frontmatterParsersNeeded } from "../frontmatter/frontmatter-parsers-needed.js";
+import { parseMarkdownDocument } from "../document/parse-markdown-document.js";
+import type { ParsedDocument } from "../document/parsed-document.js";
 import type { ParsePool } from "./parse-pool.js";
 import { parseTimeLimitMs, parseTimeLimitReason } from "./parse-time-limit.js";
-import { loadFrontmatterParsers } from "./frontmatter/read-frontmatter.js";
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+import { loadFrontmatterParsers } from "../frontmatter/read-frontmatter.js";
+import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
 import { runWithDeadline } from "./run-with-deadline.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { ParsedDocument } from "./document/parsed-document.js";
+import type { ParsedDocument } from "../document/parsed-document.js";
 import type { ParseRequest } from "./parse-request.js";
 
 /** A parse asked of the pool: the request, and how to settle its promise. */

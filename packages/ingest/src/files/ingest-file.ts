@@ -1,17 +1,17 @@
 import type { TextDecoder } from "node:util";
 import { errorMessage } from "@lookup-knowledge/core";
-import { chunkToRecord } from "./chunking/chunk-to-record.js";
+import { chunkToRecord } from "../chunking/chunk-to-record.js";
 import type { EmbedAhead } from "./create-embed-ahead.js";
-import type { LazyParsePool } from "./create-lazy-parse-pool.js";
+import type { LazyParsePool } from "../parse-pool/create-lazy-parse-pool.js";
 import { decodeUtf8 } from "./decode-utf8.js";
-import { DocumentError } from "./document/document-error.js";
-import type { FileOutcome } from "./file-outcome.js";
-import { parseOnCallingThread } from "./parse-on-calling-thread.js";
+import { DocumentError } from "../document/document-error.js";
+import type { FileOutcome } from "../file-outcome.js";
+import { parseOnCallingThread } from "../parse-pool/parse-on-calling-thread.js";
 import type { PlannedFile } from "./plan-files.js";
-import type { PreviousIngest } from "./read-previous-ingest.js";
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
-import { sha256 } from "./sha256.js";
-import { ownValue } from "./keyed-record.js";
+import type { PreviousIngest } from "../read-previous-ingest.js";
+import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
+import { sha256 } from "../sha256.js";
+import { ownValue } from "../keyed-record.js";
 
 /** Below this many files, worker threads cost more to start than they save. */
 const minimumFilesForWorkers = 16;

@@ -4,16 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../test/datasets.js";
-import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
-import type * as Ingest from "./index.js";
+import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../../test/datasets.js";
+import { createRecordingKnowledgeWriter } from "../../test/recording-knowledge-writer.js";
+import type * as Ingest from "../index.js";
 import type * as ParsePoolModule from "./parse-pool.js";
 import { createParsePool } from "./parse-pool.js";
-import { resolveIngestOptions } from "./resolve-ingest-options.js";
+import { resolveIngestOptions } from "../resolve-ingest-options.js";
 
-const sourceDirectory = fileURLToPath(new URL(".", import.meta.url));
-const builtIndex = new URL("../dist/index.js", import.meta.url);
-const buildInfo = fileURLToPath(new URL("../dist/.tsbuildinfo", import.meta.url));
+const sourceDirectory = fileURLToPath(new URL("..", import.meta.url));
+const builtIndex = new URL("../../dist/index.js", import.meta.url);
+const buildInfo = fileURLToPath(new URL("../../dist/.tsbuildinfo", import.meta.url));
 
 /** Whether `dist` was built after the last change to the sources (`tsc -b` ran), so it tests this code. */
 function builtIsFresh(): boolean {
@@ -73,7 +73,7 @@ describe("createParsePool", () => {
   it.skipIf(!builtIsFresh())(
     "skips a file whose parse exceeds the per-file time limit, saying so, and goes on with the next (built package)",
     async () => {
-      const pool = (await import(new URL("../dist/parse-pool.js", import.meta.url).href)) as typeof ParsePoolModule;
+      const pool = (await import(new URL("../../dist/parse-pool/parse-pool.js", import.meta.url).href)) as typeof ParsePoolModule;
       const parsePool = pool.createParsePool(1, resolveIngestOptions(undefined), {
         timeLimitMs: (length) => (length > 100_000 ? 20 : 30_000),
       });

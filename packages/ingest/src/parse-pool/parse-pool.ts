@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DocumentError } from "./document/document-error.js";
+import { DocumentError } from "../document/document-error.js";
 import { giveParseJob } from "./give-parse-job.js";
 import type { ParseJob } from "./parse-job.js";
 import type { ParseSlot } from "./parse-slot.js";
 import { parseTimeLimitMs } from "./parse-time-limit.js";
-import type { ParsedDocument } from "./document/parsed-document.js";
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+import type { ParsedDocument } from "../document/parsed-document.js";
+import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
 import { startParseSlot } from "./start-parse-slot.js";
 
 /** Parses documents on worker threads, one document per worker at a time. */

@@ -28,7 +28,7 @@ describe("runWithDeadline", () => {
 
   it("a SIGINT that arrives during a minute of work reaches the process's handler once the deadline stops the work", async () => {
     // The built module (turbo builds the package before its tests), in a process of its own.
-    const built = fileURLToPath(new URL("../dist/run-with-deadline.js", import.meta.url));
+    const built = fileURLToPath(new URL("../../dist/parse-pool/run-with-deadline.js", import.meta.url));
     const program = `
       const { runWithDeadline } = await import(${JSON.stringify(built)});
       process.on("SIGINT", () => { console.log("handler"); process.exit(0); });

@@ -1,6 +1,6 @@
 import { errorMessage } from "@lookup-knowledge/core";
-import { DocumentError } from "./document/document-error.js";
-import { documentId } from "./document/document-id.js";
+import { DocumentError } from "../document/document-error.js";
+import { documentId } from "../document/document-id.js";
 
 /** A scanned file with its `docId`, or the reason it is refused one. */
 export interface PlannedFile {

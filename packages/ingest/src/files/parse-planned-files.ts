@@ -2,14 +2,14 @@ import { join } from "node:path";
 import { TextDecoder } from "node:util";
 import type { KnowledgeWriter } from "@lookup-knowledge/search-port";
 import { createEmbedAhead } from "./create-embed-ahead.js";
-import { createLazyParsePool } from "./create-lazy-parse-pool.js";
-import type { FileOutcome } from "./file-outcome.js";
+import { createLazyParsePool } from "../parse-pool/create-lazy-parse-pool.js";
+import type { FileOutcome } from "../file-outcome.js";
 import { ingestFile } from "./ingest-file.js";
 import { mapInOrder } from "./map-in-order.js";
 import type { PlannedFile } from "./plan-files.js";
 import { ReadAhead } from "./read-ahead.js";
-import type { PreviousIngest } from "./read-previous-ingest.js";
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+import type { PreviousIngest } from "../read-previous-ingest.js";
+import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
 
 /** Files read ahead of the parse, and the bytes they may hold before it takes them (`ReadAhead`). */
 const readAheadFiles = 8;
