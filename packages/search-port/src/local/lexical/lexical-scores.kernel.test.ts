@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import { DenseMatrix } from "../dense/dense-matrix.js";
 import { wasm } from "../dense/kernels/int8-dot-kernel.js";
+import type { WasmMemory } from "../dense/kernels/int8-dot-kernel.js";
 import type { IndexSnapshot } from "../snapshot/index-snapshot.js";
 import { random } from "../test/seeded-random-test-fixtures.js";
 import type { LexicalSegment } from "./lexical-segment.js";
@@ -88,13 +90,13 @@ describe("issue 36 item 5: the lexical sums of a hybrid search on the WebAssembl
 
   it("sums in the loop when the kernel's memory cannot be had (a process out of address space) (issue 36 review)", () => {
     // Under `ulimit -v 14000000` Node 20 gets one WebAssembly memory (the dense matrix's), and a
-    // second throws "RangeError: WebAssembly.Memory(): could not allocate memory".
+    // second throws "RangeError: WasmMemory(): could not allocate memory".
     const { matched, snapshot } = fixture(370, 5_000, 2, 3, 0.5);
     const tracked = lexicalScores(snapshot, matched);
     const expected = Array.from(tracked.scores);
     tracked.release();
     const memory = vi.spyOn(wasm as NonNullable<typeof wasm>, "Memory").mockImplementation(function refused() {
-      throw new RangeError("WebAssembly.Memory(): could not allocate memory");
+      throw new RangeError("WasmMemory(): could not allocate memory");
     });
     try {
       const scratch = new Float64Array(5_000);
@@ -105,38 +107,55 @@ describe("issue 36 item 5: the lexical sums of a hybrid search on the WebAssembl
     }
   });
 
-  it("keeps its memory for the scratch it sums into: later sums make no new memory, a larger one grows it, the sums stay the loop's", () => {
+  it("keeps its memory for the dense matrix it sums for, shared or not: later searches make no new memory, a larger one grows it, the sums stay the loop's", () => {
     // A warm hybrid search made a memory and an instance at every search: 1.5-2 ms of CPU at the
     // median and 10 ms at the 95th percentile at 103,660 chunks, more than the loop it spared.
-    const scratch = new Float64Array(20_000);
+    // Each search's scratch is a new view of the matrix's memory (`lexicalScratch`), shared with
+    // the dense scan's helper from `parallelScanRows` rows on: the kernel is kept by that memory.
+    const shared = new DenseMatrix(20_000, 16, { parallel: true });
+    const own = new DenseMatrix(20_000, 16, { parallel: false });
+    expect(shared.lexicalScratch().buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(own.lexicalScratch().buffer).toBeInstanceOf(ArrayBuffer);
     const api = wasm as NonNullable<typeof wasm>;
     const Memory = api.Memory;
+    const made: WasmMemory[] = [];
     // Counted, and each a real memory (a constructor that returns an object gives that object).
     const memory = vi.spyOn(api, "Memory").mockImplementation(function counted(descriptor) {
-      return new Memory(descriptor);
+      const one = new Memory(descriptor);
+      made.push(one);
+      return one;
     });
     try {
-      for (const [seed, share] of [
-        [371, 0.2],
-        [372, 0.2],
-        [373, 0.6],
-        [374, 0.3],
-      ] as const) {
-        const { matched, snapshot } = fixture(seed, 20_000, 2, 4, share);
-        const tracked = lexicalScores(snapshot, matched);
-        const expected = Float64Array.from(tracked.scores);
-        tracked.release();
-        expect(sumLexicalOnKernel(matched, scratch)).toBe(true);
-        expect(
-          scratch.every((score, slot) => Object.is(score, expected[slot])),
-          `seed ${seed}`,
-        ).toBe(true);
-        scratch.fill(0);
+      for (const matrix of [shared, own]) {
+        made.length = 0;
+        let firstBytes = 0;
+        for (const [seed, share] of [
+          [371, 0.2],
+          [372, 0.2],
+          [373, 0.6],
+          [374, 0.3],
+        ] as const) {
+          const { matched, snapshot } = fixture(seed, 20_000, 2, 4, share);
+          const tracked = lexicalScores(snapshot, matched);
+          const expected = Float64Array.from(tracked.scores);
+          tracked.release();
+          const scratch = matrix.lexicalScratch();
+          expect(sumLexicalOnKernel(matched, scratch)).toBe(true);
+          firstBytes ||= (made[0] as WasmMemory).buffer.byteLength;
+          expect(
+            scratch.every((score, slot) => Object.is(score, expected[slot])),
+            `seed ${seed}`,
+          ).toBe(true);
+          scratch.fill(0);
+        }
+        // One memory, made at the first search; the third needed more room, and it grew.
+        expect(made).toHaveLength(1);
+        expect((made[0] as WasmMemory).buffer.byteLength).toBeGreaterThan(firstBytes);
       }
-      // One memory, made at the first sum; the third needed more room, and it grew.
-      expect(memory).toHaveBeenCalledTimes(1);
-      expect(sumLexicalOnKernel(fixture(375, 20_000, 2, 4, 0.2).matched, new Float64Array(20_000))).toBe(true);
       expect(memory).toHaveBeenCalledTimes(2);
+      // Another scratch's memory, another kernel.
+      expect(sumLexicalOnKernel(fixture(375, 20_000, 2, 4, 0.2).matched, new Float64Array(20_000))).toBe(true);
+      expect(memory).toHaveBeenCalledTimes(3);
     } finally {
       memory.mockRestore();
     }
