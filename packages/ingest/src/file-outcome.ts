@@ -1,5 +1,5 @@
 import type { KnowledgeRecord } from "@lookup-knowledge/search-port";
-import type { IngestManifestDocument } from "./ingest-manifest.js";
+import type { IngestManifestDocument } from "./manifest/ingest-manifest.js";
 import type { ParsedDocument } from "./document/parsed-document.js";
 
 /** What became of one scanned file in an `ingestFolder` run. */

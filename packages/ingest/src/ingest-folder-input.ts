@@ -1,5 +1,5 @@
 import type { KnowledgeWriter } from "@lookup-knowledge/search-port";
-import type { IngestOptions } from "./ingest-options.js";
+import type { IngestOptions } from "./options/ingest-options.js";
 import type { IngestProgress } from "./ingest-progress.js";
 
 /** What `ingestFolder` is given. */

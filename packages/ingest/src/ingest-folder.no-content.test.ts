@@ -6,8 +6,8 @@ import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writ
 import type { RecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import { ingestFolder } from "./ingest-folder.js";
 import type { IngestReport } from "./ingest-report.js";
-import { readIngestManifest } from "./read-ingest-manifest.js";
-import { writeIngestManifest } from "./write-ingest-manifest.js";
+import { readIngestManifest } from "./manifest/read-ingest-manifest.js";
+import { writeIngestManifest } from "./manifest/write-ingest-manifest.js";
 
 /** The distinct docIds the writer holds. */
 const docIdsOf = (writer: RecordingKnowledgeWriter): string[] =>

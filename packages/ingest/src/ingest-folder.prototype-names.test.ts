@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import type { RecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import { ingestFolder } from "./ingest-folder.js";
-import { readIngestManifest } from "./read-ingest-manifest.js";
+import { readIngestManifest } from "./manifest/read-ingest-manifest.js";
 
 const docIdsOf = (writer: RecordingKnowledgeWriter): string[] =>
   [...new Set([...writer.records.values()].map((record) => String(record.metadata["docId"])))].sort();

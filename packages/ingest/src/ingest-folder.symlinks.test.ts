@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ingestFolder } from "./ingest-folder.js";
-import type { IngestOptions } from "./ingest-options.js";
+import type { IngestOptions } from "./options/ingest-options.js";
 
 describe("ingestFolder and symbolic links", () => {
   let base: string;

@@ -7,7 +7,7 @@ import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writ
 import { IngestError } from "./ingest-error.js";
 import { ingestFolder } from "./ingest-folder.js";
 import type { IngestProgress } from "./ingest-progress.js";
-import { readIngestManifest } from "./read-ingest-manifest.js";
+import { readIngestManifest } from "./manifest/read-ingest-manifest.js";
 
 const sentence = (topic: string, index: number): string => `The ${topic} note ${index} says something useful about the product.`;
 const section = (heading: string, sentences: number): string =>

@@ -3,8 +3,8 @@
 // ingested (a lookup, the inspector, the MCP server) does not load it.
 export { IngestError } from "./ingest-error.js";
 export type { IngestErrorCode } from "./ingest-error-code.js";
-export type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
-export { ingestManifestFileName } from "./ingest-manifest-file.js";
-export { readIngestManifest } from "./read-ingest-manifest.js";
-export { writeIngestManifest } from "./write-ingest-manifest.js";
-export { writeFileAtomically } from "./write-file-atomically.js";
+export type { IngestManifest, IngestManifestDocument } from "./manifest/ingest-manifest.js";
+export { ingestManifestFileName } from "./manifest/ingest-manifest-file.js";
+export { readIngestManifest } from "./manifest/read-ingest-manifest.js";
+export { writeIngestManifest } from "./manifest/write-ingest-manifest.js";
+export { writeFileAtomically } from "./manifest/write-file-atomically.js";

@@ -1,7 +1,7 @@
 import type { KnowledgeRecord } from "@lookup-knowledge/search-port";
 import { documentToEntry } from "./document/document-to-entry.js";
 import type { FileOutcome } from "./file-outcome.js";
-import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
+import type { IngestManifest, IngestManifestDocument } from "./manifest/ingest-manifest.js";
 import type { IngestReport } from "./ingest-report.js";
 import type { ParsedDocument } from "./document/parsed-document.js";
 import { keyedRecord, ownValue } from "./keyed-record.js";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { datasetsDirectory, needsDatasets, skipWithoutDatasets } from "../../test/datasets.js";
 import { parseMarkdownDocument } from "./parse-markdown-document.js";
-import { sha256 } from "../sha256.js";
+import { sha256 } from "../manifest/sha256.js";
 
 // Golden files: what the parser gives today for real files, so a change of parser must keep
 // every chunk byte for byte. `UPDATE_GOLDEN=1 pnpm exec vitest run src/document/parse-markdown-document.golden.test.ts`

@@ -6,7 +6,7 @@ import { documentId } from "./document-id.js";
 import { fileTitle } from "./file-title.js";
 import { flattenShortcodeTags } from "../shortcodes/flatten-shortcode-tags.js";
 import { frontmatterChunks } from "../frontmatter/frontmatter-chunks.js";
-import type { IngestOptions } from "../ingest-options.js";
+import type { IngestOptions } from "../options/ingest-options.js";
 import { boundNesting } from "../markdown/bound-nesting.js";
 import { frontmatterTypes } from "../markdown/markdown-tree.js";
 import type { MarkdownNodeType } from "../markdown/markdown-tree.js";
@@ -16,8 +16,8 @@ import { readFrontmatter } from "../frontmatter/read-frontmatter.js";
 import type { FrontmatterFields } from "../frontmatter/read-frontmatter.js";
 import { unclosedFrontmatter } from "../frontmatter/read-frontmatter-block.js";
 import type { FrontmatterFormat } from "../frontmatter/read-frontmatter-block.js";
-import { resolveIngestOptions } from "../resolve-ingest-options.js";
-import { sha256 } from "../sha256.js";
+import { resolveIngestOptions } from "../options/resolve-ingest-options.js";
+import { sha256 } from "../manifest/sha256.js";
 
 /**
  * Parses one Markdown or MDX document into its identity, metadata and chunks.

@@ -8,9 +8,9 @@ import { DocumentError } from "../document/document-error.js";
 import type { FileOutcome } from "../file-outcome.js";
 import { parseOnCallingThread } from "../parse-pool/parse-on-calling-thread.js";
 import type { PlannedFile } from "./plan-files.js";
-import type { PreviousIngest } from "../read-previous-ingest.js";
-import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
-import { sha256 } from "../sha256.js";
+import type { PreviousIngest } from "../manifest/read-previous-ingest.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
+import { sha256 } from "../manifest/sha256.js";
 import { ownValue } from "../keyed-record.js";
 
 /** Below this many files, worker threads cost more to start than they save. */

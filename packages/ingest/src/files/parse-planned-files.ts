@@ -8,8 +8,8 @@ import { ingestFile } from "./ingest-file.js";
 import { mapInOrder } from "./map-in-order.js";
 import type { PlannedFile } from "./plan-files.js";
 import { ReadAhead } from "./read-ahead.js";
-import type { PreviousIngest } from "../read-previous-ingest.js";
-import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
+import type { PreviousIngest } from "../manifest/read-previous-ingest.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 
 /** Files read ahead of the parse, and the bytes they may hold before it takes them (`ReadAhead`). */
 const readAheadFiles = 8;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { frontmatterParsersNeeded } from "./frontmatter-parsers-needed.js";
 import { parseMarkdownDocument } from "../document/parse-markdown-document.js";
 import { directParseChars, parseOnCallingThread } from "../parse-pool/parse-on-calling-thread.js";
-import { resolveIngestOptions } from "../resolve-ingest-options.js";
+import { resolveIngestOptions } from "../options/resolve-ingest-options.js";
 
 const body = "\n# Guide\n\nThe guide explains the gateway.\n";
 

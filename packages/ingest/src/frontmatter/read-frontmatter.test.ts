@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DocumentError } from "../document/document-error.js";
 import { readFrontmatter } from "./read-frontmatter.js";
-import { resolveIngestOptions } from "../resolve-ingest-options.js";
+import { resolveIngestOptions } from "../options/resolve-ingest-options.js";
 
 // The schemas `readFrontmatter` checked fields with before it checked them by hand (issue 36
 // item 6: a cold ingest spent more time warming the schema library up than on the checks).

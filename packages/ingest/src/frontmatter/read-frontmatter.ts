@@ -5,7 +5,7 @@ import type { FrontmatterBlock } from "./read-frontmatter-block.js";
 import { readJsonFrontmatter } from "./read-json-frontmatter.js";
 import { readSimpleYaml } from "./read-simple-yaml.js";
 import { loadTomlParser, readTomlFrontmatter } from "./read-toml-frontmatter.js";
-import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 
 /** What ingestion takes from a document's frontmatter. */
 export interface FrontmatterFields {

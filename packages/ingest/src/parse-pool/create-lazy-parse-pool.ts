@@ -1,5 +1,5 @@
 import { createParsePool, type ParsePool } from "./parse-pool.js";
-import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 
 /** An ingest's parse workers, started when the first file needs them. */
 export interface LazyParsePool {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseMarkdownDocument } from "../document/parse-markdown-document.js";
 import { directParseChars, parseOnCallingThread } from "./parse-on-calling-thread.js";
-import { resolveIngestOptions } from "../resolve-ingest-options.js";
+import { resolveIngestOptions } from "../options/resolve-ingest-options.js";
 
 // 20,000 short headings, each parsed in full for its text: linear, but about two seconds of
 // synchronous work, longer than a file may hold the calling thread.

@@ -6,7 +6,7 @@ import type { ParsedDocument } from "../document/parsed-document.js";
 import type { ParsePool } from "./parse-pool.js";
 import { parseTimeLimitMs, parseTimeLimitReason } from "./parse-time-limit.js";
 import { loadFrontmatterParsers } from "../frontmatter/read-frontmatter.js";
-import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 import { runWithDeadline } from "./run-with-deadline.js";
 
 /**

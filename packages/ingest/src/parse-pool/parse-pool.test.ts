@@ -9,7 +9,7 @@ import { createRecordingKnowledgeWriter } from "../../test/recording-knowledge-w
 import type * as Ingest from "../index.js";
 import type * as ParsePoolModule from "./parse-pool.js";
 import { createParsePool } from "./parse-pool.js";
-import { resolveIngestOptions } from "../resolve-ingest-options.js";
+import { resolveIngestOptions } from "../options/resolve-ingest-options.js";
 
 const sourceDirectory = fileURLToPath(new URL("..", import.meta.url));
 const builtIndex = new URL("../../dist/index.js", import.meta.url);

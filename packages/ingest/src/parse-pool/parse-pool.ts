@@ -6,7 +6,7 @@ import type { ParseJob } from "./parse-job.js";
 import type { ParseSlot } from "./parse-slot.js";
 import { parseTimeLimitMs } from "./parse-time-limit.js";
 import type { ParsedDocument } from "../document/parsed-document.js";
-import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 import { startParseSlot } from "./start-parse-slot.js";
 
 /** Parses documents on worker threads, one document per worker at a time. */

@@ -9,7 +9,7 @@ import { DocumentError } from "../document/document-error.js";
 import { parseMarkdownDocument } from "../document/parse-markdown-document.js";
 import type { ParseRequest } from "./parse-request.js";
 import type { ParseResponse } from "./parse-response.js";
-import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 
 const options = workerData as ResolvedIngestOptions;
 const port = parentPort;

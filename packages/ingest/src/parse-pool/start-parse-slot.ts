@@ -3,7 +3,7 @@ import { errorMessage } from "@lookup-knowledge/core";
 import { DocumentError } from "../document/document-error.js";
 import type { ParseResponse } from "./parse-response.js";
 import type { ParseSlot } from "./parse-slot.js";
-import type { ResolvedIngestOptions } from "../resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 
 /**
  * Markdown parsing allocates many short-lived objects; a young generation larger than

@@ -1,8 +1,8 @@
 import { hashIngestOptions } from "./hash-ingest-options.js";
-import { IngestError } from "./ingest-error.js";
+import { IngestError } from "../ingest-error.js";
 import type { IngestManifest, IngestManifestDocument } from "./ingest-manifest.js";
 import { readIngestManifest } from "./read-ingest-manifest.js";
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 
 /** What the manifest of a data directory says of the earlier ingests, as this run uses it. */
 export interface PreviousIngest {

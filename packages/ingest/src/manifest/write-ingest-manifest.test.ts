@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IngestError } from "./ingest-error.js";
+import { IngestError } from "../ingest-error.js";
 import type { IngestManifest } from "./ingest-manifest.js";
 import { readIngestManifest } from "./read-ingest-manifest.js";
 import { writeIngestManifest } from "./write-ingest-manifest.js";

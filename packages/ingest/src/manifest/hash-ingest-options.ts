@@ -1,4 +1,4 @@
-import type { ResolvedIngestOptions } from "./resolve-ingest-options.js";
+import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 import { sha256 } from "./sha256.js";
 
 /**

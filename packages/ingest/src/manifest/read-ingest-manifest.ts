@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { errorMessage } from "@lookup-knowledge/core";
-import { IngestError } from "./ingest-error.js";
+import { IngestError } from "../ingest-error.js";
 import type { IngestManifest } from "./ingest-manifest.js";
 import { ingestManifestPath } from "./ingest-manifest-file.js";
 import { ManifestIssue, checkIngestManifest } from "./check-ingest-manifest.js";

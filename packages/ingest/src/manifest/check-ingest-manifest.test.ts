@@ -72,14 +72,14 @@ describe("checkIngestManifest (issue 36 item 5: no zod on a query's path)", () =
   });
 
   it("reading a manifest loads no zod", () => {
-    const manifestEntry = fileURLToPath(new URL("../dist/manifest.js", import.meta.url));
+    const manifestEntry = fileURLToPath(new URL("../../dist/manifest.js", import.meta.url));
     const run = loadedModules(["--input-type=module", "-e", `await import(${JSON.stringify(manifestEntry)});`]);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.urls.some((url) => url.endsWith("/ingest/dist/read-ingest-manifest.js"))).toBe(true);
+    expect(run.urls.some((url) => url.endsWith("/ingest/dist/manifest/read-ingest-manifest.js"))).toBe(true);
     expect(run.urls.filter((url) => /\/zod@[^/]+\/node_modules\/zod\//.test(url))).toEqual([]);
     // The check sees zod where it is loaded. (The package's root entry loaded it to check ingest
     // options until issue 36 item 6; now only options its plain checks do not read build the schema.)
-    const root = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+    const root = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
     const rootRun = loadedModules(["--input-type=module", "-e", `await import(${JSON.stringify(root)});`]);
     expect(rootRun.urls.filter((url) => /\/zod@[^/]+\/node_modules\/zod\//.test(url))).toEqual([]);
     const zod = createRequire(import.meta.url).resolve("zod");
