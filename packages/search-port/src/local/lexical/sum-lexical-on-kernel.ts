@@ -8,9 +8,10 @@ import type { MatchedTerm } from "./weigh-query-terms.js";
 
 const pageSize = 65_536;
 /**
- * Above this, the kernel's memory (the scores, the norms, the largest piece's postings) would
- * raise a large index's peak memory for each search: the JavaScript loop sums. 64 MB holds a
- * query's at a million chunks (about 20 MB), not at ten million (about 180 MB).
+ * Above this, the kernel's memory (8 bytes a chunk for the scores, 4 for the norms, 6 a posting of
+ * the largest piece) would add too much to a large index's memory: the JavaScript loop sums. The
+ * memory is kept with the matrix and only grows, so it stays at the most a search needed: about
+ * 2 MB at 100,000 chunks, 20 MB at a million; 180 MB at ten million would pass this.
  */
 const largestKernelBytes = 64 * 1024 * 1024;
 
@@ -22,7 +23,8 @@ interface Kernel {
 
 /**
  * The kernel kept for each scratch it has summed into, by the scratch's buffer (the dense
- * matrix's memory, the same for every search of a snapshot), and let go with it. A memory and an
+ * matrix's memory, the same object for every search of a snapshot since a matrix's memory is
+ * never grown), and let go with it. A memory and an
  * instance made afresh at every search cost a warm hybrid search at 103,660 chunks 1.5-2 ms of
  * CPU at the median and 10 ms at the 95th percentile (mapping and zeroing the pages, and
  * collecting the old memories), more than the JavaScript loop it spares.
