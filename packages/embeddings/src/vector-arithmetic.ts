@@ -34,7 +34,7 @@ interface VectorKernel {
   divide32(joined: number, count: number, norm: number, output: number): void;
 }
 
-/** Where each array lies in the kernel's memory (byte offsets; the table's int8 values at 0). */
+/** Where each array lies in the kernel's memory (byte offsets; the int8 values of the words met so far at 0). */
 interface Layout {
   rows: number;
   weights: number;
@@ -91,7 +91,7 @@ export class VectorArithmetic {
   private readonly row: Float32Array;
   /** The int8 values of the words met so far, in the kernel's memory, in the order they were met. */
   private readonly valuesInMemory: Int8Array;
-  /** The offsets of the text's words' values (rank times dimension), in the kernel's memory. */
+  /** By position in the text's ranks: the offset of that word's values in `valuesInMemory` (from `rowOf`), in the kernel's memory. */
   private readonly rowsInMemory: Int32Array;
   /** By rank: the offset of the word's values in `valuesInMemory` once copied, else -1. */
   private readonly rowOf: Int32Array;
