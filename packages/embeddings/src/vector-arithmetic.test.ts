@@ -42,10 +42,10 @@ function randomText(next: () => number, cjk: boolean): string {
   return text;
 }
 
-/** An embedder whose runtime refuses it a WebAssembly memory: its arithmetic runs on the JavaScript loops. */
-function embedderOnLoops(options: OfflineEmbeddingsOptions): OfflineEmbeddings {
-  const refused = vi.spyOn(webAssembly, "Memory").mockImplementation(function refuse(): never {
-    throw new RangeError("WebAssembly.Memory(): could not allocate memory");
+/** An embedder whose runtime refuses it a WebAssembly memory (or, `refusing` "Instance", the kernel's instance): its arithmetic runs on the JavaScript loops. */
+function embedderOnLoops(options: OfflineEmbeddingsOptions, refusing: "Memory" | "Instance" = "Memory"): OfflineEmbeddings {
+  const refused = vi.spyOn(webAssembly, refusing).mockImplementation(function refuse(): never {
+    throw new RangeError(`WebAssembly.${refusing}(): could not allocate memory`);
   });
   try {
     return new OfflineEmbeddings(options);
@@ -62,7 +62,9 @@ function bytesOf(vectors: ArrayLike<number>[], Type: Float64ArrayConstructor | F
 }
 
 /** The runtime's WebAssembly API (the tests' types have no DOM library). */
-const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number }) => unknown } }).WebAssembly;
+const webAssembly = (
+  globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number }) => unknown; Instance: new () => unknown } }
+).WebAssembly;
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -97,4 +99,13 @@ describe("issue 36 item 6: the embedder's float arithmetic on its WebAssembly ke
     },
     60_000,
   );
+
+  it("runs the JavaScript loops, the same vectors, where the runtime refuses to instantiate the kernel", async () => {
+    const next = random(6);
+    const texts = Array.from({ length: 100 }, (_, index) => randomText(next, index % 2 === 0));
+    const loops = embedderOnLoops({}, "Instance");
+    expect(onKernel(loops)).toBe(false);
+    const [kernelRows, loopRows] = [await new OfflineEmbeddings().embedDocumentRows(texts), await loops.embedDocumentRows(texts)];
+    expect(bytesOf(kernelRows, Float32Array).equals(bytesOf(loopRows, Float32Array))).toBe(true);
+  });
 });

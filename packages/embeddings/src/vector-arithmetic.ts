@@ -108,9 +108,9 @@ export class VectorArithmetic {
     this.commonDirection = commonDirection;
     // The kernel sums two columns at a time: a table of an odd dimension stays on the loops.
     const memory = wordDimension % 2 === 0 ? kernelMemory(this.layout.bytes) : undefined;
-    const module = memory === undefined ? null : vectorKernelModule();
-    if (memory !== undefined && module !== null && wasm !== undefined) {
-      this.kernel = new wasm.Instance(module, { env: { memory } }).exports as unknown as VectorKernel;
+    const kernel = memory === undefined ? undefined : kernelOn(memory);
+    if (memory !== undefined && kernel !== undefined) {
+      this.kernel = kernel;
       const { buffer } = memory;
       const { weights, dense, common, lexical, joined } = this.layout;
       this.weights = new Float64Array(buffer, weights, wordCount);
@@ -239,6 +239,17 @@ export class VectorArithmetic {
     }
     kernel.divide32(layout.joined, joined.length, norm, layout.output);
     output.set(this.row, offset);
+  }
+}
+
+/** The kernel's functions on `memory`, or undefined where the runtime cannot compile or instantiate it (the loops run then). */
+function kernelOn(memory: WasmMemory): VectorKernel | undefined {
+  const module = vectorKernelModule();
+  if (module === null || wasm === undefined) return undefined;
+  try {
+    return new wasm.Instance(module, { env: { memory } }).exports as unknown as VectorKernel;
+  } catch {
+    return undefined;
   }
 }
 
