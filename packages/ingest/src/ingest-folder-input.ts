@@ -1,6 +1,6 @@
 import type { KnowledgeWriter } from "@lookup-knowledge/search-port";
 import type { IngestOptions } from "./options/ingest-options.js";
-import type { IngestProgress } from "./ingest-progress.js";
+import type { IngestProgress } from "./report/ingest-progress.js";
 
 /** What `ingestFolder` is given. */
 export interface IngestFolderInput {

@@ -5,7 +5,7 @@ import { openLocalSearchPort } from "@lookup-knowledge/search-port/local";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestFolder } from "./ingest-folder.js";
-import type { IngestReport } from "./ingest-report.js";
+import type { IngestReport } from "./report/ingest-report.js";
 
 /** A fragment of hostile or ordinary Markdown. */
 const fragment: fc.Arbitrary<string> = fc.oneof(

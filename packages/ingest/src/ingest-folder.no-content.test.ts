@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import type { RecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import { ingestFolder } from "./ingest-folder.js";
-import type { IngestReport } from "./ingest-report.js";
+import type { IngestReport } from "./report/ingest-report.js";
 import { readIngestManifest } from "./manifest/read-ingest-manifest.js";
 import { writeIngestManifest } from "./manifest/write-ingest-manifest.js";
 

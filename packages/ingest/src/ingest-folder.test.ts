@@ -6,7 +6,7 @@ import type { KnowledgeRecord, KnowledgeWriter } from "@lookup-knowledge/search-
 import { createRecordingKnowledgeWriter } from "../test/recording-knowledge-writer.js";
 import { IngestError } from "./ingest-error.js";
 import { ingestFolder } from "./ingest-folder.js";
-import type { IngestProgress } from "./ingest-progress.js";
+import type { IngestProgress } from "./report/ingest-progress.js";
 import { readIngestManifest } from "./manifest/read-ingest-manifest.js";
 
 const sentence = (topic: string, index: number): string => `The ${topic} note ${index} says something useful about the product.`;

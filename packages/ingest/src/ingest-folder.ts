@@ -1,21 +1,21 @@
 import { resolve } from "node:path";
-import { assertDirectory } from "./assert-directory.js";
-import { buildIngestReport } from "./build-ingest-report.js";
-import { createProgressReporter } from "./create-progress-reporter.js";
+import { assertDirectory } from "./folder-scan/assert-directory.js";
+import { buildIngestReport } from "./report/build-ingest-report.js";
+import { createProgressReporter } from "./report/create-progress-reporter.js";
 import { defaultParseWorkers } from "./parse-pool/default-parse-workers.js";
 import type { IngestFolderInput } from "./ingest-folder-input.js";
-import type { IngestReport } from "./ingest-report.js";
+import type { IngestReport } from "./report/ingest-report.js";
 import { nextIngestManifest } from "./manifest/next-ingest-manifest.js";
 import { parsePlannedFiles } from "./files/parse-planned-files.js";
 import { planFiles } from "./files/plan-files.js";
 import { positiveIntegerOption } from "./options/positive-integer-option.js";
 import { readPreviousIngest } from "./manifest/read-previous-ingest.js";
 import { resolveIngestOptions } from "./options/resolve-ingest-options.js";
-import { scanFolder } from "./scan-folder.js";
-import { tallyFileOutcomes } from "./tally-file-outcomes.js";
+import { scanFolder } from "./folder-scan/scan-folder.js";
+import { tallyFileOutcomes } from "./report/tally-file-outcomes.js";
 import { writeIngestManifest } from "./manifest/write-ingest-manifest.js";
 import { writeRecords } from "./write-records.js";
-import { ownValue } from "./keyed-record.js";
+import { ownValue } from "./keyed-records/keyed-record.js";
 
 /**
  * Ingests a folder of Markdown into a store, incrementally.

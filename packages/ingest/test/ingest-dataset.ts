@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect } from "vitest";
 import { ingestFolder } from "../src/ingest-folder.js";
-import type { IngestReport } from "../src/ingest-report.js";
+import type { IngestReport } from "../src/report/ingest-report.js";
 import { datasetsDirectory } from "./datasets.js";
 import { createRecordingKnowledgeWriter } from "./recording-knowledge-writer.js";
 import type { RecordingKnowledgeWriter } from "./recording-knowledge-writer.js";

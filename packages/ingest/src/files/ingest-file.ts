@@ -5,13 +5,13 @@ import type { EmbedAhead } from "./create-embed-ahead.js";
 import type { LazyParsePool } from "../parse-pool/create-lazy-parse-pool.js";
 import { decodeUtf8 } from "./decode-utf8.js";
 import { DocumentError } from "../document/document-error.js";
-import type { FileOutcome } from "../file-outcome.js";
+import type { FileOutcome } from "../report/file-outcome.js";
 import { parseOnCallingThread } from "../parse-pool/parse-on-calling-thread.js";
 import type { PlannedFile } from "./plan-files.js";
 import type { PreviousIngest } from "../manifest/read-previous-ingest.js";
 import type { ResolvedIngestOptions } from "../options/resolve-ingest-options.js";
 import { sha256 } from "../manifest/sha256.js";
-import { ownValue } from "../keyed-record.js";
+import { ownValue } from "../keyed-records/keyed-record.js";
 
 /** Below this many files, worker threads cost more to start than they save. */
 const minimumFilesForWorkers = 16;

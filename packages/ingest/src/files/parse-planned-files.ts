@@ -3,7 +3,7 @@ import { TextDecoder } from "node:util";
 import type { KnowledgeWriter } from "@lookup-knowledge/search-port";
 import { createEmbedAhead } from "./create-embed-ahead.js";
 import { createLazyParsePool } from "../parse-pool/create-lazy-parse-pool.js";
-import type { FileOutcome } from "../file-outcome.js";
+import type { FileOutcome } from "../report/file-outcome.js";
 import { ingestFile } from "./ingest-file.js";
 import { mapInOrder } from "./map-in-order.js";
 import type { PlannedFile } from "./plan-files.js";

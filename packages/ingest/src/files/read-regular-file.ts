@@ -1,6 +1,6 @@
 import { constants, type Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { notRegularFile } from "../not-regular-file.js";
+import { notRegularFile } from "../folder-scan/not-regular-file.js";
 
 /**
  * Read-only and non-blocking: opening a FIFO waits for a writer unless it is opened

@@ -1,7 +1,7 @@
 import type { IngestManifest } from "./ingest-manifest.js";
 import type { PreviousIngest } from "./read-previous-ingest.js";
-import { sortByKey } from "../sort-by-key.js";
-import type { FileOutcomeTally } from "../tally-file-outcomes.js";
+import { sortByKey } from "../keyed-records/sort-by-key.js";
+import type { FileOutcomeTally } from "../report/tally-file-outcomes.js";
 
 /**
  * The manifest an ingest of `root` leaves (documents and files with no content sorted by

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { errorMessage } from "@lookup-knowledge/core";
-import { IngestError } from "./ingest-error.js";
+import { IngestError } from "../ingest-error.js";
 
 /** Throws `IngestError` (`invalid_ingest_root`) when `root` does not exist, cannot be read or is not a folder. */
 export async function assertDirectory(root: string): Promise<void> {

@@ -1,10 +1,10 @@
 import type { KnowledgeRecord } from "@lookup-knowledge/search-port";
-import { documentToEntry } from "./document/document-to-entry.js";
+import { documentToEntry } from "../document/document-to-entry.js";
 import type { FileOutcome } from "./file-outcome.js";
-import type { IngestManifest, IngestManifestDocument } from "./manifest/ingest-manifest.js";
+import type { IngestManifest, IngestManifestDocument } from "../manifest/ingest-manifest.js";
 import type { IngestReport } from "./ingest-report.js";
-import type { ParsedDocument } from "./document/parsed-document.js";
-import { keyedRecord, ownValue } from "./keyed-record.js";
+import type { ParsedDocument } from "../document/parsed-document.js";
+import { keyedRecord, ownValue } from "../keyed-records/keyed-record.js";
 
 /** What the outcomes of a run's files come to: the next manifest's documents, what to write, and the counts reported. */
 export interface FileOutcomeTally {

@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import picomatch from "picomatch";
-import { compareStrings } from "./compare-strings.js";
+import { compareStrings } from "../keyed-records/compare-strings.js";
 import type { FolderScan } from "./folder-scan.js";
 import type { FolderScanState, ScanPath } from "./folder-scan-state.js";
 import { followScanLink } from "./follow-scan-link.js";

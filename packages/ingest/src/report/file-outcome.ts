@@ -1,6 +1,6 @@
 import type { KnowledgeRecord } from "@lookup-knowledge/search-port";
-import type { IngestManifestDocument } from "./manifest/ingest-manifest.js";
-import type { ParsedDocument } from "./document/parsed-document.js";
+import type { IngestManifestDocument } from "../manifest/ingest-manifest.js";
+import type { ParsedDocument } from "../document/parsed-document.js";
 
 /** What became of one scanned file in an `ingestFolder` run. */
 export type FileOutcome =

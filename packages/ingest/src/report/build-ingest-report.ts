@@ -1,6 +1,6 @@
-import { compareStrings } from "./compare-strings.js";
-import type { FolderScan } from "./folder-scan.js";
-import type { IngestManifest } from "./manifest/ingest-manifest.js";
+import { compareStrings } from "../keyed-records/compare-strings.js";
+import type { FolderScan } from "../folder-scan/folder-scan.js";
+import type { IngestManifest } from "../manifest/ingest-manifest.js";
 import type { IngestReport } from "./ingest-report.js";
 import type { FileOutcomeTally } from "./tally-file-outcomes.js";
 
