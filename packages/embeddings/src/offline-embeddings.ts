@@ -166,8 +166,9 @@ export class OfflineEmbeddings extends Embeddings {
   async embedDocuments(texts: string[]): Promise<number[][]> {
     const dimension = this.identity.dimension;
     const vectors = await this.onThread(texts, "float64");
-    if (vectors === undefined) return texts.map((text) => this.vectorOf(text, "document"));
-    return texts.map((_, row) => Array.from(vectors.subarray(row * dimension, (row + 1) * dimension)));
+    if (vectors !== undefined) return texts.map((_, row) => Array.from(vectors.subarray(row * dimension, (row + 1) * dimension)));
+    this.arithmetic.startKernel();
+    return texts.map((text) => this.vectorOf(text, "document"));
   }
 
   /**
@@ -189,6 +190,7 @@ export class OfflineEmbeddings extends Embeddings {
    */
   embedDocumentsInto(texts: readonly string[], precision: "float32" | "float64"): Float32Array | Float64Array {
     const dimension = this.identity.dimension;
+    this.arithmetic.startKernel();
     if (precision === "float64") {
       const buffer = new Float64Array(texts.length * dimension);
       for (let row = 0; row < texts.length; row += 1) {

@@ -80,58 +80,67 @@ function layoutOf(hashDimension: number, wordDimension: number, wordCount: numbe
  * arrays otherwise: the caller fills `lexical` and `weights` and reads `joined`.
  */
 export class VectorArithmetic {
-  readonly lexical: Float64Array;
-  readonly dense: Float64Array;
-  readonly joined: Float64Array;
+  // The working arrays: plain arrays until the kernel starts (`startKernel`), its memory's views after.
+  lexical: Float64Array;
+  dense: Float64Array;
+  joined: Float64Array;
   /** By position in the text's ranks: the weight of that word's vector. */
-  readonly weights: Float64Array;
-  private readonly kernel: VectorKernel | undefined;
+  weights: Float64Array;
+  private kernel: VectorKernel | undefined;
+  /** Whether `startKernel` ran (the kernel is made at most once, or refused once). */
+  private kernelTried = false;
   private readonly layout: Layout;
   /** The float32 row `divide32` writes, in the kernel's memory. */
-  private readonly row: Float32Array;
+  private row = new Float32Array(0);
   /** The int8 values of the words met so far, in the kernel's memory, in the order they were met. */
-  private readonly valuesInMemory: Int8Array;
+  private valuesInMemory = new Int8Array(0);
   /** By position in the text's ranks: the offset of that word's values in `valuesInMemory` (from `rowOf`), in the kernel's memory. */
-  private readonly rowsInMemory: Int32Array;
+  private rowsInMemory = new Int32Array(0);
   /** By rank: the offset of the word's values in `valuesInMemory` once copied, else -1. */
-  private readonly rowOf: Int32Array;
+  private rowOf = new Int32Array(0);
   private rowsCopied = 0;
   private readonly commonDirection: Float64Array;
 
   constructor(
     private readonly hashDimension: number,
     private readonly wordDimension: number,
-    wordCount: number,
+    private readonly wordCount: number,
     commonDirection: Float64Array,
   ) {
     this.layout = layoutOf(hashDimension, wordDimension, wordCount);
     this.commonDirection = commonDirection;
+    this.weights = new Float64Array(wordCount);
+    this.dense = new Float64Array(wordDimension);
+    this.lexical = new Float64Array(hashDimension);
+    this.joined = new Float64Array(hashDimension + wordDimension);
+  }
+
+  /**
+   * Moves the arithmetic onto the kernel where the runtime grants it (once; later calls do
+   * nothing). Called before a batch of documents, not for a query: a query is one short text,
+   * which the loops embed as fast, and a one-query process would pay 4-6 ms of CPU to assemble,
+   * compile and instantiate the kernel and map its memory (5.6 MB with the default table) for it.
+   * Between texts nothing is carried in the working arrays, so the move changes no vector.
+   */
+  startKernel(): void {
+    if (this.kernelTried) return;
+    this.kernelTried = true;
+    const { hashDimension, wordDimension, wordCount, layout } = this;
     // The kernel sums two columns at a time: a table of an odd dimension stays on the loops.
-    const memory = wordDimension % 2 === 0 ? kernelMemory(this.layout.bytes) : undefined;
+    const memory = wordDimension % 2 === 0 ? kernelMemory(layout.bytes) : undefined;
     const kernel = memory === undefined ? undefined : kernelOn(memory);
-    if (memory !== undefined && kernel !== undefined) {
-      this.kernel = kernel;
-      const { buffer } = memory;
-      const { weights, dense, common, lexical, joined } = this.layout;
-      this.weights = new Float64Array(buffer, weights, wordCount);
-      this.dense = new Float64Array(buffer, dense, wordDimension);
-      new Float64Array(buffer, common, wordDimension).set(commonDirection);
-      this.lexical = new Float64Array(buffer, lexical, hashDimension);
-      this.joined = new Float64Array(buffer, joined, hashDimension + wordDimension);
-      this.rowOf = new Int32Array(wordCount).fill(-1);
-      this.rowsInMemory = new Int32Array(buffer, this.layout.rows, wordCount);
-      this.valuesInMemory = new Int8Array(buffer, 0, wordCount * wordDimension);
-      this.row = new Float32Array(buffer, this.layout.output, hashDimension + wordDimension);
-    } else {
-      this.weights = new Float64Array(wordCount);
-      this.dense = new Float64Array(wordDimension);
-      this.lexical = new Float64Array(hashDimension);
-      this.joined = new Float64Array(hashDimension + wordDimension);
-      this.rowOf = new Int32Array(0);
-      this.rowsInMemory = new Int32Array(0);
-      this.valuesInMemory = new Int8Array(0);
-      this.row = new Float32Array(0);
-    }
+    if (memory === undefined || kernel === undefined) return;
+    this.kernel = kernel;
+    const { buffer } = memory;
+    this.weights = new Float64Array(buffer, layout.weights, wordCount);
+    this.dense = new Float64Array(buffer, layout.dense, wordDimension);
+    new Float64Array(buffer, layout.common, wordDimension).set(this.commonDirection);
+    this.lexical = new Float64Array(buffer, layout.lexical, hashDimension);
+    this.joined = new Float64Array(buffer, layout.joined, hashDimension + wordDimension);
+    this.rowOf = new Int32Array(wordCount).fill(-1);
+    this.rowsInMemory = new Int32Array(buffer, layout.rows, wordCount);
+    this.valuesInMemory = new Int8Array(buffer, 0, wordCount * wordDimension);
+    this.row = new Float32Array(buffer, layout.output, hashDimension + wordDimension);
   }
 
   /** Whether the kernel runs (false: the JavaScript loops). */
