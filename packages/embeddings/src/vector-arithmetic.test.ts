@@ -122,6 +122,10 @@ describe("issue 36 item 6: the embedder's float arithmetic on its WebAssembly ke
       bytesOf([await embedder.embedQuery("how do I rotate the gateway's keys")], Float64Array).equals(bytesOf([query], Float64Array)),
     ).toBe(true);
     expect(rows).toHaveLength(1);
+    // LangChain's `embedDocuments` (what a vector store's upserts call) starts it too.
+    const langChain = new OfflineEmbeddings();
+    await langChain.embedDocuments(["how do I rotate the gateway's keys"]);
+    expect([memories.mock.calls.length, onKernel(langChain)]).toEqual([2, true]);
   });
 
   it("runs the JavaScript loops, the same vectors, where the runtime refuses to instantiate the kernel", async () => {
